@@ -1,0 +1,69 @@
+"""The ``tdgen`` command: argument parsing and the one place errors become exit codes.
+
+Each subcommand lives in ``tdgen/commands/<module>.py`` and provides
+``configure(parser)`` and ``run(args) -> int``. Exit codes: 0 success, 1 a check found
+problems (stale out/, lint errors, a shuffle counterexample), 2 bad input (spec, IR,
+pattern string, command-line argument). Bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from .errors import TdgenError
+
+# name -> (module under tdgen.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "generate": ("generate", "generate TableGen and C++ sources for targets into out/"),
+    "list": ("listing", "list the targets and what they define"),
+    "divergence": ("divergence", "uniformity analysis of an LLVM IR file"),
+    "isel": ("isel", "select machine instructions for an LLVM IR file"),
+    "explain": ("explain", "show the patterns tried for one IR value and why they failed"),
+    "lint": ("lint", "check a target's patterns for miscompile risks and gaps"),
+    "shuffle": ("shuffle", "evaluate one warp shuffle per lane (reference or lowered)"),
+    "verify-shuffles": ("verify_shuffles", "prove shuffle lowerings equal to the reference on every lane"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors as ``tdgen <cmd>: error: ...`` with exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tdgen", description="tdgen: LLVM GPU backend toolkit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        _load(module).configure(p)
+    return parser
+
+
+def _load(module: str):
+    return importlib.import_module(f"tdgen.commands.{module}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(_load(args._module).run(args) or 0)
+    except TdgenError as e:
+        sys.stderr.write(e.format() + "\n")
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("tdgen: interrupted\n")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the ``tdgen`` CLI: one module each, ``configure(parser)`` + ``run(args)``."""

@@ -1,0 +1,142 @@
+"""Error kinds shared by every stage, each carrying a source span.
+
+- ``SpecError``: a definition (spec record, pattern in a spec) is malformed.
+- ``ParseError``: an input text (IR file, pattern string) does not parse.
+- ``VerifyError``: a well-formed input breaks a definition (e.g. cannot select).
+- ``UsageError``: a command-line argument is wrong.
+
+Every message reads ``path:line:col: <record/field context>: expected X, found Y``.
+Stages collect errors in a ``Diagnostics`` and raise them together as one
+``ErrorList`` (sorted by location, so the report is deterministic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A location in a source file (1-based line and column)."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.path
+        return f"{self.path}:{self.line}:{self.col}"
+
+    def offset(self, line_delta: int, col: int) -> "Span":
+        """A span inside this one: ``line_delta`` lines further, at column ``col``.
+
+        Used for text embedded in a spec (a pattern string starting at this span)."""
+        if line_delta == 0:
+            return Span(self.path, self.line, self.col + col - 1)
+        return Span(self.path, self.line + line_delta, col)
+
+
+def expected(what: str, found: object) -> str:
+    """The standard tail of a message: ``expected <what>, found <found>``."""
+    return f"expected {what}, found {found}"
+
+
+class TdgenError(Exception):
+    """Base of all user-facing errors. Never shown with a traceback."""
+
+    kind = "error"
+
+    def __init__(
+        self,
+        span: Span | None,
+        message: str,
+        *,
+        record: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.span = span
+        self.message = message
+        self.record = record
+        self.field = field
+        super().__init__(self.format())
+
+    def context(self) -> str:
+        parts = []
+        if self.record is not None:
+            parts.append(f"record '{self.record}'")
+        if self.field is not None:
+            parts.append(f"field '{self.field}'")
+        return " ".join(parts)
+
+    def format(self) -> str:
+        where = f"{self.span}: " if self.span is not None else ""
+        ctx = self.context()
+        ctx = f"{ctx}: " if ctx else ""
+        return f"{where}{ctx}{self.message}"
+
+    def sort_key(self) -> tuple:
+        s = self.span
+        if s is None:
+            return ("", 0, 0, self.message)
+        return (s.path, s.line, s.col, self.message)
+
+
+class SpecError(TdgenError):
+    """A definition is malformed."""
+
+
+class ParseError(TdgenError):
+    """An input text does not parse."""
+
+
+class VerifyError(TdgenError):
+    """A well-formed input breaks a definition."""
+
+
+class UsageError(TdgenError):
+    """A command-line argument is wrong."""
+
+
+class ErrorList(TdgenError):
+    """Several errors of one stage, reported together, sorted by location."""
+
+    def __init__(self, errors: Iterable[TdgenError]) -> None:
+        uniq: dict[str, TdgenError] = {}
+        for e in sorted(errors, key=lambda e: e.sort_key()):
+            uniq.setdefault(e.format(), e)
+        self.errors = list(uniq.values())
+        assert self.errors, "ErrorList needs at least one error"
+        Exception.__init__(self, self.format())
+        self.span = self.errors[0].span
+        self.message = self.errors[0].message
+        self.record = self.errors[0].record
+        self.field = self.errors[0].field
+
+    def format(self) -> str:
+        return "\n".join(e.format() for e in self.errors)
+
+
+class Diagnostics:
+    """Collects the errors of one stage; ``check()`` raises them together."""
+
+    def __init__(self) -> None:
+        self.errors: list[TdgenError] = []
+
+    def add(self, err: TdgenError) -> None:
+        if isinstance(err, ErrorList):
+            self.errors.extend(err.errors)
+        else:
+            self.errors.append(err)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def check(self) -> None:
+        if self.errors:
+            if len(self.errors) == 1:
+                raise self.errors[0]
+            raise ErrorList(self.errors)
