@@ -60,6 +60,24 @@ class UniformityModel:
     atomics_divergent: bool = True
     # Calls to non-intrinsic functions are divergent.
     calls_divergent: bool = True
+    # Prefix of IR intrinsic names (calls to other ``llvm.*`` functions follow their
+    # operands unless a rule says otherwise).
+    intrinsic_prefix: str = "llvm."
+    # Inline asm: an output constraint (``=`` / ``&`` stripped) matching one of these
+    # globs is a uniform (scalar) register; any other output is divergent. An asm call
+    # with no divergent output is always uniform.
+    uniform_asm_outputs: tuple[str, ...] = ()
+    # ``extractvalue`` of these fields of these intrinsics' results is always uniform:
+    # (intrinsic glob, field index), e.g. the exec mask half of ``llvm.amdgcn.if``.
+    uniform_extracts: tuple[tuple[str, int], ...] = ()
+    # Function attributes (``key=value``, quotes dropped) that make a function run on a
+    # single lane, so nothing in it is divergent.
+    single_lane_function_attrs: frozenset[str] = frozenset()
+
+    def asm_output_uniform(self, constraint: str) -> bool:
+        """Whether one inline-asm output constraint names a uniform register."""
+        code = constraint.lstrip("=&+")
+        return any(fnmatchcase(code, g) for g in self.uniform_asm_outputs)
 
     def intrinsic_rule(self, ir_name: str) -> DivergenceRule | None:
         for rule in self.rules:

@@ -1,11 +1,133 @@
-"""Placeholder until its stage lands: the command reports that it is not available."""
+"""``tdgen divergence FILE.ll``: uniformity analysis of an LLVM IR file.
 
-from ..errors import UsageError
+``--format llvm`` (default) prints what ``opt-19 -passes='print<uniformity>'`` prints;
+``--format json`` lists every value with its verdict and reason chain; ``--why %v``
+(or ``@fn:%v``) prints the reason chain of one value. The target's uniformity facts
+come from its spec (default amdgpu).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from ..errors import UsageError, expected
+from ..hw import UniformityModel
+from ..paths import TARGETS
 
 
 def configure(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("file", help="LLVM IR file (.ll), or - for stdin")
+    parser.add_argument("--target", default="amdgpu", help="target whose uniformity facts to use (default amdgpu)")
+    parser.add_argument("--format", choices=("llvm", "json"), default="llvm", help="output format (default llvm)")
+    parser.add_argument("--why", metavar="VALUE", help="print the reason chain of one value: %%v or @function:%%v")
+    parser.add_argument(
+        "--llvm19-compat",
+        action="store_true",
+        help="reproduce LLVM 19's early stop of join propagation (issue 137277) instead of the correct result",
+    )
 
 
-def run(args):
-    raise UsageError(None, "this command is not implemented yet")
+def default_model() -> UniformityModel:
+    """amdgpu's uniformity facts straight from targets/amdgpu/uniformity.py."""
+    return _load_uniformity_file(TARGETS / "amdgpu" / "uniformity.py")
+
+
+def _load_uniformity_file(path: Path) -> UniformityModel:
+    spec = importlib.util.spec_from_file_location(f"_tdgen_uniformity_{path.parent.name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(mod)
+    return mod.UNIFORMITY
+
+
+def load_target_facts(name: str):
+    """The Target (from tdgen.spec) or, while the spec loader is unavailable, the
+    target's UniformityModel from targets/<name>/uniformity.py."""
+    try:
+        from ..spec import load_target  # type: ignore[attr-defined]
+    except ImportError:
+        load_target = None
+    if load_target is not None:
+        try:
+            return load_target(name)
+        except ImportError:
+            # The spec loader is still being assembled by another stage; its target
+            # folder's uniformity.py holds the facts this command needs.
+            pass
+    path = TARGETS / name / "uniformity.py"
+    if not path.exists():
+        known = sorted(p.name for p in TARGETS.iterdir() if (p / "uniformity.py").exists()) if TARGETS.exists() else []
+        raise UsageError(None, expected(f"a target name ({', '.join(known)})", repr(name)), field="--target")
+    return _load_uniformity_file(path)
+
+
+def _read(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(None, expected("a readable LLVM IR file", repr(path)), field="FILE")
+    try:
+        return p.read_text(), path
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(None, expected("a readable UTF-8 LLVM IR file", f"{path!r} ({e.__class__.__name__})"), field="FILE")
+
+
+def _find_value(info, module, spec: str):
+    fn_name = None
+    val = spec
+    if spec.startswith("@") and ":" in spec:
+        fn_name, val = spec[1:].split(":", 1)
+    if not val.startswith("%") or len(val) < 2:
+        raise UsageError(None, expected("a value like %name or @function:%name", repr(spec)), field="--why")
+    name = val[1:]
+    hits = []
+    for fu in info.functions:
+        fn = fu.function
+        if fn_name is not None and fn.name != fn_name:
+            continue
+        for a in fn.args:
+            if a.name == name or a.slot == name:
+                hits.append((fu, a))
+        for b in fn.blocks:
+            for inst in b.instructions:
+                if inst.name is not None and (inst.name == name or inst.slot == name):
+                    hits.append((fu, inst))
+    if not hits:
+        where = f"function @{fn_name}" if fn_name else "any defined function"
+        raise UsageError(None, expected(f"a value defined in {where}", repr(spec)), field="--why")
+    if len(hits) > 1:
+        fns = ", ".join(sorted({"@" + fu.function.name for fu, _ in hits}))
+        raise UsageError(None, expected("a value name defined in one function (write @function:%name)", f"{spec!r} in {fns}"), field="--why")
+    return hits[0]
+
+
+def run(args) -> int:
+    from patterns.divergence import analyze
+    from patterns.divergence_print import format_llvm, to_json
+    from patterns.ir import parse_module
+
+    target = load_target_facts(args.target)
+    text, path = _read(args.file)
+    module = parse_module(text, path)
+    info = analyze(module, target, llvm19_compat=args.llvm19_compat)
+    out = sys.stdout
+    if args.why:
+        fu, v = _find_value(info, module, args.why)
+        steps = info.why(v)
+        label = f"@{fu.function.name}:{v.ref}"
+        if not steps:
+            out.write(f"{label} is uniform\n")
+        else:
+            out.write(f"{label} is divergent:\n")
+            for i, s in enumerate(steps, 1):
+                out.write(f"  {i}. {s.format()}\n")
+        return 0
+    if args.format == "json":
+        out.write(json.dumps(to_json(info, path), indent=2, sort_keys=True) + "\n")
+    else:
+        out.write(format_llvm(info))
+    return 0

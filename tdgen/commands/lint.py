@@ -1,11 +1,24 @@
-"""Placeholder until its stage lands: the command reports that it is not available."""
+"""``tdgen lint TARGET``: pattern-set findings (patterns/lint.py); exit 1 on any error-level finding."""
 
-from ..errors import UsageError
+from __future__ import annotations
+
+import sys
+
+from ._iselcommon import load_target
 
 
 def configure(parser):
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("target", help="target name or spec path")
 
 
-def run(args):
-    raise UsageError(None, "this command is not implemented yet")
+def run(args) -> int:
+    from patterns.lint import lint_target
+
+    target = load_target(args.target)
+    findings = lint_target(target)
+    for f in findings:
+        sys.stdout.write(f.format() + "\n")
+    errors = sum(1 for f in findings if f.level == "error")
+    warnings = len(findings) - errors
+    sys.stdout.write(f"{target.name}: {errors} error(s), {warnings} warning(s)\n")
+    return 1 if errors else 0

@@ -1,11 +1,58 @@
-"""Placeholder until its stage lands: the command reports that it is not available."""
+"""``tdgen list [TARGET...]``: the targets and how many records of each kind they define.
 
-from ..errors import UsageError
+Loads (and so checks) every listed target; a bad spec is reported like any other bad
+input (exit 2). Prints a rich table on a terminal and tab-separated plain text
+otherwise (stable for scripts and tests).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..spec import list_targets, load_target
+
+COLUMNS = (
+    ("intrinsics", lambda t: len(t.intrinsics)),
+    ("sdnodes", lambda t: len(t.nodes)),
+    ("patfrags", lambda t: len(t.frags) + len(t.frag_classes)),
+    ("regclasses", lambda t: len(t.register_classes)),
+    ("classes", lambda t: len(t.classes) + len(t.multiclasses)),
+    ("instructions", lambda t: len(t.instructions)),
+    ("patterns", lambda t: len(t.selection_patterns())),
+    ("lowerings", lambda t: len(t.lowerings)),
+    ("rewrites", lambda t: len(t.rewrites)),
+)
 
 
-def configure(parser):
-    parser.add_argument("rest", nargs="*")
+def configure(parser) -> None:
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help="targets to list (default: all)")
+    parser.add_argument("--plain", action="store_true", help="tab-separated output even on a terminal")
 
 
-def run(args):
-    raise UsageError(None, "this command is not implemented yet")
+def rows(names: list[str]) -> list[list[str]]:
+    out = []
+    for name in names:
+        t = load_target(name)
+        out.append([name, t.spec_path] + [str(fn(t)) for _, fn in COLUMNS] + [t.description])
+    return out
+
+
+def run(args) -> int:
+    names = list(args.targets) or list_targets()
+    table = rows(names)
+    header = ["target", "spec"] + [c for c, _ in COLUMNS] + ["description"]
+    if sys.stdout.isatty() and not args.plain:
+        from rich.console import Console
+        from rich.table import Table
+
+        tab = Table(title="tdgen targets")
+        for i, h in enumerate(header):
+            tab.add_column(h, justify="right" if 2 <= i < len(header) - 1 else "left")
+        for r in table:
+            tab.add_row(*r)
+        Console().print(tab)
+    else:
+        sys.stdout.write("\t".join(header) + "\n")
+        for r in table:
+            sys.stdout.write("\t".join(r) + "\n")
+    return 0

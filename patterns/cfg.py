@@ -1,0 +1,91 @@
+"""CFG helpers over a parsed function: orders and reachability of basic blocks.
+
+Stage job: given an ``ir.Function`` (whose blocks already carry ``successors`` and
+``predecessors``), compute deterministic block orders for the analyses: reverse
+post-order from the entry, post-order, reachable blocks, and the reverse CFG's
+post-order (exits first) for post-dominance-style walks. Everything is iterative (no
+recursion limit on 50k-block kernels) and ordered by successor order, never by hashes.
+"""
+
+from __future__ import annotations
+
+from .ir import BasicBlock, Function
+
+
+def successors(b: BasicBlock) -> list[BasicBlock]:
+    return b.successors
+
+
+def predecessors(b: BasicBlock) -> list[BasicBlock]:
+    return b.predecessors
+
+
+def post_order(f: Function) -> list[BasicBlock]:
+    """Blocks reachable from the entry, in DFS post-order (successors in terminator order)."""
+    if not f.blocks:
+        return []
+    out: list[BasicBlock] = []
+    seen = {id(f.blocks[0])}
+    stack = [(f.blocks[0], iter(f.blocks[0].successors))]
+    while stack:
+        b, it = stack[-1]
+        for s in it:
+            if id(s) not in seen:
+                seen.add(id(s))
+                stack.append((s, iter(s.successors)))
+                break
+        else:
+            stack.pop()
+            out.append(b)
+    return out
+
+
+def reverse_post_order(f: Function) -> list[BasicBlock]:
+    """Blocks reachable from the entry in reverse post-order (entry first)."""
+    po = post_order(f)
+    po.reverse()
+    return po
+
+
+def reachable(f: Function) -> set[int]:
+    """``id()`` of every block reachable from the entry."""
+    return {id(b) for b in post_order(f)}
+
+
+def exits(f: Function) -> list[BasicBlock]:
+    """Blocks without successors (ret / unreachable), in source order."""
+    return [b for b in f.blocks if not b.successors]
+
+
+def reverse_post_order_backward(f: Function) -> list[BasicBlock]:
+    """Reverse post-order of the reverse CFG, starting from the exits (source order).
+
+    Blocks that cannot reach an exit (infinite loops) are not included."""
+    out: list[BasicBlock] = []
+    seen: set[int] = set()
+    for root in exits(f):
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        stack = [(root, iter(root.predecessors))]
+        while stack:
+            b, it = stack[-1]
+            for p in it:
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    stack.append((p, iter(p.predecessors)))
+                    break
+            else:
+                stack.pop()
+                out.append(b)
+    out.reverse()
+    return out
+
+
+def rpo_index(f: Function) -> dict[int, int]:
+    """``id(block)`` -> position in ``reverse_post_order(f)``."""
+    return {id(b): i for i, b in enumerate(reverse_post_order(f))}
+
+
+__all__ = ["successors", "predecessors", "post_order", "reverse_post_order", "reachable",
+           "exits", "reverse_post_order_backward", "rpo_index"]

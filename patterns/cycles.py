@@ -1,0 +1,332 @@
+"""Control-flow structure for the uniformity analysis: cycles, dominance, orders.
+
+- ``CycleInfo``: the cycle forest of a function as LLVM's GenericCycleInfo defines it
+  (a cycle is a strongly connected region found from a DFS; its entries are the blocks
+  entered from outside; one entry = reducible; irreducible cycles have several). The
+  block order inside a cycle follows the same DFS discipline as LLVM so that printed
+  cycles (``depth=N: entries(H) B C``) read the same.
+- ``DomTree``: dominator or post-dominator tree (networkx's Cooper-Harvey-Kennedy
+  ``immediate_dominators``) with O(1) ancestor queries through DFS intervals.
+- ``modified_post_order``: a post-order in which every cycle's blocks are contiguous and
+  its header comes before (in reverse post-order: after) its body; the order the
+  divergence propagator walks.
+
+Everything here works on any objects with identity hashing plus a successor function,
+so it is independent of the IR classes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Hashable, Iterable, Sequence
+
+import networkx as nx
+
+Block = Hashable
+
+
+class Cycle:
+    """One cycle: entries (first = header), blocks (entries and body, LLVM's order)."""
+
+    __slots__ = ("entries", "blocks", "block_set", "parent", "children", "depth")
+
+    def __init__(self, header: Block) -> None:
+        self.entries: list[Block] = [header]
+        self.blocks: list[Block] = [header]
+        self.block_set: set[Block] = {header}
+        self.parent: Cycle | None = None
+        self.children: list[Cycle] = []
+        self.depth = 0
+
+    @property
+    def header(self) -> Block:
+        return self.entries[0]
+
+    @property
+    def reducible(self) -> bool:
+        return len(self.entries) == 1
+
+    def contains(self, block: Block) -> bool:
+        return block in self.block_set
+
+    def contains_cycle(self, other: "Cycle | None") -> bool:
+        """Whether ``other`` is this cycle or nested in it (None = the whole function)."""
+        if other is None:
+            return False
+        c: Cycle | None = other
+        while c is not None and c.depth >= self.depth:
+            if c is self:
+                return True
+            c = c.parent
+        return False
+
+    def exit_blocks(self, succs: Callable[[Block], Sequence[Block]]) -> list[Block]:
+        """Blocks outside the cycle reached by an edge from inside, in first-seen order."""
+        out: list[Block] = []
+        seen: set[Block] = set()
+        inside = self.block_set
+        for b in self.blocks:
+            for s in succs(b):
+                if s not in inside and s not in seen:
+                    seen.add(s)
+                    out.append(s)
+        return out
+
+    def describe(self, name: Callable[[Block], str]) -> str:
+        entries = " ".join(name(e) for e in self.entries)
+        entry_set = set(self.entries)
+        rest = "".join(" " + name(b) for b in self.blocks if b not in entry_set)
+        return f"depth={self.depth}: entries({entries}){rest}"
+
+
+class CycleInfo:
+    """The cycle forest of a CFG rooted at ``entry`` (unreachable blocks are in none)."""
+
+    def __init__(
+        self,
+        entry: Block,
+        succs: Callable[[Block], Sequence[Block]],
+        preds: Callable[[Block], Sequence[Block]],
+    ) -> None:
+        self.succs = succs
+        self.top_level: list[Cycle] = []
+        self.block_cycle: dict[Block, Cycle] = {}  # innermost cycle of each block
+        self.preorder: list[Block] = []
+        self._compute(entry, preds)
+
+    def _dfs(self, entry: Block) -> tuple[dict[Block, int], dict[Block, int]]:
+        # Iterative DFS that pushes all successors and visits the last pushed first,
+        # recording preorder numbers and the largest preorder number in each subtree.
+        start: dict[Block, int] = {}
+        end: dict[Block, int] = {}
+        counter = 0
+        stack: list[Block] = [entry]
+        open_depth: list[int] = []
+        open_blocks: list[Block] = []
+        succs = self.succs
+        while stack:
+            b = stack[-1]
+            if b not in start:
+                counter += 1
+                start[b] = counter
+                open_depth.append(len(stack))
+                open_blocks.append(b)
+                stack.extend(succs(b))
+                self.preorder.append(b)
+            else:
+                if open_depth and open_depth[-1] == len(stack) and open_blocks[-1] is b:
+                    end[b] = counter
+                    open_depth.pop()
+                    open_blocks.pop()
+                stack.pop()
+        return start, end
+
+    def _compute(self, entry: Block, preds: Callable[[Block], Sequence[Block]]) -> None:
+        start, end = self._dfs(entry)
+
+        def is_ancestor(a: Block, b: Block) -> bool:
+            sb = start.get(b)
+            return sb is not None and start[a] <= sb <= end[a]
+
+        top_of: dict[Block, Cycle] = {}  # block -> its current outermost cycle
+        for cand in reversed(self.preorder):
+            work = [p for p in preds(cand) if is_ancestor(cand, p)]
+            if not work:
+                continue
+            cyc = Cycle(cand)
+            self.block_cycle.setdefault(cand, cyc)
+            top_of[cand] = cyc
+
+            def process_preds(b: Block) -> None:
+                is_entry = False
+                for p in preds(b):
+                    if is_ancestor(cand, p):
+                        work.append(p)
+                    elif p in start:
+                        is_entry = True
+                if is_entry:
+                    cyc.entries.append(b)
+
+            while work:
+                b = work.pop()
+                if b is cand:
+                    continue
+                outer = top_of.get(b)
+                if outer is not None:
+                    # Already in a cycle: pull its outermost cycle into this one.
+                    while outer.parent is not None:
+                        outer = outer.parent
+                    if outer is not cyc:
+                        outer.parent = cyc
+                        cyc.children.append(outer)
+                        self.top_level.remove(outer)
+                        for ob in outer.blocks:
+                            if ob not in cyc.block_set:
+                                cyc.block_set.add(ob)
+                                cyc.blocks.append(ob)
+                        for e in outer.entries:
+                            process_preds(e)
+                    continue
+                self.block_cycle[b] = cyc
+                top_of[b] = cyc
+                cyc.block_set.add(b)
+                cyc.blocks.append(b)
+                process_preds(b)
+            self.top_level.append(cyc)
+
+        def set_depth(c: Cycle, d: int) -> None:
+            c.depth = d
+            for ch in c.children:
+                set_depth(ch, d + 1)
+
+        for c in self.top_level:
+            c.parent = None
+            set_depth(c, 1)
+
+    def cycle(self, block: Block) -> Cycle | None:
+        return self.block_cycle.get(block)
+
+    def outermost(self, block: Block) -> Cycle | None:
+        c = self.block_cycle.get(block)
+        while c is not None and c.parent is not None:
+            c = c.parent
+        return c
+
+    def has_irreducible(self) -> bool:
+        stack = list(self.top_level)
+        while stack:
+            c = stack.pop()
+            if not c.reducible:
+                return True
+            stack.extend(c.children)
+        return False
+
+
+class DomTree:
+    """Dominator tree of the graph reachable from ``root`` with O(1) ancestor tests."""
+
+    def __init__(self, graph: nx.DiGraph, root: Hashable) -> None:
+        self.root = root
+        self.idom: dict[Hashable, Hashable] = nx.immediate_dominators(graph, root)
+        children: dict[Hashable, list[Hashable]] = {}
+        for n, d in self.idom.items():
+            if n is not d and n != root:
+                children.setdefault(d, []).append(n)
+        self.pre: dict[Hashable, int] = {}
+        self.post: dict[Hashable, int] = {}
+        counter = 0
+        stack: list[tuple[Hashable, bool]] = [(root, False)]
+        while stack:
+            n, done = stack.pop()
+            if done:
+                self.post[n] = counter
+                continue
+            self.pre[n] = counter
+            counter += 1
+            stack.append((n, True))
+            for c in children.get(n, ()):
+                stack.append((c, False))
+
+    def reachable(self, n: Hashable) -> bool:
+        return n in self.pre
+
+    def dominates(self, a: Hashable, b: Hashable) -> bool:
+        """LLVM's convention: everything dominates an unreachable block."""
+        pb = self.pre.get(b)
+        if pb is None:
+            return True
+        pa = self.pre.get(a)
+        if pa is None:
+            return False
+        return pa <= pb and self.post[b] <= self.post[a]
+
+    def properly_dominates(self, a: Hashable, b: Hashable) -> bool:
+        return a is not b and self.dominates(a, b)
+
+    def parent(self, n: Hashable) -> Hashable | None:
+        d = self.idom.get(n)
+        if d is None or d is n or n == self.root:
+            return None
+        return d
+
+
+def modified_post_order(
+    entry: Block,
+    succs: Callable[[Block], Sequence[Block]],
+    ci: CycleInfo,
+) -> tuple[list[Block], set[Block]]:
+    """LLVM's cycle-aware post-order; also returns the reducible cycle headers."""
+    order: list[Block] = []
+    reducible_headers: set[Block] = set()
+    finalized: set[Block] = set()
+
+    def child_of(cycle: Cycle | None, block: Block) -> Cycle | None:
+        """The child cycle of ``cycle`` (None = function) that contains ``block``."""
+        nested = ci.cycle(block)
+        if nested is cycle:
+            return None
+        if cycle is not None and not cycle.contains_cycle(nested):
+            return None
+        if nested is None:
+            return None
+        while nested.parent is not cycle:
+            nested = nested.parent  # type: ignore[assignment]
+        return nested
+
+    def stack_po(stack: list[Block], cycle: Cycle | None) -> None:
+        while stack:
+            nxt = stack[-1]
+            if nxt in finalized:
+                stack.pop()
+                continue
+            nested = child_of(cycle, nxt)
+            if nested is not None:
+                pushed = False
+                for ex in nested.exit_blocks(succs):
+                    if cycle is not None and not cycle.contains(ex):
+                        continue
+                    if ex in finalized:
+                        continue
+                    pushed = True
+                    stack.append(ex)
+                if not pushed:
+                    stack.pop()
+                    cycle_po(nested)
+                continue
+            pushed = False
+            for s in succs(nxt):
+                if cycle is not None and not cycle.contains(s):
+                    continue
+                if s in finalized:
+                    continue
+                pushed = True
+                stack.append(s)
+            if not pushed:
+                stack.pop()
+                finalized.add(nxt)
+                order.append(nxt)
+
+    def cycle_po(cycle: Cycle) -> None:
+        header = cycle.header
+        finalized.add(header)
+        order.append(header)
+        if cycle.reducible:
+            reducible_headers.add(header)
+        stack = [
+            s for s in succs(header) if cycle.contains(s) and s is not header and s not in finalized
+        ]
+        stack_po(stack, cycle)
+
+    stack_po([entry], None)
+    return order, reducible_headers
+
+
+def reachable_from(entry: Block, succs: Callable[[Block], Iterable[Block]]) -> set[Block]:
+    seen = {entry}
+    stack = [entry]
+    while stack:
+        b = stack.pop()
+        for s in succs(b):
+            if s not in seen:
+                seen.add(s)
+                stack.append(s)
+    return seen

@@ -1,0 +1,748 @@
+"""Uniformity (divergence) analysis of LLVM IR functions, as LLVM's UniformityAnalysis.
+
+Which values may differ between the lanes of a wave, and which branches split a wave.
+``analyze(module_or_function, target) -> UniformityInfo``.
+
+Seeds come from the target's ``UniformityModel`` (tdgen/hw.py): sources of divergence
+(workitem ids, atomics, private/flat loads, arguments not passed in scalar registers,
+calls, inline asm with vector outputs, intrinsics by rule) and always-uniform values
+(readfirstlane, ballot, ...). A worklist then propagates:
+
+- data: a user of a divergent value is divergent (unless always uniform);
+- divergent terminator: a branch/switch on a divergent value; its *join blocks* (blocks
+  reached from the branch by two disjoint paths, computed by label propagation over a
+  cycle-aware post-order, see ``_Propagator``) make their phis divergent (sync);
+- temporal: a cycle left through a divergent exit makes every use outside the cycle of
+  a value defined inside it divergent (lanes leave in different iterations);
+- irreducible cycles entered divergently at several entries are assumed divergent as a
+  whole (every definition in them).
+
+Where we deliberately differ from opt-19 (``llvm19_compat=False``, the default): LLVM 19
+stops label propagation early using a "floor" index in the post-order; when one side of
+a divergent branch is a chain of blocks whose post-order indices all lie above the
+other side's (an if/else whose arms are unmerged block chains), the loop stops before
+the second label reaches the join, so the join's phis stay uniform (LLVM issue 137277).
+We stop instead at the first post-dominator of the branch lying outside every cycle
+that contains it, beyond which no second label can arrive; the result equals full
+propagation. ``llvm19_compat=True`` reproduces the floor rule (used by the differential
+test to prove the two differ only there).
+
+Cost: every value and edge is visited a bounded number of times by the worklist; each
+divergent branch's propagation is bounded by its region up to that post-dominator.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import networkx as nx
+
+from tdgen.hw import DivergenceKind, UniformityModel
+
+from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
+from .ir import Argument, Constant, Instruction
+
+_EXIT = "<exit>"  # virtual sink of the post-dominator graph
+
+
+@dataclass(frozen=True)
+class Step:
+    """One link of a reason chain: ``value`` became divergent because of ``detail``.
+
+    ``kind``: source | data | terminator | sync | temporal | cycle."""
+
+    kind: str
+    value: str
+    detail: str
+
+    def format(self) -> str:
+        return f"{self.kind:<10} {self.value}: {self.detail}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "value": self.value, "detail": self.detail}
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _is_local(v: Any) -> bool:
+    """Instruction or Argument (values that can be divergent)."""
+    return isinstance(v, (Instruction, Argument))
+
+
+def _is_inst(v: Any) -> bool:
+    return isinstance(v, Instruction)
+
+
+def _operand_values(inst: Any) -> list[Any]:
+    if inst.opcode == "phi":
+        vals = [v for v, _b in inst.incoming]
+    else:
+        vals = list(inst.operands)
+        cv = getattr(inst, "callee_value", None)
+        if cv is not None:
+            vals.append(cv)
+        for _tag, bvals in getattr(inst, "bundles", None) or ():
+            vals.extend(bvals)
+    return vals
+
+
+def _is_undef(v: Any) -> bool:
+    return isinstance(v, Constant) and v.kind in ("undef", "poison")
+
+
+def _value_name(v: Any) -> str:
+    if _is_local(v):
+        return v.ref
+    return getattr(v, "ref", None) or getattr(v, "text", "?")
+
+
+def _inst_text(inst: Any) -> str:
+    t = inst.text
+    return t if t.startswith("  ") else "  " + t
+
+
+def _term_name(block: Any) -> str:
+    return f"terminator of block {block.slot}"
+
+
+def _asm_outputs(constraints: str) -> list[str]:
+    outs = []
+    for part in constraints.split(","):
+        part = part.strip()
+        if part.startswith("="):
+            outs.append(part)
+    return outs
+
+
+class _Model:
+    """Target facts as the analysis asks them."""
+
+    def __init__(self, target: Any) -> None:
+        if target is None:
+            from tdgen.commands.divergence import default_model
+
+            target = default_model()
+        if isinstance(target, UniformityModel):
+            self.m = target
+            self._intrinsic = None
+        else:
+            self.m = target.uniformity
+            self._intrinsic = getattr(target, "intrinsic_divergence", None)
+        self._cache: dict[str, tuple[DivergenceKind, str]] = {}
+
+    def intrinsic(self, name: str) -> tuple[DivergenceKind, str]:
+        hit = self._cache.get(name)
+        if hit is not None:
+            return hit
+        rule = self.m.intrinsic_rule(name)
+        if self._intrinsic is not None:
+            kind = self._intrinsic(name)
+        else:
+            kind = rule.kind if rule is not None else DivergenceKind.FOLLOWS_OPERANDS
+        note = rule.note if rule is not None and rule.kind == kind else ""
+        self._cache[name] = (kind, note)
+        return kind, note
+
+    def is_intrinsic(self, name: str | None) -> bool:
+        return name is not None and name.startswith(self.m.intrinsic_prefix)
+
+    def single_lane(self, fn: Any) -> bool:
+        wanted = self.m.single_lane_function_attrs
+        if not wanted:
+            return False
+        return any(a.replace('"', "").replace(" ", "") in wanted for a in fn.attrs)
+
+    def arg_uniform(self, fn: Any, arg: Any) -> bool:
+        cc = fn.cc
+        m = self.m
+        if cc in m.uniform_arg_ccs:
+            return True
+        attrs = arg.attrs
+        if cc in m.shader_ccs:
+            return any(a in attrs for a in m.shader_uniform_arg_attrs)
+        return any(a in attrs for a in m.default_uniform_arg_attrs)
+
+    def asm_divergent(self, inst: Any, index: int | None = None) -> bool:
+        asm = inst.inline_asm
+        outs = _asm_outputs(asm.constraints)
+        if index is not None:
+            if index >= len(outs):
+                return True
+            outs = [outs[index]]
+        return any(not self.m.asm_output_uniform(o) for o in outs)
+
+    def classify(self, inst: Any) -> tuple[str, str] | None:
+        """('source'|'uniform', why) for a seed, None when it follows its operands."""
+        op = inst.opcode
+        m = self.m
+        if op == "load":
+            if inst.addrspace in m.divergent_load_address_spaces:
+                return "source", f"load from address space {inst.addrspace}"
+            return None
+        if op in ("atomicrmw", "cmpxchg"):
+            if m.atomics_divergent:
+                return "source", f"{op} result (lanes are serialised)"
+            return None
+        if op in ("call", "invoke", "callbr"):
+            if getattr(inst, "inline_asm", None) is not None:
+                if self.asm_divergent(inst):
+                    return "source", "inline asm with a non-scalar output"
+                return "uniform", "inline asm with only scalar outputs"
+            callee = inst.callee
+            if self.is_intrinsic(callee) and op == "call":
+                kind, note = self.intrinsic(callee)
+                if kind is DivergenceKind.SOURCE:
+                    return "source", f"@{callee}" + (f" ({note})" if note else "")
+                if kind is DivergenceKind.ALWAYS_UNIFORM:
+                    return "uniform", f"@{callee}" + (f" ({note})" if note else "")
+                return None
+            if m.calls_divergent:
+                return "source", f"call to @{callee}" if callee else "indirect call"
+            return None
+        if op == "extractvalue":
+            agg = inst.operands[0] if inst.operands else None
+            idx = getattr(inst, "indices", None)
+            if agg is not None and _is_inst(agg) and agg.opcode == "call" and idx:
+                if getattr(agg, "inline_asm", None) is not None:
+                    if len(idx) == 1 and not self.asm_divergent(agg, idx[0]):
+                        return "uniform", "scalar output of inline asm"
+                    return None
+                callee = agg.callee
+                if callee is not None:
+                    from fnmatch import fnmatchcase
+
+                    for glob, field in m.uniform_extracts:
+                        if len(idx) == 1 and idx[0] == field and fnmatchcase(callee, glob):
+                            return "uniform", f"field {field} of @{callee} (exec mask)"
+        return None
+
+
+# ----------------------------------------------------------------------------- results
+
+
+class FunctionUniformity:
+    """The verdicts for one function."""
+
+    def __init__(self, fn: Any) -> None:
+        self.function = fn
+        self.divergent: dict[Any, tuple] = {}  # value -> cause
+        self.uniform_override: set[Any] = set()
+        self.divergent_term_blocks: dict[Any, tuple] = {}  # block -> cause
+        self.divergent_exit_cycles: list[Cycle] = []
+        self.assumed_divergent: list[Cycle] = []
+        self.cycles: CycleInfo | None = None
+
+    def is_divergent(self, v: Any) -> bool:
+        if _is_inst(v) and v.block is not None and v is v.block.terminator:
+            return v.block in self.divergent_term_blocks
+        return v in self.divergent
+
+
+class UniformityInfo:
+    """Verdicts for every analysed function; ``is_divergent`` is a dict lookup."""
+
+    def __init__(self, functions: list[FunctionUniformity]) -> None:
+        self.functions = functions
+        self._by_fn = {f.function: f for f in functions}
+        self._divergent: set[Any] = set()
+        self.divergent_blocks: set[Any] = set()  # blocks with a divergent terminator
+        for f in functions:
+            self._divergent.update(f.divergent)
+            self.divergent_blocks.update(f.divergent_term_blocks)
+
+    def is_divergent(self, value: Any) -> bool:
+        """Whether ``value`` (instruction, argument, terminator) may differ across lanes."""
+        if _is_inst(value):
+            b = value.block
+            if b is not None and value is b.terminator:
+                return b in self.divergent_blocks
+        return value in self._divergent
+
+    def is_uniform(self, value: Any) -> bool:
+        return not self.is_divergent(value)
+
+    def has_divergent_terminator(self, block: Any) -> bool:
+        return block in self.divergent_blocks
+
+    @property
+    def cycles_assumed_divergent(self) -> list[Cycle]:
+        return [c for f in self.functions for c in f.assumed_divergent]
+
+    @property
+    def cycles_with_divergent_exit(self) -> list[Cycle]:
+        return [c for f in self.functions for c in f.divergent_exit_cycles]
+
+    def function(self, fn: Any) -> FunctionUniformity:
+        return self._by_fn[fn]
+
+    def why(self, value: Any) -> list[Step]:
+        """The reason chain of a divergent value, from its source to the value itself."""
+        for f in self.functions:
+            if (_is_inst(value) and value.block is not None and value.block.function is f.function) or (
+                not _is_inst(value) and getattr(value, "function", None) is f.function
+            ):
+                return _why(f, value)
+        return []
+
+
+def _describe_value(v: Any) -> str:
+    if _is_inst(v):
+        if v.block is not None and v is v.block.terminator:
+            return _term_name(v.block)
+        return _value_name(v) if v.name is not None else v.text
+    return _value_name(v)
+
+
+def _why(fu: FunctionUniformity, value: Any) -> list[Step]:
+    steps: list[Step] = []
+    seen: set[int] = set()
+    cur: Any = value
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        is_term = _is_inst(cur) and cur.block is not None and cur is cur.block.terminator
+        if is_term:
+            cause = fu.divergent_term_blocks.get(cur.block)
+        else:
+            cause = fu.divergent.get(cur)
+        if cause is None:
+            break
+        kind, parent, detail = cause
+        steps.append(Step(kind, _describe_value(cur), detail))
+        cur = parent
+    steps.reverse()
+    return steps
+
+
+# ----------------------------------------------------------------------------- analysis
+
+
+class _Propagator:
+    """Join blocks and divergent cycle exits of one divergent branch (LLVM's
+    DivergencePropagator: labels flow in modified reverse post-order; a block reached
+    by two different labels is a join; a reducible cycle header containing the
+    branch hands its label straight to the cycle's exits)."""
+
+    def __init__(self, ctx: "_FunctionAnalysis") -> None:
+        self.ctx = ctx
+
+    def run(self, div_block: Any) -> tuple[list[Any], list[Any]]:
+        ctx = self.ctx
+        index = ctx.po_index
+        blocks_po = ctx.po
+        ci = ctx.ci
+        labels: dict[Any, Any] = {}
+        fresh: set[int] = set()
+        heap: list[int] = []
+        joins: list[Any] = []
+        join_set: set[Any] = set()
+        cycle_exits: list[Any] = []
+        cycle_exit_set: set[Any] = set()
+
+        def mark_fresh(b: Any) -> None:
+            i = index[b]
+            if i not in fresh:
+                fresh.add(i)
+                heapq.heappush(heap, -i)
+
+        def compute_join(succ: Any, label: Any) -> bool:
+            old = labels.get(succ)
+            if old is None:
+                labels[succ] = label
+                mark_fresh(succ)
+                return False
+            if old is label:
+                return False
+            if old is not succ:
+                mark_fresh(succ)
+            labels[succ] = succ
+            return True
+
+        def visit_edge(succ: Any, label: Any) -> bool:
+            if not compute_join(succ, label):
+                return False
+            if succ not in join_set:
+                join_set.add(succ)
+                joins.append(succ)
+            return True
+
+        def visit_exit_edge(succ: Any, label: Any) -> bool:
+            if not compute_join(succ, label):
+                return False
+            if succ not in cycle_exit_set:
+                cycle_exit_set.add(succ)
+                cycle_exits.append(succ)
+            return True
+
+        div_cycle = ci.cycle(div_block)
+        floor_idx = len(blocks_po) - 1
+        for s in div_block.successors:
+            if div_cycle is not None and not div_cycle.contains(s):
+                if s not in cycle_exit_set:
+                    cycle_exit_set.add(s)
+                    cycle_exits.append(s)
+            visit_edge(s, s)
+            floor_idx = min(floor_idx, index[s])
+
+        compat = ctx.llvm19_compat
+        stop = None if compat else ctx.stop_block(div_block)
+        floor_label = None
+        div_idx = index[div_block]
+        succs_of = ctx.succs
+        while heap:
+            idx = -heap[0]
+            if compat and idx < floor_idx:
+                break
+            heapq.heappop(heap)
+            fresh.discard(idx)
+            if idx == div_idx:
+                continue
+            block = blocks_po[idx]
+            if block is stop:
+                continue
+            label = labels[block]
+            caused_join = False
+            lowered = floor_idx
+            cyc = None
+            if block in ctx.reducible_headers:
+                c = ci.cycle(block)
+                if c is not None and c.contains(div_block):
+                    cyc = c
+            if cyc is not None:
+                for ex in ctx.exits(cyc):
+                    caused_join |= visit_exit_edge(ex, label)
+                    lowered = min(lowered, index[ex])
+            else:
+                for s in succs_of(block):
+                    caused_join |= visit_edge(s, label)
+                    lowered = min(lowered, index[s])
+            if caused_join:
+                floor_idx = lowered
+            elif floor_label is not label:
+                floor_idx = lowered
+                floor_label = label
+
+        # Irreducible cycles around the branch: an exit whose label differs from the
+        # header's is a divergent exit.
+        c = div_cycle
+        while c is not None:
+            if not c.reducible:
+                hl = labels.get(c.header)
+                for ex in ctx.exits(c):
+                    if labels.get(ex) is not hl and ex not in cycle_exit_set:
+                        cycle_exit_set.add(ex)
+                        cycle_exits.append(ex)
+            c = c.parent
+        return joins, cycle_exits
+
+
+class _FunctionAnalysis:
+    def __init__(self, fn: Any, model: _Model, llvm19_compat: bool) -> None:
+        self.fn = fn
+        self.model = model
+        self.llvm19_compat = llvm19_compat
+        self.res = FunctionUniformity(fn)
+        self.worklist: list[Any] = []
+        self._exits: dict[Cycle, list[Any]] = {}
+        self._stop: dict[Any, Any] = {}
+        self._pdt: DomTree | None = None
+
+    # -- structure
+    def succs(self, b: Any) -> list[Any]:
+        return b.successors
+
+    def exits(self, c: Cycle) -> list[Any]:
+        e = self._exits.get(c)
+        if e is None:
+            e = self._exits[c] = c.exit_blocks(self.succs)
+        return e
+
+    def build(self) -> None:
+        fn = self.fn
+        entry = fn.blocks[0]
+        # LLVM walks predecessors through the block's use list, newest use first:
+        # the reverse of the order in which the branches naming it were parsed.
+        preds: dict[Any, list[Any]] = {b: [] for b in fn.blocks}
+        for b in fn.blocks:
+            for s in b.successors:
+                preds.setdefault(s, []).append(b)
+        for lst in preds.values():
+            lst.reverse()
+        self.ci = CycleInfo(entry, lambda b: b.successors, preds.__getitem__)
+        self.res.cycles = self.ci
+        g = nx.DiGraph()
+        g.add_nodes_from(fn.blocks)
+        for b in fn.blocks:
+            for s in b.successors:
+                g.add_edge(b, s)
+        self.graph = g
+        self.dt = DomTree(g, entry)
+        po, self.reducible_headers = modified_post_order(entry, self.succs, self.ci)
+        self.po = po
+        self.po_index = {b: i for i, b in enumerate(po)}
+        # users
+        users: dict[Any, list[Any]] = {}
+        for b in fn.blocks:
+            for inst in b.instructions:
+                for v in _operand_values(inst):
+                    if _is_local(v):
+                        lst = users.get(v)
+                        if lst is None:
+                            users[v] = [inst]
+                        elif lst[-1] is not inst:
+                            lst.append(inst)
+        self.users = users
+
+    def post_dom(self) -> DomTree:
+        if self._pdt is None:
+            rg = nx.DiGraph()
+            rg.add_node(_EXIT)
+            for b in self.fn.blocks:
+                rg.add_node(b)
+                if not b.successors:
+                    rg.add_edge(_EXIT, b)
+                for s in b.successors:
+                    rg.add_edge(s, b)
+            self._pdt = DomTree(rg, _EXIT)
+        return self._pdt
+
+    def stop_block(self, div_block: Any) -> Any:
+        """First post-dominator of ``div_block`` outside every cycle containing it."""
+        hit = self._stop.get(div_block, 0)
+        if hit != 0:
+            return hit
+        c = self.ci.cycle(div_block)
+        while c is not None:
+            if not c.reducible:
+                # Exit divergence of an irreducible cycle compares final labels of its
+                # exits and header: propagate everything.
+                self._stop[div_block] = None
+                return None
+            c = c.parent
+        pdt = self.post_dom()
+        outer = self.ci.outermost(div_block)
+        p = pdt.parent(div_block)
+        while p is not None and p != _EXIT and outer is not None and outer.contains(p):
+            p = pdt.parent(p)
+        if p == _EXIT:
+            p = None
+        self._stop[div_block] = p
+        return p
+
+    # -- marking
+    def mark(self, inst: Any, cause: tuple) -> bool:
+        res = self.res
+        if inst in res.uniform_override:
+            return False
+        b = inst.block
+        if inst is b.terminator:
+            if b in res.divergent_term_blocks:
+                return False
+            res.divergent_term_blocks[b] = cause
+        else:
+            if inst in res.divergent:
+                return False
+            res.divergent[inst] = cause
+        self.worklist.append(inst)
+        return True
+
+    def push_users(self, v: Any) -> None:
+        for u in self.users.get(v, ()):
+            self.mark(u, ("data", v, f"uses divergent {_describe_value(v)}"))
+
+    # -- the analysis
+    def run(self) -> FunctionUniformity:
+        fn = self.fn
+        res = self.res
+        model = self.model
+        if model.single_lane(fn):
+            return res
+        self.build()
+        seeds: list[Any] = []
+        for a in fn.args:
+            if not model.arg_uniform(fn, a):
+                res.divergent[a] = ("source", None, _arg_reason(fn))
+                seeds.append(a)
+        for b in fn.blocks:
+            for inst in b.instructions:
+                c = model.classify(inst)
+                if c is None:
+                    continue
+                kind, why = c
+                if kind == "uniform":
+                    res.uniform_override.add(inst)
+                elif inst is b.terminator:
+                    res.divergent_term_blocks[b] = ("source", None, why)
+                    seeds.append(inst)
+                else:
+                    res.divergent[inst] = ("source", None, why)
+                    seeds.append(inst)
+        for s in seeds:
+            if _is_inst(s) and s is s.block.terminator:
+                self.worklist.append(s)
+            else:
+                self.push_users(s)
+        wl = self.worklist
+        while wl:
+            inst = wl.pop()
+            if inst is inst.block.terminator:
+                self.control_divergence(inst)
+            else:
+                self.push_users(inst)
+        return res
+
+    def control_divergence(self, term: Any) -> None:
+        block = term.block
+        if not self.dt.reachable(block):
+            return
+        if len(block.successors) < 2:
+            return
+        joins, cycle_exits = _Propagator(self).run(block)
+        div_cycles: list[Cycle] = []
+        for j in joins:
+            outer = self.outermost_divergent_cycle(self.ci.cycle(j), block, j)
+            if outer is not None:
+                div_cycles.append(outer)
+                continue
+            self.taint_phis(j, term)
+        div_cycles.sort(key=lambda c: -c.depth)
+        for c in div_cycles:
+            if c in self.res.assumed_divergent:
+                continue
+            self.res.assumed_divergent.append(c)
+            detail = f"in cycle {c.describe(_bname)} entered divergently by branch of block {block.slot}"
+            for b in c.blocks:
+                for inst in b.instructions:
+                    if inst is b.terminator:
+                        break
+                    self.mark(inst, ("cycle", term, detail))
+        branch_cycle = self.ci.cycle(block)
+        for ex in cycle_exits:
+            self.cycle_exit_divergence(ex, branch_cycle, term)
+
+    def taint_phis(self, join: Any, term: Any) -> None:
+        detail = f"phi at join block {join.slot} of divergent branch in block {term.block.slot}"
+        for inst in join.instructions:
+            if inst.opcode != "phi":
+                break
+            if _constant_or_undef_phi(inst):
+                continue
+            self.mark(inst, ("sync", term, detail))
+
+    def outermost_divergent_cycle(self, cycle: Cycle | None, div_block: Any, join: Any) -> Cycle | None:
+        if cycle is None:
+            return None
+        ext = _ext_div_cycle(cycle, div_block, join)
+        intc = self._int_div_cycle(cycle, div_block, join)
+        return intc if intc is not None else ext
+
+    def _int_div_cycle(self, cycle: Cycle, div_block: Any, join: Any) -> Cycle | None:
+        dt = self.dt
+        if dt.properly_dominates(div_block, join):
+            return None
+        c: Cycle | None = cycle
+        while c is not None and not c.contains(div_block):
+            c = c.parent
+        if c is None or c.reducible:
+            return None
+        if dt.properly_dominates(c.header, join):
+            return None
+        parent = c.parent
+        while parent is not None and not dt.properly_dominates(parent.header, join):
+            c = parent
+            parent = parent.parent
+        return c
+
+    def cycle_exit_divergence(self, div_exit: Any, inner: Cycle | None, term: Any) -> None:
+        if inner is None:
+            return
+        exit_cycle = self.ci.cycle(div_exit)
+        exit_depth = exit_cycle.depth if exit_cycle is not None else 0
+        c: Cycle | None = inner
+        outer = inner
+        while c is not None and c.depth > exit_depth:
+            outer = c
+            c = c.parent
+        if outer in self.res.divergent_exit_cycles:
+            return
+        self.res.divergent_exit_cycles.append(outer)
+        for a in self.res.assumed_divergent:
+            if a.contains_cycle(outer):
+                return
+        self.analyze_cycle_exit(outer, term)
+
+    def analyze_cycle_exit(self, cycle: Cycle, term: Any) -> None:
+        detail_base = f"cycle {cycle.describe(_bname)} has a divergent exit (branch in block {term.block.slot})"
+        for ex in self.exits(cycle):
+            for inst in ex.instructions:
+                if inst.opcode != "phi":
+                    break
+                if any(_is_inst(v) and cycle.contains(v.block) for v, _b in inst.incoming):
+                    self.mark(inst, ("temporal", term, f"phi at exit {ex.slot}: {detail_base}"))
+        res = self.res
+        for b in cycle.blocks:
+            for inst in b.instructions:
+                if inst in res.divergent:
+                    continue
+                for u in self.users.get(inst, ()):
+                    if cycle.contains(u.block):
+                        continue
+                    self.mark(
+                        u,
+                        ("temporal", term, f"uses {_describe_value(inst)} defined inside {detail_base}"),
+                    )
+
+
+def _bname(b: Any) -> str:
+    return b.slot
+
+
+def _arg_reason(fn: Any) -> str:
+    cc = fn.cc or "default"
+    return f"argument of a {cc} function not passed in scalar registers"
+
+
+def _constant_or_undef_phi(phi: Any) -> bool:
+    seen = None
+    for v, _b in phi.incoming:
+        if v is phi or _is_undef(v):
+            continue
+        if seen is not None and not (seen is v or (not _is_local(v) and seen == v)):
+            return False
+        seen = v
+    return True
+
+
+def _ext_div_cycle(cycle: Cycle, div_block: Any, join: Any) -> Cycle | None:
+    if cycle.contains(div_block):
+        return None
+    parent = cycle.parent
+    while parent is not None and not parent.contains(div_block):
+        cycle = parent
+        parent = cycle.parent
+    if cycle.reducible:
+        return None
+    return cycle
+
+
+# ----------------------------------------------------------------------------- entry
+
+
+def analyze(module_or_function: Any, target: Any = None, *, llvm19_compat: bool = False) -> UniformityInfo:
+    """Analyse a Module (every defined function) or one Function.
+
+    ``target``: a tdgen Target (``.uniformity`` + ``.intrinsic_divergence``), a bare
+    ``UniformityModel``, or None for amdgpu."""
+    model = _Model(target)
+    if hasattr(module_or_function, "functions"):
+        fns: Iterable[Any] = module_or_function.functions
+    else:
+        fns = [module_or_function]
+    results = []
+    for fn in fns:
+        if fn.is_declaration or not fn.blocks:
+            continue
+        results.append(_FunctionAnalysis(fn, model, llvm19_compat).run())
+    return UniformityInfo(results)

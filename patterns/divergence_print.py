@@ -1,0 +1,103 @@
+"""Printers for uniformity results: opt-19's ``print<uniformity>`` text and JSON.
+
+``format_llvm`` reproduces LLVM 19's layout byte for byte (including its
+"CYCLES ASSSUMED DIVERGENT:" spelling), so LLVM's own CHECK lines run on it; the
+one liberty: LLVM lists divergent arguments in hash-set order, we list them in
+argument order. ``to_json`` gives every value with its verdict and reason chain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .divergence import FunctionUniformity, UniformityInfo, _inst_text, _why
+
+_MARK = "  DIVERGENT: "
+_BLANK = "             "
+
+
+def _arg_text(a: Any) -> str:
+    return f"{a.type} {a.ref}"
+
+
+def format_function(fu: FunctionUniformity) -> str:
+    fn = fu.function
+    out = [f"UniformityInfo for function '{fn.name}':\n"]
+    if not fu.divergent and not fu.divergent_term_blocks and not fu.divergent_exit_cycles:
+        out.append("ALL VALUES UNIFORM\n")
+        return "".join(out)
+    div_args = [a for a in fn.args if a in fu.divergent]
+    if div_args:
+        out.append("DIVERGENT ARGUMENTS:\n")
+        for a in div_args:
+            out.append(f"{_MARK}{_arg_text(a)}\n")
+    name = lambda b: b.slot  # noqa: E731
+    if fu.assumed_divergent:
+        out.append("CYCLES ASSSUMED DIVERGENT:\n")
+        for c in fu.assumed_divergent:
+            out.append(f"  {c.describe(name)}\n")
+    if fu.divergent_exit_cycles:
+        out.append("CYCLES WITH DIVERGENT EXIT:\n")
+        for c in fu.divergent_exit_cycles:
+            out.append(f"  {c.describe(name)}\n")
+    div = fu.divergent
+    for b in fn.blocks:
+        out.append(f"\nBLOCK {b.slot}\nDEFINITIONS\n")
+        term = b.terminator
+        for inst in b.instructions:
+            if inst is term:
+                break
+            out.append((_MARK if inst in div else _BLANK) + _inst_text(inst) + "\n")
+        out.append("TERMINATORS\n")
+        if term is not None:
+            mark = _MARK if b in fu.divergent_term_blocks else _BLANK
+            out.append(mark + _inst_text(term) + "\n")
+        out.append("END BLOCK\n")
+    return "".join(out)
+
+
+def format_llvm(info: UniformityInfo) -> str:
+    return "".join(format_function(f) for f in info.functions)
+
+
+def _value_label(v: Any) -> str:
+    return f"%{v.name}"
+
+
+def function_json(fu: FunctionUniformity) -> dict:
+    fn = fu.function
+    values = []
+    for a in fn.args:
+        d = a in fu.divergent
+        entry: dict[str, Any] = {"value": a.ref, "kind": "argument", "divergent": d}
+        if d:
+            entry["why"] = [s.to_json() for s in _why(fu, a)]
+        values.append(entry)
+    for b in fn.blocks:
+        term = b.terminator
+        for inst in b.instructions:
+            if inst is term:
+                d = b in fu.divergent_term_blocks
+                entry = {"value": f"terminator of {b.slot}", "kind": "terminator", "block": b.slot,
+                         "text": _inst_text(inst).strip(), "divergent": d}
+            else:
+                d = inst in fu.divergent
+                entry = {"value": inst.ref if inst.name is not None else None, "kind": "instruction",
+                         "block": b.slot, "text": _inst_text(inst).strip(), "divergent": d}
+                if inst in fu.uniform_override:
+                    entry["always_uniform"] = True
+            if d:
+                entry["why"] = [s.to_json() for s in _why(fu, inst)]
+            values.append(entry)
+    name = lambda b: b.slot  # noqa: E731
+    return {
+        "function": fn.name,
+        "values": values,
+        "divergent_terminator_blocks": [b.slot for b in fn.blocks if b in fu.divergent_term_blocks],
+        "cycles_assumed_divergent": [c.describe(name) for c in fu.assumed_divergent],
+        "cycles_with_divergent_exit": [c.describe(name) for c in fu.divergent_exit_cycles],
+    }
+
+
+def to_json(info: UniformityInfo, path: str) -> dict:
+    return {"file": path, "functions": [function_json(f) for f in info.functions]}

@@ -1,0 +1,344 @@
+"""Instruction selection driver: DAG nodes -> machine instructions with register classes.
+
+Per function: run the uniformity analysis, build each block's SelectionDAG
+(``patterns.sdag``), apply the combines (``patterns.combine``), then select in LLVM's
+order -- SelectionDAGISel walks the node list from the end (users before operands):
+each live node is matched against the table (``patterns.matcher``) rows for its opcode;
+the first pattern that passes all checks emits its result DAG. Nodes a pattern covered
+lose their user; a covered node that still has other users is selected on its own later,
+a node left without users is dead and skipped.
+
+Bookkeeping nodes (EntryToken, CopyFromReg, CopyToReg, branches, loads, stores,
+compares, selects, casts, constants) are selected by the target's patterns when it has
+patterns rooted at their opcode; otherwise they become generic pseudo instructions
+(``COPY``, ``LOAD``, ``STORE``, ``BRCOND``, ``SETCC``, ``MOV_IMM`` ...) so the output stays
+complete without the target having to model memory or control flow. Every other opcode
+must be matched: otherwise a ``VerifyError`` "cannot select" names the node, its type
+and divergence, and the patterns that came closest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tdgen.dag import Dag, Leaf
+from tdgen.errors import Diagnostics, VerifyError
+
+from . import combine
+from .matcher import MatcherTable, build_table
+from .sdag import GLUE_OPCODES, SDNode, build_function_dags
+
+__all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module", "select_function",
+           "divergence_path", "closest_patterns"]
+
+
+@dataclass
+class MachineInstr:
+    opcode: str
+    dst: str | None
+    regclass: str | None
+    file: str | None  # "scalar" | "vector" | None
+    operands: list[str]
+    ir: str | None
+    node: str
+    pattern: str | None = None
+    order: int = 0
+
+    def mir_text(self) -> str:
+        ops = ", ".join(self.operands)
+        lhs = f"{self.dst}:{self.regclass.lower() if self.regclass else '_'} = " if self.dst else ""
+        tail = f"  ; {self.ir}" if self.ir else ""
+        return f"{lhs}{self.opcode} {ops}".rstrip() + tail
+
+    def as_json(self) -> dict:
+        return {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
+                "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
+
+
+@dataclass
+class SelectedBlock:
+    name: str
+    instrs: list[MachineInstr] = field(default_factory=list)
+
+
+@dataclass
+class SelectedFunction:
+    name: str
+    blocks: list[SelectedBlock]
+
+    def instrs(self):
+        for b in self.blocks:
+            yield from b.instrs
+
+
+class _FnSelector:
+    def __init__(self, target, table: MatcherTable, fdags):
+        self.t = target
+        self.table = table
+        self.fdags = fdags
+        self.insts = target.instructions
+        self.rcs = target.register_classes_by_name
+        self.next_vreg = len(fdags.vregs)
+        self.vreg_of: dict[int, str] = {}
+        self._scalar_rc, self._vector_rc = _default_classes(target)
+
+    def vreg(self, n: SDNode) -> str:
+        if n.opcode == "ISD::CopyFromReg":
+            return f"%{n.reg}"
+        key = id(n)
+        r = self.vreg_of.get(key)
+        if r is None:
+            r = f"%{self.next_vreg}"
+            self.next_vreg += 1
+            self.vreg_of[key] = r
+        return r
+
+    def operand_text(self, n: SDNode) -> str:
+        if n.opcode in ("ISD::Constant", "ISD::TargetConstant") and n.uses <= 0:
+            return str(n.value)
+        return self.vreg(n)
+
+    def select_dag(self, dag, diags: Diagnostics) -> list[MachineInstr]:
+        out: list[MachineInstr] = []
+        roots = {id(r) for r in dag.roots}
+        table = self.table
+        for n in reversed(dag.nodes):
+            if n.uses <= 0 and id(n) not in roots:
+                continue
+            opc = n.opcode
+            cands = table.by_opcode.get(opc)
+            if cands:
+                m = table.match(n)
+                if m is not None:
+                    self.emit(n, m, out)
+                    continue
+                if opc not in GLUE_OPCODES and not _preloaded_read(n):
+                    diags.add(cannot_select(n, table))
+                    continue
+            elif opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant") \
+                    and not _preloaded_read(n):
+                diags.add(cannot_select(n, table))
+                continue
+            self.glue(n, out)
+        out.sort(key=lambda mi: mi.order)
+        return out
+
+    # -- emission --------------------------------------------------------------
+    def emit(self, n: SDNode, m, out: list[MachineInstr]) -> None:
+        p = m.pattern
+        slots = m.slots
+        env = {name: slots[s] for name, s in m.bindings.items()}
+        leaves = [v for v in env.values() if v is not n]
+        for v in leaves:
+            v.uses += 1
+        for o in n.ops:
+            _release(o)
+        self._emit_dst(p.dst, n, env, out, p, top=True)
+
+    def _emit_dst(self, d, root: SDNode, env, out, p, top=False) -> str:
+        if isinstance(d, Leaf):
+            if d.kind == "int":
+                return str(d.value)
+            name = d.name
+            if name is not None and name in env:
+                v = env[name]
+                kind = d.type
+                if v.opcode in ("ISD::Constant", "ISD::TargetConstant") and (kind is None or kind not in self.rcs):
+                    # bound to an immediate operand: fold the constant
+                    v.uses -= 1
+                    _release_if_dead(v)
+                    return str(v.value)
+                return self.vreg(v)
+            return str(d.value if d.value is not None else d.render())
+        if d.cast_type is not None and len(d.args) == 1:
+            return self._emit_dst(d.args[0], root, env, out, p, top)
+        inst = self.insts.get(d.op)
+        ops = []
+        ins = inst.ins if inst is not None else ()
+        for i, a in enumerate(d.args):
+            if isinstance(a, Leaf) and a.kind == "var" and i < len(ins):
+                a = Leaf("typed", type=ins[i].kind, name=a.name)
+            ops.append(self._emit_dst(a, root, env, out, p))
+        rc = inst.outs[0].kind if inst is not None and inst.outs else None
+        file = getattr(self.rcs.get(rc), "file", None) if rc else None
+        dst = self.vreg(root) if top else f"%{self._fresh()}"
+        if inst is not None and not inst.outs:
+            dst = None
+        out.append(MachineInstr(d.op, dst, rc, file, ops, root.ir_name(), root.name, p.record,
+                                order=_order(root) * 64 + (0 if not top else 32) + len(out) % 32))
+        return dst or ""
+
+    def _fresh(self) -> int:
+        v = self.next_vreg
+        self.next_vreg += 1
+        return v
+
+    def glue(self, n: SDNode, out: list[MachineInstr]) -> None:
+        opc = n.opcode
+        if opc in ("ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register", "ISD::TargetConstant"):
+            return
+        rc = self._vector_rc if n.divergent else self._scalar_rc
+        file = "vector" if n.divergent else "scalar"
+        name = {
+            "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
+            "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
+            "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
+            "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
+            "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
+            "ISD::INTRINSIC_WO_CHAIN": "COPY",
+        }.get(opc, opc)
+        ops = [self.operand_text(o) for o in n.ops]
+        if opc == "ISD::INTRINSIC_WO_CHAIN":
+            ops = [f"${n.intrinsic}"]
+        if opc == "ISD::Constant":
+            ops = [str(n.value)]
+        has_value = n.vt not in ("ch", "isVoid")
+        dst = (f"%{n.reg}" if opc == "ISD::CopyToReg" else self.vreg(n)) if has_value or opc == "ISD::CopyToReg" else None
+        if opc == "ISD::CopyToReg":
+            rc = self._vector_rc if n.ops and n.ops[0].divergent else self._scalar_rc
+        out.append(MachineInstr(name, dst, rc if dst else None, file if dst else None, ops, n.ir_name(), n.name,
+                                order=_order(n) * 64 + 33))
+
+
+def _preloaded_read(n: SDNode) -> bool:
+    """An operand-less intrinsic the target names as a source of divergence or always
+    uniform (workitem ids, ...) reads a preloaded register: llc lowers it to a copy."""
+    return n.opcode == "ISD::INTRINSIC_WO_CHAIN" and len(n.ops) == 1
+
+
+def _order(n: SDNode) -> int:
+    return n.id
+
+
+def _release(n: SDNode) -> None:
+    n.uses -= 1
+    if n.uses == 0:
+        for o in n.ops:
+            _release(o)
+
+
+def _release_if_dead(n: SDNode) -> None:
+    if n.uses == 0:
+        for o in n.ops:
+            _release(o)
+
+
+def _default_classes(target) -> tuple[str | None, str | None]:
+    s = v = None
+    for rc in target.register_classes:
+        bits = [getattr(t, "bits", 0) for t in rc.types]
+        if 32 in bits:
+            if rc.file == "scalar" and s is None:
+                s = rc.name
+            if rc.file == "vector" and v is None:
+                v = rc.name
+    return s, v
+
+
+def divergence_path(n: SDNode) -> list[str]:
+    """Why ``n`` is divergent: the chain of operands back to a source of divergence."""
+    steps = []
+    cur = n
+    seen = 0
+    while cur is not None and seen < 64:
+        seen += 1
+        if cur.source == "divergent":
+            ir = cur.ir_name() or cur.intrinsic or cur.name
+            if cur.opcode == "ISD::CopyFromReg":
+                steps.append(f"{cur.name} <- {ir} (divergent per the uniformity analysis)")
+            else:
+                steps.append(f"{cur.name} <- {ir} (source of divergence)")
+            break
+        nxt = next((o for o in cur.ops if o.divergent), None)
+        if nxt is None:
+            break
+        if cur is not n:
+            steps.append(cur.name)
+        cur = nxt
+    return steps
+
+
+def describe_failure(table: MatcherTable, p, n: SDNode) -> tuple[bool, int, str]:
+    ok, i, slots = table.run(p, n)
+    if ok:
+        return True, i, "matched"
+    chk = p.checks[i]
+    kind = chk[0]
+    bad = slots[chk[1]]
+    if kind == "pred":
+        pr = chk[2]
+        if pr.kind == "uniform":
+            why = f"{pr.name} predicate failed: {bad.name} is divergent"
+            path = divergence_path(bad)
+            if path:
+                why += ", via operand " + " <- ".join(s.split(" <- ")[0] for s in path[:-1]) + \
+                    (" <- " if path[:-1] else "") + path[-1].split(" (")[0] if len(path) > 1 else ", via " + path[0].split(" (")[0]
+            return False, i, why
+        if pr.kind == "divergent":
+            return False, i, f"{pr.name} predicate failed: {bad.name} is uniform"
+        return False, i, f"{pr.name} predicate failed on {bad.name}"
+    if kind == "opcode":
+        return False, i, f"check '{chk[3]}' failed: {bad.name} is {bad.opcode}"
+    if kind == "type":
+        return False, i, f"check '{chk[3]}' failed: {bad.name} has type {bad.vt}"
+    if kind == "int":
+        return False, i, f"check '{chk[3]}' failed: {bad.name} is {bad.opcode}" + (
+            f"<{bad.value}>" if bad.value is not None else "")
+    if kind == "child":
+        return False, i, f"check '{chk[4]}' failed: {bad.name} has {len(bad.ops)} operands"
+    return False, i, f"check '{chk[-1]}' failed"
+
+
+def closest_patterns(table: MatcherTable, n: SDNode, k: int = 3) -> list[tuple[object, str]]:
+    scored = []
+    for p in table.candidates(n.opcode):
+        ok, i, why = describe_failure(table, p, n)
+        scored.append((-(i / max(1, len(p.checks))), p.index, p, why))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    return [(p, why) for _s, _i, p, why in scored[:k]]
+
+
+def cannot_select(n: SDNode, table: MatcherTable) -> VerifyError:
+    span = getattr(n.ir, "span", None)
+    div = "divergent" if n.divergent else "uniform"
+    close = closest_patterns(table, n)
+    if close:
+        tail = "; closest patterns: " + "; ".join(f"{p.record} {p.src_text()} ({why})" for p, why in close)
+    else:
+        tail = f"; no pattern has root {n.opcode}"
+    ir = n.ir_name()
+    return VerifyError(span, f"cannot select {n.name}: {n.vt} = {n.opcode} [{div}]"
+                       + (f" (from {ir})" if ir else "") + tail)
+
+
+def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
+    table = table or build_table(target)
+    own = diags is None
+    if diags is None:
+        diags = Diagnostics()
+    fdags = build_function_dags(fn, target, ua)
+    sel = _FnSelector(target, table, fdags)
+    blocks = []
+    for dag in fdags.dags:
+        combine.run(dag)
+        blocks.append(SelectedBlock(dag.block.name, sel.select_dag(dag, diags)))
+    if own:
+        diags.check()
+    return SelectedFunction(fn.name, blocks), fdags
+
+
+def select_module(module, target, table: MatcherTable | None = None) -> list[SelectedFunction]:
+    """Select every defined function; all cannot-select errors are reported together."""
+    from .divergence import analyze
+
+    table = table or build_table(target)
+    diags = Diagnostics()
+    out = []
+    for fn in module.functions:
+        if fn.is_declaration:
+            continue
+        ua = analyze(fn, target)
+        sf, _ = select_function(fn, target, ua, table, diags)
+        out.append(sf)
+    diags.check()
+    return out

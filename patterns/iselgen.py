@@ -1,0 +1,188 @@
+"""Seeded generator of kernels for the isel differential test against llc (no dead code).
+
+Why not ``patterns.irgen`` (B1's general generator): its kernels leave many computed
+values unused (only a few reach the final store) and address ``%out[tid]``. llc deletes
+dead values with IR passes we do not model one-for-one (EarlyCSE, LSR's dead-phi
+removal...) and turns a divergent address into VALU shifts, so opcode multisets would
+differ for reasons unrelated to selection. Here every value computed is live: each
+block keeps a list of values not used yet and folds them into its result, diamonds merge
+their arms' results in a phi, loops carry an accumulator that the exit uses, and the
+final value is stored to ``%out`` (a uniform address).
+
+``generate_isel_kernel(seed, n_ops, *, loops=True, divergent_branches=True,
+constants=True, name="k")`` -> IR text. Uniform inputs: kernel arguments ``%a %b %n``
+and loads from ``ptr addrspace(4) %in`` at constant offsets; divergent input: the
+workitem id. Operations: 32-bit add, sub, mul, and, or, xor, shl, lshr, ashr, not
+(``xor x, -1``), xnor (``xor (xor x, y), -1``). Same arguments -> same text.
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["generate_isel_kernel"]
+
+_BIN = ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr")
+_PRED = ("eq", "ne", "slt", "sgt", "ult", "ugt", "sle", "uge")
+
+
+class _Gen:
+    def __init__(self, seed: int, n_ops: int, loops: bool, divergent_branches: bool, constants: bool):
+        self.r = random.Random(seed)
+        self.budget = n_ops
+        self.loops = loops
+        self.divb = divergent_branches
+        self.constants = constants
+        self.lines: list[str] = []
+        self.n = 0
+        self.nb = 0
+        self.block = "entry"
+
+    def fresh(self, p="v") -> str:
+        self.n += 1
+        return f"%{p}{self.n}"
+
+    def label(self, p) -> str:
+        self.nb += 1
+        return f"{p}{self.nb}"
+
+    def emit(self, s: str) -> None:
+        self.lines.append("  " + s)
+        self.budget -= 1
+
+    def start(self, label: str) -> None:
+        self.lines.append(f"{label}:")
+        self.block = label
+
+    def operand(self, pool: list[str]) -> str:
+        if self.constants and self.r.random() < 0.15:
+            return str(self.r.choice((1, 2, 3, 5, 7, 12, 31, 100, -8, 255, 1000)))
+        return self.r.choice(pool)
+
+    def op(self, pool: list[str], pending: list[str]) -> str:
+        """One ALU statement; uses a pending value when there is one."""
+        a = pending.pop(self.r.randrange(len(pending))) if pending else self.r.choice(pool)
+        v = self.fresh()
+        k = self.r.random()
+        if k < 0.08:
+            self.emit(f"{v} = xor i32 {a}, -1")
+        elif k < 0.16:
+            b = self.r.choice(pool)
+            t = self.fresh()
+            self.emit(f"{t} = xor i32 {a}, {b}")
+            self.emit(f"{v} = xor i32 {t}, -1")
+        else:
+            opn = self.r.choice(_BIN)
+            b = self.operand(pool)
+            if self.r.random() < 0.5 and not b.lstrip("-").isdigit():
+                a, b = b, a
+            self.emit(f"{v} = {opn} i32 {a}, {b}")
+        return v
+
+    def fold(self, values: list[str]) -> str:
+        """Combine all ``values`` into one (keeps them live)."""
+        vals = list(values)
+        while len(vals) > 1:
+            a = vals.pop(self.r.randrange(len(vals)))
+            b = vals.pop(self.r.randrange(len(vals)))
+            v = self.fresh()
+            self.emit(f"{v} = {self.r.choice(('add', 'xor', 'or', 'sub'))} i32 {a}, {b}")
+            vals.append(v)
+        return vals[0]
+
+    def straight(self, pool: list[str], count: int) -> str:
+        pending: list[str] = []
+        local = list(pool)
+        for _ in range(max(1, count)):
+            v = self.op(local, pending)
+            local.append(v)
+            pending.append(v)
+        return self.fold(pending)
+
+    def cond(self, pool: list[str], uniform_pool: list[str]) -> str:
+        src = pool if (self.divb and self.r.random() < 0.5) else uniform_pool
+        a, b = self.r.choice(src), self.r.choice(uniform_pool + ["7"])
+        c = self.fresh("c")
+        self.emit(f"{c} = icmp {self.r.choice(_PRED)} i32 {a}, {b}")
+        return c
+
+    def region(self, pool: list[str], uniform_pool: list[str], depth: int) -> str:
+        """Code in the current block (possibly creating more blocks); returns its result."""
+        results = [self.straight(pool, self.r.randint(2, 5))]
+        while self.budget > 0 and len(results) < 4:
+            k = self.r.random()
+            cur = self.fold(results) if len(results) > 1 else results[0]
+            results = [cur]
+            p2 = pool + [cur]
+            if depth < 3 and k < 0.35:
+                results.append(self.diamond(p2, uniform_pool, depth))
+            elif depth < 3 and k < 0.6 and self.loops:
+                results.append(self.loop(p2, uniform_pool, depth))
+            else:
+                results.append(self.straight(p2, self.r.randint(2, 6)))
+        return self.fold(results)
+
+    def diamond(self, pool, uniform_pool, depth) -> str:
+        c = self.cond(pool, uniform_pool)
+        t, e, j = self.label("then"), self.label("else"), self.label("join")
+        self.emit(f"br i1 {c}, label %{t}, label %{e}")
+        self.start(t)
+        tv = self.region(pool, uniform_pool, depth + 1)
+        tb = self.block
+        self.emit(f"br label %{j}")
+        self.start(e)
+        ev = self.straight(pool, self.r.randint(1, 4)) if self.r.random() < 0.8 else self.r.choice(pool)
+        eb = self.block
+        self.emit(f"br label %{j}")
+        self.start(j)
+        p = self.fresh("p")
+        self.emit(f"{p} = phi i32 [ {tv}, %{tb} ], [ {ev}, %{eb} ]")
+        return p
+
+    def loop(self, pool, uniform_pool, depth) -> str:
+        pre = self.block
+        h, x = self.label("loop"), self.label("exit")
+        init = self.r.choice(pool)
+        self.emit(f"br label %{h}")
+        self.start(h)
+        i, acc = self.fresh("i"), self.fresh("acc")
+        inext, accn = self.fresh("inext"), self.fresh("accn")
+        self.lines.append(f"  {i} = phi i32 [ 0, %{pre} ], [ {inext}, %LATCH ]")
+        self.lines.append(f"  {acc} = phi i32 [ {init}, %{pre} ], [ {accn}, %LATCH ]")
+        body = self.region(pool + [i, acc], uniform_pool + [i], depth + 1)
+        self.emit(f"{accn} = add i32 {body}, {acc}")
+        self.emit(f"{inext} = add i32 {i}, 1")
+        bound = "%tid" if (self.divb and self.r.random() < 0.3) else "%n"
+        c = self.fresh("lc")
+        self.emit(f"{c} = icmp ult i32 {inext}, {bound}")
+        self.emit(f"br i1 {c}, label %{h}, label %{x}")
+        latch = self.block
+        # patch the latch label of this loop's phis
+        for k in range(len(self.lines) - 1, -1, -1):
+            if "%LATCH" in self.lines[k] and (f"{i} = phi" in self.lines[k] or f"{acc} = phi" in self.lines[k]):
+                self.lines[k] = self.lines[k].replace("%LATCH", f"%{latch}")
+        self.start(x)
+        return accn
+
+    def kernel(self, name: str) -> str:
+        self.lines = []
+        self.emit("%tid = call i32 @llvm.amdgcn.workitem.id.x()")
+        uniform = ["%a", "%b", "%n"]
+        for k in range(3):
+            g, ld = self.fresh("g"), self.fresh("ld")
+            self.emit(f"{g} = getelementptr i32, ptr addrspace(4) %in, i64 {k}")
+            self.emit(f"{ld} = load i32, ptr addrspace(4) {g}, align 4")
+            uniform.append(ld)
+        pool = uniform + ["%tid"]
+        res = self.region(pool, uniform, 0)
+        self.emit(f"store i32 {res}, ptr addrspace(1) %out, align 4")
+        self.emit("ret void")
+        head = [f"define amdgpu_kernel void @{name}(ptr addrspace(1) %out, ptr addrspace(4) %in, i32 %a, i32 %b, i32 %n) {{",
+                "entry:"]
+        return "\n".join(head + self.lines + ["}", "", "declare i32 @llvm.amdgcn.workitem.id.x()", ""])
+
+
+def generate_isel_kernel(seed: int, n_ops: int = 40, *, loops: bool = True, divergent_branches: bool = True,
+                         constants: bool = True, name: str = "k") -> str:
+    """IR text of one kernel of roughly ``n_ops`` instructions (see module docstring)."""
+    return _Gen(seed, max(8, n_ops), loops, divergent_branches, constants).kernel(name)

@@ -1,0 +1,353 @@
+"""Matcher-table compiler: a target's selection patterns as sorted check chains, switched on opcode.
+
+Built once per target (cached in memory by target identity), in the manner of LLVM's
+DAGISelEmitter:
+
+1. Each ``SelectionPattern`` source DAG is resolved into a pattern tree (``PNode``):
+   PatFrags are inlined (their predicate -- divergence predicates included -- attaches to
+   the fragment's root), operators become ISD/target opcodes, leaves become typed
+   operands, immediates or integer constants. Commutative operators with a non-leaf
+   child also get their commuted variant, as TableGen's GenerateVariants does.
+2. Complexity is LLVM's ``getPatternSize`` + ``AddedComplexity``: 3 per node, +2 for a
+   constant root, +1 for a node with a predicate, +5 for an integer child, +1 for a leaf
+   child with a predicate; patterns are stable-sorted by (vector result, FP result,
+   -complexity, result instruction count, result CodeSize, source order) -- the
+   PatternSortingPredicate order.
+3. Each pattern is lowered to a flat chain of checks (``child``, ``opcode``, ``type``,
+   ``predicate``, ``integer``, ``same-as``), each with a text used by ``explain``.
+4. The chains are grouped into a table keyed by the root opcode (LLVM's SwitchOpcode), so
+   matching a node only tries the patterns rooted at its opcode, in complexity order.
+
+Predicates are executable: divergence predicates test ``SDNode.divergent``; immediate
+predicates are the C++ ``ImmLeaf`` code for the simple integer forms TableGen specs use
+(``Imm >= -16 && Imm <= 64``, ``isInt<16>(Imm)``, ``isPowerOf2_32(Imm)``), evaluated on the
+constant; ``hasOneUse`` predicates use the node's use count; and a small registry covers
+named target predicates (``register_predicate``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from tdgen.errors import Diagnostics, SpecError, expected
+
+__all__ = ["PNode", "CompiledPattern", "MatcherTable", "build_table", "register_predicate",
+           "pattern_size", "Predicate"]
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """A check on one node: ``kind`` is uniform/divergent/imm/code/oneuse; ``name`` the frag."""
+
+    name: str
+    kind: str
+    code: str = ""
+
+    def describe(self) -> str:
+        return f"{self.name} predicate"
+
+
+@dataclass(frozen=True)
+class PNode:
+    """A resolved pattern tree node.
+
+    ``kind``: ``"node"`` (an SDNode with ``opcode``/``children``), ``"leaf"`` (any value of
+    type ``vt``, bound to ``name``), ``"int"`` (the integer constant ``value``)."""
+
+    kind: str
+    opcode: str | None = None
+    op_name: str | None = None
+    children: tuple["PNode", ...] = ()
+    vt: str | None = None
+    name: str | None = None
+    value: int | None = None
+    preds: tuple[Predicate, ...] = ()
+    regclass: str | None = None
+    commutative: bool = False
+
+    def render(self) -> str:
+        if self.kind == "int":
+            return str(self.value)
+        if self.kind == "leaf":
+            t = self.regclass or self.vt or "?"
+            return f"{t}:${self.name}" if self.name else t
+        head = self.op_name or self.opcode or "?"
+        if self.preds:
+            head = "<" + ",".join(p.name for p in self.preds) + ">" + head
+        inner = " ".join([head] + [c.render() for c in self.children])
+        s = f"({inner})"
+        return s + (f":${self.name}" if self.name else "")
+
+
+_EXTRA_PREDICATES: dict[str, Callable] = {}
+
+
+def register_predicate(name: str, fn: Callable) -> None:
+    """Give the PatFrag ``name`` an executable predicate ``fn(sdnode, bound_children) -> bool``."""
+    _EXTRA_PREDICATES[name] = fn
+
+
+def pattern_size(p: PNode) -> int:
+    """LLVM's getPatternSize over a resolved pattern tree."""
+    size = 3
+    if p.kind == "int":
+        return size + 2
+    if p.preds:
+        size += 1
+    for c in p.children:
+        if c.kind == "node":
+            size += pattern_size(c)
+        elif c.kind == "int":
+            size += 5
+        elif c.preds:
+            size += 1
+    return size
+
+
+@dataclass
+class CompiledPattern:
+    index: int
+    record: str
+    src: PNode
+    dst: object
+    complexity: int
+    added_complexity: int
+    order: int
+    checks: tuple
+    root_opcode: str
+    result_vt: str | None
+    span: object = None
+    variant: int = 0
+    dst_cost: int = 1
+    dst_size: int = 0
+
+    def src_text(self) -> str:
+        return self.src.render()
+
+    def dst_text(self) -> str:
+        r = getattr(self.dst, "render", None)
+        return r() if r else str(self.dst)
+
+
+# ---------------------------------------------------------------------------------------
+# Immediate predicate code (C++ subset) -> Python
+
+
+_IMM_TOKEN = re.compile(r"isInt<(\d+)>\((\w+)\)|isUInt<(\d+)>\((\w+)\)|isPowerOf2_(?:32|64)\((\w+)\)|&&|\|\||!(?!=)|\b(?:Imm|N->getSExtValue\(\)|N->getZExtValue\(\))\b")
+
+
+def compile_imm_code(code: str) -> Callable[[int], bool] | None:
+    """Translate a simple ImmLeaf body (``return Imm >= -16 && Imm <= 64;``) to a function."""
+    body = code.strip()
+    if body.startswith("return"):
+        body = body[len("return"):]
+    body = body.rstrip().rstrip(";").strip()
+    if not body or ";" in body or "{" in body:
+        return None
+
+    def repl(m: re.Match) -> str:
+        t = m.group(0)
+        if m.group(1):
+            return f"(-(1<<({m.group(1)}-1)) <= Imm < (1<<({m.group(1)}-1)))"
+        if m.group(3):
+            return f"(0 <= Imm < (1<<{m.group(3)}))"
+        if t.startswith("isPowerOf2"):
+            return "(Imm > 0 and (Imm & (Imm - 1)) == 0)"
+        if t == "&&":
+            return " and "
+        if t == "||":
+            return " or "
+        if t == "!":
+            return " not "
+        return "Imm"
+
+    py = _IMM_TOKEN.sub(repl, body)
+    if re.search(r"[A-Za-z_]\w*", re.sub(r"\b(Imm|and|or|not|True|False)\b", "", py)):
+        return None
+    try:
+        fn = eval(f"lambda Imm: bool({py})", {"__builtins__": {}})  # noqa: S307 - vetted token set
+        fn(0)
+    except Exception:  # noqa: BLE001
+        return None
+    return fn
+
+
+# ---------------------------------------------------------------------------------------
+# Check chains
+
+
+def _lower(src: PNode) -> tuple:
+    """Flat check list. Slots: 0 = root; ``("child", parent, i, slot)`` loads a child."""
+    checks: list[tuple] = []
+    bound: dict[str, int] = {}
+    nslots = [1]
+
+    def visit(p: PNode, slot: int, path: str) -> None:
+        if p.kind == "node":
+            checks.append(("opcode", slot, p.opcode, f"{path} is {p.op_name or p.opcode}"))
+        if p.vt is not None:
+            checks.append(("type", slot, p.vt, f"{path} has type {p.vt}"))
+        if p.kind == "int":
+            checks.append(("int", slot, p.value, f"{path} is the constant {p.value}"))
+        for pr in p.preds:
+            checks.append(("pred", slot, pr, f"{pr.describe()} on {path}"))
+        if p.name is not None:
+            if p.name in bound:
+                checks.append(("same", slot, bound[p.name], f"{path} is the same value as ${p.name}"))
+            else:
+                bound[p.name] = slot
+        for i, c in enumerate(p.children):
+            s = nslots[0]
+            nslots[0] += 1
+            checks.append(("child", slot, i, s, f"{path} has operand {i}"))
+            visit(c, s, f"{path}.op{i}")
+
+    visit(src, 0, "root")
+    # operand-count check first for each node with children (cheap, keeps child loads safe)
+    return tuple(checks), dict(bound), nslots[0]
+
+
+@dataclass
+class MatchResult:
+    pattern: CompiledPattern
+    slots: list
+    bindings: dict
+
+
+class MatcherTable:
+    """Patterns grouped by root opcode, each group in LLVM's sort order."""
+
+    def __init__(self, patterns: list[CompiledPattern]):
+        self.patterns = patterns
+        self.by_opcode: dict[str, list[CompiledPattern]] = {}
+        for p in patterns:
+            self.by_opcode.setdefault(p.root_opcode, []).append(p)
+        self._bindings = {id(p): _lower(p.src)[1] for p in patterns}
+
+    def candidates(self, opcode: str) -> list[CompiledPattern]:
+        return self.by_opcode.get(opcode, [])
+
+    def run(self, p: CompiledPattern, node) -> tuple[bool, int, list]:
+        """Run ``p``'s checks on ``node``: (matched, index of first failing check, slots)."""
+        slots = [node] + [None] * 16
+        for i, chk in enumerate(p.checks):
+            k = chk[0]
+            n = slots[chk[1]]
+            if k == "child":
+                ops = n.ops
+                if chk[2] >= len(ops):
+                    return False, i, slots
+                if chk[3] >= len(slots):
+                    slots.extend([None] * 16)
+                slots[chk[3]] = ops[chk[2]]
+            elif k == "opcode":
+                if n.opcode != chk[2]:
+                    return False, i, slots
+            elif k == "type":
+                if n.vt != chk[2]:
+                    return False, i, slots
+            elif k == "int":
+                if n.value != chk[2] or n.opcode not in ("ISD::Constant", "ISD::TargetConstant"):
+                    return False, i, slots
+            elif k == "pred":
+                if not eval_predicate(chk[2], n):
+                    return False, i, slots
+            elif k == "same":
+                if slots[chk[2]] is not n:
+                    return False, i, slots
+        return True, len(p.checks), slots
+
+    def match(self, node) -> MatchResult | None:
+        for p in self.by_opcode.get(node.opcode, ()):
+            ok, _i, slots = self.run(p, node)
+            if ok:
+                return MatchResult(p, slots, self._bindings[id(p)])
+        return None
+
+    def bindings(self, p: CompiledPattern) -> dict:
+        return self._bindings[id(p)]
+
+
+def eval_predicate(pr: Predicate, n) -> bool:
+    k = pr.kind
+    if k == "uniform":
+        return not n.divergent
+    if k == "divergent":
+        return n.divergent
+    if k == "oneuse":
+        return n.uses == 1
+    if k == "imm":
+        fn = _IMM_FNS.get(pr.code)
+        if fn is None:
+            fn = compile_imm_code(pr.code) or (lambda _v: False)
+            _IMM_FNS[pr.code] = fn
+        return n.opcode == "ISD::Constant" and n.value is not None and fn(n.value)
+    if k == "named":
+        fn = _EXTRA_PREDICATES.get(pr.name)
+        return bool(fn(n)) if fn else False
+    return False
+
+
+_IMM_FNS: dict[str, Callable] = {}
+
+
+# ---------------------------------------------------------------------------------------
+# Building from a target
+
+
+_CACHE: dict[int, tuple[object, MatcherTable]] = {}
+
+
+def build_table(target, *, multiply: int = 1) -> MatcherTable:
+    """The target's matcher table (built once per target object and cached)."""
+    key = (id(target), multiply)
+    hit = _CACHE.get(key)  # type: ignore[arg-type]
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    from .patsrc import resolve_patterns
+
+    diags = Diagnostics()
+    pats = resolve_patterns(target, diags)
+    diags.check()
+    if multiply > 1:
+        pats = _multiply(pats, multiply)
+    table = MatcherTable(sort_patterns(pats))
+    _CACHE[key] = (target, table)  # type: ignore[index]
+    return table
+
+
+def sort_patterns(pats: list[CompiledPattern]) -> list[CompiledPattern]:
+    def key(p: CompiledPattern):
+        vt = p.result_vt or ""
+        is_vec = vt.startswith("v")
+        is_fp = vt.startswith(("f", "bf")) or (is_vec and "f" in vt[1:])
+        return (is_vec, is_fp, -p.complexity, p.dst_cost, p.dst_size, p.order, p.variant)
+
+    out = sorted(pats, key=key)
+    for i, p in enumerate(out):
+        p.index = i
+    return out
+
+
+def _multiply(pats: list[CompiledPattern], k: int) -> list[CompiledPattern]:
+    """``k`` copies of the pattern set; copies 1..k-1 are rooted at fresh opcodes
+    (``<opcode>#copyN``) so they never match real nodes -- only the table grows."""
+    out = list(pats)
+    for c in range(1, k):
+        for p in pats:
+            q = CompiledPattern(**{**p.__dict__})
+            q.root_opcode = f"{p.root_opcode}#copy{c}"
+            q.checks = tuple((ch[0], ch[1], q.root_opcode, ch[3]) if ch[0] == "opcode" and ch[1] == 0 else ch
+                             for ch in p.checks)
+            q.order = p.order + c * 100000
+            out.append(q)
+    return out
+
+
+def spec_error(span, msg_what, found, record=None, field_="pattern") -> SpecError:
+    return SpecError(span, expected(msg_what, found), record=record, field=field_)
+
+
+_ = field  # dataclasses.field re-exported for patsrc users

@@ -1,0 +1,278 @@
+"""Resolve a target's selection patterns (spec DAG ASTs) into matcher pattern trees.
+
+Input: ``Target.selection_patterns()`` (``tdgen.model.SelectionPattern``: parsed source
+DAG, result DAG, AddedComplexity, source order, record, span). Output: one
+``matcher.CompiledPattern`` per pattern variant, with its LLVM complexity and its check
+chain. PatFrags (including divergence-predicate frags such as ``UniformBinFrag<add>``)
+are inlined and their predicates attached to the fragment root; ``imm``/``timm`` become
+constant nodes; intrinsic operators become ``INTRINSIC_WO_CHAIN`` with the intrinsic id as
+an integer child (counted +5, as TableGen counts the id operand); commutative operators
+with a non-leaf child get their commuted variant. Problems are collected in the given
+``Diagnostics`` (an unknown operator, a leaf type that names nothing).
+"""
+
+from __future__ import annotations
+
+from tdgen.dag import Dag, Leaf
+from tdgen.errors import SpecError, expected
+
+from .matcher import CompiledPattern, PNode, Predicate, _lower, pattern_size
+
+__all__ = ["resolve_patterns", "resolve_src", "classify_predicate"]
+
+_IMM_NODES = {"imm": "ISD::Constant", "timm": "ISD::TargetConstant"}
+
+
+def classify_predicate(name: str, code: str | None, divergence: str | None) -> Predicate | None:
+    if divergence in ("uniform", "divergent"):
+        return Predicate(name, divergence, code or "")
+    if not code:
+        return None
+    if "hasOneUse" in code:
+        return Predicate(name, "oneuse", code)
+    if "Imm" in code:
+        return Predicate(name, "imm", code)
+    return Predicate(name, "named", code)
+
+
+class _Resolver:
+    def __init__(self, target, diags):
+        self.t = target
+        self.diags = diags
+        self.sdnodes = target.sdnodes
+        self.frags = target.patfrags
+        self.rcs = target.register_classes_by_name
+        self.intr = target.intrinsics_by_name
+        self.ok = True
+
+    def err(self, span, what, found, record):
+        self.ok = False
+        self.diags.add(SpecError(span, expected(what, found), record=record, field="pattern"))
+
+    def leaf_vt_of_class(self, rc) -> str | None:
+        types = getattr(rc, "types", ())
+        return str(types[0]) if types else None
+
+    def resolve(self, n, record, env=None) -> PNode | None:
+        env = env or {}
+        if isinstance(n, Leaf):
+            return self.leaf(n, record, env)
+        if n.cast_type is not None and len(n.args) == 1:
+            inner = self.resolve(n.args[0], record, env)
+            if inner is None:
+                return None
+            return _with(inner, vt=n.cast_type, name=n.name or inner.name)
+        key = n.op
+        frag = self.frags.get(key)
+        if frag is not None:
+            return self.inline(frag, n.args, n.name, record, env, n.span)
+        sd = self.sdnodes.get(key) or self.sdnodes.get(n.operator.name)
+        if sd is not None:
+            kids = []
+            for a in n.args:
+                r = self.resolve(a, record, env)
+                if r is None:
+                    return None
+                kids.append(r)
+            if sd.opcode in _IMM_NODES.values() or key in _IMM_NODES:
+                return PNode("node", opcode=sd.opcode, op_name=key, name=n.name)
+            vt = _infer_vt(sd, kids)
+            return PNode("node", opcode=sd.opcode, op_name=key, children=tuple(kids), name=n.name,
+                         vt=vt, commutative=sd.is_commutative)
+        intr = self.intr.get(key)
+        if intr is not None:
+            kids = [PNode("int", value=intr.ir_name)]
+            for a in n.args:
+                r = self.resolve(a, record, env)
+                if r is None:
+                    return None
+                kids.append(r)
+            opc = "ISD::INTRINSIC_W_CHAIN" if intr.has_chain else "ISD::INTRINSIC_WO_CHAIN"
+            return PNode("node", opcode=opc, op_name=key, children=tuple(kids), name=n.name)
+        self.err(n.span, "an SDNode, PatFrag or intrinsic as the operator", f"'{key}'", record)
+        return None
+
+    def inline(self, frag, args, bind, record, env, span) -> PNode | None:
+        ops = tuple(frag.ops)
+        if len(args) != len(ops):
+            self.err(span, f"{len(ops)} operands for '{frag.name}'", len(args), record)
+            return None
+        sub = {}
+        for name, a in zip(ops, args):
+            r = self.resolve(a, record, env)
+            if r is None:
+                return None
+            sub[name] = r
+        body = frag.dag
+        root = self.resolve(body, record, {"__frag__": sub})
+        if root is None:
+            return None
+        pred = classify_predicate(frag.name, frag.predicate_code, getattr(frag, "divergence", None))
+        preds = root.preds + ((pred,) if pred is not None else ())
+        if getattr(frag, "has_one_use", False):
+            preds += (Predicate(frag.name, "oneuse", "hasOneUse"),)
+        return _with(root, preds=preds, name=bind or root.name)
+
+    def leaf(self, n: Leaf, record, env) -> PNode | None:
+        sub = env.get("__frag__")
+        if n.kind == "int":
+            return PNode("int", value=n.value)
+        if n.kind == "typed":
+            t = n.type
+            if t == "node" and sub is not None:
+                r = sub.get(n.name)
+                if r is None:
+                    self.err(n.span, "an operand of the fragment", f"'node:${n.name}'", record)
+                return r
+            if t in _IMM_NODES:
+                return PNode("node", opcode=_IMM_NODES[t], op_name=t, name=n.name)
+            if t in self.rcs:
+                return PNode("leaf", vt=self.leaf_vt_of_class(self.rcs[t]), regclass=t, name=n.name)
+            if _is_vt(t):
+                return PNode("leaf", vt=t, name=n.name)
+            frag = self.frags.get(t)
+            if frag is not None and not frag.ops:
+                r = self.inline(frag, (), n.name, record, env, n.span)
+                return r
+            sd = self.sdnodes.get(t)
+            if sd is not None and sd.num_operands == 0:
+                return PNode("node", opcode=sd.opcode, op_name=t, name=n.name)
+            if t in getattr(self.t, "operand_kinds", {}):
+                return PNode("leaf", name=n.name)
+            self.err(n.span, "a value type, register class, imm or PatLeaf", f"'{t}'", record)
+            return None
+        if n.kind == "var":
+            if sub is not None and n.name in sub:
+                return sub[n.name]
+            return PNode("leaf", name=n.name)
+        # name leaf
+        v = n.value
+        if v in _IMM_NODES:
+            return PNode("node", opcode=_IMM_NODES[v], op_name=v)
+        if v in self.rcs:
+            return PNode("leaf", vt=self.leaf_vt_of_class(self.rcs[v]), regclass=v)
+        if v == "srcvalue":
+            return PNode("leaf")
+        frag = self.frags.get(v)
+        if frag is not None and not frag.ops:
+            return self.inline(frag, (), None, record, env, n.span)
+        if _is_vt(v):
+            return PNode("leaf", vt=v)
+        self.err(n.span, "a known record name", f"'{v}'", record)
+        return None
+
+
+def _is_vt(t: str) -> bool:
+    from tdgen.types import VALUE_TYPES
+
+    return t in VALUE_TYPES
+
+
+def _infer_vt(sd, kids) -> str | None:
+    """Result type from the profile: SDTCisVT on result 0, or SDTCisSameAs(0, k) with a typed child."""
+    prof = getattr(sd, "profile", None)
+    if prof is None or getattr(prof, "num_results", 0) < 1:
+        return None
+    nres = prof.num_results
+    for c in prof.constraints:
+        cname = type(c).__name__
+        if c.op == 0 and cname == "SDTCisVT":
+            return str(c.vt)
+        if c.op == 0 and cname == "SDTCisSameAs":
+            k = c.other - nres
+            if 0 <= k < len(kids) and kids[k].vt:
+                return kids[k].vt
+    return None
+
+
+def _with(p: PNode, **kw) -> PNode:
+    d = dict(p.__dict__)
+    d.update(kw)
+    return PNode(**d)
+
+
+def _variants(p: PNode) -> list[PNode]:
+    """All commuted variants of ``p`` (TableGen's GenerateVariants for SDNPCommutative)."""
+    if p.kind != "node" or not p.children:
+        return [p]
+    kid_vars = [_variants(c) for c in p.children]
+    combos: list[tuple[PNode, ...]] = [()]
+    for kv in kid_vars:
+        combos = [c + (k,) for c in combos for k in kv]
+    out = [_with(p, children=c) for c in combos]
+    if p.commutative and len(p.children) >= 2:
+        a, b = p.children[0], p.children[1]
+        trivially_same = a.kind == "leaf" and b.kind == "leaf" and not a.preds and not b.preds
+        if not trivially_same:
+            out += [_with(p, children=(c[1], c[0]) + c[2:]) for c in combos]
+    out = [v for v in out if _can_match(v)]
+    uniq, seen = [], set()
+    for v in out:
+        r = v.render()
+        if r not in seen:
+            seen.add(r)
+            uniq.append(v)
+    return uniq
+
+
+def _rhs_only(c: PNode) -> bool:
+    return c.kind == "int" or (c.kind == "node" and c.opcode in ("ISD::Constant", "ISD::ConstantFP") and not c.children)
+
+
+def _can_match(p: PNode) -> bool:
+    """TableGen's canPatternMatch: an immediate may sit only on the RHS of a commutative node."""
+    if p.kind != "node":
+        return True
+    if p.commutative and p.children and not _rhs_only(p.children[-1]):
+        if any(_rhs_only(c) for c in p.children[:-1]):
+            return False
+    return all(_can_match(c) for c in p.children)
+
+
+def _dst_cost(dst, target) -> tuple[int, int]:
+    insts = target.instructions
+    cost = size = 0
+    for n in dst.walk():
+        if isinstance(n, Dag) and n.op in insts:
+            cost += 1
+            ri = insts[n.op]
+            if ri.field("usesCustomInserter", False):
+                cost += 10
+            size += int(ri.field("CodeSize", 0) or 0)
+    return cost, size
+
+
+def resolve_src(target, sp, diags) -> PNode | None:
+    r = _Resolver(target, diags)
+    return r.resolve(sp.src, sp.record)
+
+
+def resolve_patterns(target, diags) -> list[CompiledPattern]:
+    res = _Resolver(target, diags)
+    out: list[CompiledPattern] = []
+    for sp in target.selection_patterns():
+        src = sp.src
+        root = res.resolve(src, sp.record)
+        if root is None:
+            continue
+        if root.vt is None and sp.results:
+            rt = sp.results[0].type if isinstance(sp.results[0], Leaf) else None
+            if rt is not None:
+                if rt in res.rcs:
+                    rt = res.leaf_vt_of_class(res.rcs[rt])
+                root = _with(root, vt=rt)
+        if root.vt is None and isinstance(sp.dst, Dag) and sp.dst.cast_type:
+            root = _with(root, vt=sp.dst.cast_type)
+        cost, size = _dst_cost(sp.dst, target)
+        for vi, v in enumerate(_variants(root)):
+            if v.kind != "node":
+                opcode = "ISD::Constant" if v.kind == "int" else "<leaf>"
+            else:
+                opcode = v.opcode
+            checks, _b, _n = _lower(v)
+            out.append(CompiledPattern(
+                index=-1, record=sp.record, src=v, dst=sp.dst,
+                complexity=pattern_size(v) + sp.added_complexity, added_complexity=sp.added_complexity,
+                order=sp.order, checks=checks, root_opcode=opcode, result_vt=v.vt, span=sp.span,
+                variant=vi, dst_cost=cost, dst_size=size))
+    return out

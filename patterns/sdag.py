@@ -1,0 +1,530 @@
+"""The mini SelectionDAG: nodes with value types and divergence bits, built per block from IR.
+
+One ``SelectionDAG`` per basic block, as LLVM's SelectionDAGBuilder makes it:
+
+- every IR instruction of the block becomes an ISD-style node (``ISD::ADD``, ``ISD::SETCC``,
+  ``ISD::Constant``, ``ISD::LOAD``, ``ISD::INTRINSIC_WO_CHAIN`` ...); values defined in
+  another block, phis and function arguments enter through ``ISD::CopyFromReg`` of the
+  value's virtual register; values used in another block (or by a phi) leave through
+  ``ISD::CopyToReg``. Calls of intrinsics the target lowers (``Target.lowerings``) become
+  the target SDNode directly -- the mapping the generated ``LowerINTRINSIC_WO_CHAIN``
+  encodes -- and the generic math intrinsics become their ISD nodes (``llvm.ctpop`` ->
+  ``ISD::CTPOP`` ...).
+- the divergence bit of a node is computed as ``SelectionDAG::createOperands`` does: the
+  OR of its non-chain operands' bits, OR'ed with "source of divergence" (a CopyFromReg of a
+  vreg whose IR value the uniformity analysis calls divergent; an intrinsic the target
+  names as a source), and cleared for always-uniform nodes (constants, intrinsics the
+  target calls always uniform).
+
+Nodes are kept in creation order, which is a topological order (operands first); the
+selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tdgen.errors import ParseError, VerifyError, expected
+
+__all__ = ["SDNode", "SelectionDAG", "build_function_dags", "ISD_OF_BINOP", "CONDCODES", "vt_of"]
+
+# IR binary opcode -> ISD opcode
+ISD_OF_BINOP = {
+    "add": "ISD::ADD", "sub": "ISD::SUB", "mul": "ISD::MUL", "and": "ISD::AND",
+    "or": "ISD::OR", "xor": "ISD::XOR", "shl": "ISD::SHL", "lshr": "ISD::SRL",
+    "ashr": "ISD::SRA", "udiv": "ISD::UDIV", "sdiv": "ISD::SDIV", "urem": "ISD::UREM",
+    "srem": "ISD::SREM",
+}
+ISD_OF_CAST = {"zext": "ISD::ZERO_EXTEND", "sext": "ISD::SIGN_EXTEND", "trunc": "ISD::TRUNCATE",
+               "bitcast": "ISD::BITCAST", "freeze": "ISD::FREEZE"}
+CONDCODES = {"eq": "SETEQ", "ne": "SETNE", "slt": "SETLT", "sle": "SETLE", "sgt": "SETGT",
+             "sge": "SETGE", "ult": "SETULT", "ule": "SETULE", "ugt": "SETUGT", "uge": "SETUGE"}
+# Generic LLVM intrinsics that become plain ISD nodes (name prefix -> opcode).
+ISD_OF_INTRINSIC = {
+    "llvm.ctpop": "ISD::CTPOP", "llvm.bitreverse": "ISD::BITREVERSE", "llvm.bswap": "ISD::BSWAP",
+    "llvm.smin": "ISD::SMIN", "llvm.smax": "ISD::SMAX", "llvm.umin": "ISD::UMIN",
+    "llvm.umax": "ISD::UMAX", "llvm.abs": "ISD::ABS",
+    "llvm.ctlz": "ISD::CTLZ", "llvm.cttz": "ISD::CTTZ",
+}
+COMMUTATIVE = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR",
+                         "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
+
+GLUE_OPCODES = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::CopyToReg", "ISD::TokenFactor",
+                          "ISD::Register", "ISD::BR", "ISD::BRCOND", "ISD::RET", "ISD::PHI_USE",
+                          "ISD::LOAD", "ISD::STORE", "ISD::Constant", "ISD::PTRADD", "ISD::SETCC",
+                          "ISD::BITCAST", "ISD::FREEZE", "ISD::UNDEF", "ISD::ZERO_EXTEND",
+                          "ISD::SIGN_EXTEND", "ISD::TRUNCATE", "ISD::SELECT", "ISD::CALL"})
+
+
+def vt_of(ty) -> str:
+    """LLVM MVT name of an IR type (``i32``, ``i1``, ``f32``, ``v2i32``, ``iPTR``)."""
+    cls = type(ty).__name__
+    if cls == "IntType":
+        return f"i{ty.bits}"
+    if cls == "PtrType":
+        return "i64" if getattr(ty, "addrspace", 0) in (0, 1, 4) else "i32"
+    if cls == "FloatType":
+        return {"half": "f16", "bfloat": "bf16", "float": "f32", "double": "f64"}.get(ty.name, ty.name)
+    if cls == "VectorType":
+        return f"v{ty.count}{vt_of(ty.elem)}"
+    if cls == "VoidType":
+        return "isVoid"
+    return str(ty)
+
+
+class SDNode:
+    """A DAG node. One result (``vt``); chain operands are kept apart in ``chain``."""
+
+    __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
+                 "source", "chain", "intrinsic", "reg", "block", "target_op")
+
+    def __init__(self, id, opcode, vt, ops=(), *, value=None, cc=None, ir=None, intrinsic=None,
+                 reg=None, block=None, target_op=None):
+        self.id = id
+        self.opcode = opcode
+        self.vt = vt
+        self.ops = list(ops)
+        self.divergent = False
+        self.value = value        # ISD::Constant value
+        self.cc = cc              # ISD::SETCC condition code (SETLT ...)
+        self.ir = ir              # the IR value this node computes (or None)
+        self.uses = 0             # number of non-chain users
+        self.source = None        # why divergent when it is a source: text
+        self.chain = None         # chain predecessor (ordering only, not a divergence input)
+        self.intrinsic = intrinsic
+        self.reg = reg            # vreg name for CopyFromReg/CopyToReg
+        self.block = block
+        self.target_op = target_op  # TableGen SDNode name for target nodes
+
+    @property
+    def name(self) -> str:
+        return f"t{self.id}"
+
+    def label(self) -> str:
+        """Short description for messages: ``t12: i32 = ISD::XOR t9, t10 [divergent]``."""
+        extra = ""
+        if self.opcode == "ISD::Constant":
+            extra = f"<{self.value}>"
+        elif self.opcode == "ISD::SETCC":
+            extra = f" {self.cc}"
+        elif self.reg is not None:
+            extra = f" %{self.reg}"
+        ops = ", ".join(o.name for o in self.ops)
+        div = "divergent" if self.divergent else "uniform"
+        return f"{self.name}: {self.vt} = {self.opcode}{extra} {ops}".rstrip() + f" [{div}]"
+
+    def ir_name(self) -> str | None:
+        v = self.ir
+        if v is None:
+            return None
+        n = getattr(v, "name", None)
+        return f"%{n}" if n is not None else None
+
+    def __repr__(self) -> str:
+        return f"<{self.label()}>"
+
+
+class SelectionDAG:
+    """The nodes of one basic block in creation (topological) order."""
+
+    def __init__(self, block):
+        self.block = block
+        self.nodes: list[SDNode] = []
+        self.roots: list[SDNode] = []  # CopyToReg / STORE / branch / RET: selected even when unused
+
+    def node(self, opcode, vt, ops=(), **kw) -> SDNode:
+        n = SDNode(len(self.nodes), opcode, vt, ops, block=self.block, **kw)
+        for o in n.ops:
+            o.uses += 1
+        self.nodes.append(n)
+        return n
+
+    def recompute_divergence(self, n: SDNode) -> None:
+        n.divergent = n.source is not None and n.source != "uniform" or (
+            n.source is None and any(o.divergent for o in n.ops))
+
+
+def _is_const(v) -> bool:
+    return type(v).__name__ == "Constant"
+
+
+def _const_int(v) -> int | None:
+    t = getattr(v, "text", None)
+    if t is None:
+        return None
+    if t == "true":
+        return -1 if vt_of(v.type) == "i1" else 1
+    if t in ("false", "null", "zeroinitializer"):
+        return 0
+    try:
+        return int(t, 0)
+    except ValueError:
+        return None
+
+
+def _wrap(value: int, vt: str) -> int:
+    """Sign-normalize ``value`` to the width of ``vt`` (as APInt::getSExtValue prints)."""
+    if vt.startswith("i") and vt[1:].isdigit():
+        bits = int(vt[1:])
+        value &= (1 << bits) - 1
+        if value >> (bits - 1):
+            value -= 1 << bits
+    return value
+
+
+_SIDE_EFFECTS = frozenset({"store", "br", "ret", "switch", "unreachable", "atomicrmw", "cmpxchg", "fence"})
+
+
+def live_instructions(fn, mode: str = "trivial") -> set:
+    """Instructions that survive llc's IR-level dead-code removal.
+
+    ``"trivial"``: repeatedly drop instructions without users and without side effects
+    (what EarlyCSE/CodeGenPrepare do; dead cycles through phis stay). ``"all"``: keep
+    everything."""
+    insts = [i for b in fn.blocks for i in b.instructions]
+    if mode == "all":
+        return set(insts)
+    users: dict = {i: 0 for i in insts}
+
+    def ops_of(i):
+        if i.opcode == "phi":
+            return [v for v, _b in i.incoming]
+        return list(i.operands)
+
+    if mode == "aggressive":
+        live = set()
+        work = [i for i in insts if _has_side_effect(i)]
+        while work:
+            i = work.pop()
+            if i in live:
+                continue
+            live.add(i)
+            work.extend(v for v in ops_of(i) if v in users and v not in live)
+        return live
+
+    for i in insts:
+        for v in ops_of(i):
+            if v in users:
+                users[v] += 1
+    live = set(insts)
+    work = [i for i in insts if users[i] == 0 and not _has_side_effect(i)]
+    while work:
+        i = work.pop()
+        if i not in live:
+            continue
+        live.discard(i)
+        for v in ops_of(i):
+            if v in users and v in live:
+                users[v] -= 1
+                if users[v] == 0 and not _has_side_effect(v):
+                    work.append(v)
+    return live
+
+
+def _has_side_effect(i) -> bool:
+    if i.opcode in _SIDE_EFFECTS:
+        return True
+    if i.opcode == "call":
+        callee = i.callee or ""
+        if not callee.startswith("llvm."):
+            return True
+        return str(i.type) == "void"
+    if i.opcode == "load" and getattr(i, "volatile", False):
+        return True
+    return False
+
+
+class _Builder:
+    def __init__(self, fn, target, ua, dce: str = "aggressive"):
+        self.fn = fn
+        self.target = target
+        self.ua = ua
+        self.vreg: dict[object, str] = {}
+        self.used_outside: set = set()
+        self._intr_cache: dict[str, tuple] = {}
+        self.live = live_instructions(fn, dce)
+        for b in fn.blocks:
+            for ins in b.instructions:
+                if ins not in self.live:
+                    continue
+                if ins.opcode == "phi":
+                    for v, _blk in ins.incoming:
+                        if type(v).__name__ == "Instruction" or type(v).__name__ == "Argument":
+                            self.used_outside.add(v)
+                    continue
+                for v in ins.operands:
+                    if type(v).__name__ == "Instruction" and v.block is not b:
+                        self.used_outside.add(v)
+
+    def is_divergent(self, v) -> bool:
+        return bool(self.ua.is_divergent(v))
+
+    def reg_of(self, v) -> str:
+        r = self.vreg.get(v)
+        if r is None:
+            r = str(len(self.vreg))
+            self.vreg[v] = r
+        return r
+
+    def intrinsic_info(self, name: str):
+        """(isd opcode or target node, divergence kind name) for an intrinsic."""
+        got = self._intr_cache.get(name)
+        if got is not None:
+            return got
+        t = self.target
+        lowered = None
+        for low in getattr(t, "lowerings", ()) or ():
+            ir = _lowering_ir_name(t, low)
+            if ir == name:
+                lowered = low
+                break
+        kind = "follows"
+        try:
+            k = t.intrinsic_divergence(name)
+            kind = getattr(k, "value", str(k))
+        except Exception:  # noqa: BLE001 - a target without the hook: follow operands
+            kind = "follows"
+        got = (lowered, kind)
+        self._intr_cache[name] = got
+        return got
+
+    def build_block(self, block) -> SelectionDAG:
+        dag = SelectionDAG(block)
+        local: dict[object, SDNode] = {}
+        consts: dict[tuple, SDNode] = {}
+        chain = dag.node("ISD::EntryToken", "ch")
+        chain.source = "uniform"
+
+        def const(value: int, vt: str) -> SDNode:
+            value = _wrap(value, vt)
+            key = (value, vt)
+            n = consts.get(key)
+            if n is None:
+                n = dag.node("ISD::Constant", vt, value=value)
+                n.source = "uniform"
+                consts[key] = n
+            return n
+
+        def get(v) -> SDNode:
+            n = local.get(v)
+            if n is not None:
+                return n
+            if _is_const(v):
+                c = _const_int(v)
+                vt = vt_of(v.type)
+                if c is None:
+                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant", vt, ir=v)
+                    n.source = "uniform"
+                    return n
+                return const(c, vt)
+            kind = type(v).__name__
+            if kind in ("Instruction", "Argument"):
+                n = dag.node("ISD::CopyFromReg", vt_of(v.type), ir=v, reg=self.reg_of(v))
+                div = self.is_divergent(v)
+                n.source = "divergent" if div else "uniform"
+                n.divergent = div
+                local[v] = n
+                return n
+            # globals, inline asm, metadata: an opaque uniform value
+            n = dag.node("ISD::Register", "i64", ir=v)
+            n.source = "uniform"
+            local[v] = n
+            return n
+
+        live = self.live
+        for ins in block.instructions:
+            if ins not in live:
+                continue
+            op = ins.opcode
+            n: SDNode | None = None
+            if op == "phi":
+                n = dag.node("ISD::CopyFromReg", vt_of(ins.type), ir=ins, reg=self.reg_of(ins))
+                div = self.is_divergent(ins)
+                n.source = "divergent" if div else "uniform"
+                n.divergent = div
+                local[ins] = n
+                continue
+            if op in ISD_OF_BINOP:
+                a, b = get(ins.operands[0]), get(ins.operands[1])
+                n = dag.node(ISD_OF_BINOP[op], vt_of(ins.type), (a, b), ir=ins)
+            elif op == "icmp":
+                a, b = get(ins.operands[0]), get(ins.operands[1])
+                n = dag.node("ISD::SETCC", vt_of(ins.type), (a, b), ir=ins, cc=CONDCODES.get(ins.predicate, ins.predicate))
+            elif op == "select":
+                c, a, b = (get(x) for x in ins.operands[:3])
+                n = dag.node("ISD::SELECT", vt_of(ins.type), (c, a, b), ir=ins)
+            elif op in ISD_OF_CAST:
+                a = get(ins.operands[0])
+                if op == "freeze" or (op == "bitcast" and a.vt == vt_of(ins.type)):
+                    local[ins] = a
+                    if ins in self.used_outside:
+                        self._copy_out(dag, ins, a)
+                    continue
+                n = dag.node(ISD_OF_CAST[op], vt_of(ins.type), (a,), ir=ins)
+            elif op == "getelementptr":
+                ops = tuple(get(x) for x in ins.operands)
+                n = dag.node("ISD::PTRADD", vt_of(ins.type), ops, ir=ins)
+            elif op == "load":
+                p = get(ins.operands[0])
+                n = dag.node("ISD::LOAD", vt_of(ins.type), (p,), ir=ins)
+                n.chain = chain
+                chain = n
+                div = self.is_divergent(ins)
+                # The IR-level answer covers address-space rules (private/flat loads).
+                n.source = "divergent" if div else None
+            elif op == "store":
+                v, p = get(ins.operands[0]), get(ins.operands[1])
+                n = dag.node("ISD::STORE", "ch", (v, p), ir=ins)
+                n.chain = chain
+                chain = n
+                dag.roots.append(n)
+            elif op == "call":
+                n = self._call(dag, ins, get, const)
+                if n is not None and ins.type is not None and vt_of(ins.type) == "isVoid":
+                    n.chain = chain
+                    chain = n
+                    dag.roots.append(n)
+            elif op == "br":
+                if ins.operands and len(ins.operands) >= 3 or (ins.operands and vt_of(getattr(ins.operands[0], "type", None)) == "i1"):
+                    c = get(ins.operands[0])
+                    n = dag.node("ISD::BRCOND", "ch", (c,), ir=ins)
+                else:
+                    n = dag.node("ISD::BR", "ch", (), ir=ins)
+                n.chain = chain
+                dag.roots.append(n)
+            elif op == "ret":
+                ops = tuple(get(x) for x in ins.operands)
+                n = dag.node("ISD::RET", "ch", ops, ir=ins)
+                n.chain = chain
+                dag.roots.append(n)
+            elif op in ("unreachable", "switch"):
+                ops = tuple(get(x) for x in ins.operands[:1])
+                n = dag.node("ISD::BR", "ch", ops, ir=ins)
+                dag.roots.append(n)
+            else:
+                raise VerifyError(ins.span, expected(
+                    "an instruction the SelectionDAG builder supports (binary ops, icmp, select, casts, "
+                    "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
+            if n is None:
+                continue
+            if n.opcode not in ("ISD::STORE", "ISD::BR", "ISD::BRCOND", "ISD::RET"):
+                self._set_divergence(n)
+            else:
+                dag.recompute_divergence(n)
+            if ins.name is not None:
+                local[ins] = n
+                if ins in self.used_outside:
+                    self._copy_out(dag, ins, n)
+        return dag
+
+    def _copy_out(self, dag, ins, n):
+        c = dag.node("ISD::CopyToReg", "ch", (n,), ir=ins, reg=self.reg_of(ins))
+        c.divergent = n.divergent
+        dag.roots.append(c)
+
+    def _set_divergence(self, n: SDNode) -> None:
+        if n.source == "divergent":
+            n.divergent = True
+        elif n.source == "uniform":
+            n.divergent = False
+        else:
+            n.divergent = any(o.divergent for o in n.ops)
+
+    def _call(self, dag, ins, get, const):
+        callee = ins.callee or ""
+        if not callee.startswith("llvm."):
+            ops = tuple(get(x) for x in ins.operands)
+            n = dag.node("ISD::CALL", vt_of(ins.type), ops, ir=ins)
+            n.source = "divergent"
+            return n
+        lowered, kind = self.intrinsic_info(callee)
+        args = list(ins.operands)
+        vt = vt_of(ins.type)
+        if lowered is not None:
+            mapping = _lowering_operands(lowered, len(args))
+            ops = tuple(get(args[i]) for i in mapping)
+            n = dag.node(_lowering_opcode(self.target, lowered), vt, ops, ir=ins,
+                         intrinsic=callee, target_op=_lowering_node(lowered))
+        else:
+            base = ".".join(callee.split(".")[:2])
+            isd = ISD_OF_INTRINSIC.get(base)
+            if isd is not None:
+                if isd in ("ISD::CTLZ", "ISD::CTTZ"):
+                    zero_poison = len(args) > 1 and _const_int(args[1]) not in (None, 0)
+                    if zero_poison:
+                        isd += "_ZERO_UNDEF"
+                    args = args[:1]
+                elif isd == "ISD::ABS":
+                    args = args[:1]
+                n = dag.node(isd, vt, tuple(get(a) for a in args), ir=ins, intrinsic=callee)
+            else:
+                has_chain = vt == "isVoid"
+                opc = "ISD::INTRINSIC_VOID" if has_chain else "ISD::INTRINSIC_WO_CHAIN"
+                idn = dag.node("ISD::TargetConstant", "i32", value=callee)
+                idn.source = "uniform"
+                n = dag.node(opc, vt, (idn,) + tuple(get(a) for a in args), ir=ins, intrinsic=callee)
+        if kind == "source":
+            n.source = "divergent"
+        elif kind == "uniform":
+            n.source = "uniform"
+        return n
+
+
+def _lowering_ir_name(target, low) -> str | None:
+    intr = getattr(low, "intrinsic", None)
+    if intr is None:
+        return None
+    if isinstance(intr, str):
+        rec = (getattr(target, "intrinsics", {}) or {}).get(intr) if isinstance(getattr(target, "intrinsics", None), dict) else None
+        if rec is not None:
+            return getattr(rec, "ir_name", None)
+        if intr.startswith("llvm."):
+            return intr
+        if intr.startswith("int_"):
+            return "llvm." + intr[4:].replace("_", ".")
+        return intr
+    return getattr(intr, "ir_name", None)
+
+
+def _lowering_node(low) -> str:
+    node = getattr(low, "node", None) or getattr(low, "sdnode", None)
+    return node if isinstance(node, str) else getattr(node, "name", str(node))
+
+
+def _lowering_opcode(target, low) -> str:
+    node = getattr(low, "node", None) or getattr(low, "sdnode", None)
+    if not isinstance(node, str):
+        opc = getattr(node, "opcode", None)
+        if opc:
+            return opc
+    name = _lowering_node(low)
+    sd = (getattr(target, "sdnodes", {}) or {}).get(name)
+    return getattr(sd, "opcode", name) if sd is not None else name
+
+
+def _lowering_operands(low, nargs: int) -> list[int]:
+    m = getattr(low, "operand_map", None)
+    if m is None:
+        m = getattr(low, "operands", None)
+    if not m:
+        return list(range(nargs))
+    out = []
+    for x in m:
+        out.append(x if isinstance(x, int) else int(getattr(x, "index", getattr(x, "arg", 0))))
+    return out
+
+
+@dataclass
+class FunctionDAGs:
+    function: object
+    dags: list[SelectionDAG]
+    vregs: dict
+
+
+def build_function_dags(fn, target, ua, *, dce: str = "aggressive") -> FunctionDAGs:
+    """The DAGs of every block of ``fn`` (source block order); ``dce`` see ``live_instructions``."""
+    if getattr(fn, "is_declaration", False):
+        raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
+    b = _Builder(fn, target, ua, dce)
+    dags = [b.build_block(blk) for blk in fn.blocks]
+    return FunctionDAGs(fn, dags, b.vreg)

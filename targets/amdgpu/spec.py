@@ -1,0 +1,49 @@
+"""The AMDGPU reference subset (gfx900, wave64 by default), assembled from its modules.
+
+To add a module (e.g. bitops.py defining DEFS/PATTERNS/...), add its name to
+MODULE_NAMES -- one line.
+"""
+
+import importlib
+
+from tdgen.hw import WaveModel
+from tdgen.model import Target
+
+from . import formats, intrinsics, registers
+from .uniformity import UNIFORMITY
+
+# Modules contributing records (any of INTRINSICS, NODES, FRAGS, FRAG_CLASSES, CLASSES,
+# MULTICLASSES, DEFS, PATTERNS, LOWERINGS, REWRITES), in record order.
+MODULE_NAMES = (
+    "alu",
+    "ds",
+    "lanes",
+)
+MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
+
+
+def _all(name):
+    return tuple(x for m in MODULES for x in getattr(m, name, ()))
+
+
+TARGET = Target(
+    "amdgpu",
+    namespace="AMDGPU",
+    target_prefix="amdgcn",
+    isd_namespace="AMDGPUISD",
+    description="AMDGPU reference subset (GFX9, gfx900): 32-bit SALU/VALU ALU, DS permutes, lane reads",
+    intrinsics=intrinsics.INTRINSICS + _all("INTRINSICS"),
+    nodes=_all("NODES"),
+    frags=_all("FRAGS"),
+    frag_classes=_all("FRAG_CLASSES"),
+    register_classes=registers.REGISTER_CLASSES,
+    operands=registers.OPERANDS,
+    classes=formats.CLASSES + _all("CLASSES"),
+    multiclasses=_all("MULTICLASSES"),
+    defs=_all("DEFS"),
+    patterns=_all("PATTERNS"),
+    lowerings=_all("LOWERINGS"),
+    rewrites=_all("REWRITES"),
+    uniformity=UNIFORMITY,
+    wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
+)

@@ -1,0 +1,1 @@
+"""dslike: the custom GPU of the porting guide (DS-like cross-lane shuffles)."""

@@ -1,0 +1,194 @@
+"""TableGen's standard SelectionDAG vocabulary, as tdgen records marked ``builtin``.
+
+Facts follow ``llvm/Target/TargetSelectionDAG.td`` and ``llvm/Target/Target.td`` of
+LLVM 19 (profiles, opcodes, SDNP properties, the ``not``/``ineg`` fragments, the
+``iNimm`` operands). Targets reference these by name in patterns; emitters do not
+re-emit them (the generated .td includes LLVM's own definitions).
+
+- ``BUILTIN_PROFILES``: name -> SDTypeProfile (SDTIntBinOp, SDTIntShiftOp, ...)
+- ``BUILTIN_NODES``: name -> SDNode (add, sub, ..., imm, timm, intrinsic_wo_chain ...)
+- ``BUILTIN_FRAGS``: name -> PatFrag (not, vnot, ineg, load, store ...)
+- ``BUILTIN_OPERANDS``: name -> OperandKind (i1imm ... f64imm)
+- ``BUILTIN_LEAVES``: name -> value type name of non-node records usable as DAG leaves
+  (``srcvalue``, condition codes ``SETEQ`` ..., ``immAllOnesV``), or None when untyped.
+- ``SPECIAL_OPERATORS``: DAG operators that are not nodes (``set``, ``ops``, ``outs``,
+  ``ins``, ``node``, ``null_frag``).
+"""
+
+from __future__ import annotations
+
+from .errors import Span
+from .model import (
+    OperandKind,
+    PatFrag,
+    SDNode,
+    SDTCisFP,
+    SDTCisInt,
+    SDTCisOpSmallerThanOp,
+    SDTCisPtrTy,
+    SDTCisSameAs,
+    SDTCisSameNumEltsAs,
+    SDTCisVT,
+    SDTCisVTSmallerThanOp,
+    SDTypeProfile,
+)
+from .types import OtherVT, VALUE_TYPES
+
+_B = Span("<builtin>")
+
+
+def _p(name: str, nres: int, nops: int, *cs) -> SDTypeProfile:
+    return SDTypeProfile(nres, nops, tuple(cs), name=name, builtin=True, span=_B)
+
+
+BUILTIN_PROFILES: dict[str, SDTypeProfile] = {
+    p.name: p  # type: ignore[misc]
+    for p in (
+        _p("SDTIntLeaf", 1, 0, SDTCisInt(0)),
+        _p("SDTFPLeaf", 1, 0, SDTCisFP(0)),
+        _p("SDTPtrLeaf", 1, 0, SDTCisPtrTy(0)),
+        _p("SDTOther", 1, 0, SDTCisVT(0, OtherVT)),
+        _p("SDTUNDEF", 1, 0),
+        _p("SDTUnaryOp", 1, 1),
+        _p("SDTIntBinOp", 1, 2, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisInt(0)),
+        _p("SDTIntShiftOp", 1, 2, SDTCisSameAs(0, 1), SDTCisInt(0), SDTCisInt(2)),
+        _p("SDTIntShiftDOp", 1, 3, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisInt(0), SDTCisInt(3)),
+        _p("SDTIntBinHiLoOp", 2, 2, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisSameAs(0, 3), SDTCisInt(0)),
+        _p("SDTFPBinOp", 1, 2, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisFP(0)),
+        _p("SDTFPUnaryOp", 1, 1, SDTCisSameAs(0, 1), SDTCisFP(0)),
+        _p("SDTFPTernaryOp", 1, 3, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisSameAs(0, 3), SDTCisFP(0)),
+        _p("SDTIntUnaryOp", 1, 1, SDTCisSameAs(0, 1), SDTCisInt(0)),
+        _p("SDTIntBitCountUnaryOp", 1, 1, SDTCisInt(0), SDTCisInt(1)),
+        _p("SDTIntExtendOp", 1, 1, SDTCisInt(0), SDTCisInt(1), SDTCisOpSmallerThanOp(1, 0), SDTCisSameNumEltsAs(0, 1)),
+        _p("SDTIntTruncOp", 1, 1, SDTCisInt(0), SDTCisInt(1), SDTCisOpSmallerThanOp(0, 1), SDTCisSameNumEltsAs(0, 1)),
+        _p("SDTExtInreg", 1, 2, SDTCisSameAs(0, 1), SDTCisInt(0), SDTCisVT(2, OtherVT), SDTCisVTSmallerThanOp(2, 1)),
+        _p("SDTSetCC", 1, 3, SDTCisInt(0), SDTCisSameAs(1, 2), SDTCisVT(3, OtherVT)),
+        _p("SDTSelect", 1, 3, SDTCisInt(1), SDTCisSameAs(0, 2), SDTCisSameAs(2, 3)),
+        _p("SDTLoad", 1, 1, SDTCisPtrTy(1)),
+        _p("SDTStore", 0, 2, SDTCisPtrTy(1)),
+        _p("SDTIntrinsicWoChain", 1, -1, SDTCisPtrTy(1)),
+        _p("SDTIntrinsicWChain", 1, -1, SDTCisPtrTy(1)),
+        _p("SDTIntrinsicVoid", 0, -1, SDTCisPtrTy(0)),
+    )
+}
+
+_P = BUILTIN_PROFILES
+_COMM = ("SDNPCommutative", "SDNPAssociative")
+
+
+def _n(name: str, opcode: str, profile: str, props: tuple[str, ...] = (), sdclass: str = "SDNode") -> SDNode:
+    return SDNode(name, opcode, _P[profile], props, builtin=True, sdclass=sdclass, span=_B)
+
+
+BUILTIN_NODES: dict[str, SDNode] = {
+    n.name: n
+    for n in (
+        _n("imm", "ISD::Constant", "SDTIntLeaf", sdclass="ConstantSDNode"),
+        _n("timm", "ISD::TargetConstant", "SDTIntLeaf", sdclass="ConstantSDNode"),
+        _n("fpimm", "ISD::ConstantFP", "SDTFPLeaf", sdclass="ConstantFPSDNode"),
+        _n("vt", "ISD::VALUETYPE", "SDTOther", sdclass="VTSDNode"),
+        _n("bb", "ISD::BasicBlock", "SDTOther", sdclass="BasicBlockSDNode"),
+        _n("cond", "ISD::CONDCODE", "SDTOther", sdclass="CondCodeSDNode"),
+        _n("undef", "ISD::UNDEF", "SDTUNDEF"),
+        _n("add", "ISD::ADD", "SDTIntBinOp", _COMM),
+        _n("sub", "ISD::SUB", "SDTIntBinOp"),
+        _n("mul", "ISD::MUL", "SDTIntBinOp", _COMM),
+        _n("mulhs", "ISD::MULHS", "SDTIntBinOp", ("SDNPCommutative",)),
+        _n("mulhu", "ISD::MULHU", "SDTIntBinOp", ("SDNPCommutative",)),
+        _n("sdiv", "ISD::SDIV", "SDTIntBinOp"),
+        _n("udiv", "ISD::UDIV", "SDTIntBinOp"),
+        _n("srem", "ISD::SREM", "SDTIntBinOp"),
+        _n("urem", "ISD::UREM", "SDTIntBinOp"),
+        _n("srl", "ISD::SRL", "SDTIntShiftOp"),
+        _n("sra", "ISD::SRA", "SDTIntShiftOp"),
+        _n("shl", "ISD::SHL", "SDTIntShiftOp"),
+        _n("rotl", "ISD::ROTL", "SDTIntShiftOp"),
+        _n("rotr", "ISD::ROTR", "SDTIntShiftOp"),
+        _n("fshl", "ISD::FSHL", "SDTIntShiftDOp"),
+        _n("fshr", "ISD::FSHR", "SDTIntShiftDOp"),
+        _n("and", "ISD::AND", "SDTIntBinOp", _COMM),
+        _n("or", "ISD::OR", "SDTIntBinOp", _COMM),
+        _n("xor", "ISD::XOR", "SDTIntBinOp", _COMM),
+        _n("smin", "ISD::SMIN", "SDTIntBinOp", _COMM),
+        _n("smax", "ISD::SMAX", "SDTIntBinOp", _COMM),
+        _n("umin", "ISD::UMIN", "SDTIntBinOp", _COMM),
+        _n("umax", "ISD::UMAX", "SDTIntBinOp", _COMM),
+        _n("smullohi", "ISD::SMUL_LOHI", "SDTIntBinHiLoOp", ("SDNPCommutative",)),
+        _n("umullohi", "ISD::UMUL_LOHI", "SDTIntBinHiLoOp", ("SDNPCommutative",)),
+        _n("sext_inreg", "ISD::SIGN_EXTEND_INREG", "SDTExtInreg"),
+        _n("abs", "ISD::ABS", "SDTIntUnaryOp"),
+        _n("bitreverse", "ISD::BITREVERSE", "SDTIntUnaryOp"),
+        _n("bswap", "ISD::BSWAP", "SDTIntUnaryOp"),
+        _n("ctlz", "ISD::CTLZ", "SDTIntBitCountUnaryOp"),
+        _n("cttz", "ISD::CTTZ", "SDTIntBitCountUnaryOp"),
+        _n("ctpop", "ISD::CTPOP", "SDTIntBitCountUnaryOp"),
+        _n("ctlz_zero_undef", "ISD::CTLZ_ZERO_UNDEF", "SDTIntBitCountUnaryOp"),
+        _n("cttz_zero_undef", "ISD::CTTZ_ZERO_UNDEF", "SDTIntBitCountUnaryOp"),
+        _n("sext", "ISD::SIGN_EXTEND", "SDTIntExtendOp"),
+        _n("zext", "ISD::ZERO_EXTEND", "SDTIntExtendOp"),
+        _n("anyext", "ISD::ANY_EXTEND", "SDTIntExtendOp"),
+        _n("trunc", "ISD::TRUNCATE", "SDTIntTruncOp"),
+        _n("bitconvert", "ISD::BITCAST", "SDTUnaryOp"),
+        _n("fadd", "ISD::FADD", "SDTFPBinOp", ("SDNPCommutative",)),
+        _n("fsub", "ISD::FSUB", "SDTFPBinOp"),
+        _n("fmul", "ISD::FMUL", "SDTFPBinOp", ("SDNPCommutative",)),
+        _n("fdiv", "ISD::FDIV", "SDTFPBinOp"),
+        _n("fma", "ISD::FMA", "SDTFPTernaryOp", ("SDNPCommutative",)),
+        _n("fneg", "ISD::FNEG", "SDTFPUnaryOp"),
+        _n("fabs", "ISD::FABS", "SDTFPUnaryOp"),
+        _n("setcc", "ISD::SETCC", "SDTSetCC"),
+        _n("select", "ISD::SELECT", "SDTSelect"),
+        _n("ld", "ISD::LOAD", "SDTLoad", ("SDNPHasChain", "SDNPMayLoad", "SDNPMemOperand")),
+        _n("st", "ISD::STORE", "SDTStore", ("SDNPHasChain", "SDNPMayStore", "SDNPMemOperand")),
+        _n("intrinsic_void", "ISD::INTRINSIC_VOID", "SDTIntrinsicVoid", ("SDNPHasChain",)),
+        _n("intrinsic_w_chain", "ISD::INTRINSIC_W_CHAIN", "SDTIntrinsicWChain", ("SDNPHasChain",)),
+        _n("intrinsic_wo_chain", "ISD::INTRINSIC_WO_CHAIN", "SDTIntrinsicWoChain"),
+    )
+}
+
+
+def _f(name: str, ops: tuple[str, ...], frag: str) -> PatFrag:
+    return PatFrag(name, ops, frag, builtin=True, span=_B)
+
+
+BUILTIN_FRAGS: dict[str, PatFrag] = {
+    f.name: f
+    for f in (
+        _f("not", ("in",), "(xor node:$in, -1)"),
+        _f("vnot", ("in",), "(xor node:$in, immAllOnesV)"),
+        _f("ineg", ("in",), "(sub 0, node:$in)"),
+        _f("unindexedload", ("ptr",), "(ld node:$ptr)"),
+        _f("load", ("ptr",), "(unindexedload node:$ptr)"),
+        _f("unindexedstore", ("val", "ptr"), "(st node:$val, node:$ptr)"),
+        _f("store", ("val", "ptr"), "(unindexedstore node:$val, node:$ptr)"),
+    )
+}
+
+
+def _o(name: str, vt: str) -> OperandKind:
+    return OperandKind(name, VALUE_TYPES[vt], builtin=True, span=_B)
+
+
+BUILTIN_OPERANDS: dict[str, OperandKind] = {
+    o.name: o
+    for o in (
+        _o("i1imm", "i1"), _o("i8imm", "i8"), _o("i16imm", "i16"), _o("i32imm", "i32"),
+        _o("i64imm", "i64"), _o("f32imm", "f32"), _o("f64imm", "f64"),
+    )
+}
+
+_CONDCODES = (
+    "SETOEQ", "SETOGT", "SETOGE", "SETOLT", "SETOLE", "SETONE", "SETO", "SETUO", "SETUEQ",
+    "SETUGT", "SETUGE", "SETULT", "SETULE", "SETUNE", "SETEQ", "SETGT", "SETGE", "SETLT",
+    "SETLE", "SETNE",
+)
+
+BUILTIN_LEAVES: dict[str, str | None] = {
+    "srcvalue": None,
+    "immAllOnesV": None,
+    "immAllZerosV": None,
+    "zero_reg": None,
+    **{c: "OtherVT" for c in _CONDCODES},
+}
+
+SPECIAL_OPERATORS = frozenset({"set", "ops", "outs", "ins", "node", "null_frag", "implicit"})

@@ -1,0 +1,26 @@
+"""Shared argument handling of the isel/explain/lint commands: load the target and the IR file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import Span, UsageError, expected
+
+
+def load_target(name: str):
+    from ..spec import load_target as _load
+
+    return _load(name)
+
+
+def load_ir(path: str):
+    from patterns.ir import parse_module
+
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(Span(path), expected("an existing LLVM IR file", f"no file '{path}'"), field="FILE")
+    try:
+        text = p.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(Span(path), expected("a readable UTF-8 text file", type(e).__name__), field="FILE") from None
+    return parse_module(text, str(path))

@@ -1,0 +1,130 @@
+"""Load a target spec: run ``targets/<name>/spec.py`` and check the Target it builds.
+
+Contract (other stages code against these):
+
+- ``load_target(name_or_path) -> Target``: ``name_or_path`` is a target name from
+  ``list_targets()``, a target folder, or a spec ``.py`` file. The spec's folder is
+  loaded as a package, so ``spec.py`` may import its sibling modules (``from . import
+  alu``). The module must define ``TARGET = Target(...)``. Loading runs every check of
+  ``tdgen.check`` and raises ``SpecError``/``ErrorList`` (all problems together, sorted,
+  each ``path:line:col: record 'R' field 'f': expected ..., found ...``). A Python
+  exception inside the spec becomes a SpecError at the spec line that raised it.
+  Unknown target names raise ``UsageError`` listing the known ones.
+  Results are cached per spec folder contents (the Target is immutable).
+- ``list_targets() -> list[str]``: names of folders under ``targets/`` with a spec.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+import traceback
+import types
+from pathlib import Path
+
+from .errors import Span, SpecError, TdgenError, UsageError, expected
+from .model import Target
+from .paths import TARGETS
+from .srcpos import display_path
+
+
+def list_targets() -> list[str]:
+    if not TARGETS.is_dir():
+        return []
+    return sorted(p.name for p in TARGETS.iterdir() if (p / "spec.py").is_file())
+
+
+def _spec_file(name_or_path: str | Path) -> Path:
+    s = str(name_or_path)
+    if s in list_targets():
+        return TARGETS / s / "spec.py"
+    p = Path(s)
+    if p.is_dir() and (p / "spec.py").is_file():
+        return p / "spec.py"
+    if p.is_file() and p.suffix == ".py":
+        return p
+    known = ", ".join(list_targets()) or "none"
+    raise UsageError(None, expected(f"a target name ({known}) or a spec file", f"'{s}'"))
+
+
+def _fingerprint(folder: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(folder.glob("*.py")):
+        st = f.stat()
+        h.update(f"{f.name}:{st.st_mtime_ns}:{st.st_size};".encode())
+    return h.hexdigest()
+
+
+_CACHE: dict[tuple[str, str], Target] = {}
+
+
+def load_target(name_or_path: str | Path) -> Target:
+    path = _spec_file(name_or_path).resolve()
+    key = (str(path), _fingerprint(path.parent))
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    target = _execute(path)
+    from .check import check_target
+
+    check_target(target)
+    _CACHE[key] = target
+    return target
+
+
+def _exception_span(exc: BaseException, folder: Path) -> Span:
+    """The innermost traceback frame inside the spec folder."""
+    best: Span | None = None
+    for fs in traceback.extract_tb(exc.__traceback__):
+        try:
+            inside = Path(fs.filename).resolve().is_relative_to(folder)
+        except (OSError, ValueError):
+            inside = False
+        if inside:
+            col = (fs.colno + 1) if getattr(fs, "colno", None) is not None else 1
+            best = Span(display_path(fs.filename), fs.lineno or 0, col)
+    return best if best is not None else Span(display_path(folder))
+
+
+def _execute(path: Path) -> Target:
+    folder = path.parent
+    pkg = "_tdgen_spec_" + hashlib.sha256(str(folder).encode()).hexdigest()[:12]
+    modname = f"{pkg}.{path.stem}"
+    shown = display_path(path)
+    # a fresh package for the folder, so relative imports work and nothing is stale
+    for m in [m for m in sys.modules if m == pkg or m.startswith(pkg + ".")]:
+        del sys.modules[m]
+    package = types.ModuleType(pkg)
+    package.__path__ = [str(folder)]  # type: ignore[attr-defined]
+    package.__package__ = pkg
+    sys.modules[pkg] = package
+    try:
+        spec = importlib.util.spec_from_file_location(modname, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = module
+        try:
+            spec.loader.exec_module(module)
+        except TdgenError:
+            raise
+        except SyntaxError as e:
+            where = Span(display_path(e.filename or path), e.lineno or 0, e.offset or 0)
+            raise SpecError(where, expected("valid Python", f"syntax error: {e.msg}")) from None
+        except Exception as e:  # any error raised by spec code
+            raise SpecError(
+                _exception_span(e, folder.resolve()),
+                expected("a spec module that runs", f"{type(e).__name__}: {e}"),
+            ) from None
+    finally:
+        for m in [m for m in sys.modules if m == pkg or m.startswith(pkg + ".")]:
+            del sys.modules[m]
+    target = getattr(module, "TARGET", None)
+    if not isinstance(target, Target):
+        raise SpecError(
+            Span(shown),
+            expected("a module-level 'TARGET = Target(...)'", type(target).__name__ if target is not None else "none"),
+        )
+    object.__setattr__(target, "spec_path", shown)
+    return target

@@ -1,0 +1,392 @@
+"""Type inference for DAG patterns, in the style of TableGen's CodeGenDAGPatterns.
+
+Every value in a pattern (node results, leaves, ``$name`` variables -- one variable per
+name) gets a set of possible value types. Sources of facts: typed leaves
+(``i32:$x``, ``VGPR_32:$x``, ``Offset:$x``), integer literals (integer types), casts
+``(i32 ...)``, SDNode profiles (SDTCisVT, SDTCisInt, SDTCisFP, SDTCisVec, SDTCisPtrTy,
+SDTCisSameAs, SDTCisSameSizeAs, SDTCVecEltisVT, SDTCisSameNumEltsAs,
+SDTCisEltOfVec), PatFrag fragments (expanded with their ``node:$op`` operands bound),
+intrinsic signatures (overloads and ``LLVMMatchType``), instruction operand classes in
+results, and ``set`` destinations. Constraints are applied until nothing changes; a set
+becoming empty is a type conflict, reported as ``TypeError_`` wrapping a SpecError::
+
+    path:line:col: record 'R' field 'pattern': expected i32 (SDTCisSameAs<0, 2> of 'add'), found f32
+
+Only contradictions are errors; types left ambiguous are accepted.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .dag import Dag, Leaf, Node
+from .errors import Span, SpecError, expected
+from .model import (
+    DivergenceFrag,
+    Intrinsic,
+    PatFrag,
+    ResolvedInstruction,
+    SDNode,
+    SDTCisEltOfVec,
+    SDTCisFP,
+    SDTCisInt,
+    SDTCisPtrTy,
+    SDTCisSameAs,
+    SDTCisSameNumEltsAs,
+    SDTCisSameSizeAs,
+    SDTCisVec,
+    SDTCisVT,
+    SDTCVecEltisVT,
+    SDTypeConstraint,
+    Target,
+)
+from .types import VALUE_TYPES, ValueType
+
+ALL = frozenset(n for n in VALUE_TYPES if n not in ("untyped",))
+INTS = frozenset(n for n, v in VALUE_TYPES.items() if v.kind == "int")
+
+
+class TypeError_(Exception):
+    def __init__(self, error: SpecError):
+        super().__init__(error.format())
+        self.error = error
+
+
+def _fmt(s: frozenset[str]) -> str:
+    names = sorted(s, key=lambda n: (VALUE_TYPES[n].kind, VALUE_TYPES[n].bits, n))
+    if len(names) > 4:
+        return " or ".join(names[:4]) + " or ..."
+    return " or ".join(names) if names else "no type"
+
+
+def _vt(n: str) -> ValueType:
+    return VALUE_TYPES[n]
+
+
+class _Inference:
+    def __init__(self, target: Target, record: str, field: str) -> None:
+        self.t = target
+        self.record = record
+        self.field = field
+        self.sets: list[frozenset[str]] = []
+        self.named: dict[str, int] = {}
+        self.rules: list[Callable[[], bool]] = []
+        self.depth = 0
+
+    # -- variables -----------------------------------------------------------
+    def new(self, s: frozenset[str] = ALL) -> int:
+        self.sets.append(s)
+        return len(self.sets) - 1
+
+    def fail(self, span: Span | None, want: str, have: frozenset[str]) -> None:
+        raise TypeError_(SpecError(span, expected(want, _fmt(have)), record=self.record, field=self.field))
+
+    def restrict(self, v: int, allowed: frozenset[str], span: Span | None, why: str) -> bool:
+        cur = self.sets[v]
+        new = cur & allowed
+        if not new:
+            self.fail(span, f"{_fmt(allowed)} ({why})", cur)
+        if new != cur:
+            self.sets[v] = new
+            return True
+        return False
+
+    def filter(self, v: int, pred: Callable[[ValueType], bool], span: Span | None, want: str) -> bool:
+        cur = self.sets[v]
+        new = frozenset(n for n in cur if pred(_vt(n)))
+        if not new:
+            self.fail(span, want, cur)
+        if new != cur:
+            self.sets[v] = new
+            return True
+        return False
+
+    def same(self, a: int, b: int, span: Span | None, why: str) -> bool:
+        if a == b:
+            return False
+        sa, sb = self.sets[a], self.sets[b]
+        both = sa & sb
+        if not both:
+            self.fail(span, f"{_fmt(sa)} ({why})", sb)
+        changed = both != sa or both != sb
+        self.sets[a] = both
+        self.sets[b] = both
+        return changed
+
+    def rule(self, fn: Callable[[], bool]) -> None:
+        self.rules.append(fn)
+        fn()
+
+    def solve(self) -> None:
+        for _ in range(64):
+            changed = False
+            for r in self.rules:
+                changed |= bool(r())
+            if not changed:
+                return
+
+    def bind_name(self, name: str | None, v: int, span: Span | None) -> int:
+        if name is None:
+            return v
+        prev = self.named.get(name)
+        if prev is None:
+            self.named[name] = v
+            return v
+        self.rule(lambda a=prev, b=v: self.same(a, b, span, f"other uses of ${name}"))
+        return prev
+
+    # -- leaves --------------------------------------------------------------
+    def leaf_types(self, name: str) -> frozenset[str] | None:
+        t = self.t
+        if name in VALUE_TYPES:
+            return frozenset({name})
+        rc = t.register_classes_by_name.get(name)
+        if rc is not None:
+            return frozenset(x.name for x in rc.types)
+        ok = t.operand_kinds.get(name)
+        if ok is not None:
+            return frozenset({ok.vt.name})
+        node = t.sdnodes.get(name)
+        if node is not None and node.num_operands == 0:
+            v = self.new()
+            self.apply_profile(node, [v], None)
+            return self.sets[v]
+        from .builtins import BUILTIN_LEAVES
+
+        if name in BUILTIN_LEAVES:
+            vt = BUILTIN_LEAVES[name]
+            return frozenset({vt}) if vt else ALL
+        return None
+
+    def visit_leaf(self, n: Leaf, frag_env: dict[str, int] | None) -> int:
+        if n.kind == "int":
+            return self.new(INTS)
+        if n.kind == "var":
+            if frag_env is not None and n.name in frag_env:
+                return frag_env[n.name]  # type: ignore[index]
+            return self.bind_name(n.name, self.new(), n.span)
+        if n.kind == "typed":
+            if n.type == "node":
+                if frag_env is not None and n.name in frag_env:
+                    return frag_env[n.name]  # type: ignore[index]
+                return self.new()
+            types = self.leaf_types(n.type or "")
+            v = self.new(types if types is not None else ALL)
+            if frag_env is not None and n.name in frag_env:
+                b = frag_env[n.name]  # type: ignore[index]
+                self.rule(lambda a=b, c=v: self.same(a, c, n.span, f"operand ${n.name}"))
+                return b
+            return self.bind_name(n.name, v, n.span)
+        types = self.leaf_types(str(n.value))
+        return self.new(types if types is not None else ALL)
+
+    # -- DAG nodes -----------------------------------------------------------
+    def apply_profile(self, node: SDNode, slots: list[int], spans: list[Span | None] | None) -> None:
+        def sp(i: int) -> Span | None:
+            if spans is None or i >= len(spans):
+                return None
+            return spans[i]
+
+        for c in node.profile.constraints:
+            idx = [i for i in c.operands()]
+            if any(i >= len(slots) for i in idx):
+                continue
+            why = f"{c.tablegen} of '{node.name}'"
+            self._constraint(c, slots, sp, why)
+
+    def _constraint(self, c: SDTypeConstraint, slots: list[int], sp, why: str) -> None:
+        v = slots[c.op]
+        span = sp(c.op)
+        if isinstance(c, SDTCisVT):
+            vt = c.vt.name
+            self.rule(lambda: self.restrict(v, frozenset({vt}), span, why))
+        elif isinstance(c, SDTCisInt):
+            self.rule(lambda: self.filter(v, lambda t: t.is_int, span, f"an integer type ({why})"))
+        elif isinstance(c, SDTCisFP):
+            self.rule(lambda: self.filter(v, lambda t: t.is_fp, span, f"a floating-point type ({why})"))
+        elif isinstance(c, SDTCisVec):
+            self.rule(lambda: self.filter(v, lambda t: t.is_vector, span, f"a vector type ({why})"))
+        elif isinstance(c, SDTCisPtrTy):
+            self.rule(lambda: self.filter(v, lambda t: t.is_ptr, span, f"a pointer type ({why})"))
+        elif isinstance(c, SDTCVecEltisVT):
+            e = c.vt.name
+            self.rule(lambda: self.filter(v, lambda t: t.is_vector and t.elem == e, span, f"a vector of {e} ({why})"))
+        elif isinstance(c, SDTCisSameAs):
+            o = slots[c.other]
+            self.rule(lambda: self.same(o, v, sp(c.op) or sp(c.other), why))
+        elif isinstance(c, SDTCisSameSizeAs):
+            o = slots[c.other]
+
+            def size_rule() -> bool:
+                sizes = {_vt(n).bits for n in self.sets[o]}
+                ch = self.filter(v, lambda t: t.bits in sizes, span, f"a type of the same size ({why})")
+                sizes2 = {_vt(n).bits for n in self.sets[v]}
+                return ch | self.filter(o, lambda t: t.bits in sizes2, sp(c.other), f"a type of the same size ({why})")
+
+            self.rule(size_rule)
+        elif isinstance(c, SDTCisSameNumEltsAs):
+            o = slots[c.other]
+
+            def elts_rule() -> bool:
+                counts = {_vt(n).count for n in self.sets[o]}
+                return self.filter(v, lambda t: t.count in counts, span, f"the same element count ({why})")
+
+            self.rule(elts_rule)
+        elif isinstance(c, SDTCisEltOfVec):
+            o = slots[c.other]
+
+            def elt_rule() -> bool:
+                elems = {_vt(n).elem for n in self.sets[o] if _vt(n).is_vector}
+                if not elems:
+                    return False
+                return self.filter(v, lambda t: t.name in elems, span, f"the element type ({why})")
+
+            self.rule(elt_rule)
+        # SDTCisVTSmallerThanOp / SDTCisOpSmallerThanOp: ordering facts, not checked
+
+    def visit(self, n: Node, frag_env: dict[str, int] | None = None) -> list[int]:
+        if isinstance(n, Leaf):
+            return [self.visit_leaf(n, frag_env)]
+        t = self.t
+        if n.cast_type is not None:
+            inner = self.visit(n.args[0], frag_env) if n.args else [self.new()]
+            if inner:
+                self.rule(lambda v=inner[0]: self.restrict(v, frozenset({n.cast_type}), n.span, f"cast to {n.cast_type}"))
+            return inner
+        kids = [self.visit(a, frag_env) for a in n.args]
+        kid_vars = [k[0] if k else self.new() for k in kids]
+        kid_spans = [a.span for a in n.args]
+        key = n.op
+        results: list[int]
+        if key in t.patfrags or n.operator.name in t.frag_classes_by_name:
+            frag = t.patfrags.get(key)
+            if frag is None:
+                fc: DivergenceFrag = t.frag_classes_by_name[n.operator.name]
+                frag = fc.instantiate(n.operator.template_args[0])
+            results = self.expand_frag(frag, kid_vars, n.span)
+        elif key in t.sdnodes:
+            node = t.sdnodes[key]
+            results = [self.new() for _ in range(node.num_results)]
+            self.apply_profile(node, results + kid_vars, [n.span] * node.num_results + kid_spans)
+        elif key in t.intrinsics_by_name:
+            results = self.intrinsic(t.intrinsics_by_name[key], kid_vars, kid_spans, n.span)
+        elif key in self.instructions:
+            results = self.instruction(self.instructions[key], kid_vars, kid_spans, n.span)
+        else:
+            results = [self.new()]
+        if results and n.name is not None:
+            results[0] = self.bind_name(n.name, results[0], n.span)
+        return results
+
+    instructions: dict[str, ResolvedInstruction] = {}
+
+    def expand_frag(self, frag: PatFrag, kid_vars: list[int], span: Span | None) -> list[int]:
+        if self.depth > 32:
+            return [self.new()]
+        self.depth += 1
+        try:
+            body = frag.dag
+        except Exception:
+            self.depth -= 1
+            return [self.new()]
+        env = {o: kid_vars[i] for i, o in enumerate(frag.ops) if i < len(kid_vars)}
+        saved = self.named
+        self.named = {}
+        # errors inside a fragment are reported at the use site
+        try:
+            res = self.visit(_respan(body, span), env)
+        finally:
+            self.named = saved
+            self.depth -= 1
+        return res
+
+    def intrinsic(self, intr: Intrinsic, kid_vars: list[int], kid_spans: list, span: Span | None) -> list[int]:
+        results = [self.new() for _ in intr.results]
+        slots = results + kid_vars
+        spans = [span] * len(results) + kid_spans
+        overloads: list[int] = []
+        for i, ty in enumerate(list(intr.results) + list(intr.params)):
+            if i >= len(slots):
+                break
+            v, sp = slots[i], spans[i]
+            why = f"{ty.tablegen} in '{intr.name}'"
+            if ty.vt is not None:
+                self.rule(lambda v=v, s=ty.vt.name, sp=sp, w=why: self.restrict(v, frozenset({s}), sp, w))
+            elif ty.match is not None:
+                if ty.match < len(overloads):
+                    o = overloads[ty.match]
+                    self.rule(lambda v=v, o=o, sp=sp, w=why: self.same(o, v, sp, w))
+            elif ty.overload == "anyint":
+                self.rule(lambda v=v, sp=sp, w=why: self.filter(v, lambda t: t.is_int, sp, f"an integer type ({w})"))
+            elif ty.overload == "anyfloat":
+                self.rule(lambda v=v, sp=sp, w=why: self.filter(v, lambda t: t.is_fp, sp, f"a floating-point type ({w})"))
+            elif ty.overload == "anyvector":
+                self.rule(lambda v=v, sp=sp, w=why: self.filter(v, lambda t: t.is_vector, sp, f"a vector type ({w})"))
+            if ty.is_overloaded:
+                overloads.append(v)
+        return results
+
+    def instruction(self, inst: ResolvedInstruction, kid_vars: list[int], kid_spans: list, span: Span | None) -> list[int]:
+        for i, op in enumerate(inst.ins):
+            if i >= len(kid_vars):
+                break
+            types = self.leaf_types(op.kind)
+            if types is not None:
+                self.rule(
+                    lambda v=kid_vars[i], s=types, sp=kid_spans[i], w=f"operand ${op.name} of '{inst.name}' is {op.kind}": self.restrict(v, s, sp, w)
+                )
+        results = []
+        for op in inst.outs:
+            types = self.leaf_types(op.kind)
+            results.append(self.new(types if types is not None else ALL))
+        return results
+
+
+def _respan(node: Node, span: Span | None) -> Node:
+    from dataclasses import replace
+
+    if isinstance(node, Leaf):
+        return replace(node, span=span)
+    return replace(node, span=span, args=tuple(_respan(a, span) for a in node.args))
+
+
+def infer(
+    target: Target,
+    node: Node,
+    *,
+    record: str,
+    field: str,
+    instruction: ResolvedInstruction | None = None,
+    result: Node | None = None,
+    instructions: dict[str, ResolvedInstruction] | None = None,
+) -> dict[str, frozenset[str]]:
+    """Infer the types of ``node`` (an instruction pattern when ``instruction`` is given,
+    else a source DAG, with ``result`` the Pat's result DAG). Returns the type set of
+    every named variable; raises TypeError_ on a contradiction."""
+    inf = _Inference(target, record, field)
+    inf.instructions = instructions if instructions is not None else {}
+    if instruction is not None:
+        # operands are typed by their register class / operand kind
+        for op in instruction.operands:
+            types = inf.leaf_types(op.kind)
+            if types is not None:
+                inf.named[op.name] = inf.new(types)
+    if instruction is not None and isinstance(node, Dag) and node.op == "set" and node.args:
+        dests = [inf.visit(a)[0] for a in node.args[:-1]]
+        src = node.args[-1]
+        res = inf.visit(src)
+        if len(res) != len(dests):
+            raise TypeError_(
+                SpecError(src.span, expected(f"{len(dests)} result(s) to set", len(res)), record=record, field=field)
+            )
+        for d, r, a in zip(dests, res, node.args[:-1]):
+            inf.rule(lambda d=d, r=r, sp=a.span: inf.same(r, d, sp, "the value set"))
+    else:
+        res = inf.visit(node)
+        if result is not None:
+            inf.field = "dst"
+            out = inf.visit(result)
+            if out and res:
+                inf.rule(lambda a=res[0], b=out[0], sp=result.span: inf.same(a, b, sp, "the source's result type"))
+    inf.solve()
+    return {k: inf.sets[v] for k, v in sorted(inf.named.items())}

@@ -1,0 +1,5 @@
+define void @f(i32 %a) {
+entry:
+  %x = add j32 %a, 1
+  ret void
+}

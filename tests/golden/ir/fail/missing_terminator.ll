@@ -1,0 +1,6 @@
+define void @f(i32 %a) {
+entry:
+  %x = add i32 %a, 1
+next:
+  ret void
+}

@@ -1,0 +1,4 @@
+define i32 @f(i32 %a) {
+entry:
+  ret void
+}

@@ -1,0 +1,5 @@
+define i32 @f(i32 %a) {
+entry:
+  %x = add i32 %a, %nope
+  ret i32 %x
+}

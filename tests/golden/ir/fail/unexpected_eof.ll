@@ -1,0 +1,3 @@
+define void @f(i32 %a) {
+entry:
+  %x = add i32 %a, 1

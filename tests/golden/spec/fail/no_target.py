@@ -1,0 +1,4 @@
+# A spec module must define TARGET.
+from ._base import tiny
+
+target = tiny()

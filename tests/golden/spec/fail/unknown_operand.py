@@ -1,0 +1,9 @@
+# An instruction pattern names an operand the instruction does not have.
+from tdgen.model import Instruction
+
+from ._base import ALU, tiny
+
+TARGET = tiny(defs=[
+    Instruction("V_ADD", ALU, ["v_add"], lets={"Unit": "valu"},
+                pattern="(set i32:$dst, (add i32:$src0, i32:$src2))"),
+])

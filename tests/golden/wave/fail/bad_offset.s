@@ -1,0 +1,1 @@
+ds_bpermute_b32 v0, v1, v2 offset:70000
