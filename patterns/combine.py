@@ -1,23 +1,38 @@
 """The few DAG combines and legalizations that make our DAG look like llc's before selection.
 
-Each rule is one llc behaviour observed with ``llc-19 -mtriple=amdgcn -mcpu=gfx900
--stop-after=amdgpu-isel`` on small uniform/divergent kernels (see tests/test_isel_llc.py):
+Each rule is an llc-19 behaviour (DAGCombiner / SITargetLowering combines, AMDGPU
+legalization) checked with ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel``
+on small uniform/divergent kernels and by the differential test (tests/test_isel_llc.py):
 
-- constant folding of binary ops on two constants; a constant operand of a commutative op
-  moves to the right (DAGCombiner canonical form);
-- ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
-- reassociation of ``add``/``xor`` that keeps uniform work scalar: ``(op (op a, b), c)``
-  with a divergent inner node used once and a uniform ``c`` becomes ``(op d, (op u, c))``
-  where ``u`` is the uniform one of ``a, b`` (so ``xor (xor d, u), -1`` selects
-  ``S_NOT`` + ``V_XOR`` on gfx900, as llc does);
+- ``x | x``, ``x & x`` -> ``x``; ``x ^ x``, ``x - x`` -> 0; ``x + (y - x)`` -> ``y``;
+  ``(x + y) - x`` -> ``y``; ``x - (x - y)`` -> ``y``; ``x - (y - z)`` -> ``x + (z - y)``;
+  ``(shift (shift x, c1), c2)`` -> ``(shift x, c1+c2)``; ``add x, C`` with C in [-64, -17]
+  -> ``sub x, -C`` (AMDGPU's NegSubInlineConst32 selection, kept as a sub so the plain
+  S_SUB/V_SUB patterns select it);
+  ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` (when the target has that
+  node; just ``srl x, c`` when c + w >= 32);
+  ``x - ~y`` -> ``(y + 1) + x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+- constant folding of a binary op on two constants; constants move to the RHS of
+  commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
+  ``op x, 0`` / ``and x, -1`` / ``mul x, 1`` / ``xor x, x`` identities;
+- DAGCombiner's reassociation for add/mul/and/or/xor: ``(op (op x, c1), c2)`` ->
+  ``(op x, c1 op c2)``; ``(op (op x, c), y)`` -> ``(op (op x, y), c)`` when the inner node
+  has one use and is divergent or ``y`` is uniform (SITargetLowering::isReassocProfitable);
+  ``(x ^ y) ^ x`` -> ``y``, ``(x & y) & x`` -> ``x & y`` (and ``|``);
+- SITargetLowering's reassociateScalarOps for add/xor: ``(op u, (op v, d))`` with the
+  inner node used once -> ``(op (op u, v), d)`` when exactly one operand on each level is
+  divergent, so the uniform part stays on the SALU (``xor (xor d, u), -1`` selects
+  ``S_NOT`` + ``V_XOR`` on gfx900);
 - ``select (setcc a, b, cc), a, b`` -> ``smin/smax/umin/umax``; ``smax x, (sub 0, x)`` ->
-  ``abs x``;
-- ``ctlz``/``cttz`` (zero defined) -> ``umin (ctlz_zero_undef x), 32`` (the AMDGPU
-  lowering of the zero case);
-- ``sra (shl x, 32-n), 32-n`` -> ``sign_extend_inreg x, i<n>`` for n = 8, 16.
+  ``abs x``; ``ctlz``/``cttz`` (zero defined) -> ``umin (ctlz_zero_undef x), 32``;
+  ``sra (shl x, 32-n), 32-n`` -> ``sign_extend_inreg x, i<n>`` for n = 8, 16.
 
-Afterwards the block's nodes are re-sorted topologically, renumbered, use counts and
-divergence bits recomputed (sources keep their bits).
+Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef, BFE_U32) apply
+only when the target has patterns rooted at that node (DAGCombiner's isOperationLegal).
+
+Rules run to a fixpoint, users before operands (DAGCombiner's worklist order). Then the
+block's nodes are re-sorted topologically, renumbered, nodes no root reaches are dropped,
+and use counts and divergence bits recomputed (sources keep their bits).
 """
 
 from __future__ import annotations
@@ -29,7 +44,10 @@ __all__ = ["run"]
 _FOLD = {
     "ISD::ADD": lambda a, b: a + b, "ISD::SUB": lambda a, b: a - b, "ISD::MUL": lambda a, b: a * b,
     "ISD::AND": lambda a, b: a & b, "ISD::OR": lambda a, b: a | b, "ISD::XOR": lambda a, b: a ^ b,
+    "ISD::SHL": lambda a, b: a << (b & 31), "ISD::SRL": lambda a, b: (a & 0xFFFFFFFF) >> (b & 31),
+    "ISD::SRA": lambda a, b: a >> (b & 31),
 }
+_REASSOC = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR"})
 _MINMAX = {"SETLT": ("ISD::SMIN", "ISD::SMAX"), "SETLE": ("ISD::SMIN", "ISD::SMAX"),
            "SETGT": ("ISD::SMAX", "ISD::SMIN"), "SETGE": ("ISD::SMAX", "ISD::SMIN"),
            "SETULT": ("ISD::UMIN", "ISD::UMAX"), "SETULE": ("ISD::UMIN", "ISD::UMAX"),
@@ -41,9 +59,20 @@ def _is_c(n: SDNode) -> bool:
 
 
 class _Ctx:
-    def __init__(self, dag):
+    def __init__(self, dag, target=None):
         self.dag = dag
+        nodes = getattr(target, "sdnodes", None) or {}
+        self.target_opcodes = frozenset(getattr(n, "opcode", "") for n in nodes.values())
+        # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
+        if target is not None:
+            from .matcher import build_table
+
+            self.legal = frozenset(build_table(target).by_opcode)
+        else:
+            self.legal = frozenset()
         self.consts: dict = {}
+        self.forward: dict[int, SDNode] = {}
+        self.uses: dict[int, int] = {}
         for n in dag.nodes:
             if _is_c(n):
                 self.consts.setdefault((n.value, n.vt), n)
@@ -58,153 +87,284 @@ class _Ctx:
             self.consts[(v, vt)] = n
         return n
 
-    def new(self, opcode, vt, ops, ir=None) -> SDNode:
-        n = SDNode(-1, opcode, vt, ops, ir=ir, block=self.dag.block)
+    def new(self, opcode, vt, ops, like: SDNode | None = None) -> SDNode:
+        n = SDNode(-1, opcode, vt, ops, block=self.dag.block, ir=like.ir if like is not None else None)
         n.divergent = any(o.divergent for o in ops)
         self.dag.nodes.append(n)
+        for o in ops:
+            self.uses[id(o)] = self.uses.get(id(o), 0) + 1
         return n
 
+    def one_use(self, n: SDNode) -> bool:
+        return self.uses.get(id(n), 0) == 1
 
-def _users(dag) -> dict[int, int]:
-    cnt: dict[int, int] = {}
-    for n in dag.nodes:
-        for o in n.ops:
-            cnt[id(o)] = cnt.get(id(o), 0) + 1
-    return cnt
+    def replace(self, n: SDNode, m: SDNode) -> None:
+        """Every user of ``n`` uses ``m`` instead (applied at the end of the pass)."""
+        self.forward[id(n)] = m
 
 
-def run(dag) -> None:
-    ctx = _Ctx(dag)
-    changed = False
-    uses = _users(dag)
-    for n in list(dag.nodes):
-        opc = n.opcode
-        ops = n.ops
-        if len(ops) == 2 and opc in _FOLD:
-            a, b = ops
-            if _is_c(a) and _is_c(b):
-                _become_const(n, _wrap(_FOLD[opc](a.value, b.value), n.vt))
-                changed = True
+def _set(n: SDNode, opcode: str, ops) -> None:
+    n.opcode = opcode
+    n.ops = list(ops)
+    n.divergent = any(o.divergent for o in n.ops) if n.source is None else n.divergent
+
+
+def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
+    opc = n.opcode
+    a, b = n.ops
+    if _is_c(a) and _is_c(b):
+        n.opcode, n.ops, n.value, n.source, n.divergent = "ISD::Constant", [], _wrap(_FOLD[opc](a.value, b.value), n.vt), "uniform", False
+        return True
+    if opc in COMMUTATIVE and _is_c(a):
+        n.ops = [b, a]
+        return True
+    if _is_c(b):
+        c = b.value
+        if (c == 0 and opc in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA")) \
+                or (c == 1 and opc == "ISD::MUL") or (c == -1 and opc == "ISD::AND"):
+            ctx.replace(n, a)
+            return True
+        if opc == "ISD::SUB" and n.value != "negsub":
+            _set(n, "ISD::ADD", [a, ctx.const(-c, n.vt)])
+            return True
+        if opc == "ISD::MUL" and c > 1 and (c & (c - 1)) == 0:
+            _set(n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
+            return True
+    if a is b:
+        if opc in ("ISD::XOR", "ISD::SUB"):
+            ctx.replace(n, ctx.const(0, n.vt))
+            return True
+        if opc in ("ISD::AND", "ISD::OR"):
+            ctx.replace(n, a)
+            return True
+    if opc == "ISD::ADD":
+        # (add x, (sub y, x)) -> y ; (add (sub y, x), x) -> y
+        for x, s in ((a, b), (b, a)):
+            if s.opcode == "ISD::SUB" and s.ops[1] is x:
+                ctx.replace(n, s.ops[0])
+                return True
+    if opc in ("ISD::AND", "ISD::OR"):
+        # absorption: (or x, (and x, y)) -> x ; (and x, (or x, y)) -> x
+        other = "ISD::AND" if opc == "ISD::OR" else "ISD::OR"
+        for x, y in ((a, b), (b, a)):
+            if y.opcode == other and x in y.ops:
+                ctx.replace(n, x)
+                return True
+    if opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == opc and _is_c(a.ops[1]):
+        # (shift (shift x, c1), c2) -> (shift x, c1 + c2)
+        total = (a.ops[1].value & 31) + (b.value & 31)
+        if total < 32:
+            _set(n, opc, [a.ops[0], ctx.const(total, n.vt)])
+        elif opc == "ISD::SRA":
+            _set(n, opc, [a.ops[0], ctx.const(31, n.vt)])
+        else:
+            ctx.replace(n, ctx.const(0, n.vt))
+        return True
+    if opc == "ISD::ADD" and _is_c(b) and -64 <= b.value < -16:
+        # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
+        # (LLVM's NegSubInlineConst32 patterns); we express it as the DAG it selects from
+        _set(n, "ISD::SUB", [a, ctx.const(-b.value, n.vt)])
+        n.value = "negsub"
+        return False
+    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]) and b.value > 0 \
+            and (b.value & (b.value + 1)) == 0:
+        shift, width = a.ops[1].value & 31, (b.value + 1).bit_length() - 1
+        if shift + width >= 32:  # the mask keeps every bit the shift leaves
+            ctx.replace(n, a)
+            return True
+        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal:
+            _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
+            return True
+    if opc == "ISD::XOR":
+        # (xor (and x, y), y) -> (and (not x), y) when the and has one use
+        for p_, y in ((a, b), (b, a)):
+            if p_.opcode == "ISD::AND" and y in p_.ops and ctx.one_use(p_):
+                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
+                notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
+                _set(n, "ISD::AND", [notx, y])
+                return True
+    if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1:
+        # (sub x, (xor y, -1)) -> (add (add y, 1), x)
+        inner = ctx.new("ISD::ADD", n.vt, [b.ops[0], ctx.const(1, n.vt)], like=b)
+        _set(n, "ISD::ADD", [inner, a])
+        return True
+    if opc == "ISD::SUB":
+        # (sub (add x, y), x) -> y ; (sub (add x, y), y) -> x ; (sub x, (sub x, y)) -> y
+        if a.opcode == "ISD::ADD" and b in a.ops:
+            ctx.replace(n, a.ops[1] if a.ops[0] is b else a.ops[0])
+            return True
+        if b.opcode == "ISD::SUB" and b.ops[0] is a:
+            ctx.replace(n, b.ops[1])
+            return True
+        # (sub x, (sub y, z)) -> (add x, (sub z, y)) when the inner sub has one use
+        if b.opcode == "ISD::SUB" and ctx.one_use(b) and not _is_c(b.ops[0]):
+            inner = ctx.new("ISD::SUB", n.vt, [b.ops[1], b.ops[0]], like=b)
+            _set(n, "ISD::ADD", [a, inner])
+            return True
+    if opc in _REASSOC:
+        for x, y in ((a, b), (b, a)) if opc in COMMUTATIVE else ((a, b),):
+            if _reassociate(n, x, y, ctx):
+                return True
+    if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
+        return True
+    return False
+
+
+def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
+    opc = n.opcode
+    if n0.opcode != opc:
+        return False
+    n00, n01 = n0.ops
+    if _is_c(n01):
+        if _is_c(n1):
+            folded = ctx.const(_FOLD[opc](n01.value, n1.value), n.vt)
+            _set(n, opc, [n00, folded])
+            return True
+        if ctx.one_use(n0) and (n0.divergent or not n1.divergent):
+            inner = ctx.new(opc, n.vt, [n00, n1], like=n0)
+            _set(n, opc, [inner, n01])
+            return True
+    if opc == "ISD::XOR":
+        if n1 is n00:
+            ctx.replace(n, n01)
+            return True
+        if n1 is n01:
+            ctx.replace(n, n00)
+            return True
+    if opc in ("ISD::AND", "ISD::OR") and (n1 is n00 or n1 is n01):
+        ctx.replace(n, n0)
+        return True
+    return False
+
+
+def _reassociate_scalar(n: SDNode, ctx: _Ctx) -> bool:
+    opc = n.opcode
+    op0, op1 = n.ops
+    if opc == "ISD::ADD" and _is_c(op1):
+        return False  # isBaseWithConstantOffset
+    if op0.divergent == op1.divergent:
+        return False
+    if op0.divergent:
+        op0, op1 = op1, op0
+    if op1.opcode != opc or not ctx.one_use(op1):
+        return False
+    x, y = op1.ops
+    if x.divergent == y.divergent:
+        return False
+    if x.divergent:
+        x, y = y, x
+    inner = ctx.new(opc, n.vt, [op0, x], like=op1)
+    _set(n, opc, [inner, y])
+    return True
+
+
+def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
+    opc = n.opcode
+    ops = n.ops
+    if opc == "ISD::SRA" and _is_c(ops[1]) and ops[0].opcode == "ISD::SHL" and _is_c(ops[0].ops[1]) \
+            and ops[0].ops[1].value == ops[1].value and ops[1].value in (16, 24) and n.vt == "i32" \
+            and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
+        bits = 32 - ops[1].value
+        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.const(bits, "i32")])
+        n.value = f"i{bits}"
+        return True
+    if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
+        c, a, b = ops
+        if c.cc in _MINMAX and ctx.one_use(c) and all(m in ctx.legal for m in _MINMAX[c.cc]):
+            if c.ops[0] is a and c.ops[1] is b:
+                _set(n, _MINMAX[c.cc][0], [a, b])
+                return True
+            if c.ops[0] is b and c.ops[1] is a:
+                _set(n, _MINMAX[c.cc][1], [b, a])
+                return True
+    if opc in ("ISD::CTLZ", "ISD::CTTZ") and n.vt == "i32" and opc + "_ZERO_UNDEF" in ctx.legal \
+            and "ISD::UMIN" in ctx.legal:
+        inner = ctx.new(opc + "_ZERO_UNDEF", "i32", [ops[0]], like=n)
+        inner.intrinsic = n.intrinsic
+        _set(n, "ISD::UMIN", [inner, ctx.const(32, "i32")])
+        return True
+    if opc == "ISD::SMAX" and len(ops) == 2:
+        for x, s in ((ops[0], ops[1]), (ops[1], ops[0])):
+            if s.opcode == "ISD::SUB" and _is_c(s.ops[0]) and s.ops[0].value == 0 and s.ops[1] is x \
+                    and "ISD::ABS" in ctx.legal:
+                _set(n, "ISD::ABS", [x])
+                return True
+    return False
+
+
+def run(dag, target=None, max_passes: int = 8) -> None:
+    ctx = _Ctx(dag, target)
+    touched = False
+    for k in range(max_passes):
+        if k:
+            _resort(dag, ctx)
+        ctx.uses = {id(n): n.uses for n in dag.nodes}
+        changed = False
+        for n in reversed(list(dag.nodes)):
+            if id(n) in ctx.forward:
                 continue
-            if opc in COMMUTATIVE and _is_c(a) and not _is_c(b):
-                n.ops = [b, a]
-                a, b = b, a
-                changed = True
-            if opc == "ISD::SUB" and _is_c(b) and not _is_c(a):
-                n.opcode = "ISD::ADD"
-                n.ops = [a, ctx.const(-b.value, n.vt)]
-                changed = True
-            elif opc == "ISD::MUL" and _is_c(b) and b.value > 1 and (b.value & (b.value - 1)) == 0:
-                n.opcode = "ISD::SHL"
-                n.ops = [a, ctx.const(b.value.bit_length() - 1, n.vt)]
-                changed = True
-        if opc == "ISD::SRA" and _is_c(ops[1]) and ops[0].opcode == "ISD::SHL" and _is_c(ops[0].ops[1]) \
-                and ops[0].ops[1].value == ops[1].value and ops[1].value in (16, 24) and n.vt == "i32":
-            n.opcode = "ISD::SIGN_EXTEND_INREG"
-            n.ops = [ops[0].ops[0], ctx.const(32 - ops[1].value, "i32")]
-            n.value = f"i{32 - ops[1].value}"
-            changed = True
-        elif opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
-            c, a, b = ops
-            if c.cc in _MINMAX and uses.get(id(c), 0) == 1:
-                if c.ops[0] is a and c.ops[1] is b:
-                    n.opcode = _MINMAX[c.cc][0]
-                    n.ops = [a, b]
+            if len(n.ops) == 2 and n.opcode in _FOLD:
+                if _binop_rules(n, ctx):
                     changed = True
-                elif c.ops[0] is b and c.ops[1] is a:
-                    n.opcode = _MINMAX[c.cc][1]
-                    n.ops = [b, a]
-                    changed = True
-        elif opc in ("ISD::CTLZ", "ISD::CTTZ") and n.vt == "i32":
-            inner = ctx.new(opc + "_ZERO_UNDEF", "i32", [ops[0]])
-            inner.ir = n.ir
-            inner.intrinsic = n.intrinsic
-            n.opcode = "ISD::UMIN"
-            n.ops = [inner, ctx.const(32, "i32")]
-            changed = True
-    # second sweep: rules that look at the already-canonical forms
-    uses = _users(dag)
-    for n in list(dag.nodes):
-        if n.opcode == "ISD::SMAX" and len(n.ops) == 2:
-            x, s = n.ops
-            if s.opcode == "ISD::SUB" and _is_c(s.ops[0]) and s.ops[0].value == 0 and s.ops[1] is x:
-                n.opcode = "ISD::ABS"
-                n.ops = [x]
+                    continue
+            if _other_rules(n, ctx):
                 changed = True
-        if n.opcode in ("ISD::ADD", "ISD::XOR") and len(n.ops) == 2:
-            for i in (0, 1):
-                inner, c = n.ops[i], n.ops[1 - i]
-                if inner.opcode != n.opcode or uses.get(id(inner), 0) != 1 or c.divergent:
-                    continue
-                _refresh(inner)
-                if not inner.divergent:
-                    continue
-                a, b = inner.ops
-                if not a.divergent and b.divergent:
-                    u, d = a, b
-                elif not b.divergent and a.divergent:
-                    u, d = b, a
-                else:
-                    continue
-                if _is_c(u) and _is_c(c):
-                    continue
-                new = ctx.new(n.opcode, n.vt, [u, c])
-                n.ops = [d, new]
-                changed = True
-                break
-    if changed or any(n.id < 0 for n in dag.nodes):
-        _resort(dag)  # also drops nodes no root reaches (dead after a rewrite)
+        if ctx.forward:
+            _apply_forward(dag, ctx)
+        touched = touched or changed
+        if not changed:
+            break
+    if touched or any(n.id < 0 for n in dag.nodes):
+        _resort(dag, ctx)
 
 
-def _refresh(n: SDNode) -> None:
-    if n.source is None and n.ops:
-        n.divergent = any(o.divergent for o in n.ops)
+def _apply_forward(dag, ctx: _Ctx) -> None:
+    def final(m: SDNode) -> SDNode:
+        seen = 0
+        while id(m) in ctx.forward and seen < 64:
+            m = ctx.forward[id(m)]
+            seen += 1
+        return m
+
+    for n in dag.nodes:
+        if n.ops:
+            n.ops = [final(o) if id(o) in ctx.forward else o for o in n.ops]
+    dag.roots[:] = [r for r in dag.roots]
+    ctx.forward.clear()
 
 
-def _become_const(n: SDNode, v: int) -> None:
-    n.opcode = "ISD::Constant"
-    n.ops = []
-    n.value = v
-    n.source = "uniform"
-    n.divergent = False
-
-
-def _resort(dag) -> None:
+def _resort(dag, ctx: _Ctx | None = None) -> None:
+    """Topological order from the roots (drops unreachable nodes), ids, uses, divergence."""
     order: list[SDNode] = []
-    state: dict[int, int] = {}
+    state: set[int] = set()
     root_ids = {id(r) for r in dag.roots}
-    for root in [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]:
+    starts = [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]
+    for root in starts:
         if id(root) in state:
             continue
         stack = [(root, 0)]
+        state.add(id(root))
         while stack:
-            node, i = stack.pop()
-            if i == 0:
-                if id(node) in state:
-                    continue
-                state[id(node)] = 1
+            node, i = stack[-1]
             if i < len(node.ops):
-                stack.append((node, i + 1))
+                stack[-1] = (node, i + 1)
                 child = node.ops[i]
                 if id(child) not in state:
+                    state.add(id(child))
                     stack.append((child, 0))
             else:
+                stack.pop()
                 order.append(node)
-    live = set()
     for n in order:
         n.uses = 0
-    for n in order:
-        for o in n.ops:
-            o.uses += 1
     for i, n in enumerate(order):
         n.id = i
+        for o in n.ops:
+            o.uses += 1
         if n.source == "divergent":
             n.divergent = True
         elif n.source == "uniform":
             n.divergent = False
-        elif n.ops and n.opcode != "ISD::CopyToReg":
+        elif n.ops:
             n.divergent = any(o.divergent for o in n.ops)
-        elif n.opcode == "ISD::CopyToReg":
-            n.divergent = n.ops[0].divergent
-        live.add(id(n))
     dag.nodes[:] = order

@@ -160,7 +160,8 @@ class _Model:
         m = self.m
         if cc in m.uniform_arg_ccs:
             return True
-        attrs = arg.attrs
+        # attribute names, without arguments: 'byval(i32)' -> 'byval'
+        attrs = {a.split("(", 1)[0] for a in arg.attrs}
         if cc in m.shader_ccs:
             return any(a in attrs for a in m.shader_uniform_arg_attrs)
         return any(a in attrs for a in m.default_uniform_arg_attrs)
@@ -329,6 +330,20 @@ class _Propagator:
         self.ctx = ctx
 
     def run(self, div_block: Any) -> tuple[list[Any], list[Any]]:
+        if self.ctx.llvm19_compat:
+            return self._propagate(div_block, True)
+        # Never less divergent than LLVM 19 (whose early stop can leave an irreducible
+        # cycle's exit unlabelled and so report it divergent) and never less than full
+        # propagation (which finds the joins LLVM 19 misses): take both.
+        joins, exits = self._propagate(div_block, True)
+        joins2, exits2 = self._propagate(div_block, False)
+        seen_j = set(joins)
+        joins += [j for j in joins2 if j not in seen_j]
+        seen_e = set(exits)
+        exits += [e for e in exits2 if e not in seen_e]
+        return joins, exits
+
+    def _propagate(self, div_block: Any, compat: bool) -> tuple[list[Any], list[Any]]:
         ctx = self.ctx
         index = ctx.po_index
         blocks_po = ctx.po
@@ -386,7 +401,6 @@ class _Propagator:
             visit_edge(s, s)
             floor_idx = min(floor_idx, index[s])
 
-        compat = ctx.llvm19_compat
         stop = None if compat else ctx.stop_block(div_block)
         floor_label = None
         div_idx = index[div_block]
@@ -550,7 +564,10 @@ class _FunctionAnalysis:
 
     def push_users(self, v: Any) -> None:
         for u in self.users.get(v, ()):
-            self.mark(u, ("data", v, f"uses divergent {_describe_value(v)}"))
+            if u is u.block.terminator:
+                self.mark(u, ("terminator", v, f"branches on divergent {_describe_value(v)}"))
+            else:
+                self.mark(u, ("data", v, f"uses divergent {_describe_value(v)}"))
 
     # -- the analysis
     def run(self) -> FunctionUniformity:

@@ -662,10 +662,10 @@ def _make_builder_class():
             return ArrayType(int(c[0]), c[1])
 
         def struct_type(self, c):
-            return StructType(tuple(x for x in c if x is not None))
+            return StructType(tuple(x for x in c if isinstance(x, Type)))
 
         def packed_struct_type(self, c):
-            return StructType(tuple(x for x in c if x is not None), True)
+            return StructType(tuple(x for x in c if isinstance(x, Type)), True)
 
         # ------------------------------------------------------------ values
         def local_ref(self, c):
@@ -686,7 +686,7 @@ def _make_builder_class():
             return RawVal("word", str(c[0]), self._span(c[0]))
 
         def _agg(self, kind, c):
-            items = [x for x in c if x is not None]
+            items = [x for x in c if isinstance(x, tuple)]
             sp = items[0][1].span if items else None
             return RawVal(kind, items, sp)
 
@@ -2331,6 +2331,13 @@ def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Modu
     gc.disable()  # the AST is acyclic-heavy; collection passes only cost time here
     try:
         return _parse_module(text, path, fast)
+    except TdgenError:
+        raise
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
+        # a construct the front end does not model reached an unchecked path: still a
+        # clear input error, never a traceback
+        raise ParseError(Span(path), expected("IR within the supported subset",
+                                              f"an unsupported construct ({type(e).__name__}: {e})")) from None
     finally:
         if enabled:
             gc.enable()
@@ -2339,6 +2346,14 @@ def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Modu
 def _parse_module(text: str, path: str, fast: bool) -> Module:
     records = None
     if fast:
+        from .ir_direct import build_module
+
+        try:
+            mod = build_module(text, path)
+        except Exception:  # pragma: no cover - a defect of the direct builder: use the exact path
+            mod = None
+        if mod is not None:
+            return mod
         try:
             from . import ir_fast
         except ImportError:  # pragma: no cover - fast path not present

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tdgen.dag import Dag, Leaf
-from tdgen.errors import Diagnostics, VerifyError
+from tdgen.errors import Diagnostics, VerifyError, expected
 
 from . import combine
 from .matcher import MatcherTable, build_table
@@ -298,17 +298,22 @@ def closest_patterns(table: MatcherTable, n: SDNode, k: int = 3) -> list[tuple[o
     return [(p, why) for _s, _i, p, why in scored[:k]]
 
 
+def _where(p) -> str:
+    return f" at {p.span}" if p.span is not None else ""
+
+
 def cannot_select(n: SDNode, table: MatcherTable) -> VerifyError:
+    """``path:line:col: record '%v': expected a pattern for <node>, found none; closest: ...``"""
     span = getattr(n.ir, "span", None)
     div = "divergent" if n.divergent else "uniform"
     close = closest_patterns(table, n)
     if close:
-        tail = "; closest patterns: " + "; ".join(f"{p.record} {p.src_text()} ({why})" for p, why in close)
+        found = "none matches; closest: " + "; ".join(
+            f"{p.record}{_where(p)} {p.src_text()} ({why})" for p, why in close)
     else:
-        tail = f"; no pattern has root {n.opcode}"
-    ir = n.ir_name()
-    return VerifyError(span, f"cannot select {n.name}: {n.vt} = {n.opcode} [{div}]"
-                       + (f" (from {ir})" if ir else "") + tail)
+        found = f"no pattern rooted at {n.opcode}"
+    return VerifyError(span, expected(f"a pattern selecting {n.name}: {n.vt} {n.opcode} [{div}]", found),
+                       record=n.ir_name())
 
 
 def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
@@ -319,9 +324,16 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
     fdags = build_function_dags(fn, target, ua)
     sel = _FnSelector(target, table, fdags)
     blocks = []
-    for dag in fdags.dags:
-        combine.run(dag)
-        blocks.append(SelectedBlock(dag.block.name, sel.select_dag(dag, diags)))
+    for bi, dag in enumerate(fdags.dags):
+        combine.run(dag, target)
+        instrs = sel.select_dag(dag, diags)
+        phis = []
+        for phi, reg, div, inc in (fdags.phis[bi] if fdags.phis else ()):
+            rc = sel._vector_rc if div else sel._scalar_rc
+            ops = [x for text, b in inc for x in (text, f"%bb.{b}")]
+            phis.append(MachineInstr("PHI", f"%{reg}", rc, "vector" if div else "scalar", ops,
+                                     f"%{phi.name}", "phi"))
+        blocks.append(SelectedBlock(dag.block.name, phis + instrs))
     if own:
         diags.check()
     return SelectedFunction(fn.name, blocks), fdags

@@ -74,7 +74,16 @@ class _Gen:
         else:
             opn = self.r.choice(_BIN)
             b = self.operand(pool)
-            if self.r.random() < 0.5 and not b.lstrip("-").isdigit():
+            if opn in ("shl", "lshr", "ashr"):
+                # amounts are constants < 32 or raw uniform inputs: an amount llc can prove
+                # >= 32 (known bits of a computed value) makes the shift poison and folds it
+                if self.constants and self.r.random() < 0.5:
+                    b = str(self.r.choice((1, 2, 3, 4, 5, 7, 16, 24)))
+                else:
+                    b = self.r.choice(self.inputs)
+            elif b == a and len(pool) > 1:
+                b = self.r.choice([x for x in pool if x != a])  # x op x folds away in llc
+            if opn not in ("shl", "lshr", "ashr") and self.r.random() < 0.5 and not b.lstrip("-").isdigit():
                 a, b = b, a
             self.emit(f"{v} = {opn} i32 {a}, {b}")
         return v
@@ -90,8 +99,8 @@ class _Gen:
             vals.append(v)
         return vals[0]
 
-    def straight(self, pool: list[str], count: int) -> str:
-        pending: list[str] = []
+    def straight(self, pool: list[str], count: int, first: str | None = None) -> str:
+        pending: list[str] = [first] if first else []
         local = list(pool)
         for _ in range(max(1, count)):
             v = self.op(local, pending)
@@ -101,37 +110,44 @@ class _Gen:
 
     def cond(self, pool: list[str], uniform_pool: list[str]) -> str:
         src = pool if (self.divb and self.r.random() < 0.5) else uniform_pool
-        a, b = self.r.choice(src), self.r.choice(uniform_pool + ["7"])
+        a = self.r.choice(src)
+        b = self.r.choice([x for x in uniform_pool + ["7"] if x != a])  # icmp x, x folds
         c = self.fresh("c")
         self.emit(f"{c} = icmp {self.r.choice(_PRED)} i32 {a}, {b}")
         return c
 
-    def region(self, pool: list[str], uniform_pool: list[str], depth: int) -> str:
-        """Code in the current block (possibly creating more blocks); returns its result."""
-        results = [self.straight(pool, self.r.randint(2, 5))]
-        while self.budget > 0 and len(results) < 4:
+    def region(self, pool: list[str], uniform_pool: list[str], depth: int, first: str | None = None) -> str:
+        """Code in the current block (possibly creating more blocks); returns its result.
+        ``first``: a value the first statement must use (a loop's accumulator)."""
+        results = [self.straight(pool, self.r.randint(2, 5), first)]
+        # nested regions take a few steps; the top level runs until the budget is spent
+        steps = 10**9 if depth == 0 else self.r.randint(1, 3)
+        while self.budget > 0 and steps > 0:
+            steps -= 1
             k = self.r.random()
             cur = self.fold(results) if len(results) > 1 else results[0]
             results = [cur]
             p2 = pool + [cur]
+            # nested code starts from ``cur`` so nothing inside a loop is loop-invariant
+            # (llc's LICM would move it to another block, changing what the DAG sees)
             if depth < 3 and k < 0.35:
-                results.append(self.diamond(p2, uniform_pool, depth))
+                results.append(self.diamond(p2, uniform_pool, depth, cur))
             elif depth < 3 and k < 0.6 and self.loops:
                 results.append(self.loop(p2, uniform_pool, depth))
             else:
-                results.append(self.straight(p2, self.r.randint(2, 6)))
+                results.append(self.straight(p2, self.r.randint(2, 6), cur))
         return self.fold(results)
 
-    def diamond(self, pool, uniform_pool, depth) -> str:
+    def diamond(self, pool, uniform_pool, depth, first=None) -> str:
         c = self.cond(pool, uniform_pool)
         t, e, j = self.label("then"), self.label("else"), self.label("join")
         self.emit(f"br i1 {c}, label %{t}, label %{e}")
         self.start(t)
-        tv = self.region(pool, uniform_pool, depth + 1)
+        tv = self.region(pool, uniform_pool, depth + 1, first)
         tb = self.block
         self.emit(f"br label %{j}")
         self.start(e)
-        ev = self.straight(pool, self.r.randint(1, 4)) if self.r.random() < 0.8 else self.r.choice(pool)
+        ev = self.straight(pool, self.r.randint(1, 4), first) if self.r.random() < 0.8 else (first or self.r.choice(pool))
         eb = self.block
         self.emit(f"br label %{j}")
         self.start(j)
@@ -149,10 +165,13 @@ class _Gen:
         inext, accn = self.fresh("inext"), self.fresh("accn")
         self.lines.append(f"  {i} = phi i32 [ 0, %{pre} ], [ {inext}, %LATCH ]")
         self.lines.append(f"  {acc} = phi i32 [ {init}, %{pre} ], [ {accn}, %LATCH ]")
-        body = self.region(pool + [i, acc], uniform_pool + [i], depth + 1)
-        self.emit(f"{accn} = add i32 {body}, {acc}")
+        # the body starts from the accumulator and is folded back with xor, so the
+        # accumulator is not an affine recurrence (llc's SCEV-based passes would
+        # rewrite an add-recurrence into a closed form outside the loop)
+        body = self.region(pool + [i, acc], uniform_pool + [i], depth + 1, first=acc)
+        self.emit(f"{accn} = xor i32 {body}, {i}")
         self.emit(f"{inext} = add i32 {i}, 1")
-        bound = "%tid" if (self.divb and self.r.random() < 0.3) else "%n"
+        bound = "%dv" if (self.divb and self.r.random() < 0.3) else "%n"
         c = self.fresh("lc")
         self.emit(f"{c} = icmp ult i32 {inext}, {bound}")
         self.emit(f"br i1 {c}, label %{h}, label %{x}")
@@ -173,7 +192,11 @@ class _Gen:
             self.emit(f"{g} = getelementptr i32, ptr addrspace(4) %in, i64 {k}")
             self.emit(f"{ld} = load i32, ptr addrspace(4) {g}, align 4")
             uniform.append(ld)
-        pool = uniform + ["%tid"]
+        # the divergent input mixed with a loaded value, so llc's known-bits facts about
+        # workitem ids (range 0..1023) do not turn muls into mul_u24 or ashr into lshr
+        self.emit(f"%dv = xor i32 %tid, {uniform[3]}")
+        pool = uniform + ["%dv"]
+        self.inputs = list(uniform)
         res = self.region(pool, uniform, 0)
         self.emit(f"store i32 {res}, ptr addrspace(1) %out, align 4")
         self.emit("ret void")

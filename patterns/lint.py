@@ -34,13 +34,40 @@ class Finding:
         return f"{where}record '{self.record}': {self.level}: [{self.code}] {self.message}"
 
 
-def _root_div(p: PNode) -> set[str]:
-    kinds = {pr.kind for pr in p.preds}
-    if "uniform" in kinds:
-        return {"uniform"}
-    if "divergent" in kinds:
-        return {"divergent"}
+_INTRINSIC_OPS = ("ISD::INTRINSIC_WO_CHAIN", "ISD::INTRINSIC_W_CHAIN", "ISD::INTRINSIC_VOID")
+
+
+def _intrinsic_id(p: PNode) -> str | None:
+    if p.kind == "node" and p.opcode in _INTRINSIC_OPS and p.children and p.children[0].kind == "int":
+        return str(p.children[0].value)
+    return None
+
+
+def _node_div(p: PNode, target) -> set[str]:
+    """Divergence a DAG node matching ``p``'s root can have, from the intrinsic's class."""
+    name = _intrinsic_id(p)
+    if name is None:
+        name = _LOWERED.get(id(target), {}).get(p.opcode)
+    if name is not None:
+        kind = getattr(target.intrinsic_divergence(name), "value", "follows")
+        if kind == "uniform":
+            return {"uniform"}
+        if kind == "source":
+            return {"divergent"}
     return {"uniform", "divergent"}
+
+
+_LOWERED: dict[int, dict[str, str]] = {}
+
+
+def _root_div(p: PNode, target=None) -> set[str]:
+    kinds = {pr.kind for pr in p.preds}
+    possible = _node_div(p, target) if target is not None else {"uniform", "divergent"}
+    if "uniform" in kinds:
+        return {"uniform"} & possible
+    if "divergent" in kinds or "bus" in kinds:
+        return {"divergent"} & possible
+    return possible
 
 
 def _subsumes(q: PNode, p: PNode) -> bool:
@@ -76,11 +103,18 @@ def _repeats(p: PNode) -> bool:
 
 
 def _plain(p: PNode) -> bool:
-    return all(c.kind == "leaf" and not c.preds for c in p.children)
+    kids = p.children[1:] if _intrinsic_id(p) is not None else p.children
+    return all(c.kind == "leaf" and not c.preds for c in kids)
+
+
+def _key(p: PNode) -> str:
+    name = _intrinsic_id(p)
+    return f"{p.opcode}({name})" if name else str(p.opcode)
 
 
 def lint_target(target) -> list[Finding]:
     table = build_table(target)
+    _LOWERED[id(target)] = {low.node.opcode: low.intrinsic.ir_name for low in target.lowerings}
     insts = target.instructions
     rcs = target.register_classes_by_name
     out: list[Finding] = []
@@ -91,7 +125,7 @@ def lint_target(target) -> list[Finding]:
         inst = insts.get(getattr(dst, "op", None)) if hasattr(dst, "op") else None
         if inst is not None and inst.outs:
             rc = rcs.get(inst.outs[0].kind)
-            if rc is not None and rc.file == "scalar" and "divergent" in _root_div(p.src):
+            if rc is not None and rc.file == "scalar" and "divergent" in _root_div(p.src, target):
                 out.append(Finding("error", "scalar-result-divergent-root", p.record,
                                    f"{p.src_text()} writes {inst.name} into scalar class {rc.name} but its root "
                                    f"has no uniform predicate: a divergent node can select it", p.span))
@@ -119,17 +153,23 @@ def lint_target(target) -> list[Finding]:
                                        f"(complexity {q.complexity}) is tried first and matches everything it does",
                                        p.span))
                     break
-    # (opcode, type, divergence) gaps
-    for opc, pats in sorted(table.by_opcode.items()):
+    # (node, type, divergence) gaps; intrinsics are told apart by their id
+    groups: dict[str, list] = {}
+    for p in table.patterns:
+        groups.setdefault(_key(p.src), []).append(p)
+    for key, pats in sorted(groups.items()):
         vts = sorted({p.src.vt for p in pats if p.src.vt})
+        possible = _node_div(pats[0].src, target)
         for vt in vts:
             for div in ("uniform", "divergent"):
-                ok = any(_plain(p.src) and (p.src.vt in (None, vt)) and div in _root_div(p.src)
+                if div not in possible:
+                    continue
+                ok = any(_plain(p.src) and (p.src.vt in (None, vt)) and div in _root_div(p.src, target)
                          and all(pr.kind in ("uniform", "divergent") for pr in p.src.preds) for p in pats)
                 if not ok:
                     first = pats[0]
                     out.append(Finding("warning", "no-pattern", first.record,
-                                       f"no pattern selects a {div} {vt} {opc} with arbitrary operands", None))
+                                       f"no pattern selects a {div} {vt} {key} with arbitrary operands", first.span))
     out.sort(key=lambda f: (f.level != "error", str(f.span or ""), f.record, f.code, f.message))
     return out
 

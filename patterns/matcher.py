@@ -44,6 +44,7 @@ class Predicate:
     name: str
     kind: str
     code: str = ""
+    operands: tuple[str, ...] = ()  # bound names the predicate reads (PredicateCodeUsesOperands)
 
     def describe(self) -> str:
         return f"{self.name} predicate"
@@ -122,9 +123,10 @@ class CompiledPattern:
     variant: int = 0
     dst_cost: int = 1
     dst_size: int = 0
+    spec_text: str = ""  # the source DAG as written in the spec
 
     def src_text(self) -> str:
-        return self.src.render()
+        return self.spec_text or self.src.render()
 
     def dst_text(self) -> str:
         r = getattr(self.dst, "render", None)
@@ -205,6 +207,14 @@ def _lower(src: PNode) -> tuple:
             visit(c, s, f"{path}.op{i}")
 
     visit(src, 0, "root")
+    # predicates that read operands run once every operand is recorded (as LLVM's
+    # CheckPredicateWithOperands does)
+    moved = [c for c in checks if c[0] == "pred" and c[2].operands]
+    checks = [c for c in checks if not (c[0] == "pred" and c[2].operands)]
+    for c in moved:
+        pr = c[2]
+        slots = tuple(bound.get(o, -1) for o in pr.operands)
+        checks.append(("predops", c[1], pr, c[3], slots))
     # operand-count check first for each node with children (cheap, keeps child loads safe)
     return tuple(checks), dict(bound), nslots[0]
 
@@ -229,9 +239,11 @@ class MatcherTable:
     def candidates(self, opcode: str) -> list[CompiledPattern]:
         return self.by_opcode.get(opcode, [])
 
-    def run(self, p: CompiledPattern, node) -> tuple[bool, int, list]:
+    def run(self, p: CompiledPattern, node, slots=None) -> tuple[bool, int, list]:
         """Run ``p``'s checks on ``node``: (matched, index of first failing check, slots)."""
-        slots = [node] + [None] * 16
+        if slots is None:
+            slots = [None] * 17
+        slots[0] = node
         for i, chk in enumerate(p.checks):
             k = chk[0]
             n = slots[chk[1]]
@@ -257,11 +269,15 @@ class MatcherTable:
             elif k == "same":
                 if slots[chk[2]] is not n:
                     return False, i, slots
+            elif k == "predops":
+                if not eval_predicate(chk[2], n, [slots[s] if s >= 0 else None for s in chk[4]]):
+                    return False, i, slots
         return True, len(p.checks), slots
 
     def match(self, node) -> MatchResult | None:
+        slots = [None] * 17
         for p in self.by_opcode.get(node.opcode, ()):
-            ok, _i, slots = self.run(p, node)
+            ok, _i, slots = self.run(p, node, slots)
             if ok:
                 return MatchResult(p, slots, self._bindings[id(p)])
         return None
@@ -270,8 +286,28 @@ class MatcherTable:
         return self._bindings[id(p)]
 
 
-def eval_predicate(pr: Predicate, n) -> bool:
+# i32 values the GFX9 VALU encodes inline (no constant-bus use): -16..64 and the bit
+# patterns of +-0.5, +-1.0, +-2.0, +-4.0 and 1/(2*pi).
+_INLINE_FP32 = frozenset({0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000, 0x40000000, 0xC0000000,
+                          0x40800000, 0xC0800000, 0x3E22F983})
+
+
+def is_inline_immediate(n) -> bool:
+    if n.opcode != "ISD::Constant" or not isinstance(n.value, int):
+        return False
+    return -16 <= n.value <= 64 or (n.value & 0xFFFFFFFF) in _INLINE_FP32
+
+
+CONSTANT_BUS_LIMIT = 1  # gfx900 VOP3
+
+
+def eval_predicate(pr: Predicate, n, operands=None) -> bool:
     k = pr.kind
+    if k == "bus":
+        if not n.divergent:
+            return False
+        scalar = sum(1 for o in operands or () if o is not None and not o.divergent and not is_inline_immediate(o))
+        return scalar <= CONSTANT_BUS_LIMIT
     if k == "uniform":
         return not n.divergent
     if k == "divergent":

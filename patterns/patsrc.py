@@ -28,6 +28,8 @@ def classify_predicate(name: str, code: str | None, divergence: str | None) -> P
         return Predicate(name, divergence, code or "")
     if not code:
         return None
+    if "getConstantBusLimit" in code:
+        return Predicate(name, "bus", code)
     if "hasOneUse" in code:
         return Predicate(name, "oneuse", code)
     if "Imm" in code:
@@ -108,6 +110,9 @@ class _Resolver:
         if root is None:
             return None
         pred = classify_predicate(frag.name, frag.predicate_code, getattr(frag, "divergence", None))
+        if pred is not None and "Operands[" in (frag.predicate_code or ""):
+            names = tuple(sub[o].name or "" for o in ops)
+            pred = Predicate(pred.name, pred.kind, pred.code, names)
         preds = root.preds + ((pred,) if pred is not None else ())
         if getattr(frag, "has_one_use", False):
             preds += (Predicate(frag.name, "oneuse", "hasOneUse"),)
@@ -274,5 +279,6 @@ def resolve_patterns(target, diags) -> list[CompiledPattern]:
                 index=-1, record=sp.record, src=v, dst=sp.dst,
                 complexity=pattern_size(v) + sp.added_complexity, added_complexity=sp.added_complexity,
                 order=sp.order, checks=checks, root_opcode=opcode, result_vt=v.vt, span=sp.span,
-                variant=vi, dst_cost=cost, dst_size=size))
+                variant=vi, dst_cost=cost, dst_size=size,
+                spec_text=src.render() if vi == 0 else f"{src.render()} [commuted]"))
     return out

@@ -175,7 +175,72 @@ def _wrap(value: int, vt: str) -> int:
 _SIDE_EFFECTS = frozenset({"store", "br", "ret", "switch", "unreachable", "atomicrmw", "cmpxchg", "fence"})
 
 
-def live_instructions(fn, mode: str = "trivial") -> set:
+_CSE_OPS = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze"}
+_COMMUTATIVE_IR = frozenset({"add", "mul", "and", "or", "xor"})
+
+
+def _operand_key(v, rep):
+    v = rep.get(v, v)
+    if type(v).__name__ == "Constant":
+        return (0, v.text, str(v.type))
+    return (1, id(v), "")
+
+
+def common_subexpressions(fn) -> dict:
+    """EarlyCSE as llc runs it: an instruction equal to one in a dominating position (same
+    opcode, type, predicate and operands, commutative operands in either order) is
+    replaced by it. Returns instruction -> its representative."""
+    import networkx as nx
+
+    from .cycles import DomTree
+
+    if not fn.blocks:
+        return {}
+    g = nx.DiGraph()
+    for b in fn.blocks:
+        g.add_node(b)
+        for sblk in b.successors:
+            g.add_edge(b, sblk)
+    dt = DomTree(g, fn.blocks[0])
+    children: dict = {}
+    for b in fn.blocks:
+        p = dt.parent(b)
+        if p is not None:
+            children.setdefault(p, []).append(b)
+    rep: dict = {}
+    table: dict = {}
+    stack = [(fn.blocks[0], None)]
+    undo: list = []
+    # iterative preorder walk with scoped table: ("enter", block) / ("leave", marker)
+    work = [("enter", fn.blocks[0])]
+    while work:
+        kind, item = work.pop()
+        if kind == "leave":
+            while len(undo) > item:
+                table.pop(undo.pop(), None)
+            continue
+        b = item
+        work.append(("leave", len(undo)))
+        for ins in b.instructions:
+            if ins.opcode not in _CSE_OPS or ins.name is None:
+                continue
+            ops = tuple(_operand_key(v, rep) for v in ins.operands)
+            if ins.opcode in _COMMUTATIVE_IR and ops[1] < ops[0]:
+                ops = (ops[1], ops[0])
+            key = (ins.opcode, ins.type, ins.predicate, ops, ins.flags)
+            hit = table.get(key)
+            if hit is not None:
+                rep[ins] = hit
+            else:
+                table[key] = ins
+                undo.append(key)
+        for c in reversed(children.get(b, [])):
+            work.append(("enter", c))
+    del stack
+    return rep
+
+
+def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set:
     """Instructions that survive llc's IR-level dead-code removal.
 
     ``"trivial"``: repeatedly drop instructions without users and without side effects
@@ -186,10 +251,12 @@ def live_instructions(fn, mode: str = "trivial") -> set:
         return set(insts)
     users: dict = {i: 0 for i in insts}
 
+    rep = rep or {}
+
     def ops_of(i):
         if i.opcode == "phi":
-            return [v for v, _b in i.incoming]
-        return list(i.operands)
+            return [rep.get(v, v) for v, _b in i.incoming]
+        return [rep.get(v, v) for v in i.operands]
 
     if mode == "aggressive":
         live = set()
@@ -242,22 +309,38 @@ class _Builder:
         self.vreg: dict[object, str] = {}
         self.used_outside: set = set()
         self._intr_cache: dict[str, tuple] = {}
-        self.live = live_instructions(fn, dce)
+        self._decl_cache: dict[str, str] = {}
+        self.rep = common_subexpressions(fn)
+        self.live = live_instructions(fn, dce, self.rep)
+        # llc reads a value defined in a cycle with a divergent exit, outside that cycle,
+        # through an LCSSA phi that the analysis calls divergent (temporal divergence)
+        self.temporal: dict = {}
+        for ci, c in enumerate(getattr(ua, "cycles_with_divergent_exit", ())):
+            for b in c.block_set:
+                self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
         for b in fn.blocks:
             for ins in b.instructions:
                 if ins not in self.live:
                     continue
                 if ins.opcode == "phi":
                     for v, _blk in ins.incoming:
+                        v = self.rep.get(v, v)
                         if type(v).__name__ == "Instruction" or type(v).__name__ == "Argument":
                             self.used_outside.add(v)
                     continue
                 for v in ins.operands:
+                    v = self.rep.get(v, v)
                     if type(v).__name__ == "Instruction" and v.block is not b:
                         self.used_outside.add(v)
 
     def is_divergent(self, v) -> bool:
         return bool(self.ua.is_divergent(v))
+
+    def _temporal(self, v, block) -> bool:
+        inner = self.temporal.get(v.block)
+        if not inner:
+            return False
+        return bool(inner - self.temporal.get(block, frozenset()))
 
     def reg_of(self, v) -> str:
         r = self.vreg.get(v)
@@ -266,8 +349,25 @@ class _Builder:
             self.vreg[v] = r
         return r
 
+    def declared_name(self, callee: str) -> str:
+        """The target's name for an intrinsic call: overloaded intrinsics are called with a
+        type suffix (``llvm.amdgcn.sffbh.i32``) but declared without it."""
+        got = self._decl_cache.get(callee)
+        if got is None:
+            known = getattr(self.target, "intrinsics_by_ir_name", None) or {}
+            got = callee
+            parts = callee.split(".")
+            for k in range(len(parts), 1, -1):
+                cand = ".".join(parts[:k])
+                if cand in known:
+                    got = cand
+                    break
+            self._decl_cache[callee] = got
+        return got
+
     def intrinsic_info(self, name: str):
         """(isd opcode or target node, divergence kind name) for an intrinsic."""
+        name = self.declared_name(name)
         got = self._intr_cache.get(name)
         if got is not None:
             return got
@@ -305,7 +405,10 @@ class _Builder:
                 consts[key] = n
             return n
 
+        rep = self.rep
+
         def get(v) -> SDNode:
+            v = rep.get(v, v)
             n = local.get(v)
             if n is not None:
                 return n
@@ -320,7 +423,7 @@ class _Builder:
             kind = type(v).__name__
             if kind in ("Instruction", "Argument"):
                 n = dag.node("ISD::CopyFromReg", vt_of(v.type), ir=v, reg=self.reg_of(v))
-                div = self.is_divergent(v)
+                div = self.is_divergent(v) or (kind == "Instruction" and self._temporal(v, block))
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
                 local[v] = n
@@ -460,7 +563,7 @@ class _Builder:
             else:
                 has_chain = vt == "isVoid"
                 opc = "ISD::INTRINSIC_VOID" if has_chain else "ISD::INTRINSIC_WO_CHAIN"
-                idn = dag.node("ISD::TargetConstant", "i32", value=callee)
+                idn = dag.node("ISD::TargetConstant", "i32", value=self.declared_name(callee))
                 idn.source = "uniform"
                 n = dag.node(opc, vt, (idn,) + tuple(get(a) for a in args), ir=ins, intrinsic=callee)
         if kind == "source":
@@ -519,6 +622,7 @@ class FunctionDAGs:
     function: object
     dags: list[SelectionDAG]
     vregs: dict
+    phis: list = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
 
 
 def build_function_dags(fn, target, ua, *, dce: str = "aggressive") -> FunctionDAGs:
@@ -527,4 +631,19 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive") -> FunctionD
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
     b = _Builder(fn, target, ua, dce)
     dags = [b.build_block(blk) for blk in fn.blocks]
-    return FunctionDAGs(fn, dags, b.vreg)
+    index = {blk: i for i, blk in enumerate(fn.blocks)}
+    phis = []
+    for blk in fn.blocks:
+        row = []
+        for ins in blk.instructions:
+            if ins.opcode != "phi" or ins not in b.live:
+                continue
+            inc = []
+            for v, pb in ins.incoming:
+                v = b.rep.get(v, v)
+                kind = type(v).__name__
+                text = f"%{b.reg_of(v)}" if kind in ("Instruction", "Argument") else getattr(v, "text", str(v))
+                inc.append((text, index.get(pb, -1)))
+            row.append((ins, b.reg_of(ins), b.is_divergent(ins), inc))
+        phis.append(row)
+    return FunctionDAGs(fn, dags, b.vreg, phis)

@@ -121,8 +121,9 @@ def nvvm_shfl(mode: str, a, b, c, membermask, exec_mask, wave: int = 32) -> Shuf
     member = np.asarray(membermask, dtype=bool)
     member = np.broadcast_to(member, (batch, wave))
     participating = exec_mask & member
-    src_ok = np.take_along_axis(participating, j, axis=1)
-    vals = np.take_along_axis(np.broadcast_to(np.asarray(a, dtype=np.uint64), (batch, wave)), j, axis=1)
+    flat = j + (np.arange(batch, dtype=np.int64) * wave)[:, None]
+    src_ok = participating.reshape(-1)[flat]
+    vals = np.ascontiguousarray(np.broadcast_to(np.asarray(a, dtype=np.uint64), (batch, wave))).reshape(-1)[flat]
     return ShuffleResult(
         value=vals,
         defined=participating & src_ok,

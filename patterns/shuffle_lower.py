@@ -15,7 +15,10 @@ The job of this module:
   the result is defined, including the predicate and that inactive lanes are untouched.
 - ``choose``: for a constant operand, the cheapest sequence proven equal to the
   reference: a plain copy, a DPP lane move, ``ds_swizzle_b32`` (bit-mask or quad-perm), a
-  readlane broadcast, else ``ds_bpermute_b32``.
+  readlane broadcast, else ``ds_bpermute_b32`` with the operand folded into the index
+  arithmetic (``lower_constant``). Candidates are screened by their full-exec lane map,
+  then each one is proven with the same per-lane comparison as ``verify`` over the whole
+  exec/member mask set; the cheapest proven one wins (ties: the order above).
 
 Register convention of every sequence: ``v0``/``v1`` value low/high half, ``v2`` operand
 ``b``, ``s4`` the ``c`` operand when it is a runtime value; results in ``v3``/``v4``
@@ -24,7 +27,10 @@ Register convention of every sequence: ``v0``/``v1`` value low/high half, ``v2``
 
 Cost model (weights per instruction class, documented and deliberately simple): VALU,
 SALU and DPP moves 1, cross-lane VALU (readlane, permlane64) 2, an LDS-path DS
-instruction 4 (issue plus the wait for its result; ``s_waitcnt`` itself counts 0).
+instruction 4 (issue plus the wait for its result; ``s_waitcnt`` itself counts 0), and
+``s_nop N`` its N + 1 wait states. Chosen sequences keep their inputs (v0/v1) intact; a
+DPP move whose ``old`` operand was just written by a VALU gets the 2 wait states GFX9
+requires (LLVM avoids the preload by doing the move in place, ``v_mov_b32_dpp v0, v0``).
 
 Exec masks used for proofs. A lowered sequence here computes each lane's result from its
 own lane and from the single lane it reads; whether that source lane is active is the
@@ -45,7 +51,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import shuffle as ref
-from .wave import Code, Dpp, WaveState, assemble_cached, swizzle_offset_text, swizzle_source_lanes
+from .wave import Code, Dpp, WaveState, _assemble_line, assemble_cached, swizzle_offset_text, swizzle_source_lanes
 
 COST = {"valu": 1, "salu": 1, "dpp": 1, "lane": 2, "ds": 4, "wait": 0}
 
@@ -54,8 +60,14 @@ S_C = 4
 SENTINEL = 0xDEADBEEF
 
 
+def _assemble_line_cache_clear() -> None:
+    """Forget every assembled sequence (benchmarks time parsing too)."""
+    assemble_cached.cache_clear()
+    _assemble_line.cache_clear()
+
+
 def code_cost(code: Code) -> int:
-    return sum(COST[op.kind] for op in code.ops)
+    return sum(COST[op.kind] + op.stall for op in code.ops)
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,12 @@ def lower(mode: str, wave: int, c: int | None, *, bits: int = 32, bpermute_wave6
         f"v_cndmask_b32 v5, 0, 1, {vcc}",  # predicate
         "v_lshlrev_b32 v15, 2, v14",  # byte address
     ]
+    _emit_permute(L, mode, c, wave, bits, bpermute_wave64)
+    return Lowering(mode, wave, c, bits, bpermute_wave64, "bpermute", "\n".join(L) + "\n")
+
+
+def _emit_permute(L: list[str], mode: str, c: int | None, wave: int, bits: int, bpermute_wave64: str) -> None:
+    """Read the value(s) from lane v14 (byte address in v15) into v3 (and v4)."""
     halves = [("v0", "v3", "v16", "v17", "v18")]
     if bits == 64:
         halves.append(("v1", "v4", "v19", "v20", "v21"))
@@ -145,7 +163,33 @@ def lower(mode: str, wave: int, c: int | None, *, bits: int = 32, bpermute_wave6
         for src, dst, *_ in halves:
             L.append(f"ds_bpermute_b32 {dst}, v15, {src}")
         L.append("s_waitcnt lgkmcnt(0)")
-    return Lowering(mode, wave, c, bits, bpermute_wave64, "bpermute", "\n".join(L) + "\n")
+
+
+def lower_constant(mode: str, operand: int, width: int, wave: int, *, bpermute_wave64: str = "full") -> Lowering:
+    """ds_bpermute with the constant operand folded into the index arithmetic (value only)."""
+    c = ref.clang_c(mode, width, wave)
+    bval = operand & (wave - 1)
+    seg = (c >> 8) & (wave - 1)
+    notseg = ~seg & (wave - 1)
+    vcc = "vcc_lo" if wave == 32 else "vcc"
+    L = ["v_mbcnt_lo_u32_b32 v10, -1, 0"]
+    if wave == 64:
+        L.append("v_mbcnt_hi_u32_b32 v10, -1, v10")
+    if mode == "idx":  # clamp is all ones: the source is always in range
+        L.append(f"v_and_or_b32 v14, v10, {seg}, {bval & notseg}")
+    elif mode == "up":  # in range iff the position in the segment is >= bval
+        L += [f"v_subrev_u32 v14, {bval}, v10", f"v_and_b32 v12, {notseg}, v10",
+              f"v_cmp_le_u32 {vcc}, {bval}, v12", f"v_cndmask_b32 v14, v10, v14, {vcc}"]
+    elif mode == "down":  # in range iff position + bval <= width - 1
+        L += [f"v_add_u32 v14, {bval}, v10", f"v_and_b32 v12, {notseg}, v10",
+              f"v_cmp_ge_i32 {vcc}, {width - 1 - bval}, v12", f"v_cndmask_b32 v14, v10, v14, {vcc}"]
+    else:  # reads of a later segment keep the own value
+        L += [f"v_xor_b32 v14, {bval}, v10", f"v_or_b32 v13, {width - 1}, v10",
+              f"v_cmp_le_u32 {vcc}, v14, v13", f"v_cndmask_b32 v14, v10, v14, {vcc}"]
+    L.append("v_lshlrev_b32 v15, 2, v14")
+    _emit_permute(L, mode, c, wave, 32, bpermute_wave64)
+    return Lowering(mode, wave, c, 32, bpermute_wave64, "bpermute", "\n".join(L) + "\n", has_pred=False,
+                    note="ds_bpermute with the operand folded into the index")
 
 
 def lower_cuda(mode: str, width: int, wave: int, *, bits: int = 32, bpermute_wave64: str = "full") -> Lowering:
@@ -188,8 +232,11 @@ def run_lowering(low: Lowering, values_lo, values_hi, operand, exec_mask, c=None
     exec_mask = np.asarray(exec_mask, dtype=bool)
     batch, wave = exec_mask.shape
     st = WaveState(wave, batch, bpermute_wave64=low.bpermute_wave64, exec_mask=exec_mask)
-    st.v[V_VAR_LO] = np.broadcast_to(np.asarray(values_lo, dtype=np.uint64) & 0xFFFFFFFF, (batch, wave)).astype(np.uint32)
-    st.v[V_VAR_HI] = np.broadcast_to(np.asarray(values_hi, dtype=np.uint64) & 0xFFFFFFFF, (batch, wave)).astype(np.uint32)
+    for r, vals in ((V_VAR_LO, values_lo), (V_VAR_HI, values_hi)):
+        a = np.asarray(vals)
+        if a.dtype != np.uint32:
+            a = (a.astype(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        st.v[r] = np.broadcast_to(a, (batch, wave)).copy()
     opnd = np.asarray(operand, dtype=np.int64)
     if opnd.ndim == 1:
         opnd = opnd[:, None]
@@ -237,12 +284,16 @@ def _bits(masks, wave: int) -> np.ndarray:
     return np.array([[(m >> i) & 1 == 1 for i in range(wave)] for m in masks], dtype=bool)
 
 
+@lru_cache(maxsize=16)
 def case_values(batch: int, wave: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct per-lane 32-bit values (low and high halves) for every case."""
+    """Distinct per-lane 32-bit values (low and high halves) for every case (read-only)."""
     lane = np.arange(wave, dtype=np.uint64)[None, :]
     case = np.arange(batch, dtype=np.uint64)[:, None]
     lo = (lane * np.uint64(0x9E3779B1) + case * np.uint64(0x85EBCA6B) + np.uint64(0x1234567)) & np.uint64(0xFFFFFFFF)
     hi = (lane * np.uint64(0x7FEB352D) + case * np.uint64(0x27D4EB2F) + np.uint64(0xBEEF)) & np.uint64(0xFFFFFFFF)
+    lo, hi = lo.astype(np.uint32), hi.astype(np.uint32)
+    lo.flags.writeable = False
+    hi.flags.writeable = False
     return lo, hi
 
 
@@ -274,6 +325,14 @@ class Counterexample:
                 f"lane {self.lane} (reference source lane {self.src_lane}): {self.what} expected {self.expected}, "
                 f"got {self.got}")
 
+    def reproduce(self) -> str:
+        """A ``tdgen shuffle`` command showing the same case (values: lane i holds i + 100)."""
+        how = {"hip": "--hip", "bpermute": "--lowered"}.get(self.kind, "--lowered")
+        shape = f"--width {self.width}" if self.width is not None else f"--c 0x{self.c:x}"
+        hexw = self.wave // 4
+        return (f"tdgen shuffle {self.mode} --operand {self.operand} {shape} --wave {self.wave} "
+                f"--exec 0x{self.exec_mask:0{hexw}x} --mask 0x{self.membermask:0{hexw}x} {how}")
+
 
 @dataclass
 class Tally:
@@ -296,15 +355,24 @@ class Tally:
             self.first = other.first
 
 
+def reference_for(mode: str, ops: np.ndarray, execs: np.ndarray, members: np.ndarray, cs) -> ref.ShuffleResult:
+    """The reference outcome for a verification batch (values from ``case_values``)."""
+    batch, wave = execs.shape
+    lo, hi = case_values(batch, wave)
+    both = lo.astype(np.uint64) | (hi.astype(np.uint64) << np.uint64(32))
+    return ref.nvvm_shfl(mode, both, ops, cs, members, execs, wave)
+
+
 def check_batch(low: Lowering, ops: np.ndarray, execs: np.ndarray, members: np.ndarray, cs: np.ndarray,
-                width: int | None, mask_ints: list[tuple[int, int]], reference: str = "cuda") -> Tally:
+                width: int | None, mask_ints: list[tuple[int, int]], want: ref.ShuffleResult | None = None) -> Tally:
     """Run ``low`` on the batch and compare with the reference on every lane."""
     batch, wave = execs.shape
     lo, hi = case_values(batch, wave)
     st = run_lowering(low, lo, hi, ops, execs, cs if low.c is None else None)
-    want = ref.nvvm_shfl(low.mode, lo | (hi << np.uint64(32)), ops, cs, members, execs, wave)
-    got_lo = st.vget(V_RES_LO).astype(np.uint64)
-    got_hi = st.vget(V_RES_HI).astype(np.uint64)
+    if want is None:
+        want = reference_for(low.mode, ops, execs, members, cs)
+    got_lo = st.vget(V_RES_LO)
+    got_hi = st.vget(V_RES_HI)
     got_pred = st.vget(V_PRED)
     t = Tally(cases=batch, lanes=batch * wave, sequences=1)
     defined = want.defined
@@ -314,25 +382,24 @@ def check_batch(low: Lowering, ops: np.ndarray, execs: np.ndarray, members: np.n
     t.undefined_source = int((want.pred_defined & ~defined).sum())
     inactive = ~execs
     t.inactive_checked = int(inactive.sum())
-    want_lo = want.value & np.uint64(0xFFFFFFFF)
-    want_hi = want.value >> np.uint64(32)
-    problems = [
-        ("value", defined & (got_lo != want_lo), want_lo, got_lo),
-    ]
+    want_lo = (want.value & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    checks = [("value", lambda: defined & (got_lo != want_lo), want_lo, got_lo)]
     if low.bits == 64:
-        problems.append(("value (high half)", defined & (got_hi != want_hi), want_hi, got_hi))
+        want_hi = (want.value >> np.uint64(32)).astype(np.uint32)
+        checks.append(("value (high half)", lambda: defined & (got_hi != want_hi), want_hi, got_hi))
     if low.has_pred:
-        gp = got_pred.astype(np.int64)
-        wp = want.pred.astype(np.int64)
-        problems.append(("pred", want.pred_defined & (gp != wp), wp, gp))
-    sent = np.uint64(SENTINEL)
-    for r, name in ((got_lo, "result"), (got_hi, "result high half"), (got_pred.astype(np.uint64), "pred")):
-        problems.append((f"inactive lane {name} register written", inactive & (r != sent), np.full_like(r, sent), r))
+        wp = want.pred.astype(np.uint32)
+        checks.append(("pred", lambda: want.pred_defined & (got_pred != wp), wp, got_pred))
+    sent = np.uint32(SENTINEL)
+    for r, name in ((got_lo, "result"), (got_hi, "result high half"), (got_pred, "pred")):
+        checks.append((f"inactive lane {name} register written", lambda r=r: inactive & (r != sent),
+                       np.full((batch, wave), sent, dtype=np.uint32), r))
     bad_any = np.zeros((batch, wave), dtype=bool)
     first_idx = None
-    for what, bad, w_arr, g_arr in problems:
-        bad_any |= bad
+    for what, bad_fn, w_arr, g_arr in checks:
+        bad = bad_fn()
         if bad.any():
+            bad_any |= bad
             flat = int(np.flatnonzero(bad.ravel())[0])
             if first_idx is None or flat < first_idx[0]:
                 first_idx = (flat, what, w_arr, g_arr)
@@ -349,12 +416,17 @@ def check_batch(low: Lowering, ops: np.ndarray, execs: np.ndarray, members: np.n
     return t
 
 
+@lru_cache(maxsize=64)
+def _pair_bits(wave: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray]:
+    return _bits([p[0] for p in pairs], wave), _bits([p[1] for p in pairs], wave)
+
+
 def _grid(wave: int, ops_list, pairs):
+    pairs = tuple(pairs)
     ops = np.repeat(np.array(ops_list, dtype=np.int64), len(pairs))
     e_ints = [p[0] for p in pairs] * len(ops_list)
     m_ints = [p[1] for p in pairs] * len(ops_list)
-    pe = _bits([p[0] for p in pairs], wave)
-    pm = _bits([p[1] for p in pairs], wave)
+    pe, pm = _pair_bits(wave, pairs)
     execs = np.tile(pe, (len(ops_list), 1))
     members = np.tile(pm, (len(ops_list), 1))
     return ops, execs, members, list(zip(e_ints, m_ints))
@@ -388,17 +460,19 @@ def verify(wave: int, *, bpermute_wave64: str = "full", kind: str = "bpermute", 
     pairs = mask_pairs(wave)
     ops, execs, members, mask_ints = _grid(wave, ops_list, pairs)
     rep = VerifyReport(wave, bpermute_wave64, kind, widths, len(ops_list), len(pairs))
-    for nb in bits:
-        tally = Tally()
-        for mode in modes:
-            for w in widths:
+    tallies = {nb: Tally() for nb in bits}
+    for mode in modes:
+        for w in widths:
+            c = ref.clang_c(mode, w, wave)
+            cs = np.full(len(ops), c, dtype=np.int64)
+            want = reference_for(mode, ops, execs, members, cs)  # shared by the 32- and 64-bit runs
+            for nb in bits:
                 if kind == "hip":
                     low = lower_hip(mode, w, wave, bits=nb, bpermute_wave64=bpermute_wave64)
                 else:
                     low = lower_cuda(mode, w, wave, bits=nb, bpermute_wave64=bpermute_wave64)
-                c = ref.clang_c(mode, w, wave)
-                tally.add(check_batch(low, ops, execs, members, np.full(len(ops), c, dtype=np.int64), w, mask_ints))
-        rep.by_bits[nb] = tally
+                tallies[nb].add(check_batch(low, ops, execs, members, cs, w, mask_ints, want))
+    rep.by_bits = tallies
     if nvvm_c and kind == "bpermute":
         rep.nvvm = verify_nvvm_c(wave, bpermute_wave64=bpermute_wave64, modes=modes)
     return rep
@@ -451,16 +525,20 @@ def _reference_map(mode: str, operand: int, width: int, wave: int) -> np.ndarray
 
 
 @lru_cache(maxsize=8)
-def _swizzle_maps(wave: int) -> tuple[np.ndarray, np.ndarray]:
-    offs = np.array([o for o in range(0x8000)] + [0x8000 | q for q in range(256)], dtype=np.int64)
-    maps = np.stack([swizzle_source_lanes(int(o), wave) for o in offs]) if wave == 32 else None
-    if maps is None:
-        lane = np.arange(64, dtype=np.int64)[None, :]
-        o = offs[:, None]
-        bm = (lane & 32) | ((((lane & 31) & (o & 31)) | ((o >> 5) & 31)) ^ ((o >> 10) & 31))
-        qp = (lane & ~3) | ((o >> (2 * (lane & 3))) & 3)
-        maps = np.where((o & 0x8000) != 0, qp, bm)
-    return offs, maps
+def _swizzle_index(wave: int) -> dict[bytes, int]:
+    """Lane map (as bytes) -> the preferred modelled ds_swizzle offset producing it.
+
+    Quad-perm encodings are preferred, then the smallest bit-mask offset (deterministic)."""
+    offs = np.array(list(range(0x8000)) + [0x8000 | q for q in range(256)], dtype=np.int64)
+    lane = np.arange(wave, dtype=np.int64)[None, :]
+    o = offs[:, None]
+    bm = (lane & 32) | ((((lane & 31) & (o & 31)) | ((o >> 5) & 31)) ^ ((o >> 10) & 31))
+    qp = (lane & ~3) | ((o >> (2 * (lane & 3))) & 3)
+    maps = np.where((o & 0x8000) != 0, qp, bm)
+    index: dict[bytes, int] = {}
+    for i in np.argsort(-(offs >> 15), kind="stable"):  # quad-perm offsets first
+        index.setdefault(maps[i].tobytes(), int(offs[i]))
+    return index
 
 
 def _dpp_candidates(wave: int, allow_wave_shifts: bool) -> list[Dpp]:
@@ -473,8 +551,17 @@ def _dpp_candidates(wave: int, allow_wave_shifts: bool) -> list[Dpp]:
     return cands
 
 
-def _dpp_text(d: Dpp) -> str:
-    return d.text()
+@lru_cache(maxsize=8)
+def _dpp_maps(wave: int, allow_wave_shifts: bool):
+    """Every DPP candidate, its lane map (invalid source -> own lane) and whether all sources are valid."""
+    dpps = _dpp_candidates(wave, allow_wave_shifts)
+    lane = np.arange(wave)
+    maps, valid_all = [], []
+    for d in dpps:
+        src, valid = d.source_lanes(wave)
+        maps.append(np.where(valid, src, lane))
+        valid_all.append(bool(valid.all()))
+    return tuple(dpps), np.stack(maps), tuple(valid_all)
 
 
 def _prove(low: Lowering, operand: int, width: int) -> Tally:
@@ -497,22 +584,19 @@ def candidates(mode: str, operand: int, width: int, wave: int, bpermute_wave64: 
     if np.array_equal(t, lane):
         out.append(mk("copy", "v_mov_b32 v3, v0\n", "every lane keeps its own value"))
     # DPP (wave shifts only on GFX9-style wave64 targets)
-    for d in _dpp_candidates(wave, wave == 64 and bpermute_wave64 == "full"):
-        src, valid = d.source_lanes(wave)
-        m = np.where(valid, src, lane)
-        if np.array_equal(m, t):
-            if valid.all():
-                asm = f"v_mov_b32_dpp v3, v0 {d.text()}\n"
-            else:  # lanes without a valid source keep the old value: preload own value
-                asm = f"v_mov_b32 v3, v0\nv_mov_b32_dpp v3, v0 {d.text()}\n"
-            out.append(mk("dpp", asm, f"DPP {d.text().split(' ')[0]}"))
-            break
-    offs, maps = _swizzle_maps(wave)
-    hit = np.flatnonzero((maps == t[None, :]).all(axis=1))
-    if hit.size:
-        # prefer quad-perm encodings, then the smallest bit-mask offset (deterministic)
-        qp = [int(offs[i]) for i in hit if offs[i] & 0x8000]
-        off = qp[0] if qp else int(offs[hit[0]])
+    dpps, dmaps, dvalid = _dpp_maps(wave, wave == 64 and bpermute_wave64 == "full")
+    dhit = np.flatnonzero((dmaps == t[None, :]).all(axis=1))
+    if dhit.size:
+        i = int(dhit[0])
+        d = dpps[i]
+        if dvalid[i]:
+            asm = f"v_mov_b32_dpp v3, v0 {d.text()}\n"
+        else:  # lanes without a valid source keep the old value: preload own value; the DPP
+            # instruction reads that VGPR, and GFX9 needs 2 wait states after a VALU write to it
+            asm = f"v_mov_b32 v3, v0\ns_nop 1\nv_mov_b32_dpp v3, v0 {d.text()}\n"
+        out.append(mk("dpp", asm, f"DPP {d.text().split(' ')[0]}"))
+    off = _swizzle_index(wave).get(t.astype(np.int64).tobytes())
+    if off is not None:
         out.append(mk("swizzle", f"ds_swizzle_b32 v3, v0 offset:{swizzle_offset_text(off)}\ns_waitcnt lgkmcnt(0)\n",
                       f"ds_swizzle offset 0x{off:04x}"))
     if (t == t[0]).all():
@@ -526,10 +610,7 @@ def choose(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str 
     considered: list[tuple[str, int, str]] = []
     best: tuple[int, int, Lowering, Tally] | None = None
     cands = candidates(mode, operand, width, wave, bpermute_wave64)
-    fallback_core = lower_cuda(mode, width, wave, bpermute_wave64=bpermute_wave64)
-    fallback = Lowering(mode, wave, fallback_core.c, 32, bpermute_wave64, "bpermute",
-                        f"v_mov_b32 v2, {operand & 0xFFFFFFFF}\n" + fallback_core.asm, has_pred=True,
-                        note="general ds_bpermute sequence with the operand materialised")
+    fallback = lower_constant(mode, operand, width, wave, bpermute_wave64=bpermute_wave64)
     for order, low in enumerate(cands + [fallback]):
         proof = _prove(low, operand, width)
         verdict = "proven" if proof.failures == 0 else f"rejected ({proof.first.describe() if proof.first else ''})"

@@ -34,6 +34,10 @@ Semantics follow the AMD GCN3/Vega/RDNA ISA descriptions:
 - ``v_permlane64_b32 d, s``: swaps the two 32-lane halves of a wave64 (no-op in wave32).
 - VALU writes only active lanes; VOPC compares write 0 for inactive lanes; readlane,
   readfirstlane and writelane ignore exec (readfirstlane of an empty exec reads lane 0).
+
+The text accepts LLVM's printed forms for what it models (``_e32``/``_e64`` encoding
+suffixes, ``s_waitcnt vmcnt(0) lgkmcnt(0)``, ``offset:swizzle(...)``), so llc-19 output
+for these instructions runs unchanged (tests/test_shuffle.py uses that as an oracle).
 """
 
 from __future__ import annotations
@@ -307,8 +311,9 @@ class WaveState:
     def vwrite(self, r: int, val, enable=None) -> None:
         en = self.exec if enable is None else enable
         old = self.vget(r)
-        val = np.broadcast_to(np.asarray(val).astype(U32, copy=False), old.shape)
-        self.v[r] = np.where(en, val, old)
+        if not old.flags.writeable:
+            old = self.v[r] = old.copy()
+        np.copyto(old, np.asarray(val).astype(U32, copy=False), where=en, casting="unsafe")
 
     # --- SGPRs (32-bit view)
     def sget(self, r: int) -> np.ndarray:
@@ -461,6 +466,17 @@ VALU2: dict[str, Callable] = {
     "v_mul_lo_u32": lambda a, b: (np.asarray(a, dtype=np.uint64) * np.asarray(b, dtype=np.uint64) & MASK32).astype(U32),
 }
 
+VALU3: dict[str, Callable] = {
+    "v_and_or_b32": lambda a, b, c: (a & b) | c,
+    "v_or3_b32": lambda a, b, c: a | b | c,
+    "v_lshl_or_b32": lambda a, b, c: (np.asarray(a, dtype=U32) << _shift_amt(b)) | c,
+    "v_lshl_add_u32": lambda a, b, c: (np.asarray(a, dtype=U32) << _shift_amt(b)) + c,
+    "v_add_lshl_u32": lambda a, b, c: np.asarray(a + b, dtype=U32) << _shift_amt(c),
+    "v_add3_u32": lambda a, b, c: a + b + c,
+    "v_xad_u32": lambda a, b, c: (a ^ b) + c,
+    "v_bfi_b32": lambda a, b, c: (a & b) | (~np.asarray(a, dtype=U32) & c),
+}
+
 CMP = {
     "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
     "gt": np.greater, "ge": np.greater_equal,
@@ -495,14 +511,31 @@ SAVEEXEC = {
 }
 
 
+@lru_cache(maxsize=64)
+def _mbcnt_imm(value: int, hi: bool, wave: int) -> np.ndarray:
+    lanes = np.arange(wave) - (32 if hi else 0)
+    return np.array([bin(value & ((1 << max(0, min(int(x), 32))) - 1)).count("1") for x in lanes], dtype=U32)
+
+
 def _mbcnt(st: WaveState, d, mask, base, hi: bool):
-    words = _ssrc(st, mask) if not isinstance(mask, V) else None
+    if isinstance(mask, Imm):
+        st.vwrite(d.n, _mbcnt_imm(mask.value, hi, st.wave)[None, :] + _src32(st, base))
+        return
+    words = _ssrc(st, mask)
     bits = _unpack(words)  # (B, 32)
     prefix = np.concatenate([np.zeros((st.batch, 1), dtype=np.int64), np.cumsum(bits, axis=1)], axis=1)
     lanes = st.lane - 32 if hi else st.lane
     idx = np.clip(lanes, 0, 32)
     cnt = prefix[:, idx].astype(U32)
     st.vwrite(d.n, cnt + _src32(st, base))
+
+
+def gather(arr: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``arr[b, idx[b, i]]`` for every case b and lane i (idx broadcastable to arr)."""
+    b, n = arr.shape
+    idx = np.broadcast_to(idx, (b, n))
+    flat = idx + (np.arange(b, dtype=np.int64) * n)[:, None]
+    return arr.reshape(-1)[flat]
 
 
 def _lane_of_addr(st: WaveState, addr: np.ndarray, offset: int) -> np.ndarray:
@@ -517,9 +550,9 @@ def _lane_of_addr(st: WaveState, addr: np.ndarray, offset: int) -> np.ndarray:
 
 def _bpermute(st: WaveState, d, addr, data, offset: int):
     src_lane = _lane_of_addr(st, st.vget(addr.n), offset)
-    vals = np.take_along_axis(st.vget(data.n), src_lane, axis=1)
-    ok = np.take_along_axis(st.exec, src_lane, axis=1)
-    st.vwrite(d.n, np.where(ok, vals, U32(0)))
+    vals = gather(st.vget(data.n), src_lane)
+    vals[~gather(st.exec, src_lane)] = 0
+    st.vwrite(d.n, vals)
 
 
 def _permute(st: WaveState, d, addr, data, offset: int):
@@ -684,6 +717,7 @@ class Op:
     text: str
     kind: str  # "valu" | "salu" | "dpp" | "ds" | "wait" | "lane"
     run: Callable[[WaveState], None] = field(compare=False, repr=False)
+    stall: int = 0  # wait states an s_nop inserts
 
 
 @dataclass(frozen=True)
@@ -716,6 +750,8 @@ for _m in VALU2:
     SIGS[_m] = (("vd", "src", "src"), "valu")
 for _m in ("v_mov_b32", "v_not_b32"):
     SIGS[_m] = (("vd", "src"), "valu")
+for _m in VALU3:
+    SIGS[_m] = (("vd", "src", "src", "src"), "valu")
 SIGS["v_cndmask_b32"] = (("vd", "src", "src", "ms"), "valu")
 SIGS["v_mbcnt_lo_u32_b32"] = (("vd", "ss", "src"), "valu")
 SIGS["v_mbcnt_hi_u32_b32"] = (("vd", "ss", "src"), "valu")
@@ -848,6 +884,8 @@ class _Checker:
 
     def instr(self, ins: Instr) -> Op | None:
         mn = ins.mnemonic
+        if mn not in SIGS and mn[-4:] in ("_e32", "_e64") and mn[:-4] in SIGS and mn[:2] == "v_":
+            mn = mn[:-4]  # LLVM's explicit encoding suffix (VOP1/2/C as _e32, VOP3 as _e64)
         if mn not in SIGS:
             self.err(ins.span, "an instruction mnemonic of the wave model (e.g. ds_bpermute_b32, v_add_u32)", repr(mn))
             return None
@@ -880,7 +918,8 @@ class _Checker:
         extra = self.modifiers(mn, mods, ins)
         if len(self.diags.errors) > n_before:
             return None
-        return Op(mn, ins.text, kind, _bind(mn, ops, extra, self.wave))
+        stall = ops[0].value + 1 if mn == "s_nop" and isinstance(ops[0], Imm) else 0
+        return Op(mn, ins.text, kind, _bind(mn, ops, extra, self.wave), stall)
 
     def modifiers(self, mn: str, mods: dict[str, Modifier], ins: Instr):
         if mn in ("ds_bpermute_b32", "ds_permute_b32"):
@@ -972,6 +1011,10 @@ def _bind(mn: str, ops: list, extra, wave: int) -> Callable[[WaveState], None]:
         f = _valu2(VALU2[mn])
         d, a, b = ops
         return lambda st: f(st, d, a, b)
+    if mn in VALU3:
+        f3 = VALU3[mn]
+        d, a, b, c = ops
+        return lambda st: st.vwrite(d.n, f3(_src32(st, a), _src32(st, b), _src32(st, c)))
     if mn == "v_mov_b32":
         d, a = ops
         return lambda st: st.vwrite(d.n, _src32(st, a))
@@ -1112,9 +1155,22 @@ def assemble(text: str, path: str = "<asm>", wave: int = 64) -> Code:
     return Code(tuple(o for o in ops if o is not None), path)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)
+def _assemble_line(line: str, wave: int) -> tuple[Op, ...]:
+    return assemble(line, "<asm>", wave).ops
+
+
+@lru_cache(maxsize=1024)
 def assemble_cached(text: str, wave: int) -> Code:
-    return assemble(text, "<asm>", wave)
+    """Assemble generated text, caching per line (sequences share most of their lines).
+
+    Meant for sequences the tool generates; user text goes through ``assemble`` so that
+    error positions refer to the whole file."""
+    ops: list[Op] = []
+    for line in text.splitlines():
+        if line.strip():
+            ops.extend(_assemble_line(line, wave))
+    return Code(tuple(ops), "<asm>")
 
 
 def run_asm(text: str, *, wave: int = 64, batch: int = 1, exec_mask=None, vgprs: dict | None = None,

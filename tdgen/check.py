@@ -322,6 +322,18 @@ class Checker:
         return ok
 
     def check_instruction(self, inst: ResolvedInstruction) -> None:
+        known = set(self.t.physical_registers)
+        for rc in self.t.register_classes:
+            known.update(rc.registers)
+        for fname, regs in (("implicit_defs", inst.implicit_defs), ("implicit_uses", inst.implicit_uses)):
+            for r in regs:
+                if r not in known:
+                    self.err(
+                        inst.span,
+                        expected("a register of the target (physical_registers or a register class)", f"'{r}'"),
+                        inst.name,
+                        fname,
+                    )
         if not self._operand_kinds(inst):
             return
         opnames = [o.name for o in inst.operands]
@@ -333,6 +345,8 @@ class Checker:
                     continue
                 src = p.args[-1]
                 for dst in p.args[:-1]:
+                    if isinstance(dst, Leaf) and dst.kind == "typed" and not self.check_leaf(dst, inst.name, "pattern", None):
+                        continue
                     if not (isinstance(dst, Leaf) and dst.name is not None):
                         self.err(dst.span, expected("a result operand 'type:$name'", f"'{dst.render()}'"), inst.name, "pattern")
                     elif dst.name not in outs:
@@ -411,7 +425,7 @@ class Checker:
             elif n.name is not None and n.name not in bound:
                 self.err(n.span, expected(f"a variable bound in the source ({', '.join(sorted(bound)) or 'none'})", f"'${n.name}'"), name, "dst")
                 ok = False
-            elif n.kind == "name" and not self.check_leaf(n, name, "dst", None):
+            elif n.kind in ("name", "typed") and not self.check_leaf(n, name, "dst", None):
                 ok = False
         if not ok:
             return

@@ -35,15 +35,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser. With ``only``, just that subcommand's module is imported
+    (the others stay listed but unconfigured), so start-up cost stays small."""
     parser = _Parser(prog="tdgen", description="tdgen: LLVM GPU backend toolkit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
-        _load(module).configure(p)
+        if only is None or only == name:
+            _load(module).configure(p)
     return parser
+
+
+def _selected(argv: list[str]) -> str | None:
+    for a in argv:
+        if a.startswith("-"):
+            return None  # global option first (e.g. --help): configure everything
+        return a if a in COMMANDS else None
+    return None
 
 
 def _load(module: str):
@@ -51,7 +62,9 @@ def _load(module: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(_selected(argv))
     args = parser.parse_args(argv)
     try:
         return int(_load(args._module).run(args) or 0)

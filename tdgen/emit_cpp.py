@@ -4,7 +4,9 @@ Files (names from ``emit_td.Layout``):
 - ``<NS>ISelLowering.h``: ``llvm::<NS>ISD::NodeType`` (target SDNode opcodes after
   ``ISD::BUILTIN_OP_END``) and the declarations of the two functions below.
 - ``<NS>ISelLowering.cpp``: ``get<NS>TargetNodeName`` (getTargetNodeName cases) and
-  ``Lower<NS>INTRINSIC_WO_CHAIN``: one ``DAG.getNode`` per spec ``Lowering``.
+  ``Lower<NS>INTRINSIC_WO_CHAIN``: one ``DAG.getNode`` per spec ``Lowering`` of an
+  IntrNoMem intrinsic; intrinsics with memory effects (a chain) are lowered in
+  ``Lower<NS>INTRINSIC_W_CHAIN`` (also for INTRINSIC_VOID), keeping the chain.
 - ``<NS>IntrinsicRewrite.cpp``: ``rewrite<NS>ForeignIntrinsics(Function &)`` plus a
   new-PM pass: every call of a foreign intrinsic named by a spec ``Rewrite`` is rebuilt
   with IRBuilder as a call of the target intrinsic with the mapped operands.
@@ -26,15 +28,14 @@ from .hw import DivergenceKind
 
 # LLVM header declaring each target prefix's intrinsic IDs (for foreign intrinsics).
 LLVM_INTRINSIC_HEADERS = {
-    "aarch64": "llvm/IR/IntrinsicsAArch64.h",
-    "amdgcn": "llvm/IR/IntrinsicsAMDGPU.h",
-    "arm": "llvm/IR/IntrinsicsARM.h",
-    "dx": "llvm/IR/IntrinsicsDirectX.h",
-    "nvvm": "llvm/IR/IntrinsicsNVPTX.h",
-    "r600": "llvm/IR/IntrinsicsR600.h",
-    "riscv": "llvm/IR/IntrinsicsRISCV.h",
-    "spv": "llvm/IR/IntrinsicsSPIRV.h",
-    "x86": "llvm/IR/IntrinsicsX86.h",
+    prefix: f"llvm/IR/Intrinsics{header}.h"
+    for prefix, header in (
+        ("aarch64", "AArch64"), ("amdgcn", "AMDGPU"), ("arm", "ARM"), ("bpf", "BPF"),
+        ("dx", "DirectX"), ("hexagon", "Hexagon"), ("loongarch", "LoongArch"),
+        ("mips", "Mips"), ("nvvm", "NVPTX"), ("ppc", "PowerPC"), ("r600", "R600"),
+        ("riscv", "RISCV"), ("s390", "S390"), ("spv", "SPIRV"), ("ve", "VE"),
+        ("wasm", "WebAssembly"), ("x86", "X86"), ("xcore", "XCore"),
+    )
 }
 
 
@@ -65,21 +66,27 @@ def enumerator(intr_enum: str) -> str:
 
 def isel_context(target: m.Target, lay: Layout) -> dict:
     nodes = target_nodes(target)
-    lowerings = []
+    wo_chain, w_chain = [], []
     for low in sorted(target.lowerings, key=lambda x: x.intrinsic.enum_name):
-        # Operand 0 of INTRINSIC_WO_CHAIN is the intrinsic ID; params follow.
-        ops = [f"Op.getOperand({i + 1})" for i in low.operand_map]
-        lowerings.append({
+        case = {
             "intrinsic": low.intrinsic.enum_name,
             "ir_name": low.intrinsic.ir_name,
             "opcode": f"{lay.isd_namespace}::{low.node.isd_name}",
-            "operands": ", ".join(["DL", "VT"] + ops),
-        })
+        }
+        if low.intrinsic.has_chain:
+            # INTRINSIC_W_CHAIN / INTRINSIC_VOID: chain, ID, then the params.
+            ops = ["Op.getOperand(0)"] + [f"Op.getOperand({i + 2})" for i in low.operand_map]
+            w_chain.append({**case, "operands": "DL, Op->getVTList(), {" + ", ".join(ops) + "}"})
+        else:
+            # INTRINSIC_WO_CHAIN: the ID, then the params.
+            ops = [f"Op.getOperand({i + 1})" for i in low.operand_map]
+            wo_chain.append({**case, "operands": ", ".join(["DL", "VT"] + ops)})
     return {
         "layout": lay,
         "guard": f"TDGEN_{lay.namespace.upper()}_ISELLOWERING_H",
         "nodes": [{"name": n.isd_name, "td": n.name} for n in nodes],
-        "lowerings": lowerings,
+        "lowerings": wo_chain,
+        "chained": w_chain,
     }
 
 

@@ -91,6 +91,8 @@ def intrinsics_context(target: m.Target, lay: Layout) -> dict:
             "doc": _comment_lines(intr.doc),
             "divergence": intr.divergence.name.lower().replace("_", " "),
             "clang_builtin": intr.clang_builtin,
+            # DefaultAttrsIntrinsic adds nocallback/nofree/nosync/willreturn itself.
+            "base": "DefaultAttrsIntrinsic" if intr.default_attrs else "Intrinsic",
             "results": _list(t.tablegen for t in intr.results),
             "params": _list(t.tablegen for t in intr.params),
             "properties": _list(p.tablegen for p in intr.properties),
@@ -398,6 +400,9 @@ def value(v: Any, type_: str, scope: dict[str, str] | None = None) -> str:
     if type_.startswith("list<dag>"):
         items = (v,) if isinstance(v, str) else tuple(v or ())
         return "[" + ", ".join(value(x, "dag", scope) for x in items) + "]"
+    if isinstance(v, (tuple, list)):
+        elem = type_[5:-1] if type_.startswith("list<") and type_.endswith(">") else "?"
+        return "[" + ", ".join(value(x, elem, scope) for x in v) + "]"
     if isinstance(v, str) and _is_record_type(type_) and re.fullmatch(r"[A-Za-z_]\w*", v):
         return scope.get(v, v)  # a record named by a string: SDPatternOperator "add"
     if isinstance(v, str):

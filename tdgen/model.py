@@ -32,7 +32,8 @@ Records (what the emitters and the engine read)
 - ``DivergenceFrag(name, divergence, num_ops)``: a TableGen *class* like AMDGPU's
   ``UniformBinFrag<SDPatternOperator Op>``; patterns use it as ``(UniformBinFrag<add> ...)``.
 - ``RegisterClass(name, file, types, registers, size=None, alignment=None)``: ``file`` is
-  ``"scalar"`` or ``"vector"``; ``registers`` are register names.
+  ``"scalar"`` or ``"vector"``; ``registers`` are register names; ``size`` (bits) and
+  ``alignment`` default to the first type's width (ints once constructed).
 - ``OperandKind(name, vt, operand_type)``: an ``Operand<vt>`` (``i32imm`` etc. are builtin).
 - ``InstrField(name, type, default=REQUIRED)``: a typed field a class declares
   (``bit``, ``int``, ``bits<N>``, ``string``, ...). ``Param(name, type)``: a template
@@ -44,6 +45,10 @@ Records (what the emitters and the engine read)
   (``"(outs rc:$vdst)"``). ``BASE_FIELDS`` lists TableGen ``Instruction`` fields a
   spec may set (``mayLoad``, ``isConvergent``, ``Size``, ``AddedComplexity`` ...).
 - ``Instruction(name, cls, args, outs, ins, asm, pattern, lets)``: a def.
+  ``implicit_defs`` / ``implicit_uses`` (on classes and defs; TableGen's ``Defs`` /
+  ``Uses``): physical registers written/read implicitly (``SCC``, ``EXEC``); None
+  inherits from the class, a tuple (even empty) overrides it, as ``let Defs`` does.
+  The registers are named in ``Target.physical_registers`` (or in a register class).
 - ``Multiclass(name, params, defs)`` whose ``defs`` are ``Instruction`` templates named by
   suffix (``"_RTN"``), and ``Defm(name, multiclass, args)`` instantiating it.
 - ``Pat(src, dst, added_complexity=0)``: a standalone ``Pat<>``.
@@ -52,8 +57,15 @@ Records (what the emitters and the engine read)
 - ``Rewrite(foreign, target, operands)``: an IR rewrite of foreign intrinsic calls
   (IR name, e.g. ``llvm.nvvm.shfl.sync.idx.i32``) to a target intrinsic; ``operands``
   entries are foreign argument indices or ``Const(value, type)``.
-- ``Target(...)``: all of the above plus ``uniformity`` (``tdgen.hw.UniformityModel``)
-  and ``wave`` (``tdgen.hw.WaveModel``).
+- ``Target(name, namespace, target_prefix, isd_namespace, description, intrinsics,
+  profiles, nodes, frags, frag_classes, register_classes, operands, classes,
+  multiclasses, defs, patterns, lowerings, rewrites, physical_registers, uniformity,
+  wave)``: the declarations as the spec lists them (tuples, in record order; ``defs``
+  mixes ``Instruction`` and ``Defm``), plus ``uniformity``
+  (``tdgen.hw.UniformityModel``) and ``wave`` (``tdgen.hw.WaveModel``); ``spec_path``
+  is set by the loader.
+
+Asm strings may contain ``{param}`` placeholders for template arguments.
 
 Resolved views on ``Target`` (for the matcher and the emitters)
 ---------------------------------------------------------------
@@ -61,8 +73,9 @@ Resolved views on ``Target`` (for the matcher and the emitters)
 - ``patfrags``: dict name -> PatFrag (builtin + target + divergence-frag instances used).
 - ``instructions``: dict name -> ``ResolvedInstruction`` (classes, multiclasses and
   defm applied): ``outs``/``ins`` (tuples of ``OperandRef(name, kind)``), ``asm``,
-  ``patterns`` (parsed ``Dag`` s), ``fields`` (dict of every field value, inherited and
-  set), ``field_types``, ``classes`` (the chain, outermost last), ``declared_by``.
+  ``patterns`` (parsed ``Dag`` s), ``fields`` (pairs of every field value, inherited
+  and set; ``.field(name)``), ``field_types``, ``classes`` (the chain, outermost
+  first), ``declared_by``, ``implicit_defs``, ``implicit_uses``.
 - ``selection_patterns()``: tuple of ``SelectionPattern(src, dst, results,
   added_complexity, order, record, span)``; ``order`` follows record order as emitted:
   instruction defs (defm expansions in place) then ``Pat`` s.
@@ -115,6 +128,7 @@ class Record:
                 object.__setattr__(self, f.name, fv)
         if self.span is None:
             object.__setattr__(self, "span", caller_span())
+        _validate(self)
 
     @property
     def kind(self) -> str:
@@ -125,6 +139,95 @@ class Record:
         names = [f.name for f in fields(self) if f.name != "span"]
         pos = names.index(name) if name in names else None
         return value_span(self.span, name, index=index, positional=pos)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    h = _HINTS.get(cls)
+    if h is None:
+        import typing
+
+        h = typing.get_type_hints(cls, globalns=globals())
+        _HINTS[cls] = h
+    return h
+
+
+def _describe_type(tp: Any) -> str:
+    import types as _t
+    import typing
+
+    origin = typing.get_origin(tp)
+    if tp is Any:
+        return "any value"
+    if tp is type(None):
+        return "None"
+    if origin in (Union, _t.UnionType):
+        return " or ".join(_describe_type(a) for a in typing.get_args(tp))
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of ({_describe_type(args[0])})"
+        return "a pair"
+    if isinstance(tp, type):
+        return {"str": "a string", "int": "an integer", "bool": "a bool"}.get(tp.__name__, tp.__name__)
+    return str(tp)
+
+
+def _matches(v: Any, tp: Any) -> bool:
+    import types as _t
+    import typing
+
+    if tp is Any:
+        return True
+    origin = typing.get_origin(tp)
+    if origin in (Union, _t.UnionType):
+        return any(_matches(v, a) for a in typing.get_args(tp))
+    if origin is tuple:
+        if not isinstance(v, tuple):
+            return False
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_matches(x, args[0]) for x in v)
+        return len(v) == len(args) and all(_matches(x, a) for x, a in zip(v, args))
+    if origin is not None:
+        return isinstance(v, origin)
+    if tp is type(None):
+        return v is None
+    if isinstance(tp, type):
+        if tp is int:
+            return isinstance(v, int)
+        return isinstance(v, tp)
+    return True
+
+
+def _found(v: Any) -> str:
+    if isinstance(v, tuple):
+        bad = ", ".join(sorted({type(x).__name__ for x in v}))
+        return f"a list of ({bad})" if v else "an empty list"
+    if isinstance(v, str):
+        return f"'{v}'"
+    name = getattr(v, "name", None)
+    return f"{type(v).__name__} {name}" if isinstance(name, str) else f"{type(v).__name__} {v!r}"
+
+
+def _validate(rec: "Record") -> None:
+    """Raise SpecError at the constructor call when a field has the wrong kind of value."""
+    hints = _hints(type(rec))
+    for f in fields(rec):
+        if f.name == "span":
+            continue
+        tp = hints.get(f.name, Any)
+        v = getattr(rec, f.name)
+        if not _matches(v, tp):
+            name = getattr(rec, "name", None)
+            raise SpecError(
+                rec.span,
+                expected(_describe_type(tp), _found(v)),
+                record=name if isinstance(name, str) else type(rec).__name__,
+                field=f.name,
+            )
 
 
 def _getter(pairs: tuple, key: str, default: Any = None) -> Any:
@@ -494,13 +597,22 @@ class RegisterClass(Record):
     alignment: int | None = None
     copy_cost: int = 1
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # size/alignment default to the first type's width: always ints once built
+        if self.size is None:
+            first = self.types[0] if self.types and isinstance(self.types[0], ValueType) else None
+            object.__setattr__(self, "size", first.bits if first is not None else 0)
+        if self.alignment is None:
+            object.__setattr__(self, "alignment", self.size)
+
     @property
     def size_bits(self) -> int:
-        return self.size if self.size is not None else (self.types[0].bits if self.types else 0)
+        return int(self.size or 0)
 
     @property
     def alignment_bits(self) -> int:
-        return self.alignment if self.alignment is not None else self.size_bits
+        return int(self.alignment or 0)
 
 
 def reg_names(prefix: str, count: int, start: int = 0) -> tuple[str, ...]:
@@ -606,6 +718,8 @@ class InstrClass(Record):
     parent_args: tuple[Any, ...] = ()
     fields: tuple[InstrField, ...] = ()
     lets: tuple[tuple[str, Any], ...] = ()
+    implicit_defs: tuple[str, ...] | None = None
+    implicit_uses: tuple[str, ...] | None = None
 
     def chain(self) -> tuple["InstrClass", ...]:
         """This class and its ancestors, outermost (root) first."""
@@ -635,6 +749,8 @@ class Instruction(Record):
     asm: str | None = None
     pattern: str | tuple[str, ...] | None = None
     lets: tuple[tuple[str, Any], ...] = ()
+    implicit_defs: tuple[str, ...] | None = None
+    implicit_uses: tuple[str, ...] | None = None
 
     def let(self, name: str, default: Any = None) -> Any:
         return _getter(self.lets, name, default)
@@ -751,6 +867,8 @@ class ResolvedInstruction:
     declared_by: Instruction
     defm: Defm | None = None
     span: Span | None = field(default=None, compare=False, repr=False)
+    implicit_defs: tuple[str, ...] = ()
+    implicit_uses: tuple[str, ...] = ()
 
     def field(self, name: str, default: Any = None) -> Any:
         return _getter(self.fields, name, default)
@@ -864,6 +982,7 @@ class Target(Record):
     patterns: tuple[Pat, ...] = ()
     lowerings: tuple[Lowering, ...] = ()
     rewrites: tuple[Rewrite, ...] = ()
+    physical_registers: tuple[str, ...] = ()
     uniformity: UniformityModel = field(default_factory=UniformityModel)
     wave: WaveModel = field(default_factory=WaveModel)
     spec_path: str = field(default="", compare=False)

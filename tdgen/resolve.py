@@ -59,7 +59,15 @@ def _eval(v: Any, env: dict[str, Any], rec: Record, fname: str, errors: list[Tdg
         if v.name not in env:
             sp, _ = rec.field_span(fname)
             errors.append(
-                SpecError(sp, expected(f"a template argument of {sorted(env) or 'none'}", f"'{v.name}'"), record=rname, field=fname)
+                SpecError(
+                    sp,
+                    expected(
+                        f"a template argument ({', '.join(sorted(env))})" if env else "a template argument (none in scope)",
+                        f"'{v.name}'",
+                    ),
+                    record=rname,
+                    field=fname,
+                )
             )
             return None
         return env[v.name]
@@ -83,7 +91,7 @@ def _bind(
     if len(vals) > len(params):
         sp, _ = rec.field_span(fname)
         errors.append(
-            SpecError(sp, expected(f"at most {len(params)} template arguments for '{what}'", len(vals)), record=rname, field=fname)
+            SpecError(sp, expected(f"at most {len(params)} template argument{'' if len(params) == 1 else 's'} for '{what}'", len(vals)), record=rname, field=fname)
         )
     for i, p in enumerate(params):
         if i < len(vals):
@@ -279,6 +287,13 @@ def resolve_one(
     asm = _asm(asm_val.value, asm_val.env) if asm_val is not None and isinstance(asm_val.value, str) else ""
     pat_val = values.get("pattern")
     patterns = _patterns(pat_val, name, errors) if pat_val is not None else ()
+    imp_defs: tuple[str, ...] = ()
+    imp_uses: tuple[str, ...] = ()
+    for src in tuple(chain) + (inst,):
+        if src.implicit_defs is not None:
+            imp_defs = src.implicit_defs
+        if src.implicit_uses is not None:
+            imp_uses = src.implicit_uses
     fields_out: list[tuple[str, Any]] = []
     for k in sorted(values):
         if k in _SPECIAL:
@@ -299,6 +314,8 @@ def resolve_one(
         declared_by=inst,
         defm=defm,
         span=inst.span if defm is None else defm.span,
+        implicit_defs=imp_defs,
+        implicit_uses=imp_uses,
     )
 
 

@@ -69,7 +69,16 @@ def load_target(name_or_path: str | Path) -> Target:
     target = _execute(path)
     from .check import check_target
 
-    check_target(target)
+    try:
+        check_target(target)
+    except TdgenError:
+        raise
+    except Exception as e:  # a record shape the checks did not anticipate: still no traceback
+        raise SpecError(
+            target.span,
+            expected("records the checks can read", f"{type(e).__name__}: {e}"),
+            record=target.name,
+        ) from None
     _CACHE[key] = target
     return target
 
@@ -123,7 +132,7 @@ def _execute(path: Path) -> Target:
     target = getattr(module, "TARGET", None)
     if not isinstance(target, Target):
         raise SpecError(
-            Span(shown),
+            Span(shown, 1, 1),
             expected("a module-level 'TARGET = Target(...)'", type(target).__name__ if target is not None else "none"),
         )
     object.__setattr__(target, "spec_path", shown)

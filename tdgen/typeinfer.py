@@ -213,7 +213,7 @@ class _Inference:
             self.rule(lambda: self.filter(v, lambda t: t.is_vector and t.elem == e, span, f"a vector of {e} ({why})"))
         elif isinstance(c, SDTCisSameAs):
             o = slots[c.other]
-            self.rule(lambda: self.same(o, v, sp(c.op) or sp(c.other), why))
+            self.rule(lambda: self.same(v, o, sp(c.other) or sp(c.op), why))
         elif isinstance(c, SDTCisSameSizeAs):
             o = slots[c.other]
 
@@ -252,6 +252,8 @@ class _Inference:
             inner = self.visit(n.args[0], frag_env) if n.args else [self.new()]
             if inner:
                 self.rule(lambda v=inner[0]: self.restrict(v, frozenset({n.cast_type}), n.span, f"cast to {n.cast_type}"))
+                if n.name is not None:
+                    inner = [self.bind_name(n.name, inner[0], n.span)] + inner[1:]
             return inner
         kids = [self.visit(a, frag_env) for a in n.args]
         kid_vars = [k[0] if k else self.new() for k in kids]
@@ -380,7 +382,7 @@ def infer(
                 SpecError(src.span, expected(f"{len(dests)} result(s) to set", len(res)), record=record, field=field)
             )
         for d, r, a in zip(dests, res, node.args[:-1]):
-            inf.rule(lambda d=d, r=r, sp=a.span: inf.same(r, d, sp, "the value set"))
+            inf.rule(lambda d=d, r=r, sp=a.span: inf.same(r, d, sp, "type of the value assigned by 'set'"))
     else:
         res = inf.visit(node)
         if result is not None:

@@ -61,13 +61,18 @@ def _compile(gxx: str, src: Path) -> tuple[Path, int, str]:
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_every_cpp_file_compiles(name, built):
+    """Each .cpp is its own translation unit. Each generated header is the first
+    include of one of them, so it is checked on its own (self-contained) as well."""
     gxx = _gxx()
     lay = emit_td.layout(load_target(name))
-    sources = sorted(
-        p for p in (built / name).iterdir()
-        if p.suffix in (".cpp", ".h") and p.name != lay.enum_header
-    )
-    assert {p.suffix for p in sources} == {".cpp", ".h"}
+    files = sorted(p for p in (built / name).iterdir() if p.suffix in (".cpp", ".h"))
+    sources = [p for p in files if p.suffix == ".cpp"]
+    headers = [p.name for p in files if p.suffix == ".h" and p.name != lay.enum_header]
+    assert sources and headers
+    first_includes = {
+        re.search(r'^#include "([^"]+)"', p.read_text(), re.M).group(1) for p in sources
+    }
+    assert set(headers) <= first_includes, "a generated header is never compiled first"
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda s: _compile(gxx, s), sources))
     failures = [f"{src.name}:\n{err}" for src, rc, err in results if rc != 0]
@@ -91,19 +96,29 @@ def test_lowering_and_rewrite_cases_follow_the_spec(name, built):
     target = load_target(name)
     lay = emit_td.layout(target)
     lowering = (built / name / lay.isel_source).read_text()
-    cases = re.findall(
-        r"case (Intrinsic::\w+): // \S+\n\s+return DAG\.getNode\((\w+::\w+), DL, VT((?:, Op\.getOperand\(\d+\))*)\);",
+    wo_chain = re.findall(
+        r"case (Intrinsic::\w+): // \S+\n\s+return DAG\.getNode\((\w+::\w+), DL, VT"
+        r"((?:, Op\.getOperand\(\d+\))*)\);",
         lowering,
     )
+    w_chain = re.findall(
+        r"case (Intrinsic::\w+): // \S+\n\s+return DAG\.getNode\((\w+::\w+), DL, "
+        r"Op->getVTList\(\), \{Op\.getOperand\(0\)((?:, Op\.getOperand\(\d+\))*)\}\);",
+        lowering,
+    )
+    # INTRINSIC_WO_CHAIN operands: ID, params...; W_CHAIN/VOID: chain, ID, params...
     want = sorted(
         (
             low.intrinsic.enum_name,
             low.node.opcode,
-            "".join(f", Op.getOperand({i + 1})" for i in low.operand_map),
+            "".join(
+                f", Op.getOperand({i + (2 if low.intrinsic.has_chain else 1)})"
+                for i in low.operand_map
+            ),
         )
         for low in target.lowerings
     )
-    assert sorted(cases) == want
+    assert sorted(wo_chain + w_chain) == want
     rewrite = (built / name / lay.rewrite_source).read_text()
     foreign = re.findall(r"case (Intrinsic::\w+): \{ // (\S+) -> (\S+)", rewrite)
     assert sorted(foreign) == sorted((r.foreign_enum, r.foreign, r.target.ir_name) for r in target.rewrites)

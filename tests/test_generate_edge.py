@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,8 @@ from tdgen import emit, emit_td
 from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
 from tdgen.model import (
     Const, DivergenceFrag, ImmArg, InstrClass, Instruction, Intrinsic, IntrConvergent,
-    IntrNoMem, Pat, RegisterClass, Rewrite, Target, reg_names,
+    IntrNoMem, IntrReadMem, Lowering, Pat, RegisterClass, Rewrite, SDNode, SDTCisVT,
+    SDTypeProfile, Target, reg_names,
 )
 from tdgen.types import LLVMMatchType, f32, i32, llvm_any_ty, llvm_i32_ty
 
@@ -35,6 +35,11 @@ def _overloaded() -> Target:
         (IntrNoMem, IntrConvergent, ImmArg(1)), DivergenceKind.ALWAYS_UNIFORM,
     )
     lid = Intrinsic("int_ovl_lane_id", (llvm_i32_ty,), (), (IntrNoMem,), DivergenceKind.SOURCE)
+    # Reads memory: lowered through INTRINSIC_W_CHAIN to a node with a chain.
+    ld = Intrinsic("int_ovl_lds_peek", (llvm_i32_ty,), (llvm_i32_ty,), (IntrReadMem,),
+                   DivergenceKind.SOURCE, default_attrs=True)
+    prof = SDTypeProfile(1, 1, (SDTCisVT(0, i32), SDTCisVT(1, i32)), name="SDT_OvlPeek")
+    peek = SDNode("ovl_peek", "OvlISD::PEEK", prof, ("SDNPHasChain", "SDNPMayLoad"))
     rc = RegisterClass("VGPR", "vector", (i32,), reg_names("V", 2))
     sc = RegisterClass("SGPR", "scalar", (i32,), reg_names("S", 2))
     ub = DivergenceFrag("UniformUnaryFrag", "uniform", 1)
@@ -46,12 +51,13 @@ def _overloaded() -> Target:
     neg = Instruction("S_NOT", base, outs="(outs SGPR:$d)", ins="(ins SGPR:$s)", asm="s_not $d, $s")
     return Target(
         "ovl", "Ovl", "ovl",
-        intrinsics=(rl, lid), frag_classes=(ub,), register_classes=(rc, sc), classes=(base,),
+        intrinsics=(rl, lid, ld), profiles=(prof,), nodes=(peek,), frag_classes=(ub,), register_classes=(rc, sc), classes=(base,),
         defs=(rdl, lane, neg),
         patterns=(
             Pat("(i32 (int_ovl_readlane i32:$s, timm:$l))", "(READLANE $s, timm:$l)"),
             Pat("(UniformUnaryFrag<not> i32:$s)", "(S_NOT $s)", added_complexity=-1),
         ),
+        lowerings=(Lowering(ld, peek),),
         rewrites=(
             Rewrite("llvm.nvvm.read.ptx.sreg.laneid", lid, ()),
             Rewrite("llvm.nvvm.shfl.sync.idx.i32", rl, (1, Const(0))),
@@ -92,15 +98,17 @@ def test_td_accepted(built):
         _run([exe, *inc, backend, str(d / lay.main_td), "-o", "/dev/null"])
 
 
-def test_cpp_compiles(built):
+def test_cpp_compiles(built, tmp_path):
+    """All C++ files of the target in one translation unit (they define distinct
+    names), header first: one compiler run instead of four."""
     target, d = built
     test_td_accepted(built)  # makes the enum header
     gxx = shutil.which("g++") or pytest.skip("g++ not found")
     lay = emit_td.layout(target)
-    sources = (lay.isel_header, lay.isel_source, lay.rewrite_source, lay.divergence_source)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        list(pool.map(
-            lambda src: _run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
-                              "-isystem", str(LLVM_INCLUDE), "-I", str(d), "-x", "c++", str(d / src)]),
-            sources,
-        ))
+    unity = tmp_path / "unity.cpp"
+    unity.write_text("".join(
+        f'#include "{src}"\n'
+        for src in (lay.isel_header, lay.isel_source, lay.rewrite_source, lay.divergence_source)
+    ))
+    _run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror",
+          "-isystem", str(LLVM_INCLUDE), "-I", str(d), str(unity)])

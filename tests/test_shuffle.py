@@ -298,7 +298,7 @@ def test_shuffle_choose_reports_choice_and_cost(capsys):
     rc, out, _ = run_cli(["shuffle", "up", "--operand", "3", "--width", "16", "--wave", "64", "--choose",
                           "--format", "json"], capsys)
     doc = json.loads(out)
-    assert rc == 0 and doc["choice"]["kind"] == "dpp" and doc["choice"]["cost"] == 2
+    assert rc == 0 and doc["choice"]["kind"] == "dpp" and doc["choice"]["cost"] == 4  # mov + s_nop 1 (2 wait states) + dpp
     assert doc["result"] == [100 + (i if i % 16 < 3 else i - 3) for i in range(64)]
 
 
@@ -326,8 +326,16 @@ def test_verify_shuffles_cli_ok_and_hip_counterexample(capsys):
     assert rc == 0 and "0 mismatching lanes" in out and out.rstrip().endswith("is defined")
     rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--lowering", "hip"], capsys)
     assert rc == 1
-    last = out.rstrip().splitlines()[-1]
-    assert last.startswith("counterexample (hip lowering, wave32): mode=") and "expected 0x" in last
+    *_, ce, repro = out.rstrip().splitlines()
+    assert ce.startswith("counterexample (hip lowering, wave32): mode=") and "expected 0x" in ce
+    cmd = repro.split(": ", 1)[1].split(" (and")[0].split()
+    assert cmd[:2] == ["tdgen", "shuffle"] and cmd[-1] == "--hip"
+    # the reproduction command runs and shows HIP and the reference disagreeing
+    rc_h, out_h, _ = run_cli(cmd[1:] + ["--format", "json"], capsys)
+    rc_r, out_r, _ = run_cli(cmd[1:-1] + ["--format", "json"], capsys)
+    assert rc_h == rc_r == 0
+    hip_r, cuda_r = json.loads(out_h)["result"], json.loads(out_r)["result"]
+    assert any(r is not None and h != r for h, r in zip(hip_r, cuda_r))
 
 
 def _json_without_time(text: str) -> dict:
@@ -348,3 +356,115 @@ def test_output_is_deterministic_across_hash_seeds():
                            text=True, check=True).stdout
         outs.append((_json_without_time(a), b))
     assert outs[0] == outs[1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([(32, "full"), (64, "full"), (64, "half")]), st.sampled_from(ref.MODES), st.data())
+def test_lowering_with_per_lane_operands_and_random_masks(wave_scope, mode, data):
+    """b may differ per lane in PTX; random exec/member masks outside the representative set."""
+    wave, scope = wave_scope
+    w = data.draw(st.sampled_from(ref.widths(wave)))
+    b = np.array([data.draw(st.lists(st.integers(0, 2**32 - 1), min_size=wave, max_size=wave))], dtype=np.int64)
+    e, m = data.draw(st.integers(0, 2**wave - 1)), data.draw(st.integers(0, 2**wave - 1))
+    ex, mem = ref.lanes_of(e, wave), ref.lanes_of(m, wave)
+    low = sl.lower_cuda(mode, w, wave, bits=64, bpermute_wave64=scope)
+    t = sl.check_batch(low, b, ex, mem, np.array([ref.clang_c(mode, w, wave)]), w, [(e, m)])
+    assert t.failures == 0, t.first.describe() if t.first else ""
+
+
+def test_nvvm_level_c_operand_cli(capsys):
+    rc, out, _ = run_cli(["shuffle", "down", "--operand", "2", "--c", "0x1c03", "--wave", "32", "--format", "json"],
+                         capsys)
+    doc = json.loads(out)
+    # segments of 4 lanes (segmask 0x1c), clamp 3: lanes 0,1 of each segment read +2, lanes 2,3 keep theirs
+    assert rc == 0 and doc["width"] is None and doc["nvvm"] == "llvm.nvvm.shfl.sync.down.i32"
+    assert doc["result"][:8] == [102, 103, 102, 103, 106, 107, 106, 107]
+    assert doc["pred"][:4] == [True, True, False, False]
+    rc, out2, _ = run_cli(["shuffle", "down", "--operand", "2", "--c", "0x1c03", "--wave", "32", "--lowered",
+                           "--format", "json"], capsys)
+    low = json.loads(out2)
+    assert (low["result"], low["pred"]) == (doc["result"], doc["pred"])
+    rc, _, err = run_cli(["shuffle", "down", "--operand", "2", "--c", "3", "--width", "4"], capsys)
+    assert rc == 2 and err == "field '--c': expected either --width (CUDA level) or --c (NVVM level), found both\n"
+
+
+# --- LLVM as oracle for the model: run llc-19's own code for the PTX formula ---------------
+
+def _ptx_function_ll(mode: str, width: int, wave: int) -> str:
+    """A callable IR function (var in v0, b in v1) returning {value, pred} for shfl.sync.<mode>."""
+    c = ref.clang_c(mode, width, wave)
+    seg, clamp = (c >> 8) & (wave - 1), c & (wave - 1)
+    lane = ("  %lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)" if wave == 64
+            else "  %lane = add i32 %lo, 0")
+    body = {
+        "idx": [f"  %t = and i32 %bval, {~seg & (wave - 1)}", "  %j = or i32 %min, %t", "  %p = icmp ule i32 %j, %max"],
+        "up": ["  %j = sub i32 %lane, %bval", "  %p = icmp sge i32 %j, %max"],
+        "down": ["  %j = add i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
+        "bfly": ["  %j = xor i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
+    }[mode]
+    return "\n".join([
+        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{",
+        "  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", lane,
+        f"  %bval = and i32 %b, {wave - 1}", f"  %min = and i32 %lane, {seg}",
+        f"  %max = or i32 %min, {clamp & ~seg & (wave - 1)}", *body,
+        "  %jj = select i1 %p, i32 %j, i32 %lane", "  %addr = shl i32 %jj, 2",
+        "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)", "  %pz = zext i1 %p to i32",
+        "  %s0 = insertvalue {i32, i32} poison, i32 %r, 0", "  %s1 = insertvalue {i32, i32} %s0, i32 %pz, 1",
+        "  ret {i32, i32} %s1", "}", ""])
+
+
+def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
+    from llvm_tools import require
+
+    llc = require("llc-19")
+    src = tmp_path / "f.ll"
+    src.write_text("declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
+                   "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)\n" + ll)
+    asm = subprocess.run([llc, "-mtriple=amdgcn", f"-mcpu={cpu}", f"-mattr={attr}", str(src), "-o", "-"],
+                         check=True, capture_output=True, text=True).stdout
+    bodies: dict[str, str] = {}
+    name = None
+    for line in asm.splitlines():
+        if line.startswith("f_") and line.split(":")[0].startswith("f_"):
+            name = line.split(":")[0]
+            bodies[name] = ""
+        elif name and line.startswith("\t") and not line.startswith("\t."):
+            ins = line.strip()
+            if ins.startswith("s_setpc_b64"):  # the return
+                name = None
+                continue
+            bodies[name] += ins + "\n"
+    return bodies
+
+
+@pytest.mark.parametrize("wave,cpu", [(64, "gfx900"), (32, "gfx1030")])
+def test_llc_compiled_ptx_formula_runs_in_wave_model_like_the_reference(wave, cpu, tmp_path):
+    from patterns.wave import WaveState, assemble
+
+    attr = "+wavefrontsize64" if wave == 64 else "+wavefrontsize32"
+    ll = "".join(_ptx_function_ll(m, w, wave) for m in ref.MODES for w in ref.widths(wave))
+    bodies = _llc_bodies(ll, cpu, attr, tmp_path)
+    assert len(bodies) == 4 * len(ref.widths(wave))
+    ops, execs, members, ints = sl._grid(wave, sl.operands(wave), [p for p in sl.mask_pairs(wave) if p[0] == p[1]])
+    lo, _ = sl.case_values(len(ops), wave)
+    for m in ref.MODES:
+        for w in ref.widths(wave):
+            code = assemble(bodies[f"f_{m}_{w}"], f"llc:f_{m}_{w}", wave)  # LLVM's text, as printed
+            st_ = WaveState(wave, len(ops), exec_mask=execs)
+            st_.v[0] = lo.copy()
+            st_.v[1] = np.broadcast_to((ops & 0xFFFFFFFF).astype(np.uint32)[:, None], (len(ops), wave)).copy()
+            code.execute(st_)
+            want = ref.cuda_shfl(m, lo.astype(np.uint64), ops, w, members, execs, wave)
+            assert np.array_equal(np.where(want.defined, st_.vget(0), 0), np.where(want.defined, want.value, 0)), (m, w)
+            assert np.array_equal(st_.vget(1)[want.pred_defined], want.pred[want.pred_defined].astype(np.uint32)), (m, w)
+
+
+def test_verify_shuffles_constant_and_nvvm_c_json(capsys):
+    rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--constant", "--nvvm-c", "--format", "json"], capsys)
+    doc = json.loads(out)
+    assert rc == 0 and doc["ok"] is True
+    run = doc["runs"][0]
+    assert run["constant"]["choices"] == 4 * 32 * 6
+    assert sum(run["constant"]["chosen"].values()) == run["constant"]["choices"]
+    assert run["constant"]["total_cost"] < run["constant"]["bpermute_cost"]
+    assert run["nvvm_c"]["mismatching_lanes"] == 0 and run["nvvm_c"]["value_lanes_compared"] > 0

@@ -228,7 +228,13 @@ def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
         jobs.append(("gfx1100", "+wavefrontsize64", sl.lower(mode, 64, None, bits=64, bpermute_wave64="half").asm))
         jobs.append(("gfx1100", "+wavefrontsize32", sl.lower(mode, 32, None, bits=64).asm))
         jobs.append(("gfx1100", "+wavefrontsize32", sl.lower_hip(mode, 8, 32).asm))
+        jobs.append(("gfx900", "+wavefrontsize64", sl.lower_constant(mode, 5, 16, 64).asm))
+        jobs.append(("gfx1100", "+wavefrontsize64", sl.lower_constant(mode, 37, 64, 64, bpermute_wave64="half").asm))
+        jobs.append(("gfx1100", "+wavefrontsize32", sl.lower_constant(mode, 3, 8, 32).asm))
+    for ch in (sl.choose("up", 3, 16, 64), sl.choose("bfly", 16, 32, 64), sl.choose("bfly", 1, 32, 64)):
+        jobs.append(("gfx900", "+wavefrontsize64", ch.lowering.asm))
     jobs.append(("gfx1100", "+wavefrontsize32", (GOLDEN / "pass" / "wave32_saveexec.s").read_text()))
+    jobs.append(("gfx1100", "+wavefrontsize64", (GOLDEN / "pass" / "all_instruction_kinds.s").read_text()))
     for cpu, attr, text in jobs:
         f = tmp_path / "x.s"
         f.write_text(text)

@@ -62,8 +62,10 @@ AMDGPUDivergenceRule getAMDGPUDivergenceRule(StringRef IRName) {
       {"llvm.amdgcn.mbcnt.lo*", AMDGPUDivergenceRule::Source}, // count of active lanes below this lane
       {"llvm.amdgcn.mbcnt.hi*", AMDGPUDivergenceRule::Source}, // count of active lanes below this lane
       {"llvm.amdgcn.interp.mov*", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
-      {"llvm.amdgcn.interp.p1*", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
-      {"llvm.amdgcn.interp.p2*", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
+      {"llvm.amdgcn.interp.p1", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
+      {"llvm.amdgcn.interp.p1.f16", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
+      {"llvm.amdgcn.interp.p2", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
+      {"llvm.amdgcn.interp.p2.f16", AMDGPUDivergenceRule::Source}, // per-lane parameter interpolation
       {"llvm.amdgcn.lds.direct.load*", AMDGPUDivergenceRule::Source}, // per-lane LDS direct load
       {"llvm.amdgcn.lds.param.load*", AMDGPUDivergenceRule::Source}, // per-lane LDS parameter load
       {"llvm.amdgcn.ps.live", AMDGPUDivergenceRule::Source}, // per-lane helper-lane flag

@@ -12,6 +12,8 @@
 namespace llvm::AMDGPUISD {
 enum NodeType : unsigned {
   FIRST_NUMBER = ISD::BUILTIN_OP_END,
+  BFE_U32,
+  FFBH_I32,
 };
 } // namespace llvm::AMDGPUISD
 
@@ -22,6 +24,10 @@ const char *getAMDGPUTargetNodeName(unsigned Opcode);
 /// ISD::INTRINSIC_WO_CHAIN of a target intrinsic -> the target node it maps to;
 /// an empty SDValue for intrinsics without a lowering.
 SDValue LowerAMDGPUINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG);
+
+/// ISD::INTRINSIC_W_CHAIN / INTRINSIC_VOID of a target intrinsic with memory effects
+/// -> its target node, chain first; an empty SDValue for the others.
+SDValue LowerAMDGPUINTRINSIC_W_CHAIN(SDValue Op, SelectionDAG &DAG);
 } // namespace llvm
 
 #endif // TDGEN_AMDGPU_ISELLOWERING_H

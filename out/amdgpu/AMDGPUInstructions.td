@@ -117,6 +117,160 @@ def V_MBCNT_HI_U32_B32_e64 : VOP3_32<"v_mbcnt_hi_u32_b32"> {
   let Pattern = [(set i32:$vdst, (int_amdgcn_mbcnt_hi i32:$src0, i32:$src1))];
 }
 
+def V_LSHL_ADD_U32_e64 : VOP3_32<"v_lshl_add_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_lshl_add_u32 $vdst, $src0, $src1, $src2";
+}
+
+def V_ADD_LSHL_U32_e64 : VOP3_32<"v_add_lshl_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_add_lshl_u32 $vdst, $src0, $src1, $src2";
+}
+
+def V_ADD3_U32_e64 : VOP3_32<"v_add3_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_add3_u32 $vdst, $src0, $src1, $src2";
+}
+
+def V_LSHL_OR_B32_e64 : VOP3_32<"v_lshl_or_b32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_lshl_or_b32 $vdst, $src0, $src1, $src2";
+}
+
+def V_AND_OR_B32_e64 : VOP3_32<"v_and_or_b32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_and_or_b32 $vdst, $src0, $src1, $src2";
+}
+
+def V_OR3_B32_e64 : VOP3_32<"v_or3_b32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_or3_b32 $vdst, $src0, $src1, $src2";
+}
+
+def V_XAD_U32_e64 : VOP3_32<"v_xad_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_xad_u32 $vdst, $src0, $src1, $src2";
+}
+
+def S_ANDN2_B32 : SOP2_32<"s_andn2_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<and> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
+}
+
+def S_ORN2_B32 : SOP2_32<"s_orn2_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<or> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
+}
+
+def S_NAND_B32 : SOP2_32<"s_nand_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> (and_oneuse i32:$src0, i32:$src1)))];
+  let isCommutable = 1;
+}
+
+def S_NOR_B32 : SOP2_32<"s_nor_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> (or_oneuse i32:$src0, i32:$src1)))];
+  let isCommutable = 1;
+}
+
+def S_BCNT1_I32_B32 : SOP1_32<"s_bcnt1_i32_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<ctpop> i32:$src0))];
+}
+
+def V_BCNT_U32_B32_e64 : VOP3_32<"v_bcnt_u32_b32">;
+
+def S_BREV_B32 : SOP1_32<"s_brev_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<bitreverse> i32:$src0))];
+}
+
+def V_BFREV_B32_e64 : VOP1_32<"v_bfrev_b32"> {
+  let Pattern = [(set i32:$vdst, (DivergentUnaryFrag<bitreverse> i32:$src0))];
+}
+
+def S_FLBIT_I32_B32 : SOP1_32<"s_flbit_i32_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<ctlz_zero_undef> i32:$src0))];
+}
+
+def V_FFBH_U32_e64 : VOP1_32<"v_ffbh_u32"> {
+  let Pattern = [(set i32:$vdst, (DivergentUnaryFrag<ctlz_zero_undef> i32:$src0))];
+}
+
+def S_FF1_I32_B32 : SOP1_32<"s_ff1_i32_b32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<cttz_zero_undef> i32:$src0))];
+}
+
+def V_FFBL_B32_e64 : VOP1_32<"v_ffbl_b32"> {
+  let Pattern = [(set i32:$vdst, (DivergentUnaryFrag<cttz_zero_undef> i32:$src0))];
+}
+
+def S_FLBIT_I32 : SOP1_32<"s_flbit_i32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<AMDGPUffbh_i32> i32:$src0))];
+}
+
+def V_FFBH_I32_e64 : VOP1_32<"v_ffbh_i32"> {
+  let Pattern = [(set i32:$vdst, (DivergentUnaryFrag<AMDGPUffbh_i32> i32:$src0))];
+}
+
+def S_MIN_I32 : SOP2_32<"s_min_i32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<smin> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def S_MAX_I32 : SOP2_32<"s_max_i32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<smax> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def S_MIN_U32 : SOP2_32<"s_min_u32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<umin> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def S_MAX_U32 : SOP2_32<"s_max_u32"> {
+  let Pattern = [(set i32:$sdst, (UniformBinFrag<umax> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def V_MIN_I32_e64 : VOP3_32<"v_min_i32"> {
+  let Pattern = [(set i32:$vdst, (DivergentBinFrag<smin> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def V_MAX_I32_e64 : VOP3_32<"v_max_i32"> {
+  let Pattern = [(set i32:$vdst, (DivergentBinFrag<smax> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def V_MIN_U32_e64 : VOP3_32<"v_min_u32"> {
+  let Pattern = [(set i32:$vdst, (DivergentBinFrag<umin> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def V_MAX_U32_e64 : VOP3_32<"v_max_u32"> {
+  let Pattern = [(set i32:$vdst, (DivergentBinFrag<umax> i32:$src0, i32:$src1))];
+  let isCommutable = 1;
+}
+
+def S_ABS_I32 : SOP1_32<"s_abs_i32"> {
+  let Pattern = [(set i32:$sdst, (UniformUnaryFrag<abs> i32:$src0))];
+}
+
+def S_SEXT_I32_I8 : SOP1_32<"s_sext_i32_i8">;
+
+def S_SEXT_I32_I16 : SOP1_32<"s_sext_i32_i16">;
+
+def V_BFE_I32_e64 : VOP3_32<"v_bfe_i32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_bfe_i32 $vdst, $src0, $src1, $src2";
+}
+
+def V_BFE_U32_e64 : VOP3_32<"v_bfe_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_bfe_u32 $vdst, $src0, $src1, $src2";
+}
+
+def S_BFE_U32 : SOP2_32<"s_bfe_u32"> {
+  let InOperandList = (ins SReg_32:$src0, SReg_32:$src1, SReg_32:$src2);
+  let AsmString = "s_bfe_u32 $sdst, $src0, $src1, $src2";
+}
+
 // Selection patterns
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
@@ -144,3 +298,36 @@ def : Pat<(int_amdgcn_ds_bpermute i32:$addr, i32:$data0),
 
 def : Pat<(int_amdgcn_ds_swizzle i32:$src, timm:$offset),
   (DS_SWIZZLE_B32 $src, Swizzle:$offset, 0)>;
+
+def : Pat<(i32 (ThreeOp_shl_add i32:$src0, i32:$src1, i32:$src2)),
+  (V_LSHL_ADD_U32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_add_shl i32:$src0, i32:$src1, i32:$src2)),
+  (V_ADD_LSHL_U32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_add_add i32:$src0, i32:$src1, i32:$src2)),
+  (V_ADD3_U32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_shl_or i32:$src0, i32:$src1, i32:$src2)),
+  (V_LSHL_OR_B32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_and_or i32:$src0, i32:$src1, i32:$src2)),
+  (V_AND_OR_B32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_or_or i32:$src0, i32:$src1, i32:$src2)),
+  (V_OR3_B32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_xor_add i32:$src0, i32:$src1, i32:$src2)),
+  (V_XAD_U32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
+  (V_BCNT_U32_B32_e64 $src, 0)>;
+
+def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
+  (V_MAX_I32_e64 $src, (V_SUB_U32_e64 0, $src, 0))>;
+
+def : Pat<(i32 (UniformTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
+  (S_BFE_U32 $src, $off, $width)>;
+
+def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
+  (V_BFE_U32_e64 $src, $off, $width)>;

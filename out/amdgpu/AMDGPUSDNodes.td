@@ -3,6 +3,14 @@
 //
 // Target SDNodes with their type profiles, divergence-predicate fragments, PatFrags.
 
+// Type profiles
+def SDTIntUnaryOp32 : SDTypeProfile<1, 1, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>]>;
+def SDTIntBitField32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisVT<2, i32>, SDTCisVT<3, i32>]>;
+
+// Target nodes
+def AMDGPUffbh_i32 : SDNode<"AMDGPUISD::FFBH_I32", SDTIntUnaryOp32, []>;
+def AMDGPUbfe_u32 : SDNode<"AMDGPUISD::BFE_U32", SDTIntBitField32, []>;
+
 // Divergence predicates: match the operator only on {uniform, divergent} nodes.
 class UniformBinFrag<SDPatternOperator Op> : PatFrag<
   (ops node:$src0, node:$src1),
@@ -20,7 +28,106 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
   (ops node:$src0),
   (Op $src0),
   [{ return N->isDivergent(); }]>;
+class UniformTernaryFrag<SDPatternOperator Op> : PatFrag<
+  (ops node:$src0, node:$src1, node:$src2),
+  (Op $src0, $src1, $src2),
+  [{ return !N->isDivergent(); }]>;
+class DivergentTernaryFrag<SDPatternOperator Op> : PatFrag<
+  (ops node:$src0, node:$src1, node:$src2),
+  (Op $src0, $src1, $src2),
+  [{ return N->isDivergent(); }]>;
 
 // Fragments
 def xor_oneuse : PatFrag<(ops node:$src0, node:$src1),
   (xor node:$src0, node:$src1)>;
+def add_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (add node:$x, node:$y)>;
+def shl_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (shl node:$x, node:$y)>;
+def and_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (and node:$x, node:$y)>;
+def or_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (or node:$x, node:$y)>;
+def xor_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (xor node:$x, node:$y)>;
+def ThreeOp_shl_add : PatFrag<(ops node:$x, node:$y, node:$z),
+  (add (shl_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_add_shl : PatFrag<(ops node:$x, node:$y, node:$z),
+  (shl (add_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_add_add : PatFrag<(ops node:$x, node:$y, node:$z),
+  (add (add_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_shl_or : PatFrag<(ops node:$x, node:$y, node:$z),
+  (or (shl_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_and_or : PatFrag<(ops node:$x, node:$y, node:$z),
+  (or (and_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_or_or : PatFrag<(ops node:$x, node:$y, node:$z),
+  (or (or_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def ThreeOp_xor_add : PatFrag<(ops node:$x, node:$y, node:$z),
+  (add (xor_oneuse_3op node:$x, node:$y), node:$z),
+  [{ if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true; }]>;
+def and_oneuse : PatFrag<(ops node:$src0, node:$src1),
+  (and node:$src0, node:$src1)>;
+def or_oneuse : PatFrag<(ops node:$src0, node:$src1),
+  (or node:$src0, node:$src1)>;

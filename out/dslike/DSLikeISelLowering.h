@@ -26,6 +26,10 @@ const char *getDSLikeTargetNodeName(unsigned Opcode);
 /// ISD::INTRINSIC_WO_CHAIN of a target intrinsic -> the target node it maps to;
 /// an empty SDValue for intrinsics without a lowering.
 SDValue LowerDSLikeINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG);
+
+/// ISD::INTRINSIC_W_CHAIN / INTRINSIC_VOID of a target intrinsic with memory effects
+/// -> its target node, chain first; an empty SDValue for the others.
+SDValue LowerDSLikeINTRINSIC_W_CHAIN(SDValue Op, SelectionDAG &DAG);
 } // namespace llvm
 
 #endif // TDGEN_DSLIKE_ISELLOWERING_H

@@ -55,6 +55,7 @@ class ALU32<string opName, RegisterClass rc> : Instruction {
 }
 
 class LaneRead<string opName> : Instruction {
+  string Mnemonic = opName;
   let Namespace = "DSLike";
   let Size = 4;
   let mayLoad = 0;

@@ -1,5 +1,9 @@
 """Instruction classes of the AMDGPU subset, shaped like LLVM's SOP/VOP/DS pseudos.
 
+Implicit registers follow llc-19's MIR parser (tests/test_check_oracles.py): VALU and DS
+instructions read EXEC (class-level ``implicit_uses``); which SALU ops write SCC is set
+per def (s_mul_i32 does not, the ALU ops here do).
+
 The hierarchy is a flattened version of LLVM's (InstSI -> SOP2_Pseudo -> SOP2_32, ...):
 the encoding-family bits (SALU, VALU, DS, VOP1, VOP3) and the operand lists are the
 parts the selector and the lints need.
@@ -53,6 +57,7 @@ SOP1_32 = InstrClass(
 # v_<op> vdst, src0, src1 in the VOP3 (_e64) encoding without modifiers.
 VOP3_32 = InstrClass(
     "VOP3_32",
+    implicit_uses=["EXEC"],
     params=[_op],
     parent=InstSI,
     lets={
@@ -81,6 +86,7 @@ VOP3_32_Clamp = InstrClass(
 # v_<op> vdst, src0 in the VOP1 (_e32) encoding.
 VOP1_32 = InstrClass(
     "VOP1_32",
+    implicit_uses=["EXEC"],
     params=[_op],
     parent=InstSI,
     lets={
@@ -109,6 +115,7 @@ VOP_ReadLane = InstrClass(
 # LDS-unit instructions (DS encoding, 8 bytes).
 DS_Pseudo = InstrClass(
     "DS_Pseudo",
+    implicit_uses=["EXEC"],
     params=[_op],
     parent=InstSI,
     fields=[

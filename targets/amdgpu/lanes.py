@@ -18,6 +18,7 @@ DEFS = (
         ins="(ins VGPR_32:$src0)",
         asm="v_readfirstlane_b32 $vdst, $src0",
         pattern="(set i32:$vdst, (int_amdgcn_readfirstlane i32:$src0))",
+        implicit_uses=["EXEC"],
     ),
     Instruction(
         "V_MBCNT_LO_U32_B32_e64", VOP3_32, ["v_mbcnt_lo_u32_b32"],

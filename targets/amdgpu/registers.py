@@ -18,6 +18,9 @@ VGPR_32 = RegisterClass(
 
 REGISTER_CLASSES = (SReg_32, VGPR_32)
 
+# Registers used implicitly: the scalar condition code and the exec mask.
+PHYSICAL_REGISTERS = ("SCC", "EXEC")
+
 # DS instruction offset field (16 bits) and the gds bit.
 Offset = OperandKind("Offset", i16)
 GDS = OperandKind("GDS", i1)

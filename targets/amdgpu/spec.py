@@ -18,6 +18,9 @@ MODULE_NAMES = (
     "alu",
     "ds",
     "lanes",
+    "vop3",
+    "salu_logic",
+    "bitops",
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
 
@@ -37,6 +40,7 @@ TARGET = Target(
     frags=_all("FRAGS"),
     frag_classes=_all("FRAG_CLASSES"),
     register_classes=registers.REGISTER_CLASSES,
+    physical_registers=registers.PHYSICAL_REGISTERS,
     operands=registers.OPERANDS,
     classes=formats.CLASSES + _all("CLASSES"),
     multiclasses=_all("MULTICLASSES"),

@@ -183,6 +183,7 @@ ALU32 = InstrClass(
 LaneRead = InstrClass(
     "LaneRead",
     params=[Param("opName", "string")],
+    fields=[InstrField("Mnemonic", "string", Ref("opName"))],
     lets={
         "Namespace": "DSLike", "Size": 4, "mayLoad": 0, "mayStore": 0, "hasSideEffects": 0,
         "isConvergent": 1,

@@ -24,6 +24,12 @@ def configure(parser):
     parser.add_argument("--format", choices=("llvm", "json"), default="llvm", help="output format (default llvm)")
     parser.add_argument("--why", metavar="VALUE", help="print the reason chain of one value: %%v or @function:%%v")
     parser.add_argument(
+        "-S",
+        dest="emit_ir",
+        action="store_true",
+        help="like opt -S: print the IR on stdout and the analysis on stderr",
+    )
+    parser.add_argument(
         "--llvm19-compat",
         action="store_true",
         help="reproduce LLVM 19's early stop of join propagation (issue 137277) instead of the correct result",
@@ -105,6 +111,27 @@ def _find_value(info, module, spec: str):
     return hits[0]
 
 
+def _module_ir(module) -> str:
+    """The defined functions as ``opt -S`` lays them out (header, labels, blank lines;
+    function attributes and module-level entities are not reproduced)."""
+    from patterns.ir_print import function_text
+
+    parts = []
+    for f in module.functions:
+        if f.is_declaration:
+            continue
+        cc = f"{f.cc} " if f.cc else ""
+        params = ", ".join(f"{a.type} {a.ref}" for a in f.args)
+        body = function_text(f).replace("\n" + "" , "\n")
+        lines = []
+        for ln in body.split("\n"):
+            if not ln.startswith(" ") and lines:
+                lines.append("")
+            lines.append(ln)
+        parts.append(f"define {cc}{f.ret_type} @{f.name}({params}) {{\n" + "\n".join(lines) + "\n}\n")
+    return "\n".join(parts)
+
+
 def run(args) -> int:
     from patterns.divergence import analyze
     from patterns.divergence_print import format_llvm, to_json
@@ -126,6 +153,9 @@ def run(args) -> int:
             for i, s in enumerate(steps, 1):
                 out.write(f"  {i}. {s.format()}\n")
         return 0
+    if args.emit_ir:
+        sys.stdout.write(_module_ir(module))
+        out = sys.stderr
     if args.format == "json":
         out.write(json.dumps(to_json(info, path), indent=2, sort_keys=True) + "\n")
     else:

@@ -43,7 +43,7 @@ def run(args) -> int:
             ua = analyze(fn, target)
             fd = build_function_dags(fn, target, ua)
             dag = fd.dags[fn.blocks.index(blk)]
-            combine.run(dag)
+            combine.run(dag, target)
             node = next((n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == want
                          and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")), None)
             if node is None:

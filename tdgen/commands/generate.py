@@ -37,6 +37,9 @@ def _console() -> Console:
 def run(args) -> int:
     names = _resolve_targets(args.targets)
     out_dir = Path(args.out) if args.out is not None else OUT
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(None, "tdgen generate: argument --out: "
+                         + expected("a folder", f"the file '{args.out}'"))
     targets = emit.load_all(names)  # load + check every spec; all errors together
     files = emit.emit_all(names, targets)  # render everything in memory
     console = _console()

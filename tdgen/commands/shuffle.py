@@ -10,6 +10,7 @@ formulas. JSON: ``{"wave": N, "result": [int|null per lane], "pred": [bool|null 
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import numpy as np
@@ -58,6 +59,8 @@ def check_wave_size(target: str, wave: int) -> None:
 def parse_int(text: str, field: str, lo: int, hi: int, what: str) -> int:
     try:
         t = text.strip()
+        if not re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|[0-9]+)", t):
+            raise ValueError(t)
         neg = t.startswith("-")
         body = t[1:] if neg else t
         v = int(body, 16) if body[:2].lower() == "0x" else int(body, 10)
@@ -74,6 +77,8 @@ def parse_hex_mask(text: str, field: str, wave: int) -> int:
     body = t[2:] if t.startswith("0x") else t
     what = f"a hexadecimal lane mask of at most {wave} bits"
     try:
+        if not re.fullmatch(r"[0-9a-f]+", body):
+            raise ValueError(body)
         v = int(body, 16)
     except ValueError:
         raise UsageError(None, expected(what, repr(text)), field=field) from None
@@ -108,6 +113,9 @@ def configure(parser):
     parser.add_argument("mode", metavar="MODE", help=MODE_WORDS)
     parser.add_argument("--operand", required=True, help="srcLane / delta / laneMask (b); decimal or 0x hex")
     parser.add_argument("--width", default=None, help="segment width, a power of two up to the wave (default: wave)")
+    parser.add_argument("--c", dest="c", default=None,
+                        help="NVVM level: the raw c operand of shfl.sync (segment mask in bits [12:8], clamp in "
+                             "[4:0]; [13:8]/[5:0] in wave64) instead of --width")
     parser.add_argument("--wave", default=None, help="32 or 64 (default: the target's default size)")
     parser.add_argument("--exec", dest="exec_mask", default=None, help="exec mask in hex (default: all lanes)")
     parser.add_argument("--mask", default=None, help="membermask in hex (default: all lanes)")
@@ -140,6 +148,14 @@ def _check_args(args):
                                                       f"a power of two 1..{wave}")
     if width & (width - 1):
         raise UsageError(None, expected(f"a power of two 1..{wave}", repr(args.width)), field="--width")
+    c = None
+    if args.c is not None:
+        if args.width is not None:
+            raise UsageError(None, expected("either --width (CUDA level) or --c (NVVM level)", "both"), field="--c")
+        if args.choose or args.hip:
+            raise UsageError(None, expected("--c only with the reference or --lowered", "--choose" if args.choose
+                                            else "--hip"), field="--c")
+        c = parse_int(args.c, "--c", 0, (1 << 32) - 1, "a 32-bit unsigned integer")
     full = (1 << wave) - 1
     exec_mask = full if args.exec_mask is None else parse_hex_mask(args.exec_mask, "--exec", wave)
     member = full if args.mask is None else parse_hex_mask(args.mask, "--mask", wave)
@@ -156,10 +172,10 @@ def _check_args(args):
     scope = bpermute_scope(args)
     if scope not in ("full", "half"):
         raise UsageError(None, expected("'full' or 'half'", repr(scope)), field="bpermute_wave64")
-    return mode, wave, bits, operand & 0xFFFFFFFF, width, exec_mask, member, values, scope
+    return mode, wave, bits, operand & 0xFFFFFFFF, width, exec_mask, member, values, scope, c
 
 
-def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope, how: str) -> dict:
+def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope, how: str, c=None) -> dict:
     """The per-lane outcome as a JSON-ready dict (``how``: reference|lowered|choose|hip)."""
     from patterns import shuffle as ref
     from patterns import shuffle_lower as sl
@@ -168,11 +184,17 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
     mem = ref.lanes_of(member, wave)
     vals = np.array([values], dtype=np.uint64)
     ops = np.array([operand], dtype=np.int64)
-    out: dict = {"wave": wave, "mode": mode, "cuda": ref.CUDA_NAMES[mode], "operand": operand, "width": width,
-                 "c": ref.clang_c(mode, width, wave), "exec": f"0x{exec_mask:0{wave // 4}x}",
+    if c is not None:
+        width = None
+    out: dict = {"wave": wave, "mode": mode, "cuda": ref.CUDA_NAMES[mode] if c is None else None,
+                 "nvvm": ref.NVVM_NAMES[mode], "operand": operand, "width": width,
+                 "c": ref.clang_c(mode, width, wave) if c is None else c, "exec": f"0x{exec_mask:0{wave // 4}x}",
                  "mask": f"0x{member:0{wave // 4}x}", "bits": bits, "semantics": how}
     if how == "reference":
-        res = ref.cuda_shfl(mode, vals, ops, width, mem, ex, wave)
+        if c is not None:
+            res = ref.nvvm_shfl(mode, vals, ops, np.array([c]), mem, ex, wave)
+        else:
+            res = ref.cuda_shfl(mode, vals, ops, width, mem, ex, wave)
         out["result"], out["pred"] = ref.to_json_lists(res, 0, bits)
         return out
     if how == "choose":
@@ -187,6 +209,8 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
                          "proof": {"cases": choice.proof.cases, "lanes_compared": choice.proof.value_checked}}
     elif how == "hip":
         low = sl.lower_hip(mode, width, wave, bits=bits, bpermute_wave64=scope)
+    elif c is not None:
+        low = sl.lower(mode, wave, c, bits=bits, bpermute_wave64=scope)
     else:
         low = sl.lower_cuda(mode, width, wave, bits=bits, bpermute_wave64=scope)
     lo = vals & np.uint64(0xFFFFFFFF)
@@ -212,8 +236,9 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
 
 
 def render_text(out: dict) -> str:
-    lines = [f"{out['cuda']} (shfl.sync.{out['mode']}) wave{out['wave']} operand={out['operand']} "
-             f"width={out['width']} c=0x{out['c']:x} exec={out['exec']} mask={out['mask']} [{out['semantics']}]"]
+    name = f"{out['cuda']} ({out['nvvm']})" if out["cuda"] else out["nvvm"]
+    lines = [f"{name} wave{out['wave']} operand={out['operand']} width={out['width']} c=0x{out['c']:x} "
+             f"exec={out['exec']} mask={out['mask']} [{out['semantics']}]"]
     if "choice" in out:
         ch = out["choice"]
         lines.append(f"choice: {ch['kind']} cost {ch['cost']} ({ch['note']}); proven on {ch['proof']['cases']} "
@@ -232,9 +257,9 @@ def render_text(out: dict) -> str:
 
 
 def run(args) -> int:
-    mode, wave, bits, operand, width, exec_mask, member, values, scope = _check_args(args)
+    mode, wave, bits, operand, width, exec_mask, member, values, scope, c = _check_args(args)
     how = "lowered" if args.lowered else "choose" if args.choose else "hip" if args.hip else "reference"
-    out = evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope, how)
+    out = evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope, how, c)
     if args.format == "json":
         sys.stdout.write(json.dumps(out, sort_keys=True) + "\n")
     else:

@@ -57,7 +57,6 @@ def run(args) -> int:
     for wave in waves:
         t0 = time.perf_counter()
         rep = sl.verify(wave, bpermute_wave64=scope, kind=args.lowering, nvvm_c=args.nvvm_c)
-        dt = time.perf_counter() - t0
         entry: dict = {"wave": wave, "bpermute_wave64": scope, "lowering": args.lowering,
                        "modes": 4, "operands": rep.n_operands, "widths": list(rep.widths),
                        "mask_pairs": rep.n_mask_pairs,
@@ -66,6 +65,7 @@ def run(args) -> int:
             entry["nvvm_c"] = _tally_json(rep.nvvm)
         if args.constant and rep.first is None:
             entry["constant"] = _constant(sl, wave, scope)
+        dt = time.perf_counter() - t0
         entry["seconds"] = round(dt, 3)
         report_json.append(entry)
         if args.format == "text":
@@ -95,9 +95,11 @@ def run(args) -> int:
         doc = {"runs": report_json, "ok": first is None}
         if first is not None:
             doc["counterexample"] = first.describe()
+            doc["reproduce"] = first.reproduce()
         out.write(json.dumps(doc, sort_keys=True) + "\n")
     elif first is not None:
         out.write(first.describe() + "\n")
+        out.write(f"  compare with the reference: {first.reproduce()} (and without {first.reproduce().split()[-1]})\n")
     else:
         out.write("OK: lowered == reference on every lane where the result is defined\n")
     return 1 if first is not None else 0

@@ -1,0 +1,626 @@
+"""Direct builder: LLVM IR text of simple kernels -> ``ir.Module`` in one pass.
+
+Stage job: the fast path of ``parse_module``. For modules written in the common
+simple forms (named or numbered values, labels, the integer/pointer instructions
+``irgen`` emits and most hand-written GPU kernels use: binary ops, icmp, select, phi,
+br, ret, direct calls, load, store, getelementptr, casts, unreachable; ``declare`` and
+``define`` headers without attribute groups) it builds the final AST directly from
+the text -- no raw records, no lark, no second resolution pass. Each line is split by
+one regular expression, dispatched on its opcode to one regular expression per
+opcode family, and its operands are bound with dict lookups; forward references (phi
+incoming values, branch targets, values defined later) are patched once at the end of
+the function.
+
+The builder never reports errors itself. Whenever a line is outside the forms above,
+or anything is wrong (undefined value, type mismatch, missing terminator, redefinition,
+unknown callee, ...), it gives up (``build_module`` returns ``None``) and
+``parse_module`` parses the file with the exact path (``ir_fast`` records + lark +
+``ir._Resolver``), which produces the error text. So the error messages have one
+source, and the AST built here must equal the resolver's: tests/test_ir.py compares
+both field by field on the whole corpus and on generated kernels.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tdgen.errors import Span
+
+from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
+                 Function, GlobalRef, Instruction, IntType, Module, PtrType, _int_type, wrap_signed)
+
+__all__ = ["build_module"]
+
+
+class _Bail(Exception):
+    """The input is outside the simple forms (or wrong): use the exact path."""
+
+
+_N = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
+_T = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
+_V = r'%(?:' + _N + r')|-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
+
+_INST = re.compile(r'[ \t]*(?:(%(?:' + _N + r')) = )?([a-z]+)(?: (.*))?$')
+_LABEL = re.compile(r'[ \t]*([-a-zA-Z$._0-9]+):$')
+_BIN = re.compile(r'((?:(?:nuw|nsw|exact|disjoint) )*)(' + _T + r') (' + _V + r'), (' + _V + r')$')
+_ICMP = re.compile(r'(eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') (' + _V + r'), (' + _V + r')$')
+_SELECT = re.compile(r'i1 (' + _V + r'), (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V + r')$')
+_PHI = re.compile(r'(' + _T + r') ((?:\[ (?:' + _V + r'), %(?:' + _N + r') \], )*\[ (?:' + _V + r'), %(?:'
+                  + _N + r') \])$')
+_PHI_PAIR = re.compile(r'\[ (' + _V + r'), %(' + _N + r') \]')
+_BR = re.compile(r'(?:label %(' + _N + r')|i1 (' + _V + r'), label %(' + _N + r'), label %(' + _N + r'))$')
+_RET = re.compile(r'(?:void|(' + _T + r') (' + _V + r'))$')
+_CALL = re.compile(r'(void|' + _T + r') @(' + _N + r')\((.*)\)$')
+_ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) (' + _V + r')$')
+_LOAD = re.compile(r'(' + _T + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
+_STORE = re.compile(r'(' + _T + r') (' + _V + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
+_GEP = re.compile(r'((?:(?:inbounds|nuw|nusw) )*)(' + _T + r'), (' + _T + r') (' + _V + r')((?:, (?:' + _T
+                  + r') (?:' + _V + r'))*)$')
+_GEP_IDX = re.compile(r', (' + _T + r') (' + _V + r')')
+_CAST = re.compile(r'((?:(?:nuw|nsw|nneg) )*)(' + _T + r') (' + _V + r') to (' + _T + r')$')
+_HEADER = re.compile(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
+                     + r')\((.*)\)( \{)?$')
+_PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
+                    r'(?: %(' + _N + r'))?$')
+_MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
+
+# words allowed before the return type of a header (checked against lark in the tests)
+_HEADER_WORDS = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
+                                       "local_unnamed_addr", "unnamed_addr"}
+_BINOP_FLAGS = {
+    "add": ("nuw", "nsw"), "sub": ("nuw", "nsw"), "mul": ("nuw", "nsw"), "shl": ("nuw", "nsw"),
+    "udiv": ("exact",), "sdiv": ("exact",), "lshr": ("exact",), "ashr": ("exact",),
+    "or": ("disjoint",), "and": (), "xor": (), "urem": (), "srem": (),
+}
+_CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
+_CAST_FLAGS = {"trunc": ("nuw", "nsw"), "zext": ("nneg",)}
+_FLOATS = ("float", "double", "half", "bfloat")
+_NO_FLAGS = frozenset()
+
+_TYPES: dict = {"void": VOID, "ptr": PTR}
+
+
+def _ty(s: str):
+    t = _TYPES.get(s)
+    if t is None:
+        if s[0] == "i":
+            t = _int_type(int(s[1:]))
+        elif s in _FLOATS:
+            t = FloatType(s)
+        else:  # ptr addrspace(N)
+            t = PtrType(int(s[14:-1]))
+        _TYPES[s] = t
+    return t
+
+
+_new = object.__new__
+
+
+def _span(path: str, line: int, col: int) -> Span:
+    """``Span(path, line, col)`` without the frozen dataclass's per-field setattr."""
+    s = _new(Span)
+    s.__dict__.update(path=path, line=line, col=col, end_line=None, end_col=None)
+    return s
+
+
+def _const(ty, tok: str) -> Constant:
+    """The constant the resolver builds for ``ty tok`` (raises _Bail where it would err)."""
+    c = tok[0]
+    if c == "-" or c.isdigit():
+        if ty.__class__ is not IntType:
+            raise _Bail
+        v = wrap_signed(int(tok), ty.bits)
+        if ty.bits == 1:
+            return Constant(ty, "true" if v else "false", "int", v & 1)
+        return Constant(ty, str(v), "int", v)
+    if tok == "true" or tok == "false":
+        if ty != I1:
+            raise _Bail
+        return Constant(ty, tok, "int", 1 if tok == "true" else 0)
+    if tok == "null":
+        if ty.__class__ is not PtrType:
+            raise _Bail
+        return Constant(ty, "null", "null")
+    if tok == "zeroinitializer":
+        if ty.__class__ is IntType:
+            return Constant(ty, "false" if ty.bits == 1 else "0", "int", 0)
+        if ty.__class__ is PtrType:
+            return Constant(ty, "null", "null")
+        raise _Bail
+    if tok == "undef" or tok == "poison":
+        return Constant(ty, tok, tok)
+    raise _Bail
+
+
+def _cast_ok(op: str, s, d) -> bool:
+    sc, dc = s.__class__, d.__class__
+    if op == "trunc":
+        return sc is IntType and dc is IntType and s.bits > d.bits
+    if op == "zext" or op == "sext":
+        return sc is IntType and dc is IntType and s.bits < d.bits
+    if op == "ptrtoint":
+        return sc is PtrType and dc is IntType
+    if op == "inttoptr":
+        return sc is IntType and dc is PtrType
+    if op == "addrspacecast":
+        return sc is PtrType and dc is PtrType and s != d
+    # bitcast between scalars of equal size, pointer-ness preserved
+    if sc is PtrType or dc is PtrType:
+        return sc is PtrType and dc is PtrType and s == d
+    return False
+
+
+class _Builder:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.mod = Module([], path)
+        self.funcs: dict = {}  # name -> Function (defined or declared)
+        self.calls: list = []  # (inst, callee name, callee column, line, arg types) in source order
+        self.consts: dict = {}
+
+    # ----------------------------------------------------------------- module
+    def run(self, text: str) -> Module:
+        lines = text.split("\n")
+        n = len(lines)
+        k = 0
+        while k < n:
+            line = lines[k]
+            k += 1
+            s = line.strip()
+            if not s or s[0] == ";":
+                continue
+            if s[0] == "d":
+                m = _HEADER.match(s)
+                if m is None or (m.group(1) == "define") != (m.group(6) is not None):
+                    raise _Bail
+                if line[0] != "d":
+                    raise _Bail
+                f = self.header(m, k)
+                if m.group(1) == "define":
+                    k = self.body(f, lines, k)
+                continue
+            if _MODULE_LINE.match(s) is None:
+                raise _Bail
+        self.link_calls()
+        return self.mod
+
+    def header(self, m, lineno: int) -> Function:
+        path = self.path
+        words = m.group(2).split()
+        cc = None
+        for w in words:
+            if w not in _HEADER_WORDS:
+                raise _Bail
+            if w in CALLING_CONVENTIONS:
+                cc = w
+        name = m.group(4)
+        if name in self.funcs:
+            raise _Bail
+        fspan = _span(path, lineno, m.start(4))  # the '@' of the name (1-based: start - 1 + 1)
+        is_decl = m.group(1) == "declare"
+        f = Function(name, cc, _ty(m.group(3)), [], _NO_FLAGS, is_decl, [], fspan, self.mod, (),
+                     tuple(words), False)
+        inner = m.group(5)
+        args = f.args
+        seen = {}
+        slot = 0
+        if inner:
+            pos = m.start(5)
+            for i, piece in enumerate(inner.split(", ")):
+                p = _PARAM.match(piece)
+                if p is None:
+                    raise _Bail
+                ty = _ty(p.group(1))
+                attrs = tuple(p.group(2).split())
+                pname = p.group(3)
+                if pname is None:
+                    pname = str(slot)
+                    slot += 1
+                    aspan = fspan
+                elif pname.isdigit():
+                    if int(pname) < slot:
+                        raise _Bail
+                    slot = int(pname) + 1
+                    aspan = _span(path, lineno, pos + p.start(3))
+                else:
+                    aspan = _span(path, lineno, pos + p.start(3))
+                if ty is VOID or pname in seen:
+                    raise _Bail
+                seen[pname] = True
+                args.append(Argument(pname, ty, frozenset(attrs), i, f, aspan, "", attrs))
+                pos += len(piece) + 2
+        self.funcs[name] = f
+        self.mod.functions.append(f)
+        self.first_slot = slot
+        return f
+
+    # ------------------------------------------------------------------- body
+    def body(self, f: Function, lines: list, k: int) -> int:
+        path = self.path
+        consts = self.consts
+        tys = _TYPES
+        vals: dict = {}
+        pending: list = []  # (inst, operand index, token, type)
+        phis: list = []  # (inst, [(value token, block name)])
+        terms: list = []  # (inst, [block names])
+        calls = self.calls
+        n_slot = 0  # opt's renumbering of unnamed values
+        for a in f.args:
+            vals["%" + a.name] = a
+            if a.name.isdigit():
+                a.slot = str(n_slot)
+                n_slot += 1
+            else:
+                a.slot = a.name
+        next_slot = self.first_slot
+        blocks: list = []
+        block_names: dict = {}
+        cur = None
+        terminated = True
+        ret_type = f.ret_type
+        Inst = Instruction
+
+        def operand(tok, ty, inst, idx):
+            v = vals.get(tok)
+            if v is None:
+                if tok[0] == "%":
+                    pending.append((inst, idx, tok, ty))
+                    return None
+                v = consts.get((ty, tok))
+                if v is None:
+                    v = consts[(ty, tok)] = _const(ty, tok)
+                return v
+            if v.type is not ty and v.type != ty:
+                raise _Bail
+            return v
+
+        n = len(lines)
+        while True:
+            if k >= n:
+                raise _Bail  # missing '}'
+            line = lines[k]
+            k += 1
+            if ";" in line:
+                if '"' in line:
+                    raise _Bail
+                line = line[:line.index(";")]
+            s = line.rstrip()
+            if not s:
+                continue
+            if s[-1] == ":":
+                m = _LABEL.match(s)
+                if m is None or not terminated:
+                    raise _Bail
+                name = m.group(1)
+                if name.isdigit():
+                    if int(name) < next_slot:
+                        raise _Bail
+                    next_slot = int(name) + 1
+                    slot = str(n_slot)
+                    n_slot += 1
+                else:
+                    if name[0].isdigit():
+                        raise _Bail  # digits then letters: quoted when printed
+                    slot = name
+                if name in block_names:
+                    raise _Bail
+                cur = BasicBlock(name, [], f, [], [], _span(path, k, m.start(1) + 1), slot, len(blocks))
+                block_names[name] = cur
+                blocks.append(cur)
+                terminated = False
+                continue
+            m = _INST.match(s)
+            if m is None:
+                if s.strip() == "}":
+                    break
+                raise _Bail
+            dname, op, rest = m.groups()
+            col = m.start(1) + 1 if dname is not None else m.start(2) + 1
+            inst = None
+            # ------------------------------------------------ opcode families
+            if op in _BINOP_FLAGS:
+                r = _BIN.match(rest or "")
+                if r is None:
+                    raise _Bail
+                fl, t, a, b = r.groups()
+                ty = tys.get(t) or _ty(t)
+                if ty.__class__ is not IntType:
+                    raise _Bail
+                inst = Inst(op, None, ty, [None, None], cur, None)
+                if fl:
+                    words = fl.split()
+                    allowed = _BINOP_FLAGS[op]
+                    for w in words:
+                        if w not in allowed:
+                            raise _Bail
+                    inst.flags = frozenset(words)
+                ops = inst.operands
+                ops[0] = operand(a, ty, inst, 0)
+                ops[1] = operand(b, ty, inst, 1)
+            elif op == "icmp":
+                r = _ICMP.match(rest or "")
+                if r is None:
+                    raise _Bail
+                pred, t, a, b = r.groups()
+                ty = tys.get(t) or _ty(t)
+                if ty.__class__ is not IntType and ty.__class__ is not PtrType:
+                    raise _Bail
+                inst = Inst(op, None, I1, [None, None], cur, None)
+                inst.predicate = pred
+                ops = inst.operands
+                ops[0] = operand(a, ty, inst, 0)
+                ops[1] = operand(b, ty, inst, 1)
+            elif op == "phi":
+                r = _PHI.match(rest or "")
+                if r is None:
+                    raise _Bail
+                ty = _ty(r.group(1))
+                pairs = _PHI_PAIR.findall(r.group(2))
+                inst = Inst(op, None, ty, [None] * len(pairs), cur, None)
+                phis.append((inst, pairs))
+            elif op == "br":
+                r = _BR.match(rest or "")
+                if r is None:
+                    raise _Bail
+                dest, c, t1, t2 = r.groups()
+                if dest is not None:
+                    inst = Inst(op, None, VOID, [], cur, None)
+                    terms.append((inst, (dest,)))
+                else:
+                    inst = Inst(op, None, VOID, [None], cur, None)
+                    inst.operands[0] = operand(c, I1, inst, 0)
+                    terms.append((inst, (t1, t2)))
+            elif op == "select":
+                r = _SELECT.match(rest or "")
+                if r is None:
+                    raise _Bail
+                c, ta, a, tb, b = r.groups()
+                if ta != tb:
+                    raise _Bail
+                ty = _ty(ta)
+                inst = Inst(op, None, ty, [None, None, None], cur, None)
+                ops = inst.operands
+                ops[0] = operand(c, I1, inst, 0)
+                ops[1] = operand(a, ty, inst, 1)
+                ops[2] = operand(b, ty, inst, 2)
+            elif op == "load":
+                r = _LOAD.match(rest or "")
+                if r is None:
+                    raise _Bail
+                t, tp, p, al = r.groups()
+                pty = _ty(tp)
+                if pty.__class__ is not PtrType:
+                    raise _Bail
+                inst = Inst(op, None, _ty(t), [None], cur, None)
+                inst.operands[0] = operand(p, pty, inst, 0)
+                inst.addrspace = pty.addrspace
+                if al is not None:
+                    inst.align = int(al)
+            elif op == "getelementptr":
+                r = _GEP.match(rest or "")
+                if r is None:
+                    raise _Bail
+                fl, st, tp, p, idx = r.groups()
+                pty = _ty(tp)
+                if pty.__class__ is not PtrType:
+                    raise _Bail
+                ix = _GEP_IDX.findall(idx) if idx else []
+                inst = Inst(op, None, pty, [None] * (1 + len(ix)), cur, None)
+                if fl:
+                    inst.flags = frozenset(fl.split())
+                inst.source_type = _ty(st)
+                inst.addrspace = pty.addrspace
+                ops = inst.operands
+                ops[0] = operand(p, pty, inst, 0)
+                for j, (ti, vi) in enumerate(ix, 1):
+                    ity = _ty(ti)
+                    if ity.__class__ is not IntType:
+                        raise _Bail
+                    ops[j] = operand(vi, ity, inst, j)
+            elif op == "store":
+                r = _STORE.match(rest or "")
+                if r is None:
+                    raise _Bail
+                tv, v, tp, p, al = r.groups()
+                vty, pty = _ty(tv), _ty(tp)
+                if pty.__class__ is not PtrType:
+                    raise _Bail
+                inst = Inst(op, None, VOID, [None, None], cur, None)
+                ops = inst.operands
+                ops[0] = operand(v, vty, inst, 0)
+                ops[1] = operand(p, pty, inst, 1)
+                inst.addrspace = pty.addrspace
+                inst.source_type = vty
+                if al is not None:
+                    inst.align = int(al)
+            elif op == "call" or op == "tail" or op == "musttail" or op == "notail":
+                tail = None
+                if op != "call":
+                    if rest is None or not rest.startswith("call "):
+                        raise _Bail
+                    tail = op
+                    rest = rest[5:]
+                r = _CALL.match(rest or "")
+                if r is None:
+                    raise _Bail
+                rt, callee, inner = r.groups()
+                inst = Inst("call", None, _ty(rt), [], cur, None)
+                inst.tail = tail
+                arg_types = []
+                if inner:
+                    ops = inst.operands
+                    aattrs = inst.arg_attrs
+                    for j, piece in enumerate(inner.split(", ")):
+                        a = _ARG.match(piece)
+                        if a is None:
+                            raise _Bail
+                        aty = _ty(a.group(1))
+                        arg_types.append(aty)
+                        ops.append(operand(a.group(3), aty, inst, j))
+                        aattrs.append(tuple(a.group(2).split()))
+                cpos = m.start(3) + r.start(2) + (5 if tail else 0)  # column of '@' (0-based + 1 - 1)
+                calls.append((inst, callee, cpos, k, arg_types))
+                if dname is None and tail is not None:
+                    col = m.start(2) + 1
+            elif op == "ret":
+                r = _RET.match(rest or "")
+                if r is None:
+                    raise _Bail
+                t, v = r.groups()
+                inst = Inst(op, None, VOID, [], cur, None)
+                if t is None:
+                    if ret_type is not VOID:
+                        raise _Bail
+                else:
+                    ty = _ty(t)
+                    if ty != ret_type:
+                        raise _Bail
+                    inst.operands.append(operand(v, ty, inst, 0))
+            elif op in _CASTS:
+                r = _CAST.match(rest or "")
+                if r is None:
+                    raise _Bail
+                fl, ts, v, td = r.groups()
+                sty, dty = _ty(ts), _ty(td)
+                if not _cast_ok(op, sty, dty):
+                    raise _Bail
+                inst = Inst(op, None, dty, [None], cur, None)
+                if fl:
+                    words = fl.split()
+                    allowed = _CAST_FLAGS.get(op, ())
+                    for w in words:
+                        if w not in allowed:
+                            raise _Bail
+                    inst.flags = frozenset(words)
+                inst.source_type = sty
+                inst.operands[0] = operand(v, sty, inst, 0)
+            elif op == "unreachable" and rest is None:
+                inst = Inst(op, None, VOID, [], cur, None)
+            else:
+                raise _Bail
+            # ------------------------------------------------ block and name
+            if terminated:
+                if cur is not None or not blocks:
+                    # an unlabeled block: numbered before its first instruction
+                    cur = BasicBlock(str(next_slot), [], f, [], [], None, str(n_slot), len(blocks))
+                    next_slot += 1
+                    n_slot += 1
+                    block_names[cur.name] = cur
+                    blocks.append(cur)
+                    terminated = False
+                    inst.block = cur
+                    cur.span = _span(path, k, col)
+                else:
+                    raise _Bail
+            span = _span(path, k, col)
+            inst.span = span
+            if inst.type is VOID:
+                if dname is not None:
+                    raise _Bail
+                if op in ("br", "ret", "unreachable"):
+                    terminated = True
+            elif dname is None:
+                name = str(next_slot)
+                next_slot += 1
+                inst.name = name
+                inst.slot = str(n_slot)
+                n_slot += 1
+                vals["%" + name] = inst
+            else:
+                name = dname[1:]
+                if dname in vals:
+                    raise _Bail
+                if name.isdigit():
+                    if int(name) < next_slot:
+                        raise _Bail
+                    next_slot = int(name) + 1
+                    inst.slot = str(n_slot)
+                    n_slot += 1
+                else:
+                    if name[0].isdigit():
+                        raise _Bail
+                    inst.slot = name
+                inst.name = name
+                vals[dname] = inst
+            cur.instructions.append(inst)
+        # ---------------------------------------------------- end of function
+        if not terminated or not blocks:
+            raise _Bail
+        for b in blocks:
+            if "%" + b.name in vals:
+                raise _Bail
+        for inst, idx, tok, ty in pending:
+            v = vals.get(tok)
+            if v is None or (v.type is not ty and v.type != ty):
+                raise _Bail
+            inst.operands[idx] = v
+        for inst, pairs in phis:
+            ty = inst.type
+            ops = inst.operands
+            inc = []
+            for j, (tok, bname) in enumerate(pairs):
+                v = vals.get(tok)
+                if v is None:
+                    if tok[0] == "%":
+                        raise _Bail
+                    v = consts.get((ty, tok))
+                    if v is None:
+                        v = consts[(ty, tok)] = _const(ty, tok)
+                elif v.type is not ty and v.type != ty:
+                    raise _Bail
+                b = block_names.get(bname)
+                if b is None:
+                    raise _Bail
+                ops[j] = v
+                inc.append((v, b))
+            inst.incoming = inc
+        for inst, names in terms:
+            tg = []
+            for bname in names:
+                b = block_names.get(bname)
+                if b is None:
+                    raise _Bail
+                tg.append(b)
+            inst.targets = tg
+        for b in blocks:
+            t = b.instructions[-1]
+            succ = list(t.targets)
+            b.successors = succ
+            for s in succ:
+                p = s.predecessors
+                if not p or p[-1] is not b:
+                    p.append(b)
+        f.blocks = blocks
+        return k
+
+    # ------------------------------------------------------------------ calls
+    def link_calls(self) -> None:
+        """Bind callees (after the whole module is read: declarations may come last)."""
+        funcs = self.funcs
+        mod = self.mod
+        for inst, name, cpos, line, arg_types in self.calls:
+            f = funcs.get(name)
+            if f is None:
+                if not name.startswith("llvm."):
+                    raise _Bail
+                # LLVM declares called intrinsics implicitly, at the end of the module
+                sp = _span(self.path, line, cpos)
+                f = Function(name, None, inst.type, [], _NO_FLAGS, True, [], sp, mod, (), (), False)
+                f.args = [Argument(str(i), t, _NO_FLAGS, i, f, sp, "", ()) for i, t in enumerate(arg_types)]
+                funcs[name] = f
+                mod.functions.append(f)
+            if f.ret_type != inst.type or len(f.args) != len(arg_types):
+                raise _Bail
+            for a, t in zip(f.args, arg_types):
+                if a.type != t:
+                    raise _Bail
+            inst.callee = name
+            inst.callee_value = GlobalRef(name, PTR)
+
+
+def build_module(text: str, path: str) -> Module | None:
+    """The module, or ``None`` when the text needs the exact path (unusual forms or errors)."""
+    try:
+        return _Builder(path).run(text)
+    except _Bail:
+        return None

@@ -1,0 +1,64 @@
+"""GFX9 three-source VALU ALU ops (VOP3 only) that fold two 32-bit ALU nodes into one.
+
+gfx900 selects these for divergent two-op trees when the inner node has one use and the
+constant bus allows it (checked with llc-19 -mcpu=gfx900 -stop-after=amdgpu-isel):
+v_add3_u32 (a+b)+c, v_or3_b32 (a|b)|c, v_and_or_b32 (a&b)|c, v_lshl_or_b32 (a<<b)|c,
+v_lshl_add_u32 (a<<b)+c, v_add_lshl_u32 (a+b)<<c, v_xad_u32 (a^b)+c.
+
+Each pattern goes through a ``ThreeOp_<op1>_<op2>`` fragment: the outer node must be
+divergent, the inner node used once, and at most one of the three operands may be a
+uniform value that is not an inline constant (gfx900's VOP3 constant-bus limit is one
+scalar operand). The predicate reads the fragment's operands, like LLVM's
+PredicateCodeUsesOperands fragments; tdgen's matcher evaluates it on the DAG.
+"""
+
+from tdgen.model import Instruction, Pat, PatFrag
+
+from .formats import VOP3_32
+
+_BUS_PREDICATE = """\
+if (!N->isDivergent())
+  return false;
+// at most getConstantBusLimit() operands may come from scalar registers or literals
+unsigned ScalarOperands = 0;
+for (unsigned I = 0; I != 3; ++I)
+  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+      return false;
+return true;"""
+
+_ONEUSE = {
+    op: PatFrag(f"{op}_oneuse_3op", ["x", "y"], f"({op} node:$x, node:$y)", has_one_use=True)
+    for op in ("add", "shl", "and", "or", "xor")
+}
+
+
+def _three(op1: str, op2: str) -> PatFrag:
+    return PatFrag(f"ThreeOp_{op1}_{op2}", ["x", "y", "z"],
+                   f"({op2} ({_ONEUSE[op1].name} node:$x, node:$y), node:$z)", predicate_code=_BUS_PREDICATE)
+
+
+_OPS = (
+    ("V_LSHL_ADD_U32_e64", "v_lshl_add_u32", "shl", "add"),
+    ("V_ADD_LSHL_U32_e64", "v_add_lshl_u32", "add", "shl"),
+    ("V_ADD3_U32_e64", "v_add3_u32", "add", "add"),
+    ("V_LSHL_OR_B32_e64", "v_lshl_or_b32", "shl", "or"),
+    ("V_AND_OR_B32_e64", "v_and_or_b32", "and", "or"),
+    ("V_OR3_B32_e64", "v_or3_b32", "or", "or"),
+    ("V_XAD_U32_e64", "v_xad_u32", "xor", "add"),
+)
+
+_THREE = {(a, b): _three(a, b) for _n, _m, a, b in _OPS}
+
+FRAGS = tuple(_ONEUSE.values()) + tuple(_THREE.values())
+
+DEFS = tuple(
+    Instruction(name, VOP3_32, [mn], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
+                asm=f"{mn} $vdst, $src0, $src1, $src2")
+    for name, mn, _a, _b in _OPS
+)
+
+PATTERNS = tuple(
+    Pat(f"(i32 ({_THREE[(a, b)].name} i32:$src0, i32:$src1, i32:$src2))", f"({name} $src0, $src1, $src2)")
+    for name, _mn, a, b in _OPS
+)

@@ -1,0 +1,140 @@
+"""Spec loading: target discovery, package-relative imports, error conversion, caching,
+and determinism of what a loaded target exposes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tdgen.errors import SpecError, UsageError
+from tdgen.paths import ROOT
+from tdgen.spec import list_targets, load_target
+
+
+def test_list_targets():
+    names = list_targets()
+    assert "amdgpu" in names and "dslike" in names
+    assert names == sorted(names)
+
+
+def test_load_by_name_folder_and_file():
+    a = load_target("dslike")
+    assert a.spec_path == "targets/dslike/spec.py"
+    assert load_target(ROOT / "targets" / "dslike") == a
+    assert load_target(ROOT / "targets" / "dslike" / "spec.py") == a
+
+
+def test_unknown_target_is_a_usage_error():
+    with pytest.raises(UsageError) as info:
+        load_target("nosuchtarget")
+    assert "expected a target name (amdgpu, dslike" in info.value.format()
+    assert "found 'nosuchtarget'" in info.value.format()
+
+
+def _write(folder, files: dict[str, str]):
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(textwrap.dedent(text))
+
+
+REG = """
+    from tdgen.model import RegisterClass, reg_names
+    from tdgen.types import i32
+    R = RegisterClass("R", "scalar", [i32], reg_names("R", 2))
+"""
+
+
+def test_spec_may_import_sibling_modules(tmp_path):
+    _write(tmp_path / "t", {
+        "regs.py": REG,
+        "spec.py": """
+            from tdgen.model import Target
+            from .regs import R
+            from . import regs
+            TARGET = Target("t", "T", "t", register_classes=[R, ] if regs.R is R else [])
+        """,
+    })
+    t = load_target(tmp_path / "t")
+    assert t.register_classes_by_name["R"].registers == ("R0", "R1")
+    # the record remembers the sibling module it was declared in
+    assert t.register_classes[0].span.path.endswith("t/regs.py")
+    assert t.register_classes[0].span.line == 4
+
+
+def test_exception_in_sibling_module_points_there(tmp_path):
+    _write(tmp_path / "t", {
+        "regs.py": "X = 1\nY = X / 0\n",
+        "spec.py": "from . import regs\n",
+    })
+    with pytest.raises(SpecError) as info:
+        load_target(tmp_path / "t")
+    text = info.value.format()
+    assert text.endswith("t/regs.py:2:5: expected a spec module that runs, found ZeroDivisionError: division by zero")
+
+
+def test_syntax_error_in_spec(tmp_path):
+    _write(tmp_path / "t", {"spec.py": "TARGET = (\n"})
+    with pytest.raises(SpecError) as info:
+        load_target(tmp_path / "t")
+    assert "t/spec.py:1:" in info.value.format()
+    assert "expected valid Python, found syntax error" in info.value.format()
+
+
+def test_cache_follows_file_changes(tmp_path):
+    spec = """
+        from tdgen.model import Target
+        TARGET = Target("t", "T", "t", description="{}")
+    """
+    _write(tmp_path / "t", {"spec.py": spec.format("one")})
+    assert load_target(tmp_path / "t").description == "one"
+    assert load_target(tmp_path / "t") is load_target(tmp_path / "t")
+    import time
+
+    time.sleep(0.01)
+    _write(tmp_path / "t", {"spec.py": spec.format("two, longer")})
+    assert load_target(tmp_path / "t").description == "two, longer"
+
+
+def test_spec_modules_do_not_leak_into_sys_modules():
+    load_target("amdgpu")
+    assert not [m for m in sys.modules if m.startswith("_tdgen_spec_")]
+
+
+_DUMP = """
+from tdgen.spec import list_targets, load_target
+for name in list_targets():
+    t = load_target(name)
+    for s in t.selection_patterns():
+        print(name, s.order, s.record, s.src.render(), s.dst.render(), s.added_complexity, s.span)
+    for n, i in t.instructions.items():
+        print(name, n, i.fields, [o.tablegen for o in i.operands], i.asm)
+    for n in sorted(t.patfrags):
+        f = t.patfrags[n]
+        print(name, n, f.fragment, f.divergence, f.predicate_code)
+"""
+
+
+def test_model_views_are_identical_across_hash_seeds():
+    outs = []
+    for seed in ("0", "1", "12345"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        r = subprocess.run([sys.executable, "-c", _DUMP], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+        outs.append(r.stdout)
+    assert outs[0] and outs[0] == outs[1] == outs[2]
+
+
+def test_list_command_plain(capsys):
+    from tdgen.cli import main
+
+    assert main(["list", "--plain"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split("\t")[:3] == ["target", "spec", "intrinsics"]
+    rows = {ln.split("\t")[0]: ln.split("\t") for ln in out[1:]}
+    t = load_target("dslike")
+    assert rows["dslike"][1] == "targets/dslike/spec.py"
+    assert int(rows["dslike"][2]) == len(t.intrinsics)
+    assert int(rows["dslike"][7]) == len(t.instructions)
