@@ -11,6 +11,12 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   S_SUB/V_SUB patterns select it);
   ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` (when the target has that
   node; just ``srl x, c`` when c + w >= 32);
+  ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
+  ``mul x, 2^k+1`` -> ``(x << k) + x`` (AMDGPU's decomposeMulByConstant);
+  ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
+  whose sign bit is known zero -> ``srl`` (a small known-bits analysis);
+  a divergent ``add (mul x, y), z`` with a divergent one-use mul and at most one scalar
+  operand among x, y, z -> ``AMDGPUISD::MAD_U64_U32 x, y, z`` (when the target has it);
   ``x - ~y`` -> ``(y + 1) + x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
@@ -130,6 +136,29 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if opc == "ISD::MUL" and c > 1 and (c & (c - 1)) == 0:
             _set(n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
             return True
+        if opc == "ISD::MUL" and c == -1:
+            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a])
+            return True
+        if opc == "ISD::MUL" and c < -1 and ((-c) & (-c - 1)) == 0:
+            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
+            _set(n, "ISD::SUB", [ctx.const(0, n.vt), sh])
+            return True
+        if opc == "ISD::MUL" and n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0:
+            # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
+            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
+            _set(n, "ISD::ADD", [sh, a])
+            return True
+        if opc == "ISD::SHL" and a.opcode in ("ISD::ADD", "ISD::OR") and _is_c(a.ops[1]) and ctx.one_use(a):
+            # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
+            sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
+            _set(n, a.opcode, [sh, ctx.const(a.ops[1].value << (c & 31), n.vt)])
+            return True
+        if opc == "ISD::SRA" and _non_negative(a):
+            n.opcode = "ISD::SRL"  # the sign bit is known zero
+            return True
+    if opc == "ISD::SRA" and _non_negative(a):
+        n.opcode = "ISD::SRL"  # the sign bit is known zero
+        return True
     if a is b:
         if opc in ("ISD::XOR", "ISD::SUB"):
             ctx.replace(n, ctx.const(0, n.vt))
@@ -137,6 +166,17 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if opc in ("ISD::AND", "ISD::OR"):
             ctx.replace(n, a)
             return True
+    if opc == "ISD::ADD" and n.divergent and n.vt == "i32" and "AMDGPUISD::MAD_U64_U32" in ctx.legal:
+        # a divergent add of a divergent one-use mul becomes mad_u64_u32 (low half)
+        from .matcher import CONSTANT_BUS_LIMIT, is_inline_immediate
+
+        for m, z in ((a, b), (b, a)):
+            if m.opcode == "ISD::MUL" and m.divergent and ctx.one_use(m):
+                scalar = sum(1 for o in (m.ops[0], m.ops[1], z) if not o.divergent and not is_inline_immediate(o))
+                if scalar > CONSTANT_BUS_LIMIT:  # VOP3 reads at most one scalar operand
+                    continue
+                _set(n, "AMDGPUISD::MAD_U64_U32", [m.ops[0], m.ops[1], z])
+                return True
     if opc == "ISD::ADD":
         # (add x, (sub y, x)) -> y ; (add (sub y, x), x) -> y
         for x, s in ((a, b), (b, a)):
@@ -207,6 +247,29 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 return True
     if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
         return True
+    return False
+
+
+def _non_negative(n: SDNode, depth: int = 0) -> bool:
+    """Known bits: the sign bit of ``n`` is zero (a small part of computeKnownBits)."""
+    if depth > 6:
+        return False
+    opc = n.opcode
+    if opc == "ISD::Constant":
+        return isinstance(n.value, int) and n.value >= 0
+    if opc == "ISD::SRL":
+        b = n.ops[1]
+        return (_is_c(b) and (b.value & 31) > 0) or _non_negative(n.ops[0], depth + 1)
+    if opc in ("ISD::AND", "ISD::UMIN"):
+        return any(_non_negative(o, depth + 1) for o in n.ops)
+    if opc in ("ISD::OR", "ISD::XOR", "ISD::SMAX", "ISD::UMAX", "ISD::SRA"):
+        return all(_non_negative(o, depth + 1) for o in n.ops[:2] if o is not None) if opc != "ISD::SRA" \
+            else _non_negative(n.ops[0], depth + 1)
+    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
+        return True
+    if opc == "AMDGPUISD::BFE_U32":
+        w = n.ops[2]
+        return _is_c(w) and w.value < 32
     return False
 
 

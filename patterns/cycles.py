@@ -5,8 +5,8 @@
   entered from outside; one entry = reducible; irreducible cycles have several). The
   block order inside a cycle follows the same DFS discipline as LLVM so that printed
   cycles (``depth=N: entries(H) B C``) read the same.
-- ``DomTree``: dominator or post-dominator tree (networkx's Cooper-Harvey-Kennedy
-  ``immediate_dominators``) with O(1) ancestor queries through DFS intervals.
+- ``DomTree``: dominator or post-dominator tree (Cooper-Harvey-Kennedy) with O(1)
+  ancestor queries through DFS intervals.
 - ``modified_post_order``: a post-order in which every cycle's blocks are contiguous and
   its header comes before (in reverse post-order: after) its body; the order the
   divergence propagator walks.
@@ -17,9 +17,7 @@ so it is independent of the IR classes.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable, Sequence
-
-import networkx as nx
+from typing import Callable, Hashable, Iterable, Iterator, Sequence
 
 Block = Hashable
 
@@ -202,29 +200,80 @@ class CycleInfo:
 
 
 class DomTree:
-    """Dominator tree of the graph reachable from ``root`` with O(1) ancestor tests."""
+    """Dominator tree of the graph reachable from ``root`` (give ``succs``; for a
+    post-dominator tree give predecessors and a virtual exit as root), with O(1)
+    ancestor queries through DFS intervals of the tree.
 
-    def __init__(self, graph: nx.DiGraph, root: Hashable) -> None:
+    Cooper-Harvey-Kennedy's iterative algorithm over reverse post-order indices (the
+    same algorithm networkx's ``immediate_dominators`` implements; written out here on
+    integer arrays because it runs on every analysed function)."""
+
+    def __init__(self, root: Hashable, succs: Callable[[Hashable], Iterable[Hashable]]) -> None:
         self.root = root
-        self.idom: dict[Hashable, Hashable] = nx.immediate_dominators(graph, root)
-        children: dict[Hashable, list[Hashable]] = {}
-        for n, d in self.idom.items():
-            if n is not d and n != root:
-                children.setdefault(d, []).append(n)
+        # iterative DFS post-order
+        order: list[Hashable] = []
+        index: dict[Hashable, int] = {}
+        seen = {root}
+        stack: list[tuple[Hashable, Iterator]] = [(root, iter(succs(root)))]
+        while stack:
+            node, it = stack[-1]
+            for s in it:
+                if s not in seen:
+                    seen.add(s)
+                    stack.append((s, iter(succs(s))))
+                    break
+            else:
+                stack.pop()
+                index[node] = len(order)
+                order.append(node)
+        n = len(order)
+        preds: list[list[int]] = [[] for _ in range(n)]
+        for node in order:
+            i = index[node]
+            for s in succs(node):
+                preds[index[s]].append(i)
+        idom = [-1] * n
+        root_i = n - 1
+        idom[root_i] = root_i
+        changed = True
+        while changed:
+            changed = False
+            for b in range(n - 2, -1, -1):  # reverse post-order, root excluded
+                new_idom = -1
+                for p in preds[b]:
+                    if idom[p] == -1:
+                        continue
+                    if new_idom == -1:
+                        new_idom = p
+                        continue
+                    f1, f2 = p, new_idom
+                    while f1 != f2:
+                        while f1 < f2:
+                            f1 = idom[f1]
+                        while f2 < f1:
+                            f2 = idom[f2]
+                    new_idom = f1
+                if idom[b] != new_idom:
+                    idom[b] = new_idom
+                    changed = True
+        self.idom: dict[Hashable, Hashable] = {order[i]: order[idom[i]] for i in range(n)}
+        children: list[list[int]] = [[] for _ in range(n)]
+        for i in range(n - 1):
+            children[idom[i]].append(i)
         self.pre: dict[Hashable, int] = {}
         self.post: dict[Hashable, int] = {}
         counter = 0
-        stack: list[tuple[Hashable, bool]] = [(root, False)]
-        while stack:
-            n, done = stack.pop()
+        tstack: list[tuple[int, bool]] = [(root_i, False)]
+        while tstack:
+            i, done = tstack.pop()
             if done:
-                self.post[n] = counter
+                self.post[order[i]] = counter
                 continue
-            self.pre[n] = counter
+            self.pre[order[i]] = counter
             counter += 1
-            stack.append((n, True))
-            for c in children.get(n, ()):
-                stack.append((c, False))
+            tstack.append((i, True))
+            for c in children[i]:
+                tstack.append((c, False))
 
     def reachable(self, n: Hashable) -> bool:
         return n in self.pre
@@ -244,7 +293,7 @@ class DomTree:
 
     def parent(self, n: Hashable) -> Hashable | None:
         d = self.idom.get(n)
-        if d is None or d is n or n == self.root:
+        if d is None or d is n or n is self.root:
             return None
         return d
 

@@ -17,27 +17,42 @@ calls, inline asm with vector outputs, intrinsics by rule) and always-uniform va
 - irreducible cycles entered divergently at several entries are assumed divergent as a
   whole (every definition in them).
 
+Joins versus the legacy analysis: LLVM's older DivergenceAnalysis made only the phis in
+the immediate post-dominator of a divergent branch divergent. Disjoint-path joins can
+lie before it: in ``entry: br %div, A, B; A: br %uni, C, D; B: br C; C: br D`` the
+post-dominator of ``entry`` is D, yet C is reached from entry through A and through B
+by disjoint paths, so C's phis are divergent too (and D's phis are divergent only if D
+is itself a join, which it is here via A->D and C->D). We follow the current analysis
+(join blocks), as opt-19 does.
+
 Where we deliberately differ from opt-19 (``llvm19_compat=False``, the default): LLVM 19
-stops label propagation early using a "floor" index in the post-order; when one side of
-a divergent branch is a chain of blocks whose post-order indices all lie above the
-other side's (an if/else whose arms are unmerged block chains), the loop stops before
-the second label reaches the join, so the join's phis stay uniform (LLVM issue 137277).
-We stop instead at the first post-dominator of the branch lying outside every cycle
-that contains it, beyond which no second label can arrive; the result equals full
-propagation. ``llvm19_compat=True`` reproduces the floor rule (used by the differential
-test to prove the two differ only there).
+stops label propagation early using a "floor" index in the modified post-order: after a
+block pushes a label different from the previous one, the floor rises to that block's
+lowest successor; when one side of a divergent branch is a chain of blocks whose
+post-order indices all lie above the other side's (an if/else whose arms are unmerged
+block chains), the floor passes the other side's pending blocks and the loop ends
+before the second label reaches the join, so the join's phis stay uniform (LLVM issue
+137277; corpus phi_div_branch.ll, phi_div_loop.ll, unstructured-branch.ll). For each
+divergent branch we run the propagation twice and take the union: once with LLVM 19's
+floor (so we are never less divergent than opt-19, which matters for irreducible
+cycles: its exit check compares the labels left by the early stop) and once without
+the floor, stopping only at the first post-dominator of the branch lying outside every
+cycle that contains it (beyond it no second label can arrive; inside irreducible
+cycles we do not stop at all). The result therefore equals opt-19's plus the joins its
+early stop misses. ``llvm19_compat=True`` runs only the floor version and reproduces
+opt-19 exactly (the differential test checks that on generated kernels).
 
 Cost: every value and edge is visited a bounded number of times by the worklist; each
-divergent branch's propagation is bounded by its region up to that post-dominator.
+divergent branch's propagation is bounded by its region up to that post-dominator (the
+floor version by LLVM's own bound).
 """
 
 from __future__ import annotations
 
+import gc
 import heapq
 from dataclasses import dataclass
 from typing import Any, Iterable
-
-import networkx as nx
 
 from tdgen.hw import DivergenceKind, UniformityModel
 
@@ -311,6 +326,9 @@ def _why(fu: FunctionUniformity, value: Any) -> list[Step]:
         if cause is None:
             break
         kind, parent, detail = cause
+        if detail is None:
+            verb = "branches on" if kind == "terminator" else "uses"
+            detail = f"{verb} divergent {_describe_value(parent)}"
         steps.append(Step(kind, _describe_value(cur), detail))
         cur = parent
     steps.reverse()
@@ -336,6 +354,8 @@ class _Propagator:
         # cycle's exit unlabelled and so report it divergent) and never less than full
         # propagation (which finds the joins LLVM 19 misses): take both.
         joins, exits = self._propagate(div_block, True)
+        if not self.stopped_early:
+            return joins, exits  # ran to completion: nothing more to find
         joins2, exits2 = self._propagate(div_block, False)
         seen_j = set(joins)
         joins += [j for j in joins2 if j not in seen_j]
@@ -405,9 +425,11 @@ class _Propagator:
         floor_label = None
         div_idx = index[div_block]
         succs_of = ctx.succs
+        self.stopped_early = False
         while heap:
             idx = -heap[0]
             if compat and idx < floor_idx:
+                self.stopped_early = True
                 break
             heapq.heappop(heap)
             fresh.discard(idx)
@@ -484,15 +506,10 @@ class _FunctionAnalysis:
                 preds.setdefault(s, []).append(b)
         for lst in preds.values():
             lst.reverse()
+        self.preds = preds
         self.ci = CycleInfo(entry, lambda b: b.successors, preds.__getitem__)
         self.res.cycles = self.ci
-        g = nx.DiGraph()
-        g.add_nodes_from(fn.blocks)
-        for b in fn.blocks:
-            for s in b.successors:
-                g.add_edge(b, s)
-        self.graph = g
-        self.dt = DomTree(g, entry)
+        self.dt = DomTree(entry, lambda b: b.successors)
         po, self.reducible_headers = modified_post_order(entry, self.succs, self.ci)
         self.po = po
         self.po_index = {b: i for i, b in enumerate(po)}
@@ -508,18 +525,13 @@ class _FunctionAnalysis:
                         elif lst[-1] is not inst:
                             lst.append(inst)
         self.users = users
+        self.terms = {b.terminator for b in fn.blocks} - {None}
 
     def post_dom(self) -> DomTree:
         if self._pdt is None:
-            rg = nx.DiGraph()
-            rg.add_node(_EXIT)
-            for b in self.fn.blocks:
-                rg.add_node(b)
-                if not b.successors:
-                    rg.add_edge(_EXIT, b)
-                for s in b.successors:
-                    rg.add_edge(s, b)
-            self._pdt = DomTree(rg, _EXIT)
+            exits = [b for b in self.fn.blocks if not b.successors]
+            preds = self.preds
+            self._pdt = DomTree(_EXIT, lambda b: exits if b is _EXIT else preds[b])
         return self._pdt
 
     def stop_block(self, div_block: Any) -> Any:
@@ -538,9 +550,9 @@ class _FunctionAnalysis:
         pdt = self.post_dom()
         outer = self.ci.outermost(div_block)
         p = pdt.parent(div_block)
-        while p is not None and p != _EXIT and outer is not None and outer.contains(p):
+        while p is not None and p is not _EXIT and outer is not None and outer.contains(p):
             p = pdt.parent(p)
-        if p == _EXIT:
+        if p is _EXIT:
             p = None
         self._stop[div_block] = p
         return p
@@ -551,7 +563,7 @@ class _FunctionAnalysis:
         if inst in res.uniform_override:
             return False
         b = inst.block
-        if inst is b.terminator:
+        if inst in self.terms:
             if b in res.divergent_term_blocks:
                 return False
             res.divergent_term_blocks[b] = cause
@@ -563,11 +575,14 @@ class _FunctionAnalysis:
         return True
 
     def push_users(self, v: Any) -> None:
+        # Causes of data/terminator steps keep only the operand; _why words them.
+        terms = self.terms
+        mark = self.mark
         for u in self.users.get(v, ()):
-            if u is u.block.terminator:
-                self.mark(u, ("terminator", v, f"branches on divergent {_describe_value(v)}"))
+            if u in terms:
+                mark(u, ("terminator", v, None))
             else:
-                self.mark(u, ("data", v, f"uses divergent {_describe_value(v)}"))
+                mark(u, ("data", v, None))
 
     # -- the analysis
     def run(self) -> FunctionUniformity:
@@ -597,14 +612,15 @@ class _FunctionAnalysis:
                     res.divergent[inst] = ("source", None, why)
                     seeds.append(inst)
         for s in seeds:
-            if _is_inst(s) and s is s.block.terminator:
+            if s in self.terms:
                 self.worklist.append(s)
             else:
                 self.push_users(s)
         wl = self.worklist
+        terms = self.terms
         while wl:
             inst = wl.pop()
-            if inst is inst.block.terminator:
+            if inst in terms:
                 self.control_divergence(inst)
             else:
                 self.push_users(inst)
@@ -758,8 +774,16 @@ def analyze(module_or_function: Any, target: Any = None, *, llvm19_compat: bool 
     else:
         fns = [module_or_function]
     results = []
-    for fn in fns:
-        if fn.is_declaration or not fn.blocks:
-            continue
-        results.append(_FunctionAnalysis(fn, model, llvm19_compat).run())
+    # The analysis allocates many small objects and frees nothing cyclic while it
+    # runs: the cyclic collector would only rescan the (large) AST over and over.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for fn in fns:
+            if fn.is_declaration or not fn.blocks:
+                continue
+            results.append(_FunctionAnalysis(fn, model, llvm19_compat).run())
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     return UniformityInfo(results)

@@ -8,6 +8,7 @@ argument order. ``to_json`` gives every value with its verdict and reason chain.
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from .divergence import FunctionUniformity, UniformityInfo, _inst_text, _why
@@ -57,11 +58,13 @@ def format_function(fu: FunctionUniformity) -> str:
 
 
 def format_llvm(info: UniformityInfo) -> str:
-    return "".join(format_function(f) for f in info.functions)
-
-
-def _value_label(v: Any) -> str:
-    return f"%{v.name}"
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # many short strings, no cycles: skip collector passes over the AST
+    try:
+        return "".join(format_function(f) for f in info.functions)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
 
 
 def function_json(fu: FunctionUniformity) -> dict:

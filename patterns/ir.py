@@ -283,44 +283,119 @@ class Argument(Value):
         return f"<Argument %{self.name}: {self.type}>"
 
 
-@dataclass(eq=False, slots=True)
+class _LazyList:
+    """A per-instance list field created on first read (most instructions never need
+    their ``incoming``/``targets``/``cases``/... list, so none is allocated for them).
+
+    A non-data descriptor: the first read stores a fresh list in the instance's
+    ``__dict__``, which then shadows the descriptor; assignment writes the dict."""
+
+    __slots__ = ("name",)
+
+    def __set_name__(self, owner, name) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        v = obj.__dict__[self.name] = []
+        return v
+
+
+INSTRUCTION_FIELDS = (
+    "opcode", "name", "type", "operands", "block", "span", "flags", "predicate", "incoming",
+    "targets", "cases", "callee", "callee_value", "inline_asm", "bundles", "addrspace", "volatile",
+    "atomic", "weak", "ordering", "failure_ordering", "syncscope", "align", "indices", "source_type",
+    "rmw_op", "tail", "cc", "fn_type", "ret_attrs", "arg_attrs", "attrs", "attr_items", "metadata",
+    "slot", "_text")
+
+
+class _LazySpan:
+    """``Instruction.span`` of instructions built by ``ir_direct``: they store only
+    ``_loc`` (line << 20 | column); the ``Span`` is made on first read (and cached)."""
+
+    __slots__ = ()
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        d = obj.__dict__
+        loc = d.get("_loc")
+        if loc is None:
+            return None
+        try:
+            path = obj.block.function.module.path
+        except AttributeError:
+            path = "<input>"
+        sp = d["span"] = Span(path, loc >> 20, loc & 0xFFFFF)
+        return sp
+
+
 class Instruction(Value):
-    opcode: str
-    name: str | None = None
-    type: Type = VOID
-    operands: list = field(default_factory=list)
-    block: "BasicBlock | None" = None
-    span: Span | None = None
-    flags: frozenset = frozenset()
-    predicate: str | None = None
-    incoming: list = field(default_factory=list)
-    targets: list = field(default_factory=list)
-    cases: list = field(default_factory=list)
-    callee: str | None = None
-    callee_value: Value | None = None
-    inline_asm: InlineAsm | None = None
-    bundles: list = field(default_factory=list)
-    addrspace: int | None = None
-    volatile: bool = False
-    atomic: bool = False
-    weak: bool = False
-    ordering: str | None = None
-    failure_ordering: str | None = None
-    syncscope: str | None = None
-    align: int | None = None
-    indices: tuple = ()
-    source_type: Type | None = None
-    rmw_op: str | None = None
-    tail: str | None = None
-    cc: str | None = None
-    fn_type: tuple | None = None  # (ret, (params...), vararg) when written explicitly
-    ret_attrs: tuple = ()
-    arg_attrs: list = field(default_factory=list)
-    attrs: frozenset = frozenset()  # call-site function attributes, groups resolved
-    attr_items: tuple = ()  # call-site attributes as written (words and '#N')
-    metadata: list = field(default_factory=list)  # [(name, text)]
-    slot: str | None = None  # the name opt prints
-    _text: str | None = None
+    """One instruction (identity semantics: equal only to itself).
+
+    Fields (all readable and assignable on every instance): ``opcode``, ``name``,
+    ``type``, ``operands``, ``block``, ``span``, ``flags``, ``predicate``, ``incoming``,
+    ``targets``, ``cases``, ``callee``, ``callee_value``, ``inline_asm``, ``bundles``,
+    ``addrspace``, ``volatile``, ``atomic``, ``weak``, ``ordering``, ``failure_ordering``,
+    ``syncscope``, ``align``, ``indices``, ``source_type``, ``rmw_op``, ``tail``, ``cc``,
+    ``fn_type`` ((ret, (params...), vararg) when written explicitly), ``ret_attrs``,
+    ``arg_attrs``, ``attrs`` (call-site function attributes, groups resolved),
+    ``attr_items`` (call-site attributes as written), ``metadata`` ([(name, text)]),
+    ``slot`` (the name opt prints). A plain class rather than a dataclass: the many
+    rarely-set fields are class-level defaults (lists are created on first read), so
+    building 50k instructions stores only what each one actually has."""
+
+    __slots__ = ("__dict__",)
+
+    name = None
+    type = VOID
+    block = None
+    span = _LazySpan()
+    flags = frozenset()
+    predicate = None
+    incoming = _LazyList()
+    targets = _LazyList()
+    cases = _LazyList()
+    callee = None
+    callee_value = None
+    inline_asm = None
+    bundles = _LazyList()
+    addrspace = None
+    volatile = False
+    atomic = False
+    weak = False
+    ordering = None
+    failure_ordering = None
+    syncscope = None
+    align = None
+    indices = ()
+    source_type = None
+    rmw_op = None
+    tail = None
+    cc = None
+    fn_type = None
+    ret_attrs = ()
+    arg_attrs = _LazyList()
+    attrs = frozenset()  # call-site function attributes, groups resolved
+    attr_items = ()  # call-site attributes as written (words and '#N')
+    metadata = _LazyList()  # [(name, text)]
+    slot = None  # the name opt prints
+    _text = None
+
+    def __init__(self, opcode: str, name: str | None = None, type: Type = VOID, operands: list | None = None,
+                 block: "BasicBlock | None" = None, span: Span | None = None, **fields) -> None:
+        self.opcode = opcode
+        self.name = name
+        self.type = type
+        self.operands = [] if operands is None else operands
+        self.block = block
+        self.span = span
+        if fields:
+            for k, v in fields.items():
+                if k not in INSTRUCTION_FIELDS or k in ("opcode", "name", "type", "operands", "block", "span"):
+                    raise TypeError(f"Instruction() got an unexpected keyword argument '{k}'")
+                setattr(self, k, v)
 
     @property
     def ref(self) -> str:

@@ -38,31 +38,52 @@ class _Bail(Exception):
 
 _N = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _T = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
-_V = r'%(?:' + _N + r')|-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
+# operands: names are matched loosely here (a reference to a name that cannot be
+# defined, such as %1a, is simply never found and the builder gives up)
+_V = r'%[-a-zA-Z$._0-9]+|-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
+_P = r'[ \t]*(?:(%[-a-zA-Z$._0-9]+) = )?'  # optional result name
 
-_INST = re.compile(r'[ \t]*(?:(%(?:' + _N + r')) = )?([a-z]+)(?: (.*))?$')
 _LABEL = re.compile(r'[ \t]*([-a-zA-Z$._0-9]+):$')
-_BIN = re.compile(r'((?:(?:nuw|nsw|exact|disjoint) )*)(' + _T + r') (' + _V + r'), (' + _V + r')$')
-_ICMP = re.compile(r'(eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') (' + _V + r'), (' + _V + r')$')
-_SELECT = re.compile(r'i1 (' + _V + r'), (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V + r')$')
-_PHI = re.compile(r'(' + _T + r') ((?:\[ (?:' + _V + r'), %(?:' + _N + r') \], )*\[ (?:' + _V + r'), %(?:'
-                  + _N + r') \])$')
+# one regular expression per opcode family, each for the whole line; group 1 is the
+# result name, group 2 the opcode (or the first keyword: tail call)
+_BIN = re.compile(_P + r'(add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
+                  + _T + r') (' + _V + r'), (' + _V + r')$')
+_ICMP = re.compile(_P + r'(icmp) (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') (' + _V + r'), ('
+                   + _V + r')$')
+_SELECT = re.compile(_P + r'(select) i1 (' + _V + r'), (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V
+                     + r')$')
+_PHI = re.compile(_P + r'(phi) (' + _T + r') ((?:\[ (?:' + _V + r'), %(?:' + _N + r') \], )*\[ (?:' + _V
+                  + r'), %(?:' + _N + r') \])$')
 _PHI_PAIR = re.compile(r'\[ (' + _V + r'), %(' + _N + r') \]')
-_BR = re.compile(r'(?:label %(' + _N + r')|i1 (' + _V + r'), label %(' + _N + r'), label %(' + _N + r'))$')
-_RET = re.compile(r'(?:void|(' + _T + r') (' + _V + r'))$')
-_CALL = re.compile(r'(void|' + _T + r') @(' + _N + r')\((.*)\)$')
+_BR = re.compile(_P + r'(br) (?:label %(' + _N + r')|i1 (' + _V + r'), label %(' + _N + r'), label %(' + _N
+                 + r'))$')
+_RET = re.compile(_P + r'(ret) (?:void|(' + _T + r') (' + _V + r'))$')
+_CALL = re.compile(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)$')
 _ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) (' + _V + r')$')
-_LOAD = re.compile(r'(' + _T + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
-_STORE = re.compile(r'(' + _T + r') (' + _V + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
-_GEP = re.compile(r'((?:(?:inbounds|nuw|nusw) )*)(' + _T + r'), (' + _T + r') (' + _V + r')((?:, (?:' + _T
-                  + r') (?:' + _V + r'))*)$')
+_LOAD = re.compile(_P + r'(load) (' + _T + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
+_STORE = re.compile(_P + r'(store) (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V
+                    + r')(?:, align ([0-9]+))?$')
+_GEP = re.compile(_P + r'(getelementptr)((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') (' + _V
+                  + r')((?:, (?:' + _T + r') (?:' + _V + r'))*)$')
 _GEP_IDX = re.compile(r', (' + _T + r') (' + _V + r')')
-_CAST = re.compile(r'((?:(?:nuw|nsw|nneg) )*)(' + _T + r') (' + _V + r') to (' + _T + r')$')
+_CAST = re.compile(_P + r'(trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
+                   + _T + r') (' + _V + r') to (' + _T + r')$')
+_UNREACHABLE = re.compile(_P + r'(unreachable)$')
 _HEADER = re.compile(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
                      + r')\((.*)\)( \{)?$')
 _PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
                     r'(?: %(' + _N + r'))?$')
 _MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
+
+# opcode -> (family, regular expression)
+_BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
+_CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
+_DISPATCH = {op: (0, _BIN) for op in _BINOPS}
+_DISPATCH.update({op: (9, _CAST) for op in _CASTS})
+_DISPATCH.update({"icmp": (1, _ICMP), "phi": (2, _PHI), "br": (3, _BR), "select": (4, _SELECT),
+                  "load": (5, _LOAD), "getelementptr": (6, _GEP), "store": (7, _STORE), "call": (8, _CALL),
+                  "tail": (8, _CALL), "musttail": (8, _CALL), "notail": (8, _CALL), "ret": (10, _RET),
+                  "unreachable": (11, _UNREACHABLE)})
 
 # words allowed before the return type of a header (checked against lark in the tests)
 _HEADER_WORDS = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
@@ -72,7 +93,6 @@ _BINOP_FLAGS = {
     "udiv": ("exact",), "sdiv": ("exact",), "lshr": ("exact",), "ashr": ("exact",),
     "or": ("disjoint",), "and": (), "xor": (), "urem": (), "srem": (),
 }
-_CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
 _CAST_FLAGS = {"trunc": ("nuw", "nsw"), "zext": ("nneg",)}
 _FLOATS = ("float", "double", "half", "bfloat")
 _NO_FLAGS = frozenset()
@@ -103,33 +123,48 @@ def _span(path: str, line: int, col: int) -> Span:
     return s
 
 
-def _const(ty, tok: str) -> Constant:
-    """The constant the resolver builds for ``ty tok`` (raises _Bail where it would err)."""
+def _const_fields(ty, tok: str) -> tuple:
+    """(text, kind, value) of the constant the resolver builds for ``ty tok`` (raises
+    _Bail where the resolver reports an error)."""
     c = tok[0]
     if c == "-" or c.isdigit():
         if ty.__class__ is not IntType:
             raise _Bail
         v = wrap_signed(int(tok), ty.bits)
         if ty.bits == 1:
-            return Constant(ty, "true" if v else "false", "int", v & 1)
-        return Constant(ty, str(v), "int", v)
+            return ("true" if v else "false", "int", v & 1)
+        return (str(v), "int", v)
     if tok == "true" or tok == "false":
         if ty != I1:
             raise _Bail
-        return Constant(ty, tok, "int", 1 if tok == "true" else 0)
+        return (tok, "int", 1 if tok == "true" else 0)
     if tok == "null":
         if ty.__class__ is not PtrType:
             raise _Bail
-        return Constant(ty, "null", "null")
+        return ("null", "null", None)
     if tok == "zeroinitializer":
         if ty.__class__ is IntType:
-            return Constant(ty, "false" if ty.bits == 1 else "0", "int", 0)
+            return ("false" if ty.bits == 1 else "0", "int", 0)
         if ty.__class__ is PtrType:
-            return Constant(ty, "null", "null")
+            return ("null", "null", None)
         raise _Bail
     if tok == "undef" or tok == "poison":
-        return Constant(ty, tok, tok)
+        return (tok, tok, None)
     raise _Bail
+
+
+_setattr = object.__setattr__
+
+
+def _constant(ty, fields: tuple) -> Constant:
+    """A new ``Constant`` (each use gets its own object, as on the exact path)."""
+    c = _new(Constant)
+    _setattr(c, "type", ty)
+    _setattr(c, "text", fields[0])
+    _setattr(c, "kind", fields[1])
+    _setattr(c, "value", fields[2])
+    _setattr(c, "elements", ())
+    return c
 
 
 def _cast_ok(op: str, s, d) -> bool:
@@ -240,7 +275,7 @@ class _Builder:
         consts = self.consts
         tys = _TYPES
         vals: dict = {}
-        pending: list = []  # (inst, operand index, token, type)
+        pending: list = []  # (inst, operand index, token, type): uses before the definition
         phis: list = []  # (inst, [(value token, block name)])
         terms: list = []  # (inst, [block names])
         calls = self.calls
@@ -259,6 +294,16 @@ class _Builder:
         terminated = True
         ret_type = f.ret_type
         Inst = Instruction
+        new = _new
+        dispatch = _DISPATCH
+        binop_flags = _BINOP_FLAGS
+
+        def const(tok, ty):
+            key = (ty, tok)
+            c = consts.get(key)
+            if c is None:
+                c = consts[key] = _const_fields(ty, tok)
+            return _constant(ty, c)
 
         def operand(tok, ty, inst, idx):
             v = vals.get(tok)
@@ -266,10 +311,7 @@ class _Builder:
                 if tok[0] == "%":
                     pending.append((inst, idx, tok, ty))
                     return None
-                v = consts.get((ty, tok))
-                if v is None:
-                    v = consts[(ty, tok)] = _const(ty, tok)
-                return v
+                return const(tok, ty)
             if v.type is not ty and v.type != ty:
                 raise _Bail
             return v
@@ -309,215 +351,205 @@ class _Builder:
                 blocks.append(cur)
                 terminated = False
                 continue
-            m = _INST.match(s)
-            if m is None:
-                if s.strip() == "}":
-                    break
-                raise _Bail
-            dname, op, rest = m.groups()
-            col = m.start(1) + 1 if dname is not None else m.start(2) + 1
-            inst = None
-            # ------------------------------------------------ opcode families
-            if op in _BINOP_FLAGS:
-                r = _BIN.match(rest or "")
-                if r is None:
+            parts = s.split(None, 3)
+            op = parts[0]
+            if op[0] == "%":
+                if len(parts) < 3 or parts[1] != "=":
                     raise _Bail
-                fl, t, a, b = r.groups()
-                ty = tys.get(t) or _ty(t)
+                op = parts[2]
+            elif op == "}":
+                if len(parts) > 1:
+                    raise _Bail
+                break
+            d = dispatch.get(op)
+            if d is None:
+                raise _Bail
+            fam, rx = d
+            m = rx.match(s)
+            if m is None:
+                raise _Bail
+            g = m.groups()
+            dname = g[0]
+            inst = new(Inst)
+            if fam == 0:  # binary operator
+                ty = tys.get(g[3]) or _ty(g[3])
                 if ty.__class__ is not IntType:
                     raise _Bail
-                inst = Inst(op, None, ty, [None, None], cur, None)
+                inst.opcode = op
+                inst.type = ty
+                fl = g[2]
                 if fl:
                     words = fl.split()
-                    allowed = _BINOP_FLAGS[op]
+                    allowed = binop_flags[op]
                     for w in words:
                         if w not in allowed:
                             raise _Bail
                     inst.flags = frozenset(words)
-                ops = inst.operands
-                ops[0] = operand(a, ty, inst, 0)
-                ops[1] = operand(b, ty, inst, 1)
-            elif op == "icmp":
-                r = _ICMP.match(rest or "")
-                if r is None:
+                a = g[4]
+                va = vals.get(a)
+                if va is None:
+                    va = operand(a, ty, inst, 0)
+                elif va.type is not ty and va.type != ty:
                     raise _Bail
-                pred, t, a, b = r.groups()
-                ty = tys.get(t) or _ty(t)
+                b = g[5]
+                vb = vals.get(b)
+                if vb is None:
+                    vb = operand(b, ty, inst, 1)
+                elif vb.type is not ty and vb.type != ty:
+                    raise _Bail
+                inst.operands = [va, vb]
+            elif fam == 1:  # icmp
+                ty = tys.get(g[3]) or _ty(g[3])
                 if ty.__class__ is not IntType and ty.__class__ is not PtrType:
                     raise _Bail
-                inst = Inst(op, None, I1, [None, None], cur, None)
-                inst.predicate = pred
-                ops = inst.operands
-                ops[0] = operand(a, ty, inst, 0)
-                ops[1] = operand(b, ty, inst, 1)
-            elif op == "phi":
-                r = _PHI.match(rest or "")
-                if r is None:
-                    raise _Bail
-                ty = _ty(r.group(1))
-                pairs = _PHI_PAIR.findall(r.group(2))
-                inst = Inst(op, None, ty, [None] * len(pairs), cur, None)
+                inst.opcode = op
+                inst.type = I1
+                inst.predicate = g[2]
+                inst.operands = ops = [None, None]
+                ops[0] = operand(g[4], ty, inst, 0)
+                ops[1] = operand(g[5], ty, inst, 1)
+            elif fam == 2:  # phi
+                pairs = _PHI_PAIR.findall(g[3])
+                inst.opcode = op
+                inst.type = _ty(g[2])
+                inst.operands = [None] * len(pairs)
                 phis.append((inst, pairs))
-            elif op == "br":
-                r = _BR.match(rest or "")
-                if r is None:
-                    raise _Bail
-                dest, c, t1, t2 = r.groups()
-                if dest is not None:
-                    inst = Inst(op, None, VOID, [], cur, None)
-                    terms.append((inst, (dest,)))
+            elif fam == 3:  # br
+                inst.opcode = op
+                inst.type = VOID
+                if g[2] is not None:
+                    inst.operands = []
+                    terms.append((inst, (g[2],)))
                 else:
-                    inst = Inst(op, None, VOID, [None], cur, None)
-                    inst.operands[0] = operand(c, I1, inst, 0)
-                    terms.append((inst, (t1, t2)))
-            elif op == "select":
-                r = _SELECT.match(rest or "")
-                if r is None:
-                    raise _Bail
-                c, ta, a, tb, b = r.groups()
-                if ta != tb:
+                    inst.operands = ops = [None]
+                    ops[0] = operand(g[3], I1, inst, 0)
+                    terms.append((inst, (g[4], g[5])))
+            elif fam == 4:  # select
+                ta = g[3]
+                if ta != g[5]:
                     raise _Bail
                 ty = _ty(ta)
-                inst = Inst(op, None, ty, [None, None, None], cur, None)
-                ops = inst.operands
-                ops[0] = operand(c, I1, inst, 0)
-                ops[1] = operand(a, ty, inst, 1)
-                ops[2] = operand(b, ty, inst, 2)
-            elif op == "load":
-                r = _LOAD.match(rest or "")
-                if r is None:
-                    raise _Bail
-                t, tp, p, al = r.groups()
-                pty = _ty(tp)
+                inst.opcode = op
+                inst.type = ty
+                inst.operands = ops = [None, None, None]
+                ops[0] = operand(g[2], I1, inst, 0)
+                ops[1] = operand(g[4], ty, inst, 1)
+                ops[2] = operand(g[6], ty, inst, 2)
+            elif fam == 5:  # load
+                pty = _ty(g[3])
                 if pty.__class__ is not PtrType:
                     raise _Bail
-                inst = Inst(op, None, _ty(t), [None], cur, None)
-                inst.operands[0] = operand(p, pty, inst, 0)
+                inst.opcode = op
+                inst.type = _ty(g[2])
+                inst.operands = ops = [None]
+                ops[0] = operand(g[4], pty, inst, 0)
                 inst.addrspace = pty.addrspace
-                if al is not None:
-                    inst.align = int(al)
-            elif op == "getelementptr":
-                r = _GEP.match(rest or "")
-                if r is None:
-                    raise _Bail
-                fl, st, tp, p, idx = r.groups()
-                pty = _ty(tp)
+                if g[5] is not None:
+                    inst.align = int(g[5])
+            elif fam == 6:  # getelementptr
+                pty = _ty(g[4])
                 if pty.__class__ is not PtrType:
                     raise _Bail
-                ix = _GEP_IDX.findall(idx) if idx else []
-                inst = Inst(op, None, pty, [None] * (1 + len(ix)), cur, None)
-                if fl:
-                    inst.flags = frozenset(fl.split())
-                inst.source_type = _ty(st)
+                ix = _GEP_IDX.findall(g[6]) if g[6] else ()
+                inst.opcode = op
+                inst.type = pty
+                inst.operands = ops = [None] * (1 + len(ix))
+                if g[2]:
+                    inst.flags = frozenset(g[2].split())
+                inst.source_type = _ty(g[3])
                 inst.addrspace = pty.addrspace
-                ops = inst.operands
-                ops[0] = operand(p, pty, inst, 0)
-                for j, (ti, vi) in enumerate(ix, 1):
+                ops[0] = operand(g[5], pty, inst, 0)
+                j = 1
+                for ti, vi in ix:
                     ity = _ty(ti)
                     if ity.__class__ is not IntType:
                         raise _Bail
                     ops[j] = operand(vi, ity, inst, j)
-            elif op == "store":
-                r = _STORE.match(rest or "")
-                if r is None:
-                    raise _Bail
-                tv, v, tp, p, al = r.groups()
-                vty, pty = _ty(tv), _ty(tp)
+                    j += 1
+            elif fam == 7:  # store
+                vty, pty = _ty(g[2]), _ty(g[4])
                 if pty.__class__ is not PtrType:
                     raise _Bail
-                inst = Inst(op, None, VOID, [None, None], cur, None)
-                ops = inst.operands
-                ops[0] = operand(v, vty, inst, 0)
-                ops[1] = operand(p, pty, inst, 1)
+                inst.opcode = op
+                inst.type = VOID
+                inst.operands = ops = [None, None]
+                ops[0] = operand(g[3], vty, inst, 0)
+                ops[1] = operand(g[5], pty, inst, 1)
                 inst.addrspace = pty.addrspace
                 inst.source_type = vty
-                if al is not None:
-                    inst.align = int(al)
-            elif op == "call" or op == "tail" or op == "musttail" or op == "notail":
-                tail = None
-                if op != "call":
-                    if rest is None or not rest.startswith("call "):
-                        raise _Bail
-                    tail = op
-                    rest = rest[5:]
-                r = _CALL.match(rest or "")
-                if r is None:
-                    raise _Bail
-                rt, callee, inner = r.groups()
-                inst = Inst("call", None, _ty(rt), [], cur, None)
-                inst.tail = tail
+                if g[6] is not None:
+                    inst.align = int(g[6])
+            elif fam == 8:  # call
+                kw = g[1]
+                inst.opcode = "call"
+                inst.type = _ty(g[2])
+                if kw != "call":
+                    inst.tail = kw[:kw.index(" ")]
+                inst.operands = ops = []
                 arg_types = []
+                inner = g[4]
                 if inner:
-                    ops = inst.operands
                     aattrs = inst.arg_attrs
                     for j, piece in enumerate(inner.split(", ")):
-                        a = _ARG.match(piece)
-                        if a is None:
+                        am = _ARG.match(piece)
+                        if am is None:
                             raise _Bail
-                        aty = _ty(a.group(1))
+                        aty = _ty(am.group(1))
                         arg_types.append(aty)
-                        ops.append(operand(a.group(3), aty, inst, j))
-                        aattrs.append(tuple(a.group(2).split()))
-                cpos = m.start(3) + r.start(2) + (5 if tail else 0)  # column of '@' (0-based + 1 - 1)
-                calls.append((inst, callee, cpos, k, arg_types))
-                if dname is None and tail is not None:
-                    col = m.start(2) + 1
-            elif op == "ret":
-                r = _RET.match(rest or "")
-                if r is None:
-                    raise _Bail
-                t, v = r.groups()
-                inst = Inst(op, None, VOID, [], cur, None)
-                if t is None:
-                    if ret_type is not VOID:
-                        raise _Bail
-                else:
-                    ty = _ty(t)
-                    if ty != ret_type:
-                        raise _Bail
-                    inst.operands.append(operand(v, ty, inst, 0))
-            elif op in _CASTS:
-                r = _CAST.match(rest or "")
-                if r is None:
-                    raise _Bail
-                fl, ts, v, td = r.groups()
-                sty, dty = _ty(ts), _ty(td)
+                        ops.append(operand(am.group(3), aty, inst, j))
+                        aattrs.append(tuple(am.group(2).split()))
+                calls.append((inst, g[3], m.start(4), k, arg_types))  # column of '@' (1-based)
+            elif fam == 9:  # cast
+                sty, dty = _ty(g[3]), _ty(g[5])
                 if not _cast_ok(op, sty, dty):
                     raise _Bail
-                inst = Inst(op, None, dty, [None], cur, None)
-                if fl:
-                    words = fl.split()
+                inst.opcode = op
+                inst.type = dty
+                if g[2]:
+                    words = g[2].split()
                     allowed = _CAST_FLAGS.get(op, ())
                     for w in words:
                         if w not in allowed:
                             raise _Bail
                     inst.flags = frozenset(words)
                 inst.source_type = sty
-                inst.operands[0] = operand(v, sty, inst, 0)
-            elif op == "unreachable" and rest is None:
-                inst = Inst(op, None, VOID, [], cur, None)
-            else:
-                raise _Bail
-            # ------------------------------------------------ block and name
-            if terminated:
-                if cur is not None or not blocks:
-                    # an unlabeled block: numbered before its first instruction
-                    cur = BasicBlock(str(next_slot), [], f, [], [], None, str(n_slot), len(blocks))
-                    next_slot += 1
-                    n_slot += 1
-                    block_names[cur.name] = cur
-                    blocks.append(cur)
-                    terminated = False
-                    inst.block = cur
-                    cur.span = _span(path, k, col)
+                inst.operands = ops = [None]
+                ops[0] = operand(g[4], sty, inst, 0)
+            elif fam == 10:  # ret
+                inst.opcode = op
+                inst.type = VOID
+                inst.operands = ops = []
+                if g[2] is None:
+                    if ret_type is not VOID:
+                        raise _Bail
                 else:
-                    raise _Bail
-            span = _span(path, k, col)
-            inst.span = span
+                    ty = _ty(g[2])
+                    if ty != ret_type:
+                        raise _Bail
+                    ops.append(operand(g[3], ty, inst, 0))
+            else:  # unreachable
+                inst.opcode = op
+                inst.type = VOID
+                inst.operands = []
+            # ------------------------------------------------ block and name
+            col = m.start(1) + 1 if dname is not None else m.start(2) + 1
+            if terminated:
+                # an unlabeled block (entry, or after a terminator): numbered before
+                # its first instruction
+                cur = BasicBlock(str(next_slot), [], f, [], [], _span(path, k, col), str(n_slot), len(blocks))
+                next_slot += 1
+                n_slot += 1
+                block_names[cur.name] = cur
+                blocks.append(cur)
+                terminated = False
+            inst.block = cur
+            inst._loc = (k << 20) | col if col < 0x100000 else None
+            if inst._loc is None:
+                inst.span = _span(path, k, col)
             if inst.type is VOID:
                 if dname is not None:
                     raise _Bail
-                if op in ("br", "ret", "unreachable"):
+                if fam == 3 or fam >= 10:
                     terminated = True
             elif dname is None:
                 name = str(next_slot)
@@ -527,18 +559,18 @@ class _Builder:
                 n_slot += 1
                 vals["%" + name] = inst
             else:
-                name = dname[1:]
                 if dname in vals:
                     raise _Bail
+                name = dname[1:]
                 if name.isdigit():
                     if int(name) < next_slot:
                         raise _Bail
                     next_slot = int(name) + 1
                     inst.slot = str(n_slot)
                     n_slot += 1
+                elif name[0].isdigit():
+                    raise _Bail
                 else:
-                    if name[0].isdigit():
-                        raise _Bail
                     inst.slot = name
                 inst.name = name
                 vals[dname] = inst
@@ -563,9 +595,7 @@ class _Builder:
                 if v is None:
                     if tok[0] == "%":
                         raise _Bail
-                    v = consts.get((ty, tok))
-                    if v is None:
-                        v = consts[(ty, tok)] = _const(ty, tok)
+                    v = const(tok, ty)
                 elif v.type is not ty and v.type != ty:
                     raise _Bail
                 b = block_names.get(bname)

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from tdgen.dag import Dag, Leaf
 from tdgen.errors import Diagnostics, VerifyError, expected
 
-from . import combine
 from .matcher import MatcherTable, build_table
 from .sdag import GLUE_OPCODES, SDNode, build_function_dags
 
@@ -325,7 +324,6 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
     sel = _FnSelector(target, table, fdags)
     blocks = []
     for bi, dag in enumerate(fdags.dags):
-        combine.run(dag, target)
         instrs = sel.select_dag(dag, diags)
         phis = []
         for phi, reg, div, inc in (fdags.phis[bi] if fdags.phis else ()):

@@ -192,8 +192,6 @@ def common_subexpressions(fn) -> dict:
     replaced by it. Returns instruction -> its representative."""
     import networkx as nx
 
-    from .cycles import DomTree
-
     if not fn.blocks:
         return {}
     g = nx.DiGraph()
@@ -201,11 +199,12 @@ def common_subexpressions(fn) -> dict:
         g.add_node(b)
         for sblk in b.successors:
             g.add_edge(b, sblk)
-    dt = DomTree(g, fn.blocks[0])
+    entry = fn.blocks[0]
+    idom = nx.immediate_dominators(g, entry)
     children: dict = {}
-    for b in fn.blocks:
-        p = dt.parent(b)
-        if p is not None:
+    for b in fn.blocks:  # source order keeps the walk deterministic
+        p = idom.get(b)
+        if p is not None and p is not b:
             children.setdefault(p, []).append(b)
     rep: dict = {}
     table: dict = {}
@@ -310,6 +309,13 @@ class _Builder:
         self.used_outside: set = set()
         self._intr_cache: dict[str, tuple] = {}
         self._decl_cache: dict[str, str] = {}
+        # divergence of values already lowered in their own block, after combines: llc's
+        # uniformity analysis runs on IR that EarlyCSE/InstSimplify already simplified, so a
+        # value whose divergent inputs cancel out is uniform in its users' blocks too
+        self.value_div: dict = {}
+        # values the combines folded, in their own block, to a constant or to another IR
+        # value: llc's EarlyCSE/InstSimplify folds them at IR level, so every block sees it
+        self.value_alias: dict = {}
         self.rep = common_subexpressions(fn)
         self.live = live_instructions(fn, dce, self.rep)
         # llc reads a value defined in a cycle with a divergent exit, outside that cycle,
@@ -407,11 +413,21 @@ class _Builder:
 
         rep = self.rep
 
+        value_alias = self.value_alias
+
         def get(v) -> SDNode:
             v = rep.get(v, v)
             n = local.get(v)
             if n is not None:
                 return n
+            al = value_alias.get(v)
+            if al is not None:
+                if isinstance(al, tuple):  # folded to a constant in its own block
+                    return const(al[0], al[1])
+                v = al
+                n = local.get(v)
+                if n is not None:
+                    return n
             if _is_const(v):
                 c = _const_int(v)
                 vt = vt_of(v.type)
@@ -423,7 +439,9 @@ class _Builder:
             kind = type(v).__name__
             if kind in ("Instruction", "Argument"):
                 n = dag.node("ISD::CopyFromReg", vt_of(v.type), ir=v, reg=self.reg_of(v))
-                div = self.is_divergent(v) or (kind == "Instruction" and self._temporal(v, block))
+                known = self.value_div.get(v)
+                base = self.is_divergent(v) if known is None else known
+                div = base or (kind == "Instruction" and self._temporal(v, block))
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
                 local[v] = n
@@ -625,12 +643,35 @@ class FunctionDAGs:
     phis: list = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
 
 
-def build_function_dags(fn, target, ua, *, dce: str = "aggressive") -> FunctionDAGs:
-    """The DAGs of every block of ``fn`` (source block order); ``dce`` see ``live_instructions``."""
+def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: bool = True) -> FunctionDAGs:
+    """The DAGs of every block of ``fn`` (source block order), combined (patterns.combine)
+    unless ``combine=False``; ``dce`` see ``live_instructions``. Blocks are built in reverse
+    post-order so a value's block is combined before the blocks that read it."""
     if getattr(fn, "is_declaration", False):
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
+    from . import combine as _combine
+    from .cfg import reverse_post_order
+
     b = _Builder(fn, target, ua, dce)
-    dags = [b.build_block(blk) for blk in fn.blocks]
+    built: dict = {}
+    order = reverse_post_order(fn)
+    seen = set(order)
+    order += [blk for blk in fn.blocks if blk not in seen]
+    for blk in order:
+        dag = b.build_block(blk)
+        if combine:
+            _combine.run(dag, target)
+            for r in dag.roots:
+                if r.opcode == "ISD::CopyToReg" and r.ir is not None and r.ops:
+                    src = r.ops[0]
+                    b.value_div[r.ir] = src.divergent
+                    if src.opcode == "ISD::Constant" and isinstance(src.value, int):
+                        b.value_alias[r.ir] = (src.value, src.vt)
+                    elif src.opcode == "ISD::CopyFromReg" and src.ir is not None and src.ir is not r.ir \
+                            and type(src.ir).__name__ in ("Instruction", "Argument"):
+                        b.value_alias[r.ir] = b.value_alias.get(src.ir, src.ir)
+        built[blk] = dag
+    dags = [built[blk] for blk in fn.blocks]
     index = {blk: i for i, blk in enumerate(fn.blocks)}
     phis = []
     for blk in fn.blocks:

@@ -7,8 +7,10 @@
   the target's ``isd_namespace``;
 - records: profiles' constraint operand numbers in range, SDNP properties known,
   ImmArg/LLVMMatchType indices valid, register classes non-empty with a known file,
-  instruction classes/defs resolve (template arguments, declared fields, required
-  fields set), operand kinds exist, operand names unique;
+  instruction classes/defs resolve (template arguments and field values fit their
+  declared TableGen types -- bit, int, bits<N>, string, RegisterClass, ... --, fields
+  are declared, required fields are set), operand kinds exist, operand names are
+  unique, implicit registers exist;
 - patterns (instruction ``pattern``, ``Pat`` src/dst, PatFrag fragments): they parse;
   operators are known SDNodes / PatFrags / intrinsics / divergence-frag instances (and
   instructions or casts in results); arity matches the node profile, fragment ``ops``,
@@ -22,15 +24,12 @@ Messages: ``path:line:col: record 'R' field 'f': expected ..., found ...``.
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from .builtins import BUILTIN_LEAVES, BUILTIN_NODES, SPECIAL_OPERATORS
+from .builtins import BUILTIN_LEAVES, BUILTIN_NODES
 from .dag import Dag, Leaf, Node
-from .errors import Diagnostics, ParseError, Span, SpecError, TdgenError, expected
+from .errors import Diagnostics, Span, SpecError, TdgenError, expected
 from .hw import DivergenceKind
 from .model import (
     SDNP_PROPERTIES,
-    DivergenceFrag,
     Defm,
     Instruction,
     Intrinsic,
@@ -146,7 +145,7 @@ class Checker:
                 if t.is_overloaded:
                     overloads += 1
         for p in i.properties:
-            if getattr(p, "arg", None) is not None and not (0 <= p.arg < len(i.params)):
+            if getattr(p, "arg", None) is not None and p.arg != -1 and not (0 <= p.arg < len(i.params)):
                 self.err(
                     i.field_span("properties")[0],
                     expected(f"an argument index below {len(i.params)}", p.tablegen),

@@ -56,11 +56,6 @@ def target_nodes(target: m.Target) -> list[m.SDNode]:
     return sorted((n for n in target.nodes if not n.builtin), key=lambda n: n.isd_name)
 
 
-def enumerator(intr_enum: str) -> str:
-    """``Intrinsic::dslike_shfl_idx_i32`` -> ``dslike_shfl_idx_i32``."""
-    return intr_enum.split("::", 1)[1]
-
-
 # ----------------------------------------------------------------- ISelLowering
 
 
@@ -102,7 +97,7 @@ def rewrite_context(target: m.Target, lay: Layout) -> dict:
     cases = []
     for r in sorted(target.rewrites, key=lambda r: r.foreign_enum):
         args = []
-        for i, op in enumerate(r.operands):
+        for op in r.operands:
             if isinstance(op, m.Const):
                 args.append(_const(op))
             else:

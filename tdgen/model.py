@@ -91,7 +91,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any, Iterable, Union
 
-from .dag import Dag, Leaf, Node, Operator, parse_pattern, substitute
+from .dag import Dag, Leaf, Node, parse_pattern
 from .errors import ParseError, Span, SpecError, expected
 from .hw import DivergenceKind, UniformityModel, WaveModel
 from .srcpos import caller_span, value_span
@@ -240,9 +240,13 @@ def _getter(pairs: tuple, key: str, default: Any = None) -> Any:
 # ---------------------------------------------------------------------- intrinsics
 
 
+RET_INDEX = -1  # IntrProperty.arg for properties of the return value (RetIndex)
+
+
 @dataclass(frozen=True)
 class IntrProperty:
-    """An intrinsic property; ``arg`` is the argument index for ImmArg/NoCapture/...."""
+    """An intrinsic property; ``arg`` is the parameter index for ImmArg/NoCapture/...
+    (``ArgIndex<arg>``), or ``RET_INDEX`` for the return value (``RetIndex``)."""
 
     name: str
     arg: int | None = None
@@ -251,6 +255,8 @@ class IntrProperty:
     def tablegen(self) -> str:
         if self.arg is None:
             return self.name
+        if self.arg == RET_INDEX:
+            return f"{self.name}<RetIndex>"
         return f"{self.name}<ArgIndex<{self.arg}>>"
 
     def __str__(self) -> str:
@@ -286,6 +292,11 @@ def ImmArg(index: int) -> IntrProperty:
     """``ImmArg<ArgIndex<index>>``: operand ``index`` (0-based over the params) must be
     an immediate."""
     return IntrProperty("ImmArg", index)
+
+
+def NoUndef(index: int = RET_INDEX) -> IntrProperty:
+    """``NoUndef<RetIndex>`` (default) or ``NoUndef<ArgIndex<index>>``."""
+    return IntrProperty("NoUndef", index)
 
 
 def NoCapture(index: int) -> IntrProperty:

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from .dag import Dag, Leaf, Node, Operator, substitute
-from .errors import ParseError, Span, SpecError, TdgenError, expected
+from .errors import Span, SpecError, TdgenError, expected
 from .model import (
     BASE_FIELDS,
     INSTRUCTION_FIELD_NAMES,
@@ -96,6 +96,17 @@ def _bind(
     for i, p in enumerate(params):
         if i < len(vals):
             out[p.name] = vals[i]
+            want = _type_mismatch(vals[i], p.type)
+            if want is not None:
+                sp, _ = rec.field_span(fname)
+                errors.append(
+                    SpecError(
+                        sp,
+                        expected(f"{want} for template argument '{p.name}' of '{what}'", _show(vals[i])),
+                        record=rname,
+                        field=fname,
+                    )
+                )
         elif p.default is not REQUIRED:
             out[p.name] = p.default
         else:
@@ -215,6 +226,7 @@ def resolve_one(
     chain: tuple[InstrClass, ...] = inst.cls.chain() if inst.cls is not None else ()
     # template-argument environments, leaf class first
     envs: dict[int, dict[str, Any]] = {}
+    n_errors = len(errors)
     if chain:
         leaf = chain[-1]
         envs[len(chain) - 1] = _bind(leaf.params, inst.args, outer_env, inst, "args", errors, name, leaf.name)
@@ -263,6 +275,15 @@ def resolve_one(
             )
             continue
         values[k] = _Val(_eval(v, outer_env, inst, "lets", errors, name), inst, "lets", outer_env, _let_index(inst, k))
+    # typed values: every field value must fit its declared TableGen type
+    for k in sorted(values):
+        val = values[k]
+        if val is None or val.value is REQUIRED or k in _SPECIAL:
+            continue
+        want = _type_mismatch(val.value, types.get(k, "?"))
+        if want is not None:
+            sp = _key_span(val.rec, k) if val.fname == "lets" else val.rec.field_span(val.fname)[0]
+            errors.append(SpecError(sp, expected(want, _show(val.value)), record=name, field=k))
     # missing values
     for k in sorted(values):
         val = values[k]
@@ -273,7 +294,9 @@ def resolve_one(
             )
     outs: tuple[OperandRef, ...] = ()
     ins: tuple[OperandRef, ...] = ()
-    for k in ("outs", "ins"):
+    # with wrong template arguments, operand lists and patterns would only repeat the error
+    bad_args = any("for template argument '" in e.message for e in errors[n_errors:])
+    for k in ("outs", "ins") if not bad_args else ():
         val = values.get(k)
         if val is None:
             errors.append(SpecError(inst.span, expected(f"'{k}' operands", "none"), record=name, field=k))
@@ -286,7 +309,7 @@ def resolve_one(
     asm_val = values.get("asm")
     asm = _asm(asm_val.value, asm_val.env) if asm_val is not None and isinstance(asm_val.value, str) else ""
     pat_val = values.get("pattern")
-    patterns = _patterns(pat_val, name, errors) if pat_val is not None else ()
+    patterns = _patterns(pat_val, name, errors) if pat_val is not None and not bad_args else ()
     imp_defs: tuple[str, ...] = ()
     imp_uses: tuple[str, ...] = ()
     for src in tuple(chain) + (inst,):
@@ -317,6 +340,48 @@ def resolve_one(
         implicit_defs=imp_defs,
         implicit_uses=imp_uses,
     )
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, str):
+        return f"'{v}'"
+    name = getattr(v, "name", None)
+    if isinstance(name, str) and not isinstance(v, (int, str)):
+        return f"{type(v).__name__} {name}"
+    return repr(v)
+
+
+def _type_mismatch(v: Any, type_: str) -> str | None:
+    """None when ``v`` fits TableGen type ``type_``, else what was expected."""
+    from .model import Code, RegisterClass, SDNode, PatFrag, Intrinsic, OperandKind
+    from .types import ValueType
+
+    if v is None or isinstance(v, (Ref, Code)):
+        return None
+    if type_ == "bit":
+        return None if (isinstance(v, bool) or (isinstance(v, int) and v in (0, 1))) else "a bit (0 or 1)"
+    if type_ == "int":
+        return None if isinstance(v, int) else "an integer"
+    m = re.fullmatch(r"bits<(\d+)>", type_)
+    if m:
+        n = int(m.group(1))
+        ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v < (1 << n)
+        return None if ok else f"an integer that fits in {n} bits"
+    if type_ in ("string", "code"):
+        return None if isinstance(v, str) else "a string"
+    if type_ == "dag":
+        return None if isinstance(v, str) else "dag text"
+    if type_ == "RegisterClass":
+        return None if isinstance(v, (RegisterClass, str)) else "a RegisterClass"
+    if type_ == "ValueType":
+        return None if isinstance(v, (ValueType, str)) else "a ValueType"
+    if type_ == "SDPatternOperator":
+        return None if isinstance(v, (SDNode, PatFrag, Intrinsic, str)) else "an SDNode, PatFrag or intrinsic"
+    if type_ == "Operand":
+        return None if isinstance(v, (OperandKind, str)) else "an operand kind"
+    if type_.startswith("list<"):
+        return None if isinstance(v, tuple) else "a list"
+    return None
 
 
 def _key_span(rec: Record, key: str) -> Span | None:

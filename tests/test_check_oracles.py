@@ -92,40 +92,94 @@ def test_builtin_frags_match_llvm(sdag_td):
 # ---------------------------------------------------------------- intrinsics
 
 
-def _llvm_intrinsic(td: str, name: str) -> dict:
-    m = re.search(rf"def\s+{name}\s*:(.*?);", td, re.S)
-    assert m, f"{name} not in IntrinsicsAMDGPU.td"
-    body = m.group(1)
-    out: dict = {"default_attrs": "DefaultAttrsIntrinsic<" in body}
-    cb = re.search(r'ClangBuiltin<"(\w+)">', body)
-    out["clang"] = cb.group(1) if cb else None
-    sig = re.search(r"Intrinsic\s*<\s*\[([^\]]*)\]\s*,\s*\[([^\]]*)\]\s*(?:,\s*\[(.*)\])?", body, re.S)
-    assert sig, name
-    split = lambda s: [x for x in (_norm(y) for y in re.split(r",(?![^<]*>)", s or "")) if x]  # noqa: E731
-    out["results"], out["params"], out["props"] = split(sig.group(1)), split(sig.group(2)), split(sig.group(3))
-    return out
-
-
-def test_amdgpu_intrinsics_match_llvm():
+@pytest.fixture(scope="module")
+def intrinsic_records() -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Every record of LLVM's Intrinsics.td as llvm-tblgen-19 resolves it:
+    name -> (classes, {field: value text})."""
+    tblgen = require("llvm-tblgen-19")
     inc = require_llvm_headers()
-    td = _strip_comments((inc / "llvm" / "IR" / "IntrinsicsAMDGPU.td").read_text())
+    out = subprocess.run(
+        [tblgen, "-I", str(inc), str(inc / "llvm" / "IR" / "Intrinsics.td"), "-print-records"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    recs = {}
+    for m in re.finditer(r"^def (\w+) \{\s*//([^\n]*)\n(.*?)^\}", out, re.M | re.S):
+        fields = dict(re.findall(r"^\s+\S.*? (\w+) = (.*);$", m.group(3), re.M))
+        recs[m.group(1)] = (m.group(2).split(), fields)
+    return recs
+
+
+def _items(text: str) -> list[str]:
+    text = text.strip()
+    assert text.startswith("[") and text.endswith("]"), text
+    return [x.strip() for x in text[1:-1].split(",") if x.strip()]
+
+
+def _spell(name: str, recs) -> str:
+    """TableGen spelling of a (possibly anonymous) type or property record."""
+    if not name.startswith("anonymous_"):
+        return name
+    classes, fields = recs[name]
+    if "LLVMMatchType" in classes:
+        return f"LLVMMatchType<{fields['Number']}>"
+    if "LLVMQualPointerType" in classes:
+        return f"LLVMQualPointerType<{fields.get('AddrSpace', '?')}>"
+    kind = classes[-1]
+    arg = int(fields["ArgNo"])
+    return f"{kind}<RetIndex>" if arg == 0 else f"{kind}<ArgIndex<{arg - 1}>>"
+
+
+def _llvm_signature(recs, name: str) -> dict:
+    assert name in recs, f"{name} is not an LLVM 19 intrinsic"
+    _, f = recs[name]
+    clang = f.get("ClangBuiltinName")
+    return {
+        "results": [_spell(x, recs) for x in _items(f["RetTypes"])],
+        "params": [_spell(x, recs) for x in _items(f["ParamTypes"])],
+        "props": [_spell(x, recs) for x in _items(f["IntrProperties"])],
+        "clang": clang.strip('"') if clang else None,
+        "default_attrs": f["DisableDefaultAttributes"] == "0",
+        # LLVM derives the IR name from the record name when LLVMName is empty
+        "ir_name": f["LLVMName"].strip('"') or "llvm." + name[4:].replace("_", "."),
+    }
+
+
+def test_amdgpu_intrinsics_match_llvm(intrinsic_records):
     t = load_target("amdgpu")
     diffs = []
     for intr in t.intrinsics:
-        if intr.name == "int_amdgcn_workitem_id_x":  # defined through a multiclass there
-            continue
-        want = _llvm_intrinsic(td, intr.name)
+        want = _llvm_signature(intrinsic_records, intr.name)
         have = {
             "results": [x.tablegen for x in intr.results],
             "params": [x.tablegen for x in intr.params],
             "props": [p.tablegen for p in intr.properties],
             "clang": intr.clang_builtin,
             "default_attrs": intr.default_attrs,
+            "ir_name": intr.ir_name,
         }
         for k, v in have.items():
             if v != want[k]:
                 diffs.append(f"{intr.name} {k}: ours {v}, LLVM {want[k]}")
     assert diffs == []
+
+
+@pytest.mark.parametrize("target", ["dslike", "amdgpu"])
+def test_rewrites_fit_the_foreign_intrinsics(intrinsic_records, target):
+    """Each foreign intrinsic exists in LLVM 19 with ``foreign_params`` parameters, and
+    every mapped argument has the type of the target parameter it feeds."""
+    from tdgen.model import Const, tablegen_name_of
+
+    t = load_target(target)
+    for rw in t.rewrites:
+        want = _llvm_signature(intrinsic_records, tablegen_name_of(rw.foreign))
+        assert rw.foreign_params == len(want["params"]), rw.foreign
+        assert [x.tablegen for x in rw.target.results] == want["results"], rw.foreign
+        for i, src in enumerate(rw.operands):
+            if isinstance(src, Const):
+                continue
+            assert want["params"][src] == rw.target.params[i].tablegen, (rw.foreign, i)
+    if target == "dslike":
+        assert len(t.rewrites) == 4
 
 
 # --------------------------------------------------------------- divergence

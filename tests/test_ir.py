@@ -16,8 +16,9 @@ from llvm_tools import CORPUS, manifest, require, require_corpus
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from patterns import cfg, ir_fast  # noqa: E402
-from patterns.ir import parse_file, parse_module, parse_raw_lark  # noqa: E402
+from patterns import cfg, ir, ir_direct, ir_fast  # noqa: E402
+from patterns.ir import (INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function, Instruction,  # noqa: E402
+                         parse_file, parse_module, parse_raw_lark)
 from patterns.irgen import generate_kernel  # noqa: E402
 from tdgen.errors import TdgenError  # noqa: E402
 
@@ -222,6 +223,183 @@ def test_fast_path_equals_lark_on_generated(seed):
     ta = [(i.text, i.span) for i in a.function("kernel").instructions()]
     tb = [(i.text, i.span) for i in b.function("kernel").instructions()]
     assert ta == tb
+
+
+# ------------------------------------------------ direct builder == exact path
+
+
+def _norm(x, where):
+    """A comparable form of an AST field: IR objects by their position, data as is."""
+    if isinstance(x, Instruction):
+        return ("inst",) + where[id(x)]
+    if isinstance(x, BasicBlock):
+        return ("block",) + where[id(x)]
+    if isinstance(x, Argument):
+        return ("arg",) + where[id(x)]
+    if isinstance(x, Function):
+        return ("fn", x.name)
+    if isinstance(x, (list, tuple)):
+        return tuple(_norm(y, where) for y in x)
+    if isinstance(x, dict):
+        return tuple(sorted((k, _norm(v, where)) for k, v in x.items()))
+    return x
+
+
+def _ast(mod) -> list:
+    """Every field of the module as a flat list of (path, value) pairs."""
+    where = {}
+    for f in mod.functions:
+        for a in f.args:
+            where[id(a)] = (f.name, a.index)
+        for b in f.blocks:
+            where[id(b)] = (f.name, b.index)
+            for j, i in enumerate(b.instructions):
+                where[id(i)] = (f.name, b.index, j)
+    out = [("module", mod.path, _norm(mod.attr_groups, where),
+            sorted((k, g.type, g.addrspace, g.words, g.span) for k, g in mod.globals.items()))]
+    for f in mod.functions:
+        out.append((f.name, f.cc, f.ret_type, f.attrs, f.is_declaration, f.span, f.attr_items,
+                    f.header_words, f.vararg, f.module is mod))
+        for a in f.args:
+            out.append((f.name, "arg", a.name, a.type, a.attrs, a.index, a.function is f, a.span, a.slot,
+                        a.attr_text))
+        for b in f.blocks:
+            out.append((f.name, "block", b.name, b.span, b.slot, b.index, b.function is f,
+                        _norm(b.successors, where), _norm(b.predecessors, where)))
+            for i in b.instructions:
+                out.append((f.name, b.index, i.block is b)
+                           + tuple((k, _norm(getattr(i, k), where)) for k in INSTRUCTION_FIELDS
+                                   if k not in ("_text", "block")))
+    # object identity is part of the contract too (the SelectionDAG builder keys on it):
+    # every constant operand is its own object, as on the exact path
+    consts = [id(v) for f in mod.functions for i in f.instructions() for v in i.operands
+              if isinstance(v, Constant)]
+    out.append(("distinct constant objects", len(consts) == len(set(consts))))
+    return out
+
+
+def _exact(text, path):
+    return ir._Resolver(path).run(parse_raw_lark(text, path))
+
+
+def test_direct_builder_equals_exact_path_on_corpus():
+    files = _corpus_files()
+    if not files:
+        require_corpus()
+    files += sorted((GOLDEN / "pass").glob("*.ll"))
+    built = 0
+    for path in files:
+        text = path.read_text()
+        m = ir_direct.build_module(text, str(path))
+        if m is None:
+            continue
+        built += 1
+        assert _ast(m) == _ast(_exact(text, str(path))), path
+        assert [i.text for f in m.functions for i in f.instructions()] == \
+            [i.text for f in parse_module(text, str(path), fast=False).functions for i in f.instructions()]
+    # the simple forms cover a part of LLVM's own tests, not only our generator's output
+    assert built >= 5, built
+
+
+@pytest.mark.parametrize("seed,kw", [(0, {}), (1, {"divergent": False}), (2, {"loops": False}),
+                                     (3, {"max_depth": 5})])
+def test_direct_builder_equals_exact_path_on_generated(seed, kw):
+    text = generate_kernel(seed, 1500, **kw)
+    m = ir_direct.build_module(text, "g.ll")
+    assert m is not None
+    assert _ast(m) == _ast(_exact(text, "g.ll"))
+
+
+def test_direct_builder_forms():
+    """Numbered values, unnamed results and blocks, forward uses, casts, calls of
+    defined functions and implicit intrinsics, declarations after use."""
+    text = """
+define i32 @g(i32 %0, i32 noundef %x) {
+  %2 = add nuw nsw i32 %0, %x
+  br label %3
+
+3:
+  %4 = phi i32 [ %2, %1 ], [ %6, %3 ]
+  %5 = zext i32 %4 to i64
+  %p = inttoptr i64 %5 to ptr addrspace(1)
+  %6 = load i32, ptr addrspace(1) %p
+  %c = icmp eq ptr addrspace(1) %p, null
+  %7 = select i1 %c, i32 %6, i32 -1
+  %q = getelementptr inbounds i8, ptr addrspace(1) %p, i64 4
+  store i32 %7, ptr addrspace(1) %q, align 4
+  %8 = tail call i32 @llvm.amdgcn.readfirstlane(i32 %7)
+  call void @h(i32 %8)
+  %t = trunc nuw i32 %8 to i1
+  br i1 %t, label %3, label %out
+
+out:                                   ; preds = %3
+  ret i32 %4
+}
+
+define void @h(i32 %a) {
+  ret void
+}
+declare i32 @unused(ptr, i32)
+"""
+    m = ir_direct.build_module(text, "f.ll")
+    assert m is not None
+    assert _ast(m) == _ast(_exact(text, "f.ll"))
+    # the numbered entry block, forward phi operand, implicit intrinsic after the rest
+    g = m.function("g")
+    assert [b.name for b in g.blocks] == ["1", "3", "out"]
+    assert g.blocks[1].instructions[0].operands[1] is g.blocks[1].instructions[3]
+    assert [f.name for f in m.functions] == ["g", "h", "unused", "llvm.amdgcn.readfirstlane"]
+
+
+def test_direct_builder_gives_up_on_every_malformed_file():
+    """Errors are only ever reported by the exact path: the builder must give up on
+    each malformed input (otherwise a bad file could be accepted)."""
+    for path in sorted((GOLDEN / "fail").glob("*.ll")):
+        assert ir_direct.build_module(path.read_text(), str(path)) is None, path
+
+
+_MUTATIONS = [
+    ("%v", "%w"),  # undefined (or redefined) values
+    ("i32", "i64"),  # type mismatches
+    ("i32", "i1"),
+    ("label %", "label %x"),  # undefined labels
+    ("  br ", "  ; br "),  # missing terminators
+    ("ret void", "ret i32 0"),
+    (", align 4", ", align 4 4"),
+    (" = ", " == "),
+    ("phi i32", "phi i64"),
+    ("add i32", "add nuw exact i32"),
+    ("@llvm.amdgcn.workitem.id.x", "@not.declared"),
+    ("select i1", "select i32"),
+    ("icmp ult", "icmp oeq"),
+    ("%tid", "%0"),
+    ("ptr addrspace(1)", "ptr"),
+]
+
+
+@pytest.mark.parametrize("old,new", _MUTATIONS)
+def test_direct_builder_never_accepts_what_the_exact_path_rejects(old, new):
+    """Each line of a small kernel mutated in turn: the builder either gives up or
+    builds exactly what the exact path builds; it never accepts a rejected file."""
+    base = generate_kernel(11, 120).split("\n")
+    tried = 0
+    for k, line in enumerate(base):
+        if old not in line:
+            continue
+        lines = list(base)
+        lines[k] = line.replace(old, new, 1)
+        text = "\n".join(lines)
+        try:
+            exact = _ast(_exact(text, "m.ll"))
+        except TdgenError:
+            exact = None
+        m = ir_direct.build_module(text, "m.ll")
+        if exact is None:
+            assert m is None, (k, lines[k])
+        elif m is not None:
+            assert _ast(m) == exact, (k, lines[k])
+        tried += 1
+    assert tried > 0
 
 
 # ---------------------------------------------------------------- AST contract

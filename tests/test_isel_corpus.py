@@ -67,6 +67,14 @@ NOT_ALU = ("S_LOAD", "S_ENDPGM", "S_BUFFER", "V_MOV_B32", "S_MOV_B32", "S_MOV_B6
            "S_SETPC", "S_LSHR_B64", "S_LSHL_B64", "V_READFIRSTLANE")
 
 
+# Operations the reference target cannot declare yet, with the reason; their functions are
+# reported, not compared (and may not appear in SUPPORTED).
+KNOWN_GAPS = {
+    "sext_in_reg": "sext_inreg patterns `(sext_inreg i32:$src, i8)` are rejected by tdgen/check.py "
+                   "(it wants an OtherVT-typed operand for the value-type leaf), so amdgpu has no "
+                   "S_SEXT_I32_I8/V_BFE_I32 patterns and the shifts are selected as shifts",
+}
+
 # Generic pseudos the selector emits for value operations the target has no patterns for
 # (compares, selects, extensions): a function that needs them is outside the model.
 UNMODELED_PSEUDOS = frozenset({"SETCC", "SELECT", "ZEXT", "SEXT", "TRUNC", "CALL"})
@@ -162,6 +170,10 @@ def test_corpus_choices_match_check_lines(amdgpu):
             except TdgenError as e:
                 unsupported[(rel, fn.name)] = e.format().splitlines()[0]
                 continue
+            gap = next((why for key, why in KNOWN_GAPS.items() if key in fn.name), None)
+            if gap is not None:
+                unsupported[(rel, fn.name)] = f"known gap: {gap}"
+                continue
             generic = sorted(set(ours) & UNMODELED_PSEUDOS)
             if generic:
                 unsupported[(rel, fn.name)] = f"uses operations the target does not model: {generic}"
@@ -170,6 +182,7 @@ def test_corpus_choices_match_check_lines(amdgpu):
             if not _agrees(exp[fn.name], ours):
                 mismatches.append(f"{rel} @{fn.name}: CHECK expects {exp[fn.name]}, we select {ours}")
     assert not mismatches, "\n".join(mismatches)
+    assert not [f for _r, f in SUPPORTED if any(k in f for k in KNOWN_GAPS)]
     lost = sorted(SUPPORTED - set(checked))
     assert not lost, "claimed functions no longer selectable: " + "; ".join(
         f"{f} @{n}: {unsupported.get((f, n), 'no CHECK lines found')}" for f, n in lost)

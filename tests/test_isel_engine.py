@@ -111,11 +111,12 @@ def test_complexity_orders_xnor_before_not():
 
 def test_cannot_select_names_node_and_closest():
     t = mini_target()
-    text = KERNEL.replace("%m = mul i32 %d, %u", "%m = sub i32 %d, %u")
+    text = KERNEL.replace("%m = mul i32 %d, %u", "%m = sub i32 %d, %a")
     with pytest.raises(VerifyError) as e:
         _select(text, t)
     msg = e.value.format()
-    assert "k.ll:" in msg and "cannot select" in msg and "ISD::SUB [divergent]" in msg and "%m" in msg
+    assert msg.startswith("k.ll:8:3: record '%m': expected a pattern selecting") and "i32 ISD::SUB [divergent]" in msg
+    assert "found no pattern rooted at ISD::SUB" in msg
 
 
 def test_missing_uniform_predicate_is_linted():
@@ -127,3 +128,36 @@ def test_missing_uniform_predicate_is_linted():
     assert {f.record for f in errs} == {"S_ADD_I32", "S_XOR_B32", "S_MUL_I32"}
     # and the good target has no error
     assert not [f for f in lint_target(mini_target()) if f.level == "error"]
+
+
+def test_lowering_map_turns_intrinsic_into_target_node():
+    """dslike lowers llvm.dslike.shfl.idx.i32 to DSLikeISD::SHFLIDX_I32 (its Lowering);
+    the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.isel import select_function
+    from patterns.sdag import build_function_dags
+    from tdgen.spec import load_target
+
+    t = load_target("dslike")
+    low = {lw.intrinsic.ir_name: lw.node.opcode for lw in t.lowerings}
+    text = """
+declare i32 @llvm.dslike.shfl.idx.i32(i32, i32, i32)
+declare i32 @llvm.dslike.lane.id()
+define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %b) {
+entry:
+  %l = call i32 @llvm.dslike.lane.id()
+  %s = add i32 %a, %b
+  %v = call i32 @llvm.dslike.shfl.idx.i32(i32 %l, i32 %s, i32 31)
+  store i32 %v, ptr addrspace(1) %out
+  ret void
+}
+"""
+    fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+    ua = analyze(fn, t)
+    dag = build_function_dags(fn, t, ua).dags[0]
+    (node,) = [n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == "v"]
+    assert node.opcode == low["llvm.dslike.shfl.idx.i32"] and node.divergent
+    sf, _ = select_function(fn, t, ua)
+    chosen = {mi.ir: (mi.opcode, mi.file) for mi in sf.instrs() if mi.pattern}
+    assert chosen["%v"][1] == "vector" and chosen["%s"][1] == "scalar"

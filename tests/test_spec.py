@@ -138,3 +138,38 @@ def test_list_command_plain(capsys):
     assert rows["dslike"][1] == "targets/dslike/spec.py"
     assert int(rows["dslike"][2]) == len(t.intrinsics)
     assert int(rows["dslike"][7]) == len(t.instructions)
+
+
+def test_mutated_specs_fail_cleanly(tmp_path):
+    """Random line deletions/swaps/token replacements in a real spec either still load
+    or raise a TdgenError -- never another exception (no traceback for users)."""
+    import random
+
+    from tdgen.errors import TdgenError
+
+    src = (ROOT / "targets" / "dslike" / "spec.py").read_text().splitlines()
+    rng = random.Random(20261121)
+    outcomes = {"ok": 0, "error": 0}
+    for it in range(40):
+        lines = list(src)
+        i = rng.randrange(len(lines))
+        op = rng.choice(["del", "swap", "tok"])
+        if op == "del":
+            del lines[i]
+        elif op == "swap":
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        else:
+            toks = lines[i].split(" ")
+            toks[rng.randrange(len(toks))] = rng.choice(["0", "None", "[]", '"x"', "i32", "VReg_32", "'(add $a)'"])
+            lines[i] = " ".join(toks)
+        d = tmp_path / f"t{it}"
+        d.mkdir()
+        (d / "spec.py").write_text("\n".join(lines) + "\n")
+        try:
+            load_target(d)
+            outcomes["ok"] += 1
+        except TdgenError as e:
+            assert "expected" in e.format()
+            outcomes["error"] += 1
+    assert outcomes["error"] > 0

@@ -14,6 +14,7 @@ enum NodeType : unsigned {
   FIRST_NUMBER = ISD::BUILTIN_OP_END,
   BFE_U32,
   FFBH_I32,
+  MAD_U64_U32,
 };
 } // namespace llvm::AMDGPUISD
 

@@ -14,9 +14,8 @@ let TargetPrefix = "amdgcn" in {
 
 // llvm.amdgcn.workitem.id.x: source
 def int_amdgcn_workitem_id_x :
-  ClangBuiltin<"__builtin_amdgcn_workitem_id_x">,
   DefaultAttrsIntrinsic<[llvm_i32_ty], [],
-    [IntrNoMem, IntrSpeculatable]>;
+    [NoUndef<RetIndex>, IntrNoMem, IntrSpeculatable]>;
 
 // llvm.amdgcn.ds.permute: follows operands
 def int_amdgcn_ds_permute :

@@ -108,8 +108,8 @@ DEFS = (
 )
 
 PATTERNS = (
-    Pat("(i32 (DivergentUnaryFrag<ctpop> i32:$src))", "(V_BCNT_U32_B32_e64 $src, 0)"),
-    Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 0, $src, 0))"),
+    Pat("(i32 (DivergentUnaryFrag<ctpop> i32:$src))", "(V_BCNT_U32_B32_e64 $src, (i32 0))"),
+    Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))"),
     # sext_inreg patterns ``(sext_inreg i32:$src, i8)`` are LLVM's form, but the spec
     # checker (tdgen/check.py) rejects a value-type leaf for the OtherVT operand; until it
     # accepts one, sext_inreg is not selectable (the S_SEXT/V_BFE_I32 defs stay).

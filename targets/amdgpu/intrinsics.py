@@ -14,15 +14,15 @@ from tdgen.model import (
     IntrNoMem,
     IntrSpeculatable,
     IntrWillReturn,
+    NoUndef,
 )
 from tdgen.types import LLVMMatchType, llvm_any_ty, llvm_i32_ty
 
 _CROSS_LANE = [IntrNoMem, IntrConvergent, IntrWillReturn, IntrNoCallback, IntrNoFree]
 
 int_amdgcn_workitem_id_x = Intrinsic(
-    "int_amdgcn_workitem_id_x", [llvm_i32_ty], [], [IntrNoMem, IntrSpeculatable],
+    "int_amdgcn_workitem_id_x", [llvm_i32_ty], [], [NoUndef(), IntrNoMem, IntrSpeculatable],
     divergence=DivergenceKind.SOURCE, default_attrs=True,
-    clang_builtin="__builtin_amdgcn_workitem_id_x",
 )
 int_amdgcn_ds_permute = Intrinsic(
     "int_amdgcn_ds_permute", [llvm_i32_ty], [llvm_i32_ty, llvm_i32_ty], _CROSS_LANE,

@@ -23,7 +23,6 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from patterns import combine
     from patterns.divergence import analyze
     from patterns.isel import describe_failure, divergence_path
     from patterns.matcher import build_table
@@ -43,7 +42,6 @@ def run(args) -> int:
             ua = analyze(fn, target)
             fd = build_function_dags(fn, target, ua)
             dag = fd.dags[fn.blocks.index(blk)]
-            combine.run(dag, target)
             node = next((n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == want
                          and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")), None)
             if node is None:

@@ -9,7 +9,6 @@ produces are removed from out/<target>/ afterwards.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from rich.console import Console

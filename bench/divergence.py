@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Speed of ``tdgen divergence`` against ``opt-19 -passes=print<uniformity>``.
+
+Generates kernels with branches and loops (patterns/irgen.py) of 5,000 and 50,000
+operations, runs both tools on each in the same run (separate processes, wall time,
+best of --repeat runs, parse and printing included) and prints the ratio, plus the
+5k -> 50k scaling of each tool and an in-process breakdown of ours
+(target load / parse / analysis / print).
+
+    python bench/divergence.py [--sizes 5000 50000] [--repeat 3]
+    python bench/divergence.py --diff 500   # also: differential check on 500+500 kernels
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def wall(cmd: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        dt = time.perf_counter() - t0
+        if r.returncode != 0:
+            raise SystemExit(f"failed: {' '.join(cmd)}")
+        best = min(best, dt)
+    return best
+
+
+def breakdown(path: str) -> dict[str, float]:
+    from patterns.divergence import analyze
+    from patterns.divergence_print import format_llvm
+    from patterns.ir import parse_module
+    from tdgen.commands.divergence import load_target_facts
+
+    t0 = time.perf_counter()
+    target = load_target_facts("amdgpu")
+    t1 = time.perf_counter()
+    module = parse_module(Path(path).read_text(), path)
+    t2 = time.perf_counter()
+    info = analyze(module, target)
+    t3 = time.perf_counter()
+    format_llvm(info)
+    t4 = time.perf_counter()
+    return {"target": t1 - t0, "parse": t2 - t1, "analyze": t3 - t2, "print": t4 - t3}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[5000, 50000])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--diff", type=int, default=0, help="also run the differential test on N kernels of each kind")
+    args = ap.parse_args()
+    opt = shutil.which("opt-19")
+    if opt is None:
+        print("opt-19 not found (apt-get install llvm-19)", file=sys.stderr)
+        return 2
+    from patterns.irgen import generate_kernel
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.sizes:
+            path = os.path.join(tmp, f"k{n}.ll")
+            text = generate_kernel(args.seed, n)
+            Path(path).write_text(text)
+            n_inst = sum(1 for ln in text.splitlines() if ln.startswith("  "))
+            t_opt = wall([opt, "-mtriple=amdgcn", "-passes=print<uniformity>", "-disable-output", path], args.repeat)
+            t_ours = wall([sys.executable, "-m", "tdgen", "divergence", path], args.repeat)
+            parts = breakdown(path)
+            rows.append((n, n_inst, t_opt, t_ours, parts))
+    print(f"{'ops':>7} {'insts':>7} {'opt-19 s':>9} {'tdgen s':>9} {'ratio':>7}   in-process breakdown (s)")
+    for n, n_inst, t_opt, t_ours, parts in rows:
+        bd = " ".join(f"{k}={v:.3f}" for k, v in parts.items())
+        print(f"{n:>7} {n_inst:>7} {t_opt:>9.3f} {t_ours:>9.3f} {t_ours / t_opt:>6.2f}x   {bd}")
+    if len(rows) >= 2:
+        (n0, i0, o0, t0, p0), (n1, i1, o1, t1, p1) = rows[0], rows[-1]
+        size = i1 / i0
+        print(f"scaling {n0} -> {n1} ops (x{size:.1f} instructions): opt-19 x{o1 / o0:.2f}, "
+              f"tdgen x{t1 / t0:.2f} (wall), tdgen analysis alone x{p1['analyze'] / p0['analyze']:.2f}")
+    if args.diff:
+        env = dict(os.environ, TDGEN_DIFF_COUNT=str(args.diff))
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_divergence_differential.py"], cwd=ROOT, env=env)
+        return r.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
