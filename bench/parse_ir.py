@@ -1,19 +1,32 @@
-"""Parse-only speed of the IR front end against opt-19, in the same run.
+"""Speed of the IR front end (and of ``tdgen divergence``) against opt-19, in the same run.
 
-Generates kernels with patterns/irgen.py (5k and 50k instructions, branches and loops)
-and times, best of N runs each:
-  - opt-19 -passes=verify -disable-output FILE        (process wall time: parse + verify)
-  - tdgen parse, fast path, in-process                (patterns.ir.parse_module)
-  - tdgen parse, fast path, as a fresh process        (python startup + imports included)
-  - tdgen parse, lark-only path, in-process           (the .lark grammar for every line)
-and prints the ratios to opt-19 plus the 5k -> 50k scaling of each.
+Generates kernels with patterns/irgen.py (default 5k and 50k instructions, branches and
+loops) and times, best of N runs each (wall time; for processes also user+sys CPU, which
+is less disturbed by other load on the machine):
 
-Usage: python bench/parse_ir.py [--runs N] [--sizes 5000,50000] [--no-lark]
+  opt verify        opt-19 -passes=verify -disable-output FILE                (parse + verify)
+  opt uniformity    opt-19 -mtriple=amdgcn -passes='print<uniformity>' -disable-output FILE
+  direct            parse_module in-process: the direct builder (patterns/ir_direct.py)
+  records           in-process, the previous fast path: ir_fast line records + ir._Resolver
+  lark              in-process, the .lark grammar for every line (only with --lark; slow)
+  parse process     a fresh python process: imports + parse_file
+  divergence        a fresh process: python -m tdgen divergence FILE (parse + analysis + print),
+                    the issue's goal: <= 1.0x 'opt uniformity', linear from 5k to 50k
+
+and prints ratios to opt-19 and the 5k -> 50k scaling of each. The environment may set
+PYTHONDONTWRITEBYTECODE=1, which makes every fresh process compile the sources again;
+--pyc first byte-compiles patterns/ and tdgen/ into a temporary PYTHONPYCACHEPREFIX (what
+an installed package has) and runs the fresh processes with it.
+
+Usage: python bench/parse_ir.py [--runs N] [--sizes 5000,50000] [--lark] [--pyc] [--no-records]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -24,11 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from patterns import ir, ir_fast  # noqa: E402
 from patterns.ir import parse_module  # noqa: E402
 from patterns.irgen import generate_kernel  # noqa: E402
 
 
-def best(fn, runs: int) -> float:
+def best_call(fn, runs: int) -> float:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -37,45 +51,89 @@ def best(fn, runs: int) -> float:
     return min(times)
 
 
+def best_proc(cmd, runs: int, env=None) -> tuple[float, float]:
+    """(best wall time, best user+sys CPU time) of a command, output discarded."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        walls.append(time.perf_counter() - t0)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return min(walls), min(cpus)
+
+
+def records_path(text: str, path: str):
+    """The previous fast path: line records (ir_fast) resolved by ir._Resolver."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return ir._Resolver(path).run(ir_fast.parse_raw(text, path))
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="5000,50000")
-    ap.add_argument("--no-lark", action="store_true", help="skip the (slow) lark-only timing")
+    ap.add_argument("--lark", action="store_true", help="also time the (slow) lark-only path")
+    ap.add_argument("--no-records", action="store_true", help="skip the previous fast path")
+    ap.add_argument("--pyc", action="store_true",
+                    help="fresh processes use byte-compiled sources (a temporary PYTHONPYCACHEPREFIX)")
     args = ap.parse_args()
     opt = shutil.which("opt-19")
     if opt is None:
         print("opt-19 not found (apt-get install -y llvm-19)", file=sys.stderr)
         return 2
     sizes = [int(s) for s in args.sizes.split(",")]
-    rows = {}
+    rows: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ)
+        if args.pyc:
+            env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pyc")
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "patterns"),
+                            str(ROOT / "tdgen")], check=True, env=env, stdout=subprocess.DEVNULL)
+        print(f"python {sys.version.split()[0]}, PYTHONDONTWRITEBYTECODE="
+              f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}, fresh processes "
+              f"{'with' if args.pyc else 'without'} precompiled .pyc, best of {args.runs}")
         for n in sizes:
             text = generate_kernel(7, n)
             path = Path(tmp) / f"k{n}.ll"
             path.write_text(text)
-            t_opt = best(lambda: subprocess.run([opt, "-passes=verify", "-disable-output", str(path)],
-                                                check=True), args.runs)
-            parse_module(text, str(path))  # warm the grammar cache
-            t_fast = best(lambda: parse_module(text, str(path)), args.runs)
-            code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir import parse_file; " \
-                   f"parse_file({str(path)!r})"
-            t_proc = best(lambda: subprocess.run([sys.executable, "-c", code], check=True), args.runs)
-            t_lark = None
-            if not args.no_lark:
-                t_lark = best(lambda: parse_module(text, str(path), fast=False), 1)
-            rows[n] = (t_opt, t_fast, t_proc, t_lark)
-            lark = f"{t_lark:7.3f}s ({t_lark / t_opt:5.1f}x)" if t_lark is not None else "   skipped"
-            print(f"{n:>6} instrs: opt-19 verify {t_opt:6.3f}s | fast in-process {t_fast:6.3f}s "
-                  f"({t_fast / t_opt:4.1f}x) | fast process {t_proc:6.3f}s ({t_proc / t_opt:4.1f}x) | "
-                  f"lark in-process {lark}")
+            r: dict = {}
+            r["opt verify"] = best_proc([opt, "-passes=verify", "-disable-output", str(path)], args.runs)
+            r["opt uniformity"] = best_proc([opt, "-mtriple=amdgcn", "-passes=print<uniformity>",
+                                             "-disable-output", str(path)], args.runs)
+            parse_module(text, str(path))  # warm caches (regexes, types)
+            r["direct"] = (best_call(lambda: parse_module(text, str(path)), args.runs), None)
+            if not args.no_records:
+                r["records"] = (best_call(lambda: records_path(text, str(path)), 1), None)
+            if args.lark:
+                r["lark"] = (best_call(lambda: parse_module(text, str(path), fast=False), 1), None)
+            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir import parse_file; "
+                    f"parse_file({str(path)!r})")
+            r["parse process"] = best_proc([sys.executable, "-c", code], args.runs, env)
+            r["divergence"] = best_proc([sys.executable, "-m", "tdgen", "divergence", str(path)], args.runs,
+                                        dict(env, PYTHONPATH=str(ROOT)))
+            rows[n] = r
+            base, ubase = r["opt verify"][0], r["opt uniformity"][0]
+            print(f"{n} instructions ({text.count(chr(10))} lines):")
+            for k, (wall, cpu) in r.items():
+                ref = ubase if k == "divergence" else base
+                refname = "opt uniformity" if k == "divergence" else "opt verify"
+                c = f"  cpu {cpu:7.3f}s" if cpu is not None else ""
+                print(f"  {k:15s} {wall:7.3f}s{c}  = {wall / ref:5.2f}x {refname}")
     if len(sizes) >= 2:
         a, b = sizes[0], sizes[-1]
-        k = b / a
-        ra, rb = rows[a], rows[b]
-        print(f"scaling {a} -> {b} (x{k:g} instructions): opt-19 x{rb[0] / ra[0]:.1f}, "
-              f"fast x{rb[1] / ra[1]:.1f}, fast process x{rb[2] / ra[2]:.1f}"
-              + (f", lark x{rb[3] / ra[3]:.1f}" if ra[3] and rb[3] else ""))
+        print(f"scaling {a} -> {b} (x{b / a:g} instructions), wall: " + ", ".join(
+            f"{k} x{rows[b][k][0] / rows[a][k][0]:.1f}" for k in rows[a]))
+        ok = rows[b]["divergence"][0] <= rows[b]["opt uniformity"][0]
+        print(f"goal at {b}: tdgen divergence {rows[b]['divergence'][0]:.3f}s vs opt uniformity "
+              f"{rows[b]['opt uniformity'][0]:.3f}s: {'met' if ok else 'NOT met'} "
+              f"({rows[b]['divergence'][0] / rows[b]['opt uniformity'][0]:.2f}x)")
     return 0
 
 

@@ -40,33 +40,15 @@ def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, sl.VerifyRep
 
 def kernels_ll(wave: int) -> str:
     """One kernel per (mode, width): lane id, PTX index arithmetic, ds.bpermute."""
-    out = ["declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)", "declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)",
-           "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)", ""]
+    out = [sl.IR_DECLS]
     for mode in ref.MODES:
         for w in ref.widths(wave):
-            c = ref.clang_c(mode, w, wave)
-            seg, clamp = (c >> 8) & (wave - 1), c & (wave - 1)
-            maxc = clamp & ~seg & (wave - 1)
-            if mode == "idx":
-                j = [f"  %t = and i32 %bval, {~seg & (wave - 1)}", "  %j = or i32 %min, %t",
-                     "  %p = icmp ule i32 %j, %max"]
-            elif mode == "up":
-                j = ["  %j = sub i32 %lane, %bval", "  %p = icmp sge i32 %j, %max"]
-            elif mode == "down":
-                j = ["  %j = add i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"]
-            else:
-                j = ["  %j = xor i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"]
             out += [
                 f"define amdgpu_kernel void @shfl_{mode}_{w}(ptr addrspace(1) %out, i32 %b) {{",
-                "  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)",
-                "  %lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)" if wave == 64 else "  %lane = add i32 %lo, 0",
+                *sl.lane_id_ir(wave),
                 "  %slot = getelementptr i32, ptr addrspace(1) %out, i32 %lane",
                 "  %var = load i32, ptr addrspace(1) %slot",
-                f"  %bval = and i32 %b, {wave - 1}",
-                f"  %min = and i32 %lane, {seg}",
-                f"  %max = or i32 %min, {maxc}",
-                *j,
-                "  %jj = select i1 %p, i32 %j, i32 %lane",
+                *sl.ptx_index_ir(mode, w, wave),
                 "  %addr = shl i32 %jj, 2",
                 "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)",
                 "  store i32 %r, ptr addrspace(1) %slot",

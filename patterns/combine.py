@@ -17,6 +17,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   whose sign bit is known zero -> ``srl`` (a small known-bits analysis);
   a divergent ``add (mul x, y), z`` with a divergent one-use mul and at most one scalar
   operand among x, y, z -> ``AMDGPUISD::MAD_U64_U32 x, y, z`` (when the target has it);
+  ``(x ^ y) | y`` -> ``x | y``;
   ``x - ~y`` -> ``(y + 1) + x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
@@ -64,18 +65,28 @@ def _is_c(n: SDNode) -> bool:
     return n.opcode == "ISD::Constant" and isinstance(n.value, int)
 
 
+_LEGAL: dict[int, tuple[object, frozenset]] = {}
+
+
+def _legal(target) -> frozenset:
+    """Root opcodes the target has patterns for (cached per target)."""
+    if target is None:
+        return frozenset()
+    hit = _LEGAL.get(id(target))
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    from .matcher import build_table
+
+    legal = frozenset(build_table(target).by_opcode)
+    _LEGAL[id(target)] = (target, legal)
+    return legal
+
+
 class _Ctx:
     def __init__(self, dag, target=None):
         self.dag = dag
-        nodes = getattr(target, "sdnodes", None) or {}
-        self.target_opcodes = frozenset(getattr(n, "opcode", "") for n in nodes.values())
         # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
-        if target is not None:
-            from .matcher import build_table
-
-            self.legal = frozenset(build_table(target).by_opcode)
-        else:
-            self.legal = frozenset()
+        self.legal = _legal(target)
         self.consts: dict = {}
         self.forward: dict[int, SDNode] = {}
         self.uses: dict[int, int] = {}
@@ -215,6 +226,13 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal:
             _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
             return True
+    if opc == "ISD::OR":
+        # (or (xor x, y), y) -> (or x, y)
+        for p_, y in ((a, b), (b, a)):
+            if p_.opcode == "ISD::XOR" and y in p_.ops:
+                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
+                _set(n, "ISD::OR", [x, y])
+                return True
     if opc == "ISD::XOR":
         # (xor (and x, y), y) -> (and (not x), y) when the and has one use
         for p_, y in ((a, b), (b, a)):

@@ -139,7 +139,9 @@ class CycleInfo:
                 for p in preds(b):
                     if is_ancestor(cand, p):
                         work.append(p)
-                    elif p in start:
+                    else:
+                        # As in LLVM 19, a predecessor that is unreachable from the
+                        # entry also makes the block an entry of the cycle.
                         is_entry = True
                 if is_entry:
                     cyc.entries.append(b)

@@ -52,6 +52,7 @@ from __future__ import annotations
 import gc
 import heapq
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from typing import Any, Iterable
 
 from tdgen.hw import DivergenceKind, UniformityModel
@@ -228,8 +229,6 @@ class _Model:
                     return None
                 callee = agg.callee
                 if callee is not None:
-                    from fnmatch import fnmatchcase
-
                     for glob, field in m.uniform_extracts:
                         if len(idx) == 1 and idx[0] == field and fnmatchcase(callee, glob):
                             return "uniform", f"field {field} of @{callee} (exec mask)"
@@ -250,6 +249,8 @@ class FunctionUniformity:
         self.divergent_exit_cycles: list[Cycle] = []
         self.assumed_divergent: list[Cycle] = []
         self.cycles: CycleInfo | None = None
+        # work counters (deterministic evidence of linear scaling, see bench/)
+        self.stats = {"worklist_pops": 0, "propagation_steps": 0}
 
     def is_divergent(self, v: Any) -> bool:
         if _is_inst(v) and v.block is not None and v is v.block.terminator:
@@ -270,12 +271,13 @@ class UniformityInfo:
             self.divergent_blocks.update(f.divergent_term_blocks)
 
     def is_divergent(self, value: Any) -> bool:
-        """Whether ``value`` (instruction, argument, terminator) may differ across lanes."""
-        if _is_inst(value):
-            b = value.block
-            if b is not None and value is b.terminator:
-                return b in self.divergent_blocks
-        return value in self._divergent
+        """Whether ``value`` (instruction, argument, terminator) may differ across lanes;
+        for a terminator: whether it is a divergent branch. Constants: never."""
+        if value in self._divergent:
+            return True
+        if isinstance(value, Instruction) and value.is_terminator:
+            return value.block in self.divergent_blocks
+        return False
 
     def is_uniform(self, value: Any) -> bool:
         return not self.is_divergent(value)
@@ -348,23 +350,16 @@ class _Propagator:
         self.ctx = ctx
 
     def run(self, div_block: Any) -> tuple[list[Any], list[Any]]:
-        if self.ctx.llvm19_compat:
-            return self._propagate(div_block, True)
-        # Never less divergent than LLVM 19 (whose early stop can leave an irreducible
-        # cycle's exit unlabelled and so report it divergent) and never less than full
-        # propagation (which finds the joins LLVM 19 misses): take both.
-        joins, exits = self._propagate(div_block, True)
-        if not self.stopped_early:
-            return joins, exits  # ran to completion: nothing more to find
-        joins2, exits2 = self._propagate(div_block, False)
-        seen_j = set(joins)
-        joins += [j for j in joins2 if j not in seen_j]
-        seen_e = set(exits)
-        exits += [e for e in exits2 if e not in seen_e]
-        return joins, exits
+        """Join blocks and divergent cycle exits of the branch ending ``div_block``.
 
-    def _propagate(self, div_block: Any, compat: bool) -> tuple[list[Any], list[Any]]:
+        Compat mode stops where LLVM 19 stops (its floor rule). Otherwise the same walk
+        goes on past that point: LLVM 19's early part is a prefix of it, so its joins
+        and header-forwarded exits are found too; only its irreducible-exit check
+        depends on where it stopped, so that check is also made at that moment.
+        Propagation is cut only at ``stop_block`` (see there), never inside
+        irreducible cycles."""
         ctx = self.ctx
+        compat = ctx.llvm19_compat
         index = ctx.po_index
         blocks_po = ctx.po
         ci = ctx.ci
@@ -403,36 +398,59 @@ class _Propagator:
                 joins.append(succ)
             return True
 
+        def add_exit(ex: Any) -> None:
+            if ex not in cycle_exit_set:
+                cycle_exit_set.add(ex)
+                cycle_exits.append(ex)
+
         def visit_exit_edge(succ: Any, label: Any) -> bool:
             if not compute_join(succ, label):
                 return False
-            if succ not in cycle_exit_set:
-                cycle_exit_set.add(succ)
-                cycle_exits.append(succ)
+            add_exit(succ)
             return True
 
+        irreducible = []  # irreducible cycles around the branch, innermost first
         div_cycle = ci.cycle(div_block)
+        c = div_cycle
+        while c is not None:
+            if not c.reducible:
+                irreducible.append(c)
+            c = c.parent
+
+        def irreducible_exit_check() -> None:
+            # An exit of an irreducible cycle around the branch whose label differs
+            # from the header's is a divergent exit.
+            for cyc in irreducible:
+                hl = labels.get(cyc.header)
+                for ex in ctx.exits(cyc):
+                    if labels.get(ex) is not hl:
+                        add_exit(ex)
+
         floor_idx = len(blocks_po) - 1
         for s in div_block.successors:
             if div_cycle is not None and not div_cycle.contains(s):
-                if s not in cycle_exit_set:
-                    cycle_exit_set.add(s)
-                    cycle_exits.append(s)
+                add_exit(s)
             visit_edge(s, s)
             floor_idx = min(floor_idx, index[s])
 
         stop = None if compat else ctx.stop_block(div_block)
+        track_floor = compat or bool(irreducible)
         floor_label = None
         div_idx = index[div_block]
         succs_of = ctx.succs
-        self.stopped_early = False
+        headers = ctx.reducible_headers
+        steps = 0
         while heap:
             idx = -heap[0]
-            if compat and idx < floor_idx:
-                self.stopped_early = True
-                break
+            if track_floor and idx < floor_idx:
+                # LLVM 19 stops here.
+                if compat:
+                    break
+                irreducible_exit_check()
+                track_floor = False
             heapq.heappop(heap)
             fresh.discard(idx)
+            steps += 1
             if idx == div_idx:
                 continue
             block = blocks_po[idx]
@@ -442,7 +460,7 @@ class _Propagator:
             caused_join = False
             lowered = floor_idx
             cyc = None
-            if block in ctx.reducible_headers:
+            if block in headers:
                 c = ci.cycle(block)
                 if c is not None and c.contains(div_block):
                     cyc = c
@@ -460,17 +478,8 @@ class _Propagator:
                 floor_idx = lowered
                 floor_label = label
 
-        # Irreducible cycles around the branch: an exit whose label differs from the
-        # header's is a divergent exit.
-        c = div_cycle
-        while c is not None:
-            if not c.reducible:
-                hl = labels.get(c.header)
-                for ex in ctx.exits(c):
-                    if labels.get(ex) is not hl and ex not in cycle_exit_set:
-                        cycle_exit_set.add(ex)
-                        cycle_exits.append(ex)
-            c = c.parent
+        irreducible_exit_check()
+        ctx.res.stats["propagation_steps"] += steps
         return joins, cycle_exits
 
 
@@ -535,25 +544,27 @@ class _FunctionAnalysis:
         return self._pdt
 
     def stop_block(self, div_block: Any) -> Any:
-        """First post-dominator of ``div_block`` outside every cycle containing it."""
+        """Where propagation from ``div_block`` may stop: its first post-dominator that
+        lies in no cycle. Every path from the branch to the exit passes it, and nothing
+        reachable from it comes back (that would close a cycle through it), so all
+        labels beyond it descend from its single label: no join can lie beyond it.
+        None (never stop) inside irreducible cycles or when some block cannot reach
+        the function's exit (post-dominance then ignores paths that never leave)."""
         hit = self._stop.get(div_block, 0)
         if hit != 0:
             return hit
+        p = None
         c = self.ci.cycle(div_block)
-        while c is not None:
-            if not c.reducible:
-                # Exit divergence of an irreducible cycle compares final labels of its
-                # exits and header: propagate everything.
-                self._stop[div_block] = None
-                return None
+        while c is not None and c.reducible:
             c = c.parent
-        pdt = self.post_dom()
-        outer = self.ci.outermost(div_block)
-        p = pdt.parent(div_block)
-        while p is not None and p is not _EXIT and outer is not None and outer.contains(p):
-            p = pdt.parent(p)
-        if p is _EXIT:
-            p = None
+        if c is None:
+            pdt = self.post_dom()
+            if len(pdt.pre) == len(self.fn.blocks) + 1:  # every block reaches the exit
+                p = pdt.parent(div_block)
+                while p is not None and p is not _EXIT and self.ci.cycle(p) is not None:
+                    p = pdt.parent(p)
+                if p is _EXIT:
+                    p = None
         self._stop[div_block] = p
         return p
 
@@ -618,12 +629,15 @@ class _FunctionAnalysis:
                 self.push_users(s)
         wl = self.worklist
         terms = self.terms
+        pops = 0
         while wl:
+            pops += 1
             inst = wl.pop()
             if inst in terms:
                 self.control_divergence(inst)
             else:
                 self.push_users(inst)
+        res.stats["worklist_pops"] = pops
         return res
 
     def control_divergence(self, term: Any) -> None:

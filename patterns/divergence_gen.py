@@ -47,6 +47,15 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
         t = rng.randrange(1, n)
         if t != n - 1:
             succs[n - 1].append(t)
+    # Sometimes an unreachable block that branches into the function (LLVM gives it
+    # no cycle, and every block "dominates" it).
+    dead = n if n >= 3 and rng.random() < 0.3 else None
+    if dead is not None:
+        names.append("dead")
+        succs.append([rng.randrange(1, n)])
+        if rng.random() < 0.5:
+            succs[dead].append(dead)
+        n += 1
     for s in succs:
         rng.shuffle(s)
 
@@ -55,7 +64,8 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
     for i, ss in enumerate(succs):
         for t in ss:
             g.add_edge(i, t)
-    idom = nx.immediate_dominators(g, 0)
+    idom = dict(nx.immediate_dominators(g, 0))
+    idom[0] = 0  # (networkx versions differ on whether the root is listed)
     preds: list[list[int]] = [[] for _ in range(n)]
     for i, ss in enumerate(succs):
         for t in ss:
@@ -63,6 +73,8 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
 
     def dom_chain(b: int) -> list[int]:
         out = []
+        if b not in idom:  # unreachable: only entry values are known to be defined
+            return [b, 0]
         while True:
             out.append(b)
             if b == 0:
@@ -91,6 +103,7 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
         b = stack.pop()
         order.append(b)
         stack.extend(sorted(children.get(b, []), reverse=True))
+    order += [b for b in range(n) if b not in idom]
 
     for b in order:
         avail = [v for d in dom_chain(b)[1:] for v in defs.get(d, [])] + entry_vals

@@ -75,15 +75,17 @@ _PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias
                     r'(?: %(' + _N + r'))?$')
 _MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
 
-# opcode -> (family, regular expression)
 _BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
 _CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
-_DISPATCH = {op: (0, _BIN) for op in _BINOPS}
-_DISPATCH.update({op: (9, _CAST) for op in _CASTS})
-_DISPATCH.update({"icmp": (1, _ICMP), "phi": (2, _PHI), "br": (3, _BR), "select": (4, _SELECT),
-                  "load": (5, _LOAD), "getelementptr": (6, _GEP), "store": (7, _STORE), "call": (8, _CALL),
-                  "tail": (8, _CALL), "musttail": (8, _CALL), "notail": (8, _CALL), "ret": (10, _RET),
-                  "unreachable": (11, _UNREACHABLE)})
+# opcode -> (family, regular expression, the opcode string shared by all its instructions)
+_DISPATCH = {op: (0, _BIN, op) for op in _BINOPS}
+_DISPATCH.update({op: (9, _CAST, op) for op in _CASTS})
+_DISPATCH.update({"icmp": (1, _ICMP, "icmp"), "phi": (2, _PHI, "phi"), "br": (3, _BR, "br"),
+                  "select": (4, _SELECT, "select"), "load": (5, _LOAD, "load"),
+                  "getelementptr": (6, _GEP, "getelementptr"), "store": (7, _STORE, "store"),
+                  "call": (8, _CALL, "call"), "tail": (8, _CALL, "call"), "musttail": (8, _CALL, "call"),
+                  "notail": (8, _CALL, "call"), "ret": (10, _RET, "ret"),
+                  "unreachable": (11, _UNREACHABLE, "unreachable")})
 
 # words allowed before the return type of a header (checked against lark in the tests)
 _HEADER_WORDS = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
@@ -291,10 +293,12 @@ class _Builder:
         blocks: list = []
         block_names: dict = {}
         cur = None
+        cur_insts = None
         terminated = True
         ret_type = f.ret_type
         Inst = Instruction
         new = _new
+        setattr_ = _setattr
         dispatch = _DISPATCH
         binop_flags = _BINOP_FLAGS
 
@@ -311,7 +315,17 @@ class _Builder:
                 if tok[0] == "%":
                     pending.append((inst, idx, tok, ty))
                     return None
-                return const(tok, ty)
+                key = (ty, tok)
+                c = consts.get(key)
+                if c is None:
+                    c = consts[key] = _const_fields(ty, tok)
+                v = new(Constant)  # a new object per use, as on the exact path
+                setattr_(v, "type", ty)
+                setattr_(v, "text", c[0])
+                setattr_(v, "kind", c[1])
+                setattr_(v, "value", c[2])
+                setattr_(v, "elements", ())
+                return v
             if v.type is not ty and v.type != ty:
                 raise _Bail
             return v
@@ -349,6 +363,7 @@ class _Builder:
                 cur = BasicBlock(name, [], f, [], [], _span(path, k, m.start(1) + 1), slot, len(blocks))
                 block_names[name] = cur
                 blocks.append(cur)
+                cur_insts = cur.instructions
                 terminated = False
                 continue
             parts = s.split(None, 3)
@@ -364,7 +379,7 @@ class _Builder:
             d = dispatch.get(op)
             if d is None:
                 raise _Bail
-            fam, rx = d
+            fam, rx, op = d
             m = rx.match(s)
             if m is None:
                 raise _Bail
@@ -541,10 +556,12 @@ class _Builder:
                 n_slot += 1
                 block_names[cur.name] = cur
                 blocks.append(cur)
+                cur_insts = cur.instructions
                 terminated = False
             inst.block = cur
-            inst._loc = (k << 20) | col if col < 0x100000 else None
-            if inst._loc is None:
+            if col < 0x100000:
+                inst._loc = (k << 20) | col
+            else:
                 inst.span = _span(path, k, col)
             if inst.type is VOID:
                 if dname is not None:
@@ -559,22 +576,19 @@ class _Builder:
                 n_slot += 1
                 vals["%" + name] = inst
             else:
-                if dname in vals:
-                    raise _Bail
+                if vals.setdefault(dname, inst) is not inst:
+                    raise _Bail  # redefinition
                 name = dname[1:]
-                if name.isdigit():
-                    if int(name) < next_slot:
+                if "0" <= name[0] <= "9":
+                    if not name.isdigit() or int(name) < next_slot:
                         raise _Bail
                     next_slot = int(name) + 1
                     inst.slot = str(n_slot)
                     n_slot += 1
-                elif name[0].isdigit():
-                    raise _Bail
                 else:
                     inst.slot = name
                 inst.name = name
-                vals[dname] = inst
-            cur.instructions.append(inst)
+            cur_insts.append(inst)
         # ---------------------------------------------------- end of function
         if not terminated or not blocks:
             raise _Bail

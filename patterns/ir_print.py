@@ -88,7 +88,7 @@ def abi_align(t: Type) -> int:
 def _op(v: Value | None) -> str:
     if v is None:
         return "<invalid>"
-    return f"{v.type} {v.ref}"
+    return _type_text(v.type) + " " + v.ref
 
 
 def _fmf(flags) -> str:
@@ -115,7 +115,11 @@ def _mem_tail(inst: Instruction) -> str:
 
 
 def _md(inst: Instruction) -> str:
-    return "".join(f", {name} {body}" for name, body in inst.metadata)
+    d = getattr(inst, "__dict__", None)  # not ``inst.metadata``: that would allocate a list
+    md = d.get("metadata") if d is not None else inst.metadata
+    if not md:
+        return ""
+    return "".join(f", {name} {body}" for name, body in md)
 
 
 def _attr_slot(inst: Instruction) -> str:
@@ -133,29 +137,56 @@ def _attr_slot(inst: Instruction) -> str:
     return f" #{n}" if n is not None else ""
 
 
+_TYPE_TEXT: dict = {}
+
+
+def _type_text(t: Type) -> str:
+    """``str(t)``, cached by object (types are immutable; the entry keeps ``t`` alive so
+    its id is not reused while cached)."""
+    hit = _TYPE_TEXT.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    s = str(t)
+    if len(_TYPE_TEXT) > 4096:
+        _TYPE_TEXT.clear()
+    _TYPE_TEXT[id(t)] = (t, s)
+    return s
+
+
+_INT_BINOPS = frozenset({"add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "or", "and", "xor",
+                         "urem", "srem"})
+
+
 def instruction_text(inst: Instruction) -> str:
     op = inst.opcode
-    pre = f"%{inst.slot if inst.slot is not None else _quote_name(inst.name)} = " \
-        if inst.name is not None else ""
+    name = inst.name
+    if name is not None:
+        slot = inst.slot
+        pre = "%" + (slot if slot is not None else _quote_name(name)) + " = "
+    else:
+        pre = ""
     o = inst.operands
-    if op in ("add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "or", "and", "xor",
-              "urem", "srem"):
-        fl = "".join(f + " " for f in _BINOP_FLAG_ORDER if f in inst.flags)
-        body = f"{op} {fl}{inst.type} {o[0].ref if o[0] else '?'}, {o[1].ref if o[1] else '?'}"
+    if op in _INT_BINOPS:
+        fl = "".join(f + " " for f in _BINOP_FLAG_ORDER if f in inst.flags) if inst.flags else ""
+        a, b = o
+        body = f"{op} {fl}{_type_text(inst.type)} {a.ref if a else '?'}, {b.ref if b else '?'}"
     elif op in ("fadd", "fsub", "fmul", "fdiv", "frem"):
         body = f"{op} {_fmf(inst.flags)}{inst.type} {o[0].ref}, {o[1].ref}"
     elif op == "fneg":
         body = f"fneg {_fmf(inst.flags)}{_op(o[0])}"
     elif op == "icmp":
         ss = "samesign " if "samesign" in inst.flags else ""
-        body = f"icmp {ss}{inst.predicate} {_op(o[0])}, {o[1].ref}"
+        a, b = o
+        body = f"icmp {ss}{inst.predicate} {_type_text(a.type)} {a.ref}, {b.ref}"
     elif op == "fcmp":
         body = f"fcmp {_fmf(inst.flags)}{inst.predicate} {_op(o[0])}, {o[1].ref}"
     elif op == "select":
-        body = f"select {_fmf(inst.flags)}{_op(o[0])}, {_op(o[1])}, {_op(o[2])}"
+        fmf = _fmf(inst.flags) if inst.flags else ""
+        body = f"select {fmf}{_op(o[0])}, {_op(o[1])}, {_op(o[2])}"
     elif op == "phi":
         pairs = ", ".join(f"[ {v.ref if v else '?'}, {b.ref if b else '?'} ]" for v, b in inst.incoming)
-        body = f"phi {_fmf(inst.flags)}{inst.type} {pairs}"
+        fmf = _fmf(inst.flags) if inst.flags else ""
+        body = f"phi {fmf}{_type_text(inst.type)} {pairs}"
     elif op == "br":
         if o:
             t, e = inst.targets

@@ -80,6 +80,7 @@ class _FnSelector:
         self.next_vreg = len(fdags.vregs)
         self.vreg_of: dict[int, str] = {}
         self._scalar_rc, self._vector_rc = _default_classes(target)
+        self._plans: dict[int, tuple] = {}
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
@@ -132,38 +133,52 @@ class _FnSelector:
             v.uses += 1
         for o in n.ops:
             _release(o)
-        self._emit_dst(p.dst, n, env, out, p, top=True)
+        self._emit_dst(self._plan(p), n, env, out, p, top=True)
 
-    def _emit_dst(self, d, root: SDNode, env, out, p, top=False) -> str:
+    def _plan(self, p):
+        """The result DAG of ``p`` compiled once into a nested tuple plan."""
+        plan = self._plans.get(id(p))
+        if plan is None:
+            plan = self._compile(p.dst, None)
+            self._plans[id(p)] = plan
+        return plan
+
+    def _compile(self, d, opkind):
         if isinstance(d, Leaf):
             if d.kind == "int":
-                return str(d.value)
-            name = d.name
-            if name is not None and name in env:
-                v = env[name]
-                kind = d.type
-                if v.opcode in ("ISD::Constant", "ISD::TargetConstant") and (kind is None or kind not in self.rcs):
-                    # bound to an immediate operand: fold the constant
-                    v.uses -= 1
-                    _release_if_dead(v)
-                    return str(v.value)
-                return self.vreg(v)
-            return str(d.value if d.value is not None else d.render())
+                return ("lit", str(d.value))
+            if d.name is not None:
+                kind = d.type if d.type is not None else opkind
+                return ("var", d.name, kind is not None and kind in self.rcs)
+            return ("lit", str(d.value if d.value is not None else d.render()))
         if d.cast_type is not None and len(d.args) == 1:
-            return self._emit_dst(d.args[0], root, env, out, p, top)
+            return self._compile(d.args[0], opkind)
         inst = self.insts.get(d.op)
-        ops = []
         ins = inst.ins if inst is not None else ()
-        for i, a in enumerate(d.args):
-            if isinstance(a, Leaf) and a.kind == "var" and i < len(ins):
-                a = Leaf("typed", type=ins[i].kind, name=a.name)
-            ops.append(self._emit_dst(a, root, env, out, p))
+        kids = tuple(self._compile(a, ins[i].kind if i < len(ins) else None) for i, a in enumerate(d.args))
         rc = inst.outs[0].kind if inst is not None and inst.outs else None
         file = getattr(self.rcs.get(rc), "file", None) if rc else None
-        dst = self.vreg(root) if top else f"%{self._fresh()}"
-        if inst is not None and not inst.outs:
-            dst = None
-        out.append(MachineInstr(d.op, dst, rc, file, ops, root.ir_name(), root.name, p.record,
+        has_out = inst is None or bool(inst.outs)
+        return ("inst", d.op, rc, file, has_out, kids)
+
+    def _emit_dst(self, plan, root: SDNode, env, out, p, top=False) -> str:
+        tag = plan[0]
+        if tag == "lit":
+            return plan[1]
+        if tag == "var":
+            v = env.get(plan[1])
+            if v is None:
+                return f"${plan[1]}"
+            if not plan[2] and v.opcode in ("ISD::Constant", "ISD::TargetConstant"):
+                # bound to an immediate operand: fold the constant
+                v.uses -= 1
+                _release_if_dead(v)
+                return str(v.value)
+            return self.vreg(v)
+        _tag, op, rc, file, has_out, kids = plan
+        ops = [self._emit_dst(k, root, env, out, p) for k in kids]
+        dst = (self.vreg(root) if top else f"%{self._fresh()}") if has_out else None
+        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), root.name, p.record,
                                 order=_order(root) * 64 + (0 if not top else 32) + len(out) % 32))
         return dst or ""
 
@@ -341,14 +356,22 @@ def select_module(module, target, table: MatcherTable | None = None) -> list[Sel
     """Select every defined function; all cannot-select errors are reported together."""
     from .divergence import analyze
 
+    import gc
+
     table = table or build_table(target)
     diags = Diagnostics()
     out = []
-    for fn in module.functions:
-        if fn.is_declaration:
-            continue
-        ua = analyze(fn, target)
-        sf, _ = select_function(fn, target, ua, table, diags)
-        out.append(sf)
+    enabled = gc.isenabled()
+    gc.disable()  # the DAGs are acyclic garbage-free graphs: collection passes only cost time
+    try:
+        for fn in module.functions:
+            if fn.is_declaration:
+                continue
+            ua = analyze(fn, target)
+            sf, _ = select_function(fn, target, ua, table, diags)
+            out.append(sf)
+    finally:
+        if enabled:
+            gc.enable()
     diags.check()
     return out

@@ -342,6 +342,34 @@ class _Builder:
     def is_divergent(self, v) -> bool:
         return bool(self.ua.is_divergent(v))
 
+    def phi_divergent(self, phi) -> bool:
+        """A phi the analysis calls divergent only through its incoming values (a "data"
+        step) is recomputed from those values' divergence after combining (see value_div);
+        sync/temporal/cycle divergence stays."""
+        if not self.is_divergent(phi):
+            return False
+        if self._incoming_divergent(phi):
+            return True
+        why = getattr(self.ua, "why", None)
+        steps = why(phi) if why is not None else []
+        return not steps or getattr(steps[-1], "kind", "data") != "data"
+
+    def _incoming_divergent(self, phi) -> bool:
+        for v, _b in phi.incoming:
+            v = self.rep.get(v, v)
+            v = self.value_alias.get(v, v)
+            if isinstance(v, tuple):
+                continue
+            kind = type(v).__name__
+            if kind not in ("Instruction", "Argument"):
+                continue
+            known = self.value_div.get(v)
+            if known is None:
+                known = self.is_divergent(v)
+            if known:
+                return True
+        return False
+
     def _temporal(self, v, block) -> bool:
         inner = self.temporal.get(v.block)
         if not inner:
@@ -460,7 +488,7 @@ class _Builder:
             n: SDNode | None = None
             if op == "phi":
                 n = dag.node("ISD::CopyFromReg", vt_of(ins.type), ir=ins, reg=self.reg_of(ins))
-                div = self.is_divergent(ins)
+                div = self.phi_divergent(ins)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
                 local[ins] = n
@@ -685,6 +713,6 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
                 kind = type(v).__name__
                 text = f"%{b.reg_of(v)}" if kind in ("Instruction", "Argument") else getattr(v, "text", str(v))
                 inc.append((text, index.get(pb, -1)))
-            row.append((ins, b.reg_of(ins), b.is_divergent(ins), inc))
+            row.append((ins, b.reg_of(ins), b.phi_divergent(ins), inc))
         phis.append(row)
     return FunctionDAGs(fn, dags, b.vreg, phis)

@@ -45,6 +45,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .wave import permute_lane
+
 MODES = ("idx", "up", "down", "bfly")
 ALIASES = {"idx": "idx", "shfl": "idx", "up": "up", "down": "down", "bfly": "bfly", "xor": "bfly"}
 CUDA_NAMES = {"idx": "__shfl_sync", "up": "__shfl_up_sync", "down": "__shfl_down_sync", "bfly": "__shfl_xor_sync"}
@@ -171,15 +173,7 @@ def hip_shfl(mode: str, var, operand, width: int, exec_mask, wave: int = 64,
     exec_mask = np.asarray(exec_mask, dtype=bool)
     batch = exec_mask.shape[0]
     idx = np.broadcast_to(hip_index(mode, operand, width, wave), (batch, wave))
-    addr = (idx << 2) & 0xFFFFFFFF
-    lane = np.arange(wave, dtype=np.int64)[None, :]
-    if wave == 32:
-        j = (addr >> 2) & 31
-    elif bpermute_wave64 == "full":
-        j = (addr >> 2) & 63
-    else:
-        j = (lane & 32) | ((addr >> 2) & 31)
-    j = np.broadcast_to(j, (batch, wave))
+    j = np.broadcast_to(permute_lane(idx << 2, wave, bpermute_wave64), (batch, wave))
     vals = np.take_along_axis(np.broadcast_to(np.asarray(var, dtype=np.uint64), (batch, wave)), j, axis=1)
     ok = np.take_along_axis(exec_mask, j, axis=1)
     vals = np.where(ok, vals, np.uint64(0))

@@ -45,6 +45,7 @@ differing from exec are checked as well.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -93,6 +94,18 @@ class Lowering:
         return code_cost(self.code)
 
 
+def _vcc(wave: int) -> str:
+    return "vcc_lo" if wave == 32 else "vcc"
+
+
+def _lane_id(wave: int) -> list[str]:
+    """v10 = lane id (mbcnt_lo, plus mbcnt_hi in wave64)."""
+    out = ["v_mbcnt_lo_u32_b32 v10, -1, 0"]
+    if wave == 64:
+        out.append("v_mbcnt_hi_u32_b32 v10, -1, v10")
+    return out
+
+
 def _crosses_halves(mode: str, c: int | None, wave: int) -> bool:
     """May lane and source lane lie in different 32-lane halves? (wave64)"""
     if wave != 64 or c is None:
@@ -106,11 +119,8 @@ def lower(mode: str, wave: int, c: int | None, *, bits: int = 32, bpermute_wave6
     if mode not in ref.MODES:
         raise ValueError(mode)
     full = wave - 1
-    vcc = "vcc_lo" if wave == 32 else "vcc"
-    L: list[str] = []
-    L.append("v_mbcnt_lo_u32_b32 v10, -1, 0")
-    if wave == 64:
-        L.append("v_mbcnt_hi_u32_b32 v10, -1, v10")  # v10 = lane id
+    vcc = _vcc(wave)
+    L = _lane_id(wave)
     L.append(f"v_and_b32 v11, {full}, v2")  # bval = b[k-1:0]
     if c is None:
         L += [
@@ -165,16 +175,15 @@ def _emit_permute(L: list[str], mode: str, c: int | None, wave: int, bits: int, 
         L.append("s_waitcnt lgkmcnt(0)")
 
 
-def lower_constant(mode: str, operand: int, width: int, wave: int, *, bpermute_wave64: str = "full") -> Lowering:
+def lower_constant(mode: str, operand: int, width: int, wave: int, *, bits: int = 32,
+                   bpermute_wave64: str = "full") -> Lowering:
     """ds_bpermute with the constant operand folded into the index arithmetic (value only)."""
     c = ref.clang_c(mode, width, wave)
     bval = operand & (wave - 1)
     seg = (c >> 8) & (wave - 1)
     notseg = ~seg & (wave - 1)
-    vcc = "vcc_lo" if wave == 32 else "vcc"
-    L = ["v_mbcnt_lo_u32_b32 v10, -1, 0"]
-    if wave == 64:
-        L.append("v_mbcnt_hi_u32_b32 v10, -1, v10")
+    vcc = _vcc(wave)
+    L = _lane_id(wave)
     if mode == "idx":  # clamp is all ones: the source is always in range
         L.append(f"v_and_or_b32 v14, v10, {seg}, {bval & notseg}")
     elif mode == "up":  # in range iff the position in the segment is >= bval
@@ -187,8 +196,8 @@ def lower_constant(mode: str, operand: int, width: int, wave: int, *, bpermute_w
         L += [f"v_xor_b32 v14, {bval}, v10", f"v_or_b32 v13, {width - 1}, v10",
               f"v_cmp_le_u32 {vcc}, v14, v13", f"v_cndmask_b32 v14, v10, v14, {vcc}"]
     L.append("v_lshlrev_b32 v15, 2, v14")
-    _emit_permute(L, mode, c, wave, 32, bpermute_wave64)
-    return Lowering(mode, wave, c, 32, bpermute_wave64, "bpermute", "\n".join(L) + "\n", has_pred=False,
+    _emit_permute(L, mode, c, wave, bits, bpermute_wave64)
+    return Lowering(mode, wave, c, bits, bpermute_wave64, "bpermute", "\n".join(L) + "\n", has_pred=False,
                     note="ds_bpermute with the operand folded into the index")
 
 
@@ -199,10 +208,8 @@ def lower_cuda(mode: str, width: int, wave: int, *, bits: int = 32, bpermute_wav
 def lower_hip(mode: str, width: int, wave: int, *, bits: int = 32, bpermute_wave64: str = "full") -> Lowering:
     """HIP's ``__shfl*`` index formulas followed by ds_bpermute (no predicate)."""
     w = width
-    vcc = "vcc_lo" if wave == 32 else "vcc"
-    L = ["v_mbcnt_lo_u32_b32 v10, -1, 0"]
-    if wave == 64:
-        L.append("v_mbcnt_hi_u32_b32 v10, -1, v10")
+    vcc = _vcc(wave)
+    L = _lane_id(wave)
     if mode == "idx":
         L += [f"v_and_b32 v14, {w - 1}, v2", f"v_and_b32 v12, {(~(w - 1)) & 0xFFFFFFFF}, v10", "v_add_u32 v14, v14, v12"]
     elif mode == "up":
@@ -221,6 +228,31 @@ def lower_hip(mode: str, width: int, wave: int, *, bits: int = 32, bpermute_wave
     L.append("s_waitcnt lgkmcnt(0)")
     return Lowering(mode, wave, ref.clang_c(mode, width, wave), bits, bpermute_wave64, "hip",
                     "\n".join(L) + "\n", has_pred=False)
+
+
+def ptx_index_ir(mode: str, width: int, wave: int) -> list[str]:
+    """The same PTX index arithmetic as LLVM IR (for llc-19 to compile): from ``%b`` and
+    the lane id ``%lane`` to the source lane ``%jj`` and the predicate ``%p`` (i1)."""
+    c = ref.clang_c(mode, width, wave)
+    seg, clamp = (c >> 8) & (wave - 1), c & (wave - 1)
+    body = {
+        "idx": [f"  %t = and i32 %bval, {~seg & (wave - 1)}", "  %j = or i32 %min, %t", "  %p = icmp ule i32 %j, %max"],
+        "up": ["  %j = sub i32 %lane, %bval", "  %p = icmp sge i32 %j, %max"],
+        "down": ["  %j = add i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
+        "bfly": ["  %j = xor i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
+    }[mode]
+    return [f"  %bval = and i32 %b, {wave - 1}", f"  %min = and i32 %lane, {seg}",
+            f"  %max = or i32 %min, {clamp & ~seg & (wave - 1)}", *body, "  %jj = select i1 %p, i32 %j, i32 %lane"]
+
+
+def lane_id_ir(wave: int) -> list[str]:
+    """``%lane`` in LLVM IR via llvm.amdgcn.mbcnt.lo/hi."""
+    hi = ("  %lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)" if wave == 64 else "  %lane = add i32 %lo, 0")
+    return ["  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", hi]
+
+
+IR_DECLS = ("declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
+            "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)\n")
 
 
 # ---------------------------------------------------------------------------------------
@@ -284,17 +316,26 @@ def _bits(masks, wave: int) -> np.ndarray:
     return np.array([[(m >> i) & 1 == 1 for i in range(wave)] for m in masks], dtype=bool)
 
 
-@lru_cache(maxsize=16)
-def case_values(batch: int, wave: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct per-lane 32-bit values (low and high halves) for every case (read-only)."""
-    lane = np.arange(wave, dtype=np.uint64)[None, :]
-    case = np.arange(batch, dtype=np.uint64)[:, None]
-    lo = (lane * np.uint64(0x9E3779B1) + case * np.uint64(0x85EBCA6B) + np.uint64(0x1234567)) & np.uint64(0xFFFFFFFF)
-    hi = (lane * np.uint64(0x7FEB352D) + case * np.uint64(0x27D4EB2F) + np.uint64(0xBEEF)) & np.uint64(0xFFFFFFFF)
-    lo, hi = lo.astype(np.uint32), hi.astype(np.uint32)
+@lru_cache(maxsize=4)
+def lane_values(wave: int) -> tuple[np.ndarray, np.ndarray]:
+    """The per-lane 32-bit values (low and high halves) every verification case uses.
+
+    Distinct on every lane and between the halves, never 0 (what an inactive source
+    reads) nor the sentinel, and spread over all 32 bits, so reading a wrong lane, the
+    wrong half, a zero, or truncating shows. The same values in every case keep each
+    counterexample reproducible with one ``tdgen shuffle --values ...`` command."""
+    lane = np.arange(wave, dtype=np.uint64)
+    lo = ((lane * np.uint64(0x9E3779B1) + np.uint64(0x1234567)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    hi = ((lane * np.uint64(0x7FEB352D) + np.uint64(0xBEEF)) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
     lo.flags.writeable = False
     hi.flags.writeable = False
     return lo, hi
+
+
+def case_values(batch: int, wave: int) -> tuple[np.ndarray, np.ndarray]:
+    """``lane_values`` as read-only (batch, wave) arrays."""
+    lo, hi = lane_values(wave)
+    return np.broadcast_to(lo, (batch, wave)), np.broadcast_to(hi, (batch, wave))
 
 
 # ---------------------------------------------------------------------------------------
@@ -303,6 +344,8 @@ def case_values(batch: int, wave: int) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass
 class Counterexample:
+    """The first lane where a lowering and the reference disagree, with all its inputs."""
+
     mode: str
     width: int | None
     c: int
@@ -311,27 +354,41 @@ class Counterexample:
     membermask: int
     lane: int
     src_lane: int
-    what: str  # "value" | "value (high half)" | "pred" | "inactive lane written"
+    what: str  # "value" | "value (high half)" | "pred" | "inactive lane ... written"
     expected: object
     got: object
     wave: int
     kind: str
+    bits: int = 32
+    values: tuple[int, ...] = ()  # per lane (64-bit when bits == 64)
 
     def describe(self) -> str:
         w = f"width={self.width} " if self.width is not None else ""
         hexw = self.wave // 4
-        return (f"counterexample ({self.kind} lowering, wave{self.wave}): mode={self.mode} {w}c=0x{self.c:x} "
-                f"operand={self.operand} exec=0x{self.exec_mask:0{hexw}x} mask=0x{self.membermask:0{hexw}x} "
-                f"lane {self.lane} (reference source lane {self.src_lane}): {self.what} expected {self.expected}, "
-                f"got {self.got}")
+        src = (f", which holds 0x{self.values[self.src_lane]:x}"
+               if self.values and 0 <= self.src_lane < len(self.values) else "")
+        return (f"counterexample ({self.kind} lowering, wave{self.wave}, {self.bits}-bit): mode={self.mode} {w}"
+                f"c=0x{self.c:x} operand={self.operand} exec=0x{self.exec_mask:0{hexw}x} "
+                f"mask=0x{self.membermask:0{hexw}x} lane {self.lane} (reference source lane {self.src_lane}{src}): "
+                f"{self.what} expected {self.expected}, got {self.got}")
 
-    def reproduce(self) -> str:
-        """A ``tdgen shuffle`` command showing the same case (values: lane i holds i + 100)."""
-        how = {"hip": "--hip", "bpermute": "--lowered"}.get(self.kind, "--lowered")
+    def reproduce(self, reference: bool = False) -> str:
+        """A ``tdgen shuffle`` command running this exact case (the lowering, or the reference)."""
+        how = "" if reference else " " + {"hip": "--hip"}.get(self.kind, "--lowered")
         shape = f"--width {self.width}" if self.width is not None else f"--c 0x{self.c:x}"
         hexw = self.wave // 4
+        vals = f" --values {','.join(str(v) for v in self.values)}" if self.values else ""
+        bits = " --bits 64" if self.bits == 64 else ""
         return (f"tdgen shuffle {self.mode} --operand {self.operand} {shape} --wave {self.wave} "
-                f"--exec 0x{self.exec_mask:0{hexw}x} --mask 0x{self.membermask:0{hexw}x} {how}")
+                f"--exec 0x{self.exec_mask:0{hexw}x} --mask 0x{self.membermask:0{hexw}x}{bits}{vals}{how}")
+
+    def as_json(self) -> dict:
+        return {"mode": self.mode, "width": self.width, "c": self.c, "operand": self.operand,
+                "exec": f"0x{self.exec_mask:0{self.wave // 4}x}", "mask": f"0x{self.membermask:0{self.wave // 4}x}",
+                "bits": self.bits, "values": list(self.values), "lane": self.lane, "src_lane": self.src_lane,
+                "what": self.what, "expected": self.expected, "got": self.got, "wave": self.wave,
+                "lowering": self.kind, "text": self.describe(), "reproduce": self.reproduce(),
+                "reference": self.reproduce(reference=True)}
 
 
 @dataclass
@@ -407,12 +464,18 @@ def check_batch(low: Lowering, ops: np.ndarray, execs: np.ndarray, members: np.n
     if first_idx is not None:
         flat, what, w_arr, g_arr = first_idx
         b, lane = divmod(flat, wave)
-        fmt = (lambda v: "true" if v else "false") if what == "pred" else (lambda v: f"0x{int(v):x}")
+        def fmt(v) -> str:
+            v = int(v)
+            if what == "pred" and v in (0, 1):  # a predicate register holding anything else shows as hex
+                return "true" if v else "false"
+            return f"0x{v:x}"
+
         e_int, m_int = mask_ints[b]
+        vals = (lo[b].astype(np.uint64) | (hi[b].astype(np.uint64) << np.uint64(32))) if low.bits == 64 else lo[b]
         t.first = Counterexample(low.mode, width, int(np.asarray(cs).reshape(-1)[b] if np.ndim(cs) else cs),
                                  int(np.asarray(ops).reshape(batch, -1)[b, 0]), e_int, m_int, lane,
                                  int(want.src_lane[b, lane]), what, fmt(w_arr[b, lane]), fmt(g_arr[b, lane]),
-                                 wave, low.kind)
+                                 wave, low.kind, low.bits, tuple(int(v) for v in vals.tolist()))
     return t
 
 
@@ -571,7 +634,18 @@ def _prove(low: Lowering, operand: int, width: int) -> Tally:
     return check_batch(low, ops, execs, members, np.full(len(ops), c, dtype=np.int64), width, mask_ints)
 
 
-def candidates(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str = "full") -> list[Lowering]:
+_HIGH_HALF = {"v0": "v1", "v3": "v4"}
+
+
+def _widen(low: Lowering) -> Lowering:
+    """A 32-bit lane move applied to both halves of a 64-bit value (v1 -> v4 after v0 -> v3)."""
+    high = re.sub(r"\bv[03]\b", lambda m: _HIGH_HALF[m.group(0)], low.asm)
+    return Lowering(low.mode, low.wave, low.c, 64, low.bpermute_wave64, low.kind, low.asm + high, low.has_pred,
+                    low.note)
+
+
+def candidates(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str = "full",
+               bits: int = 32) -> list[Lowering]:
     """Cheap candidate sequences whose full-exec lane map matches the reference."""
     t = _reference_map(mode, operand, width, wave)
     lane = np.arange(wave)
@@ -579,7 +653,8 @@ def candidates(mode: str, operand: int, width: int, wave: int, bpermute_wave64: 
     out: list[Lowering] = []
 
     def mk(kind, asm, note):
-        return Lowering(mode, wave, c, 32, bpermute_wave64, kind, asm, has_pred=False, note=note)
+        low = Lowering(mode, wave, c, 32, bpermute_wave64, kind, asm, has_pred=False, note=note)
+        return _widen(low) if bits == 64 else low
 
     if np.array_equal(t, lane):
         out.append(mk("copy", "v_mov_b32 v3, v0\n", "every lane keeps its own value"))
@@ -605,17 +680,51 @@ def candidates(mode: str, operand: int, width: int, wave: int, bpermute_wave64: 
     return out
 
 
-def choose(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str = "full") -> Choice:
-    """The cheapest sequence proven equal to ``__shfl*_sync`` for a constant operand."""
+def choose(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str = "full",
+           bits: int = 32) -> Choice:
+    """The cheapest sequence proven equal to ``__shfl*_sync`` for a constant operand.
+
+    Every candidate, and the ds_bpermute fallback, is run against the reference on every
+    lane of every mask pair (``_prove``); the cheapest one with no mismatch wins."""
     considered: list[tuple[str, int, str]] = []
     best: tuple[int, int, Lowering, Tally] | None = None
-    cands = candidates(mode, operand, width, wave, bpermute_wave64)
-    fallback = lower_constant(mode, operand, width, wave, bpermute_wave64=bpermute_wave64)
+    cands = candidates(mode, operand, width, wave, bpermute_wave64, bits)
+    fallback = lower_constant(mode, operand, width, wave, bits=bits, bpermute_wave64=bpermute_wave64)
     for order, low in enumerate(cands + [fallback]):
         proof = _prove(low, operand, width)
         verdict = "proven" if proof.failures == 0 else f"rejected ({proof.first.describe() if proof.first else ''})"
         considered.append((low.kind, low.cost, verdict))
         if proof.failures == 0 and (best is None or (low.cost, order) < (best[0], best[1])):
             best = (low.cost, order, low, proof)
-    assert best is not None, "the general ds_bpermute lowering failed its proof"
+    if best is None:  # the general ds_bpermute lowering failed its proof: a bug here, say which case
+        raise RuntimeError(f"no proven sequence for {mode} operand {operand} width {width} wave{wave}: "
+                           f"{considered[-1][2]}")
     return Choice(mode, operand, width, wave, best[2], best[0], tuple(considered), best[3])
+
+
+@dataclass(frozen=True)
+class ConstantSummary:
+    """``choose`` for every mode x operand 0..wave-1 x width of one wave size."""
+
+    choices: int
+    chosen: tuple[tuple[str, int], ...]  # (kind, how many), sorted
+    total_cost: int
+    bpermute_cost: int  # the same shuffles all done with the ds_bpermute fallback
+
+    def as_json(self) -> dict:
+        return {"choices": self.choices, "chosen": dict(self.chosen), "total_cost": self.total_cost,
+                "bpermute_cost": self.bpermute_cost}
+
+
+def prove_constant_choices(wave: int, bpermute_wave64: str = "full") -> ConstantSummary:
+    chosen: dict[str, int] = {}
+    total = bperm = n = 0
+    for mode in ref.MODES:
+        for w in ref.widths(wave):
+            for b in range(wave):
+                ch = choose(mode, b, w, wave, bpermute_wave64)
+                chosen[ch.lowering.kind] = chosen.get(ch.lowering.kind, 0) + 1
+                total += ch.cost
+                bperm += ch.considered[-1][1]  # the fallback is always tried last
+                n += 1
+    return ConstantSummary(n, tuple(sorted(chosen.items())), total, bperm)

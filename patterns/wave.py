@@ -538,14 +538,19 @@ def gather(arr: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return arr.reshape(-1)[flat]
 
 
-def _lane_of_addr(st: WaveState, addr: np.ndarray, offset: int) -> np.ndarray:
-    """Source/target lane addressed by a DS permute byte address (bits [7:2] or [6:2])."""
-    a = (addr.astype(np.int64) + offset) >> 2
-    if st.wave == 32:
+def permute_lane(byte_addr, wave: int, bpermute_wave64: str = "full") -> np.ndarray:
+    """Lane a DS (b)permute byte address names for each lane (last axis = lanes): bits
+    [6:2] in wave32, [7:2] in a "full" wave64, [6:2] within the own half in a "half" one."""
+    a = (np.asarray(byte_addr).astype(np.int64) & MASK32) >> 2
+    if wave == 32:
         return a & 31
-    if st.bpermute_wave64 == "full":
+    if bpermute_wave64 == "full":
         return a & 63
-    return (st.lane & 32) | (a & 31)
+    return (np.arange(wave, dtype=np.int64) & 32) | (a & 31)
+
+
+def _lane_of_addr(st: WaveState, addr: np.ndarray, offset: int) -> np.ndarray:
+    return permute_lane(addr.astype(np.int64) + offset, st.wave, st.bpermute_wave64)
 
 
 def _bpermute(st: WaveState, d, addr, data, offset: int):

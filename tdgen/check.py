@@ -183,6 +183,28 @@ class Checker:
             self.err(rc.field_span("types")[0], expected("at least one value type", "none"), rc.name, "types")
         if not rc.registers:
             self.err(rc.field_span("registers")[0], expected("at least one register", "none"), rc.name, "registers")
+        if rc.subregs or rc.subreg_indices:
+            known = {r for c in self.t.register_classes for r in c.registers}
+            if len(rc.subregs) != len(rc.registers):
+                self.err(
+                    rc.field_span("subregs")[0],
+                    expected(f"components for each of the {len(rc.registers)} registers", len(rc.subregs)),
+                    rc.name,
+                    "subregs",
+                )
+            for parts in rc.subregs:
+                if len(parts) != len(rc.subreg_indices):
+                    self.err(
+                        rc.field_span("subregs")[0],
+                        expected(f"{len(rc.subreg_indices)} components (one per subreg index)", len(parts)),
+                        rc.name,
+                        "subregs",
+                    )
+                    break
+                bad = [p for p in parts if p not in known]
+                if bad:
+                    self.err(rc.field_span("subregs")[0], expected("registers of the target", f"'{bad[0]}'"), rc.name, "subregs")
+                    break
 
     # ------------------------------------------------------------ patterns
     def operator_arity(self, op: Dag) -> tuple[str, int | None] | None:
@@ -338,6 +360,8 @@ class Checker:
         opnames = [o.name for o in inst.operands]
         outs = {o.name for o in inst.outs}
         for p in inst.patterns:
+            if p.uses_null_frag():
+                continue
             if p.op == "set":
                 if not p.args:
                     self.err(p.span, expected("'(set dst..., src)'", "'(set)'"), inst.name, "pattern")
@@ -390,6 +414,8 @@ class Checker:
             dst = parse_field(pat, "dst", pat.dst, record_name=name)
         except TdgenError as e:
             self.d.add(e)
+            return
+        if isinstance(src, Dag) and src.uses_null_frag():
             return
         ok = isinstance(src, Dag) and self.check_src_tree(src, name, "src")
         if not isinstance(src, Dag):

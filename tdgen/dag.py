@@ -110,6 +110,11 @@ class Dag:
         for a in self.args:
             yield from a.walk()
 
+    def uses_null_frag(self) -> bool:
+        """Whether ``null_frag`` appears as an operator: TableGen drops such patterns
+        (how multiclasses make a pattern optional)."""
+        return any(isinstance(n, Dag) and n.operator.name == "null_frag" for n in self.walk())
+
     def variables(self) -> tuple[str, ...]:
         """Names of ``$variables`` in source order (first occurrence)."""
         seen: dict[str, None] = {}

@@ -20,6 +20,7 @@ All TableGen text is produced here; templates only lay it out.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,7 +109,13 @@ def registers_context(target: m.Target, lay: Layout) -> dict:
     for rc in target.register_classes:
         for i, r in enumerate(rc.registers):
             if r not in regs:
-                regs[r] = {"name": r, "asm": r.lower(), "encoding": _encoding(r, i)}
+                regs[r] = {"name": r, "asm": _str(r.lower()), "encoding": _encoding(r, i)}
+    # Registers only read or written implicitly (SCC, EXEC): in no allocatable class.
+    special = [
+        {"name": r, "asm": _str(r.lower()), "encoding": _encoding(r, i)}
+        for i, r in enumerate(target.physical_registers)
+        if r not in regs
+    ]
     classes = []
     for rc in target.register_classes:
         lets = []
@@ -124,7 +131,12 @@ def registers_context(target: m.Target, lay: Layout) -> dict:
             "members": _members(rc.registers),
             "lets": lets,
         })
-    return {"layout": lay, "registers": list(regs.values()), "classes": classes}
+    return {
+        "layout": lay,
+        "registers": list(regs.values()),
+        "special": special,
+        "classes": classes,
+    }
 
 
 def _members(regs: tuple[str, ...]) -> str:
@@ -183,7 +195,8 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
             "divergence": f.divergence,
             "ops": f.ops_tablegen,
             "fragment": f.dag.render(),
-            "predicate": f.predicate_code,
+            "predicate": _code_lines(f.predicate_code),
+            "lets": _frag_lets(f.predicate_code, f.has_one_use),
         }
         for f in target.frags
         if not f.builtin and f.instance_of is None
@@ -223,6 +236,7 @@ def formats_context(target: m.Target, lay: Layout) -> dict:
         if c.parent is None and not _sets(c.lets, "Namespace"):
             body.append(f"let Namespace = {_str(lay.namespace)};")
         body += _lets(c.lets, _field_types(c), scope)
+        body += _implicit(c)
         classes.append({"name": c.name, "params": params, "parent": parent, "body": body})
     return {"layout": lay, "operands": operands, "classes": classes}
 
@@ -294,7 +308,18 @@ def _def(d: m.Instruction, lay: Layout, scope: dict[str, str]) -> dict:
     if d.pattern is not None:
         own.append(("pattern", d.pattern))
     body += _lets(tuple(own) + tuple(d.lets), types, scope)
+    body += _implicit(d)
     return {"name": d.name, "parent": parent, "body": body}
+
+
+def _implicit(rec: m.InstrClass | m.Instruction) -> list[str]:
+    """``let Defs`` / ``let Uses`` for registers written/read implicitly; ``None``
+    inherits the class's lists (no let), a tuple, even empty, overrides them."""
+    out = []
+    for field, regs in (("Defs", rec.implicit_defs), ("Uses", rec.implicit_uses)):
+        if regs is not None:
+            out.append(f"let {field} = {_list(regs)};")
+    return out
 
 
 # ------------------------------------------------------------------- main file
@@ -320,6 +345,25 @@ def _list(items) -> str:
 
 def _str(s: str) -> str:
     return m.value_text(s)
+
+
+def _code_lines(code: str | None) -> list[str]:
+    """C++ predicate code as lines (empty when none), indentation of the spec kept
+    relative to its least-indented line."""
+    if not code:
+        return []
+    return [ln.rstrip() for ln in textwrap.dedent(code.strip("\n")).splitlines()]
+
+
+def _frag_lets(code: str | None, has_one_use: bool) -> list[str]:
+    """Fields a PatFrag sets besides its template args. Predicate code that reads the
+    matched operands (``Operands[i]``) only gets them with PredicateCodeUsesOperands."""
+    lets = []
+    if code and re.search(r"\bOperands\b", code):
+        lets.append("let PredicateCodeUsesOperands = 1;")
+    if has_one_use:
+        lets.append("let HasOneUse = 1;")
+    return lets
 
 
 def _comment_lines(text: str) -> list[str]:

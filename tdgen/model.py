@@ -33,7 +33,9 @@ Records (what the emitters and the engine read)
   ``UniformBinFrag<SDPatternOperator Op>``; patterns use it as ``(UniformBinFrag<add> ...)``.
 - ``RegisterClass(name, file, types, registers, size=None, alignment=None)``: ``file`` is
   ``"scalar"`` or ``"vector"``; ``registers`` are register names; ``size`` (bits) and
-  ``alignment`` default to the first type's width (ints once constructed).
+  ``alignment`` default to the first type's width (ints once constructed). Wide
+  classes made of narrower registers give ``subreg_indices`` (``("sub0", "sub1")``)
+  and, per register, its components in ``subregs`` (see ``reg_tuples``).
 - ``OperandKind(name, vt, operand_type)``: an ``Operand<vt>`` (``i32imm`` etc. are builtin).
 - ``InstrField(name, type, default=REQUIRED)``: a typed field a class declares
   (``bit``, ``int``, ``bits<N>``, ``string``, ...). ``Param(name, type)``: a template
@@ -607,6 +609,8 @@ class RegisterClass(Record):
     size: int | None = None
     alignment: int | None = None
     copy_cost: int = 1
+    subreg_indices: tuple[str, ...] = ()
+    subregs: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -624,6 +628,15 @@ class RegisterClass(Record):
     @property
     def alignment_bits(self) -> int:
         return int(self.alignment or 0)
+
+
+def reg_tuples(base: tuple[str, ...], width: int, stride: int = 1) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Registers made of ``width`` consecutive ``base`` registers, starting every
+    ``stride``: ``(names, subregs)`` for a wide RegisterClass, named like LLVM's
+    tuples (``VGPR0_VGPR1``). ``reg_tuples(("S0","S1","S2","S3"), 2, 2)`` ->
+    ``(("S0_S1", "S2_S3"), (("S0", "S1"), ("S2", "S3")))``."""
+    parts = tuple(tuple(base[i : i + width]) for i in range(0, len(base) - width + 1, stride))
+    return tuple("_".join(p) for p in parts), parts
 
 
 def reg_names(prefix: str, count: int, start: int = 0) -> tuple[str, ...]:

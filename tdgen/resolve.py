@@ -8,7 +8,9 @@ def's own values), expands ``defm`` of multiclasses in place, parses ``outs``/``
 
 ``selection_patterns(target)`` turns instruction ``pattern`` fields and ``Pat`` records
 into ``SelectionPattern`` source/result pairs, numbered in record order (instruction
-defs first, as emitted, then the ``Pat`` s).
+defs first, as emitted, then the ``Pat`` s -- the order llvm-tblgen-19 keeps for
+patterns of equal complexity). Patterns using ``null_frag`` are dropped, as TableGen
+does.
 
 Asm strings may contain ``{param}`` placeholders, replaced by template argument values.
 """
@@ -411,6 +413,8 @@ def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:
     order = 0
     for inst in target.instructions.values():
         for p in inst.patterns:
+            if p.uses_null_frag():
+                continue
             if p.op == "set" and p.args:
                 src: Node = p.args[-1]
                 results = tuple(a for a in p.args[:-1] if isinstance(a, Leaf))
@@ -427,6 +431,8 @@ def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:
     for k, pat in enumerate(target.patterns):
         src = parse_field(pat, "src", pat.src, record_name=pat.name or "Pat")
         dst = parse_field(pat, "dst", pat.dst, record_name=pat.name or "Pat")
+        if isinstance(src, Dag) and src.uses_null_frag():
+            continue
         if isinstance(dst, Dag) and dst.cast_type is not None and dst.args and isinstance(dst.args[0], Dag):
             inner = dst.args[0]
         else:

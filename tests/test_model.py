@@ -206,3 +206,39 @@ def test_implicit_registers_inherit_and_override():
     t2 = Target("t", "T", "t", physical_registers=["X"], classes=[base],
                 defs=[Instruction("I", base), Instruction("J", base, implicit_uses=[])])
     assert t2.instructions["I"].implicit_uses == ("X",) and t2.instructions["J"].implicit_uses == ()
+
+
+def test_null_frag_patterns_are_dropped_like_tablegen():
+    from tdgen.model import Defm, Multiclass, Pat
+
+    rc = RegisterClass("R", "scalar", [i32], ["R0"])
+    mc = Multiclass("M", [Param("node", "SDPatternOperator")], [
+        Instruction("_X", None, [], outs="(outs R:$d)", ins="(ins R:$a)", asm="x",
+                    pattern="(set i32:$d, (node i32:$a))"),
+    ])
+    t = Target("t", "T", "t", register_classes=[rc], multiclasses=[mc],
+               defs=[Defm("A", mc, ["ineg"]), Defm("B", mc, ["null_frag"])],
+               patterns=[Pat("(null_frag i32:$a)", "(A_X $a)")])
+    from tdgen.check import check_target
+
+    check_target(t)
+    assert [s.record for s in t.selection_patterns()] == ["A_X"]
+    assert list(t.instructions) == ["A_X", "B_X"]
+
+
+def test_register_tuples_and_subregister_checks():
+    from tdgen.check import check_target
+    from tdgen.errors import TdgenError
+    from tdgen.model import reg_names, reg_tuples
+    from tdgen.types import i64
+
+    names, parts = reg_tuples(reg_names("S", 4), 2, 2)
+    assert names == ("S0_S1", "S2_S3") and parts == (("S0", "S1"), ("S2", "S3"))
+    s32 = RegisterClass("S32", "scalar", [i32], reg_names("S", 4))
+    s64 = RegisterClass("S64", "scalar", [i64], names, subreg_indices=["sub0", "sub1"], subregs=parts)
+    assert s64.size == 64
+    check_target(Target("t", "T", "t", register_classes=[s32, s64]))
+    bad = RegisterClass("B64", "scalar", [i64], ("X0_X1",), subreg_indices=["sub0", "sub1"], subregs=[("X0", "X1")])
+    with pytest.raises(TdgenError) as info:
+        check_target(Target("t", "T", "t", register_classes=[s32, bad]))
+    assert info.value.message == "expected registers of the target, found 'X0'"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -321,21 +322,76 @@ def test_bad_arguments_exit_2_with_one_message(argv, msg, capsys):
     assert rc == 2 and out == "" and err == msg + "\n"
 
 
-def test_verify_shuffles_cli_ok_and_hip_counterexample(capsys):
+def _run_json(command: str, capsys) -> dict:
+    """Run a printed ``tdgen shuffle ...`` command line through the CLI, as JSON."""
+    argv = command.split()
+    assert argv[0] == "tdgen"
+    rc, out, err = run_cli(argv[1:] + ["--format", "json"], capsys)
+    assert rc == 0 and err == ""
+    return json.loads(out)
+
+
+def _lane_field(doc: dict, ce: dict) -> str:
+    """The part of a reproduced lane result the counterexample compared, as it prints it."""
+    lane = ce["lane"]
+    if ce["what"] == "pred":
+        p = doc["pred"][lane]
+        return ("true" if p else "false") if isinstance(p, bool) else hex(p)
+    v = doc["result"][lane]
+    return hex(v >> 32 if ce["what"] == "value (high half)" else v & 0xFFFFFFFF)
+
+
+def test_verify_shuffles_cli_ok_and_hip_counterexample_reproduces(capsys):
     rc, out, _ = run_cli(["verify-shuffles", "--wave", "32"], capsys)
     assert rc == 0 and "0 mismatching lanes" in out and out.rstrip().endswith("is defined")
     rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--lowering", "hip"], capsys)
     assert rc == 1
-    *_, ce, repro = out.rstrip().splitlines()
-    assert ce.startswith("counterexample (hip lowering, wave32): mode=") and "expected 0x" in ce
-    cmd = repro.split(": ", 1)[1].split(" (and")[0].split()
-    assert cmd[:2] == ["tdgen", "shuffle"] and cmd[-1] == "--hip"
-    # the reproduction command runs and shows HIP and the reference disagreeing
-    rc_h, out_h, _ = run_cli(cmd[1:] + ["--format", "json"], capsys)
-    rc_r, out_r, _ = run_cli(cmd[1:-1] + ["--format", "json"], capsys)
-    assert rc_h == rc_r == 0
-    hip_r, cuda_r = json.loads(out_h)["result"], json.loads(out_r)["result"]
-    assert any(r is not None and h != r for h, r in zip(hip_r, cuda_r))
+    ce_line, low_line, ref_line = out.rstrip().splitlines()[-3:]
+    assert ce_line.startswith("counterexample (hip lowering, wave32, 32-bit): mode=") and "expected 0x" in ce_line
+    assert low_line.split(": ", 1)[1].endswith(" --hip") and "--hip" not in ref_line
+    rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--lowering", "hip", "--format", "json"], capsys)
+    doc = json.loads(out)
+    ce = doc["counterexample"]
+    assert rc == 1 and doc["ok"] is False and ce["text"] == ce_line
+    # the printed commands rerun exactly this case: HIP gives 'got', the reference 'expected'
+    assert _lane_field(_run_json(ce["reproduce"], capsys), ce) == ce["got"]
+    assert _lane_field(_run_json(ce["reference"], capsys), ce) == ce["expected"]
+
+
+CE_LINE = re.compile(r"counterexample \(bpermute lowering, wave64, (32|64)-bit\): mode=down width=8 c=0x383f "
+                     r"operand=\d+ exec=0x[0-9a-f]{16} mask=0x[0-9a-f]{16} lane (\d+) \(reference source lane \d+, "
+                     r"which holds 0x[0-9a-f]+\): (.+) expected (\S+), got (\S+)")
+
+
+@pytest.mark.parametrize("drop,bits,what", [
+    ("v_cndmask_b32 v14", "32", "value"),  # no select: out-of-range sources are read
+    ("v_cndmask_b32 v5", "32", "pred"),  # predicate never written
+    ("ds_bpermute_b32 v4", "64", "value (high half)"),  # high half never permuted
+])
+def test_verify_shuffles_exits_1_on_an_injected_wrong_lowering(drop, bits, what, monkeypatch, capsys):
+    real = sl.lower_cuda
+
+    def wrong(mode, width, wave, **kw):
+        low = real(mode, width, wave, **kw)
+        if (mode, width) != ("down", 8):
+            return low
+        asm = "\n".join(ln for ln in low.asm.splitlines() if not ln.startswith(drop)) + "\n"
+        assert asm != low.asm or (low.bits == 32 and " v4" in drop)  # v4 exists in 64-bit sequences only
+        return sl.Lowering(low.mode, low.wave, low.c, low.bits, low.bpermute_wave64, low.kind, asm)
+
+    monkeypatch.setattr(sl, "lower_cuda", wrong)
+    rc, out, err = run_cli(["verify-shuffles", "--wave", "64"], capsys)
+    assert rc == 1 and err == ""
+    ce_line, low_line, ref_line = out.rstrip().splitlines()[-3:]
+    m = CE_LINE.fullmatch(ce_line)
+    assert m is not None, ce_line
+    assert (m.group(1), m.group(3)) == (bits, what) and m.group(4) != m.group(5)
+    assert "OK:" not in out
+    assert int(re.search(rf"  {bits}-bit: .* (\d+) mismatching lanes", out).group(1)) > 0
+    ce = {"lane": int(m.group(2)), "what": what}
+    # rerunning the printed commands (the same wrong lowering is still in place) shows got / expected
+    assert _lane_field(_run_json(low_line.split(": ", 1)[1], capsys), ce) == m.group(5)
+    assert _lane_field(_run_json(ref_line.split(": ", 1)[1].strip(), capsys), ce) == m.group(4)
 
 
 def _json_without_time(text: str) -> dict:
@@ -392,22 +448,9 @@ def test_nvvm_level_c_operand_cli(capsys):
 
 def _ptx_function_ll(mode: str, width: int, wave: int) -> str:
     """A callable IR function (var in v0, b in v1) returning {value, pred} for shfl.sync.<mode>."""
-    c = ref.clang_c(mode, width, wave)
-    seg, clamp = (c >> 8) & (wave - 1), c & (wave - 1)
-    lane = ("  %lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)" if wave == 64
-            else "  %lane = add i32 %lo, 0")
-    body = {
-        "idx": [f"  %t = and i32 %bval, {~seg & (wave - 1)}", "  %j = or i32 %min, %t", "  %p = icmp ule i32 %j, %max"],
-        "up": ["  %j = sub i32 %lane, %bval", "  %p = icmp sge i32 %j, %max"],
-        "down": ["  %j = add i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
-        "bfly": ["  %j = xor i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
-    }[mode]
     return "\n".join([
-        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{",
-        "  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", lane,
-        f"  %bval = and i32 %b, {wave - 1}", f"  %min = and i32 %lane, {seg}",
-        f"  %max = or i32 %min, {clamp & ~seg & (wave - 1)}", *body,
-        "  %jj = select i1 %p, i32 %j, i32 %lane", "  %addr = shl i32 %jj, 2",
+        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{", *sl.lane_id_ir(wave),
+        *sl.ptx_index_ir(mode, width, wave), "  %addr = shl i32 %jj, 2",
         "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)", "  %pz = zext i1 %p to i32",
         "  %s0 = insertvalue {i32, i32} poison, i32 %r, 0", "  %s1 = insertvalue {i32, i32} %s0, i32 %pz, 1",
         "  ret {i32, i32} %s1", "}", ""])
@@ -418,8 +461,7 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
     llc = require("llc-19")
     src = tmp_path / "f.ll"
-    src.write_text("declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
-                   "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)\n" + ll)
+    src.write_text(sl.IR_DECLS + ll)
     asm = subprocess.run([llc, "-mtriple=amdgcn", f"-mcpu={cpu}", f"-mattr={attr}", str(src), "-o", "-"],
                          check=True, capture_output=True, text=True).stdout
     bodies: dict[str, str] = {}
@@ -468,3 +510,78 @@ def test_verify_shuffles_constant_and_nvvm_c_json(capsys):
     assert sum(run["constant"]["chosen"].values()) == run["constant"]["choices"]
     assert run["constant"]["total_cost"] < run["constant"]["bpermute_cost"]
     assert run["nvvm_c"]["mismatching_lanes"] == 0 and run["nvvm_c"]["value_lanes_compared"] > 0
+
+
+# --- target wave facts reach the commands; spec errors surface (exit 2) ------------------
+
+def _spec(tmp_path, body: str) -> str:
+    d = tmp_path / "t"
+    d.mkdir()
+    (d / "spec.py").write_text("from tdgen.model import Target\nfrom tdgen.hw import WaveModel\n\n" + body)
+    return str(d)
+
+
+def test_bad_wave_facts_of_a_target_are_spec_errors(tmp_path, capsys):
+    target = _spec(tmp_path, 'TARGET = Target(name="tiny", namespace="Tiny", target_prefix="tiny",\n'
+                             '                wave=WaveModel(sizes=(16, 64), default_size=48, bpermute_wave64="quarter"))\n')
+    for argv in (["shuffle", "idx", "--operand", "1"], ["verify-shuffles"]):
+        rc, out, err = run_cli(argv + ["--target", target], capsys)
+        where = f"{Path(target).as_posix()}/spec.py:5:22: record 'tiny' field 'wave."
+        assert rc == 2 and out == "" and err.splitlines() == [
+            where + "bpermute_wave64': expected 'full' or 'half', found 'quarter'",
+            where + "sizes': expected a tuple of wave sizes from 32 and 64, found (16, 64)"], err
+
+
+def test_a_broken_spec_is_not_replaced_by_defaults(tmp_path, capsys):
+    target = _spec(tmp_path, 'TARGET = Target(name="t", namespace="T", target_prefix="t")\nx = 1 / 0\n')
+    rc, out, err = run_cli(["shuffle", "idx", "--operand", "1", "--target", target], capsys)
+    assert rc == 2 and out == ""
+    assert err.endswith("spec.py:5:5: expected a spec module that runs, found ZeroDivisionError: division by zero\n")
+
+
+def test_target_wave_facts_choose_default_wave_and_scope(tmp_path, capsys):
+    target = _spec(tmp_path, 'TARGET = Target(name="w32", namespace="W", target_prefix="w",\n'
+                             '                wave=WaveModel(sizes=(32,), default_size=32, bpermute_wave64="half"))\n')
+    rc, out, _ = run_cli(["shuffle", "idx", "--operand", "1", "--target", target, "--format", "json"], capsys)
+    assert rc == 0 and json.loads(out)["wave"] == 32
+    rc, out, err = run_cli(["shuffle", "idx", "--operand", "1", "--wave", "64", "--target", target], capsys)
+    assert rc == 2 and err == "field '--wave': expected a wave size of target '" + target + "' (32), found '64'\n"
+    rc, out, _ = run_cli(["verify-shuffles", "--target", target, "--format", "json"], capsys)
+    assert rc == 0 and [r["wave"] for r in json.loads(out)["runs"]] == [32]
+    # the shipped dslike target says wave64 ds_bpermute is per half; amdgpu (GFX9) the full wave
+    for name, scope in (("dslike", "half"), ("amdgpu", "full")):
+        rc, out, _ = run_cli(["shuffle", "idx", "--operand", "40", "--wave", "64", "--lowered", "--target", name,
+                              "--format", "json"], capsys)
+        doc = json.loads(out)
+        assert rc == 0 and doc["lowering"]["bpermute_wave64"] == scope and doc["result"] == [140] * 64
+        assert any(a.startswith("v_permlane64_b32") for a in doc["lowering"]["asm"]) == (scope == "half")
+
+
+# --- 64-bit constant choices; verification values --------------------------------------
+
+@pytest.mark.parametrize("mode,b,w,kind", [("up", 3, 16, "dpp"), ("idx", 3, 8, "swizzle"), ("idx", 40, 64, "readlane"),
+                                           ("bfly", 32, 64, "bpermute")])
+def test_choose_64_bit_moves_both_halves_and_is_proven(mode, b, w, kind, capsys):
+    ch = sl.choose(mode, b, w, 64, bits=64)
+    assert ch.lowering.bits == 64 and ch.lowering.kind == kind and ch.proof.failures == 0
+    assert ch.proof.value_checked > 0
+    # the same move without its high half fails the 64-bit proof
+    half_only = sl.choose(mode, b, w, 64).lowering
+    t = sl._prove(sl.Lowering(mode, 64, half_only.c, 64, "full", kind, half_only.asm, False), b, w)
+    assert t.failures > 0 and t.first.what == "value (high half)"
+    vals = ",".join(str((i << 33) | (1000 + i)) for i in range(64))
+    argv = ["shuffle", mode, "--operand", str(b), "--width", str(w), "--wave", "64", "--bits", "64",
+            "--values", vals, "--format", "json"]
+    rc, out, _ = run_cli(argv + ["--choose"], capsys)
+    got = json.loads(out)
+    rc2, out2, _ = run_cli(argv, capsys)
+    assert rc == rc2 == 0 and got["result"] == json.loads(out2)["result"]
+    assert got["choice"]["cost"] == ch.cost == got["lowering"]["cost"]
+
+
+def test_verification_values_expose_wrong_lane_half_zero_and_truncation():
+    for wave in (32, 64):
+        lo, hi = (v.tolist() for v in sl.lane_values(wave))
+        every = lo + hi
+        assert len(set(every)) == 2 * wave and 0 not in every and sl.SENTINEL not in every
+        assert max(every) >= 1 << 31  # high bits are used

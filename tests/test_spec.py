@@ -173,3 +173,38 @@ def test_mutated_specs_fail_cleanly(tmp_path):
             assert "expected" in e.format()
             outcomes["error"] += 1
     assert outcomes["error"] > 0
+
+
+def test_list_command_table_on_a_terminal(capsys, monkeypatch):
+    import sys as _sys
+
+    from tdgen.cli import main
+
+    monkeypatch.setattr(_sys.stdout, "isatty", lambda: True, raising=False)
+    assert main(["list", "dslike"]) == 0
+    out = capsys.readouterr().out
+    assert "records" in out and "dslike" in out and "rewrites" in out
+    t = load_target("dslike")
+    row = next(ln for ln in out.splitlines() if "instructions" in ln)
+    assert str(len(t.instructions)) in row
+
+
+def test_error_position_inside_a_multiline_pattern(tmp_path):
+    _write(tmp_path / "t", {
+        "spec.py": '''
+            from tdgen.model import Instruction, RegisterClass, Target
+            from tdgen.types import i32
+            R = RegisterClass("R", "vector", [i32], ["R0"])
+            TARGET = Target("t", "T", "t", register_classes=[R], defs=[
+                Instruction("A", None, [], outs="(outs R:$d)", ins="(ins R:$a, R:$b)", asm="a",
+                            pattern="""(set i32:$d,
+                                         (add i32:$a, i32:$c))"""),
+            ])
+        ''',
+    })
+    with pytest.raises(SpecError) as info:
+        load_target(tmp_path / "t")
+    e = info.value
+    lines = (tmp_path / "t" / "spec.py").read_text().splitlines()
+    assert lines[e.span.line - 1][e.span.col - 1 :].startswith("i32:$c))")
+    assert e.message == "expected an operand of A (d, a, b), found '$c'"

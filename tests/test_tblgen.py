@@ -176,6 +176,8 @@ def test_tablegen_records_equal_the_resolved_instructions(name, gen_dir):
             "Pattern": "[" + ", ".join(_frag_instances(p.render(), target) for p in inst.patterns) + "]",
         }
         want.update({k: _td_value(v) for k, v in inst.fields})
+        want["Defs"] = "[" + ", ".join(inst.implicit_defs) + "]"
+        want["Uses"] = "[" + ", ".join(inst.implicit_uses) + "]"
         got = dict(rec)
         got["Pattern"] = re.sub(r"\banonymous_\d+\b", "<frag-instance>", got.get("Pattern", "?"))
         if got["Pattern"] == "?":
@@ -239,3 +241,56 @@ def test_intrinsics_under_an_llvm_prefix_match_llvm(name, gen_dir, llvm_intrinsi
         if _signature(ours[n]) != _signature(llvm_intrinsic_records[n])
     }
     assert diffs == {}, "\n".join(f"{n}:\n  ours {a}\n  llvm {b}" for n, (a, b) in diffs.items())
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_tablegen_patfrag_records_equal_the_spec(name, gen_dir):
+    """Every PatFrag the spec defines has, as TableGen evaluates it, the spec's operand
+    list, fragment, predicate code and one-use flag."""
+    target = load_target(name)
+    lay = emit_td.layout(target)
+    printed = tblgen(gen_dir / name / lay.main_td, "-print-records")
+    records = _records(printed)
+    frags = [f for f in target.frags if not f.builtin and f.instance_of is None]
+    mismatches = []
+    for f in frags:
+        rec = records[f.name]
+        want = {
+            "Operands": f.ops_tablegen,
+            "Fragments": f"[{f.dag.render()}]",
+            "HasOneUse": "1" if f.has_one_use else "?",
+        }
+        for field, value in want.items():
+            if rec.get(field) != value:
+                mismatches.append(f"{f.name}.{field}: tablegen {rec.get(field)!r}, model {value!r}")
+        # -print-records shows code as [{...}] on one or more lines; compare the tokens.
+        got_code = _code_tokens(_code_field(printed, f.name, "PredicateCode"))
+        if got_code != _code_tokens(f.predicate_code or ""):
+            mismatches.append(f"{f.name}.PredicateCode differs: {got_code} vs {f.predicate_code!r}")
+    assert not mismatches, "\n".join(mismatches)
+
+
+def _code_tokens(code: str) -> list[str]:
+    return re.findall(r"\w+|[^\w\s]", code)
+
+
+def _code_field(printed: str, rec_name: str, field: str) -> str:
+    """A code field of a record in -print-records output (it may span lines, which
+    _records' one-line parser does not capture); empty when unset."""
+    m = re.search(rf"^def {rec_name} \{{.*?^  code {field} = \[\{{(.*?)\}}\];$",
+                  printed, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+@pytest.mark.parametrize("name", TARGETS)
+def test_predicates_reading_operands_get_them(name, gen_dir):
+    """Predicate code that reads the matched operands (``Operands[i]``) must land in
+    CheckNodePredicateWithOperands, the only generated predicate hook that declares
+    them; in CheckNodePredicate the isel C++ would not compile."""
+    lay = emit_td.layout(load_target(name))
+    text = tblgen(gen_dir / name / lay.main_td, "-gen-dag-isel")
+    plain = re.search(
+        r"^bool DAGISEL_CLASS_COLONCOLON CheckNodePredicate\(SDNode \*Node, unsigned PredNo\)"
+        r" const\n(.*?)^\}$", text, re.M | re.S)
+    body = plain.group(1) if plain else ""
+    assert not re.search(r"\bOperands\b", body), body

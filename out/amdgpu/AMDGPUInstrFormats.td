@@ -57,6 +57,7 @@ class VOP3_32<string opName> : InstSI {
   let OutOperandList = (outs VGPR_32:$vdst);
   let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1);
   let AsmString = opName # " $vdst, $src0, $src1";
+  let Uses = [EXEC];
 }
 
 class VOP3_32_Clamp<string opName> : VOP3_32<opName> {
@@ -71,6 +72,7 @@ class VOP1_32<string opName> : InstSI {
   let OutOperandList = (outs VGPR_32:$vdst);
   let InOperandList = (ins VGPR_32:$src0);
   let AsmString = opName # " $vdst, $src0";
+  let Uses = [EXEC];
 }
 
 class VOP_ReadLane<string opName> : InstSI {
@@ -90,6 +92,7 @@ class DS_Pseudo<string opName> : InstSI {
   let Mnemonic = opName;
   let mayLoad = 1;
   let mayStore = 1;
+  let Uses = [EXEC];
 }
 
 class DS_1A1D_PERMUTE<string opName> : DS_Pseudo<opName> {

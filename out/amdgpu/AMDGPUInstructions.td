@@ -6,49 +6,59 @@
 def S_ADD_I32 : SOP2_32<"s_add_i32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<add> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_SUB_I32 : SOP2_32<"s_sub_i32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<sub> i32:$src0, i32:$src1))];
+  let Defs = [SCC];
 }
 
 def S_AND_B32 : SOP2_32<"s_and_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<and> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_OR_B32 : SOP2_32<"s_or_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<or> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_XOR_B32 : SOP2_32<"s_xor_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<xor> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_XNOR_B32 : SOP2_32<"s_xnor_b32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> (xor_oneuse i32:$src0, i32:$src1)))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_NOT_B32 : SOP1_32<"s_not_b32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> i32:$src0))];
+  let Defs = [SCC];
 }
 
 def S_LSHL_B32 : SOP2_32<"s_lshl_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<shl> i32:$src0, i32:$src1))];
   let AddedComplexity = 1;
+  let Defs = [SCC];
 }
 
 def S_LSHR_B32 : SOP2_32<"s_lshr_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<srl> i32:$src0, i32:$src1))];
   let AddedComplexity = 1;
+  let Defs = [SCC];
 }
 
 def S_ASHR_I32 : SOP2_32<"s_ashr_i32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<sra> i32:$src0, i32:$src1))];
   let AddedComplexity = 1;
+  let Defs = [SCC];
 }
 
 def S_MUL_I32 : SOP2_32<"s_mul_i32"> {
@@ -107,6 +117,7 @@ def V_READFIRSTLANE_B32 : VOP_ReadLane<"v_readfirstlane_b32"> {
   let InOperandList = (ins VGPR_32:$src0);
   let AsmString = "v_readfirstlane_b32 $vdst, $src0";
   let Pattern = [(set i32:$vdst, (int_amdgcn_readfirstlane i32:$src0))];
+  let Uses = [EXEC];
 }
 
 def V_MBCNT_LO_U32_B32_e64 : VOP3_32<"v_mbcnt_lo_u32_b32"> {

@@ -367,6 +367,10 @@ def VGPR253 : AMDGPUReg<"vgpr253", 253>;
 def VGPR254 : AMDGPUReg<"vgpr254", 254>;
 def VGPR255 : AMDGPUReg<"vgpr255", 255>;
 
+// Registers read or written only implicitly (Uses / Defs of instructions)
+def SCC : AMDGPUReg<"scc", 0>;
+def EXEC : AMDGPUReg<"exec", 1>;
+
 // scalar register file
 def SReg_32 : RegisterClass<"AMDGPU", [i32, f32, i16, v2i16, v2f16], 32,
     (sequence "SGPR%u", 0, 101)> {

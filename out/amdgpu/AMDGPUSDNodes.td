@@ -41,95 +41,139 @@ class DivergentTernaryFrag<SDPatternOperator Op> : PatFrag<
 
 // Fragments
 def xor_oneuse : PatFrag<(ops node:$src0, node:$src1),
-  (xor node:$src0, node:$src1)>;
+  (xor node:$src0, node:$src1)> {
+  let HasOneUse = 1;
+}
 def add_oneuse_3op : PatFrag<(ops node:$x, node:$y),
-  (add node:$x, node:$y)>;
+  (add node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
 def shl_oneuse_3op : PatFrag<(ops node:$x, node:$y),
-  (shl node:$x, node:$y)>;
+  (shl node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
 def and_oneuse_3op : PatFrag<(ops node:$x, node:$y),
-  (and node:$x, node:$y)>;
+  (and node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
 def or_oneuse_3op : PatFrag<(ops node:$x, node:$y),
-  (or node:$x, node:$y)>;
+  (or node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
 def xor_oneuse_3op : PatFrag<(ops node:$x, node:$y),
-  (xor node:$x, node:$y)>;
+  (xor node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
 def ThreeOp_shl_add : PatFrag<(ops node:$x, node:$y, node:$z),
   (add (shl_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_add_shl : PatFrag<(ops node:$x, node:$y, node:$z),
   (shl (add_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_add_add : PatFrag<(ops node:$x, node:$y, node:$z),
   (add (add_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_shl_or : PatFrag<(ops node:$x, node:$y, node:$z),
   (or (shl_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_and_or : PatFrag<(ops node:$x, node:$y, node:$z),
   (or (and_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_or_or : PatFrag<(ops node:$x, node:$y, node:$z),
   (or (or_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def ThreeOp_xor_add : PatFrag<(ops node:$x, node:$y, node:$z),
   (add (xor_oneuse_3op node:$x, node:$y), node:$z),
-  [{ if (!N->isDivergent())
-  return false;
-// at most getConstantBusLimit() operands may come from scalar registers or literals
-unsigned ScalarOperands = 0;
-for (unsigned I = 0; I != 3; ++I)
-  if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
-    if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+  [{
+    if (!N->isDivergent())
       return false;
-return true; }]>;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
 def and_oneuse : PatFrag<(ops node:$src0, node:$src1),
-  (and node:$src0, node:$src1)>;
+  (and node:$src0, node:$src1)> {
+  let HasOneUse = 1;
+}
 def or_oneuse : PatFrag<(ops node:$src0, node:$src1),
-  (or node:$src0, node:$src1)>;
+  (or node:$src0, node:$src1)> {
+  let HasOneUse = 1;
+}

@@ -12,8 +12,9 @@ from tdgen.model import Target
 from . import formats, intrinsics, registers
 from .uniformity import UNIFORMITY
 
-# Modules contributing records (any of INTRINSICS, NODES, FRAGS, FRAG_CLASSES, CLASSES,
-# MULTICLASSES, DEFS, PATTERNS, LOWERINGS, REWRITES), in record order.
+# Modules contributing records (any of REGISTER_CLASSES, PHYSICAL_REGISTERS, OPERANDS,
+# INTRINSICS, NODES, FRAGS, FRAG_CLASSES, CLASSES, MULTICLASSES, DEFS, PATTERNS,
+# LOWERINGS, REWRITES), in record order.
 MODULE_NAMES = (
     "alu",
     "ds",
@@ -39,9 +40,9 @@ TARGET = Target(
     nodes=_all("NODES"),
     frags=_all("FRAGS"),
     frag_classes=_all("FRAG_CLASSES"),
-    register_classes=registers.REGISTER_CLASSES,
-    physical_registers=registers.PHYSICAL_REGISTERS,
-    operands=registers.OPERANDS,
+    register_classes=registers.REGISTER_CLASSES + _all("REGISTER_CLASSES"),
+    physical_registers=registers.PHYSICAL_REGISTERS + _all("PHYSICAL_REGISTERS"),
+    operands=registers.OPERANDS + _all("OPERANDS"),
     classes=formats.CLASSES + _all("CLASSES"),
     multiclasses=_all("MULTICLASSES"),
     defs=_all("DEFS"),

@@ -50,24 +50,11 @@ def _load_uniformity_file(path: Path) -> UniformityModel:
 
 
 def load_target_facts(name: str):
-    """The Target (from tdgen.spec) or, while the spec loader is unavailable, the
-    target's UniformityModel from targets/<name>/uniformity.py."""
-    try:
-        from ..spec import load_target  # type: ignore[attr-defined]
-    except ImportError:
-        load_target = None
-    if load_target is not None:
-        try:
-            return load_target(name)
-        except ImportError:
-            # The spec loader is still being assembled by another stage; its target
-            # folder's uniformity.py holds the facts this command needs.
-            pass
-    path = TARGETS / name / "uniformity.py"
-    if not path.exists():
-        known = sorted(p.name for p in TARGETS.iterdir() if (p / "uniformity.py").exists()) if TARGETS.exists() else []
-        raise UsageError(None, expected(f"a target name ({', '.join(known)})", repr(name)), field="--target")
-    return _load_uniformity_file(path)
+    """The target (``tdgen.spec.load_target``: its ``uniformity`` model and the
+    divergence class of each intrinsic it declares)."""
+    from ..spec import load_target
+
+    return load_target(name)
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -82,7 +69,7 @@ def _read(path: str) -> tuple[str, str]:
         raise UsageError(None, expected("a readable UTF-8 LLVM IR file", f"{path!r} ({e.__class__.__name__})"), field="FILE")
 
 
-def _find_value(info, module, spec: str):
+def _find_value(info, spec: str):
     fn_name = None
     val = spec
     if spec.startswith("@") and ":" in spec:
@@ -122,9 +109,8 @@ def _module_ir(module) -> str:
             continue
         cc = f"{f.cc} " if f.cc else ""
         params = ", ".join(f"{a.type} {a.ref}" for a in f.args)
-        body = function_text(f).replace("\n" + "" , "\n")
-        lines = []
-        for ln in body.split("\n"):
+        lines: list[str] = []
+        for ln in function_text(f).split("\n"):
             if not ln.startswith(" ") and lines:
                 lines.append("")
             lines.append(ln)
@@ -143,7 +129,7 @@ def run(args) -> int:
     info = analyze(module, target, llvm19_compat=args.llvm19_compat)
     out = sys.stdout
     if args.why:
-        fu, v = _find_value(info, module, args.why)
+        fu, v = _find_value(info, args.why)
         steps = info.why(v)
         label = f"@{fu.function.name}:{v.ref}"
         if not steps:

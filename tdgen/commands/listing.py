@@ -45,12 +45,17 @@ def run(args) -> int:
         from rich.console import Console
         from rich.table import Table
 
+        # one column per target keeps the table narrow; details follow it
         tab = Table(title="tdgen targets")
-        for i, h in enumerate(header):
-            tab.add_column(h, justify="right" if 2 <= i < len(header) - 1 else "left")
+        tab.add_column("records")
         for r in table:
-            tab.add_row(*r)
-        Console().print(tab)
+            tab.add_column(r[0], justify="right")
+        for i, (kind, _) in enumerate(COLUMNS):
+            tab.add_row(kind, *[r[2 + i] for r in table])
+        console = Console()
+        console.print(tab)
+        for r in table:
+            console.print(f"[bold]{r[0]}[/bold] ({r[1]}): {r[-1]}")
     else:
         sys.stdout.write("\t".join(header) + "\n")
         for r in table:

@@ -4,7 +4,8 @@ By default the reference semantics (CUDA ``__shfl*_sync`` = NVVM ``shfl.sync`` w
 ``c``); ``--lowered`` runs the general ds_bpermute lowering in the wave model, ``--choose``
 the cheapest sequence proven for this constant operand (value only), ``--hip`` HIP's index
 formulas. JSON: ``{"wave": N, "result": [int|null per lane], "pred": [bool|null per lane], ...}``
-(null where CUDA leaves the result undefined, or where a lowered sequence writes nothing).
+(null where CUDA leaves the result undefined, or where a lowered sequence writes nothing; a
+lowered predicate register holding neither 0 nor 1 shows as that integer, never as a bool).
 """
 
 from __future__ import annotations
@@ -15,42 +16,46 @@ import sys
 
 import numpy as np
 
-from ..errors import UsageError, expected
+from ..errors import Diagnostics, SpecError, UsageError, expected
 from ..hw import WaveModel
 
 MODE_WORDS = "idx (shfl), up, down or bfly (xor)"
 
 
-_MODELS: dict[str, tuple[WaveModel, bool]] = {}
-
-
-def target_wave_model(target: str) -> tuple[WaveModel, bool]:
-    """(the target's ``WaveModel``, whether a spec was loaded).
-
-    Reads ``load_target(name).wave``; a bad target name is a usage error (exit 2). While the
-    spec loader is not importable (another stage still landing) the ``WaveModel`` defaults
-    apply."""
-    hit = _MODELS.get(target)
-    if hit is not None:
-        return hit
-    try:
-        from ..spec import load_target  # type: ignore[attr-defined]
-    except ImportError:
-        res = (WaveModel(), False)
-    else:
-        model = getattr(load_target(target), "wave", None)
-        res = (model, True) if isinstance(model, WaveModel) else (WaveModel(), False)
-    _MODELS[target] = res
-    return res
-
-
 def wave_model(target: str) -> WaveModel:
-    return target_wave_model(target)[0]
+    """The target's ``WaveModel`` (``load_target(name).wave``), checked for what the wave
+    model can run.
+
+    An unknown target name is a usage error and a broken spec its spec errors (exit 2)."""
+    from ..spec import load_target
+
+    t = load_target(target)
+    model = t.wave
+    diags = Diagnostics()
+
+    span = t.field_span("wave")[0] or t.span
+
+    def bad(fld: str, what: str, found) -> None:
+        diags.add(SpecError(span, expected(what, repr(found)), record=t.name,
+                            field=f"wave.{fld}" if fld else "wave"))
+
+    if not isinstance(model, WaveModel):
+        bad("", "a tdgen.hw.WaveModel", type(model).__name__)
+        diags.check()
+    sizes_ok = isinstance(model.sizes, tuple) and model.sizes and all(n in (32, 64) for n in model.sizes)
+    if not sizes_ok:
+        bad("sizes", "a tuple of wave sizes from 32 and 64", model.sizes)
+    elif model.default_size not in model.sizes:
+        bad("default_size", f"one of the sizes {tuple(model.sizes)}", model.default_size)
+    if model.bpermute_wave64 not in ("full", "half"):
+        bad("bpermute_wave64", "'full' or 'half'", model.bpermute_wave64)
+    diags.check()
+    return model
 
 
 def check_wave_size(target: str, wave: int) -> None:
-    model, loaded = target_wave_model(target)
-    if loaded and wave not in model.sizes:
+    model = wave_model(target)
+    if wave not in model.sizes:
         sizes = " or ".join(str(s) for s in sorted(model.sizes))
         raise UsageError(None, expected(f"a wave size of target '{target}' ({sizes})", repr(str(wave))),
                          field="--wave")
@@ -137,8 +142,7 @@ def _check_args(args):
         raise UsageError(None, expected(MODE_WORDS, repr(args.mode)), field="MODE")
     if args.format not in ("json", "text"):
         raise UsageError(None, expected("json or text", repr(args.format)), field="--format")
-    model = wave_model(args.target)
-    wave = parse_wave(args.wave, model.default_size if model.default_size in (32, 64) else 64)
+    wave = parse_wave(args.wave, wave_model(args.target).default_size)
     check_wave_size(args.target, wave)
     bits = parse_int(args.bits, "--bits", 32, 64, "32 or 64")
     if bits not in (32, 64):
@@ -170,8 +174,6 @@ def _check_args(args):
         values = [parse_int(p, "--values", lo, (1 << bits) - 1, f"a {bits}-bit integer") & ((1 << bits) - 1)
                   for p in parts]
     scope = bpermute_scope(args)
-    if scope not in ("full", "half"):
-        raise UsageError(None, expected("'full' or 'half'", repr(scope)), field="bpermute_wave64")
     return mode, wave, bits, operand & 0xFFFFFFFF, width, exec_mask, member, values, scope, c
 
 
@@ -198,13 +200,9 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
         out["result"], out["pred"] = ref.to_json_lists(res, 0, bits)
         return out
     if how == "choose":
-        choice = sl.choose(mode, operand, width, wave, scope)
+        choice = sl.choose(mode, operand, width, wave, scope, bits=bits)
         low = choice.lowering
-        if bits == 64:
-            # the chosen move applied to both halves
-            low = sl.Lowering(low.mode, wave, low.c, 64, scope, low.kind,
-                              low.asm + low.asm.replace("v3", "v4").replace("v0", "v1"), low.has_pred, low.note)
-        out["choice"] = {"kind": choice.lowering.kind, "cost": choice.cost, "note": choice.lowering.note,
+        out["choice"] = {"kind": low.kind, "cost": choice.cost, "note": low.note,
                          "considered": [{"kind": k, "cost": c, "verdict": v} for k, c, v in choice.considered],
                          "proof": {"cases": choice.proof.cases, "lanes_compared": choice.proof.value_checked}}
     elif how == "hip":
@@ -229,7 +227,9 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
         else:
             res.append(int(r_lo[i]))
     out["result"] = res
-    out["pred"] = [bool(r_p[i]) if active[i] and low.has_pred else None for i in range(wave)]
+    # a predicate register must hold 0 or 1; anything else (a broken lowering) shows as its integer
+    out["pred"] = [(bool(r_p[i]) if int(r_p[i]) in (0, 1) else int(r_p[i])) if active[i] and low.has_pred
+                   else None for i in range(wave)]
     out["lowering"] = {"kind": low.kind, "cost": low.cost, "bpermute_wave64": scope,
                        "asm": low.asm.splitlines()}
     return out

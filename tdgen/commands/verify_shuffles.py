@@ -16,7 +16,7 @@ import sys
 import time
 
 from ..errors import UsageError, expected
-from .shuffle import add_target_args, bpermute_scope, check_wave_size, parse_wave, target_wave_model
+from .shuffle import add_target_args, bpermute_scope, check_wave_size, parse_wave, wave_model
 
 
 def configure(parser):
@@ -45,8 +45,7 @@ def run(args) -> int:
     if args.format not in ("text", "json"):
         raise UsageError(None, expected("text or json", repr(args.format)), field="--format")
     if args.wave is None:
-        model, loaded = target_wave_model(args.target)
-        waves = tuple(sorted(model.sizes)) if loaded else (32, 64)
+        waves = tuple(sorted(wave_model(args.target).sizes))
     else:
         waves = (parse_wave(args.wave, 64),)
         check_wave_size(args.target, waves[0])
@@ -64,7 +63,7 @@ def run(args) -> int:
         if rep.nvvm is not None:
             entry["nvvm_c"] = _tally_json(rep.nvvm)
         if args.constant and rep.first is None:
-            entry["constant"] = _constant(sl, wave, scope)
+            entry["constant"] = sl.prove_constant_choices(wave, scope).as_json()
         dt = time.perf_counter() - t0
         entry["seconds"] = round(dt, 3)
         report_json.append(entry)
@@ -94,30 +93,12 @@ def run(args) -> int:
     if args.format == "json":
         doc = {"runs": report_json, "ok": first is None}
         if first is not None:
-            doc["counterexample"] = first.describe()
-            doc["reproduce"] = first.reproduce()
+            doc["counterexample"] = first.as_json()
         out.write(json.dumps(doc, sort_keys=True) + "\n")
     elif first is not None:
         out.write(first.describe() + "\n")
-        out.write(f"  compare with the reference: {first.reproduce()} (and without {first.reproduce().split()[-1]})\n")
+        out.write(f"  this case with the lowering: {first.reproduce()}\n")
+        out.write(f"  and with the reference:      {first.reproduce(reference=True)}\n")
     else:
         out.write("OK: lowered == reference on every lane where the result is defined\n")
     return 1 if first is not None else 0
-
-
-def _constant(sl, wave: int, scope: str) -> dict:
-    from patterns import shuffle as ref
-
-    chosen: dict[str, int] = {}
-    total = 0
-    bperm = 0
-    n = 0
-    for mode in ref.MODES:
-        for w in ref.widths(wave):
-            for b in range(wave):
-                ch = sl.choose(mode, b, w, wave, scope)
-                chosen[ch.lowering.kind] = chosen.get(ch.lowering.kind, 0) + 1
-                total += ch.cost
-                bperm += [c for k, c, v in ch.considered if k == "bpermute"][0]
-                n += 1
-    return {"choices": n, "chosen": dict(sorted(chosen.items())), "total_cost": total, "bpermute_cost": bperm}
