@@ -60,7 +60,8 @@ def breakdown(path: str, repeat: int) -> dict[str, float]:
         t4 = time.process_time()
         best["steps"] = float(sum(f.stats["worklist_pops"] + f.stats["propagation_steps"] for f in info.functions))
         for k, v in (("target", t1 - t0), ("parse", t2 - t1), ("analyze", t3 - t2), ("print", t4 - t3)):
-            best[k] = min(best.get(k, v), v)
+            # target: the first (cold) load; the spec loader caches it afterwards
+            best[k] = v if k == "target" and k not in best else (best[k] if k == "target" else min(best.get(k, v), v))
     return best
 
 

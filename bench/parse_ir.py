@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from patterns import ir, ir_fast  # noqa: E402
+from patterns import ir_exact, ir_fast  # noqa: E402
 from patterns.ir import parse_module  # noqa: E402
 from patterns.irgen import generate_kernel  # noqa: E402
 
@@ -69,7 +69,7 @@ def records_path(text: str, path: str):
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return ir._Resolver(path).run(ir_fast.parse_raw(text, path))
+        return ir_exact._Resolver(path).run(ir_fast.parse_raw(text, path))
     finally:
         if enabled:
             gc.enable()

@@ -18,7 +18,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   a divergent ``add (mul x, y), z`` with a divergent one-use mul and at most one scalar
   operand among x, y, z -> ``AMDGPUISD::MAD_U64_U32 x, y, z`` (when the target has it);
   ``(x ^ y) | y`` -> ``x | y``;
-  ``x - ~y`` -> ``(y + 1) + x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  ``x - ~y`` -> ``(y + 1) + x``; ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
   ``op x, 0`` / ``and x, -1`` / ``mul x, 1`` / ``xor x, x`` identities;
@@ -89,6 +89,7 @@ class _Ctx:
         self.legal = _legal(target)
         self.consts: dict = {}
         self.forward: dict[int, SDNode] = {}
+        self.created: list[SDNode] = []
         self.uses: dict[int, int] = {}
         for n in dag.nodes:
             if _is_c(n):
@@ -108,6 +109,8 @@ class _Ctx:
         n = SDNode(-1, opcode, vt, ops, block=self.dag.block, ir=like.ir if like is not None else None)
         n.divergent = any(o.divergent for o in ops)
         self.dag.nodes.append(n)
+        self.created.append(n)
+        self.uses[id(n)] = 1
         for o in ops:
             self.uses[id(o)] = self.uses.get(id(o), 0) + 1
         return n
@@ -187,6 +190,17 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 if scalar > CONSTANT_BUS_LIMIT:  # VOP3 reads at most one scalar operand
                     continue
                 _set(n, "AMDGPUISD::MAD_U64_U32", [m.ops[0], m.ops[1], z])
+                return True
+    if opc == "ISD::ADD" and _is_c(b) and b.value == 1 and a.opcode == "ISD::XOR" and _is_c(a.ops[1]) \
+            and a.ops[1].value == -1:
+        # (add (xor x, -1), 1) -> (sub 0, x)
+        _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+        return True
+    if opc == "ISD::ADD":
+        # (add (sub 0, x), y) -> (sub y, x)
+        for s_, y in ((a, b), (b, a)):
+            if s_.opcode == "ISD::SUB" and _is_c(s_.ops[0]) and s_.ops[0].value == 0:
+                _set(n, "ISD::SUB", [y, s_.ops[1]])
                 return True
     if opc == "ISD::ADD":
         # (add x, (sub y, x)) -> y ; (add (sub y, x), x) -> y
@@ -373,6 +387,15 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
+def _visit(n: SDNode, ctx: _Ctx) -> bool:
+    if id(n) in ctx.forward:
+        return False
+    if len(n.ops) == 2 and n.opcode in _FOLD:
+        if _binop_rules(n, ctx):
+            return True
+    return _other_rules(n, ctx)
+
+
 def run(dag, target=None, max_passes: int = 8) -> None:
     ctx = _Ctx(dag, target)
     touched = False
@@ -381,15 +404,16 @@ def run(dag, target=None, max_passes: int = 8) -> None:
             _resort(dag, ctx)
         ctx.uses = {id(n): n.uses for n in dag.nodes}
         changed = False
-        for n in reversed(list(dag.nodes)):
-            if id(n) in ctx.forward:
-                continue
-            if len(n.ops) == 2 and n.opcode in _FOLD:
-                if _binop_rules(n, ctx):
-                    changed = True
-                    continue
-            if _other_rules(n, ctx):
+        for n in reversed(list(dag.nodes)):  # users before operands, as DAGCombiner's worklist
+            if _visit(n, ctx):
                 changed = True
+                # nodes a rule just created are combined right away (they are pushed on
+                # DAGCombiner's worklist and popped next)
+                budget = 16
+                while ctx.created and budget:
+                    budget -= 1
+                    _visit(ctx.created.pop(), ctx)
+            ctx.created.clear()
         if ctx.forward:
             _apply_forward(dag, ctx)
         touched = touched or changed

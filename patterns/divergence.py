@@ -314,25 +314,33 @@ def _describe_value(v: Any) -> str:
     return _value_name(v)
 
 
+def _cause(fu: FunctionUniformity, value: Any) -> tuple[Step, Any] | None:
+    """The step that made ``value`` divergent and the value it came from (None for a
+    source), or None when ``value`` is uniform."""
+    if isinstance(value, Instruction) and value.is_terminator:
+        cause = fu.divergent_term_blocks.get(value.block)
+    else:
+        cause = fu.divergent.get(value)
+    if cause is None:
+        return None
+    kind, parent, detail = cause
+    if detail is None:
+        verb = "branches on" if kind == "terminator" else "uses"
+        detail = f"{verb} divergent {_describe_value(parent)}"
+    return Step(kind, _describe_value(value), detail), parent
+
+
 def _why(fu: FunctionUniformity, value: Any) -> list[Step]:
     steps: list[Step] = []
     seen: set[int] = set()
     cur: Any = value
     while cur is not None and id(cur) not in seen:
         seen.add(id(cur))
-        is_term = _is_inst(cur) and cur.block is not None and cur is cur.block.terminator
-        if is_term:
-            cause = fu.divergent_term_blocks.get(cur.block)
-        else:
-            cause = fu.divergent.get(cur)
-        if cause is None:
+        c = _cause(fu, cur)
+        if c is None:
             break
-        kind, parent, detail = cause
-        if detail is None:
-            verb = "branches on" if kind == "terminator" else "uses"
-            detail = f"{verb} divergent {_describe_value(parent)}"
-        steps.append(Step(kind, _describe_value(cur), detail))
-        cur = parent
+        steps.append(c[0])
+        cur = c[1]
     steps.reverse()
     return steps
 
@@ -492,6 +500,7 @@ class _FunctionAnalysis:
         self.worklist: list[Any] = []
         self._exits: dict[Cycle, list[Any]] = {}
         self._stop: dict[Any, Any] = {}
+        self._acyclic: dict[Any, Any] = {}
         self._pdt: DomTree | None = None
 
     # -- structure
@@ -560,12 +569,27 @@ class _FunctionAnalysis:
         if c is None:
             pdt = self.post_dom()
             if len(pdt.pre) == len(self.fn.blocks) + 1:  # every block reaches the exit
-                p = pdt.parent(div_block)
-                while p is not None and p is not _EXIT and self.ci.cycle(p) is not None:
-                    p = pdt.parent(p)
-                if p is _EXIT:
-                    p = None
+                p = self._acyclic_pdom(div_block, pdt)
         self._stop[div_block] = p
+        return p
+
+    def _acyclic_pdom(self, block: Any, pdt: DomTree) -> Any:
+        """The nearest strict post-dominator of ``block`` in no cycle (memoised, so
+        the walks up the post-dominator tree stay linear overall)."""
+        memo = self._acyclic
+        path = []
+        p = pdt.parent(block)
+        while p is not None and p is not _EXIT and self.ci.cycle(p) is not None:
+            hit = memo.get(p, 0)
+            if hit != 0:
+                p = hit
+                break
+            path.append(p)
+            p = pdt.parent(p)
+        if p is _EXIT:
+            p = None
+        for q in path:
+            memo[q] = p
         return p
 
     # -- marking

@@ -3,7 +3,8 @@
 Stage job: ``(seed, n_blocks)`` -> text of one valid AMDGPU function whose CFG is an
 arbitrary graph (not only diamonds and natural loops: multi-exit loops, loops entered
 at several blocks = irreducible cycles, switches, blocks that only ``ret`` or are
-``unreachable``), with values flowing across it so that data, sync and temporal
+``unreachable``, an unreachable block branching into the function), with values
+flowing across it so that data, sync and temporal
 divergence all show. Deterministic: ``random.Random(seed)`` and lists only.
 
 How validity is kept: the CFG is drawn first; dominators are computed; each block
@@ -21,6 +22,7 @@ import networkx as nx
 __all__ = ["generate_cfg_function", "generate_cfg_module"]
 
 _OPS = ("add", "sub", "xor", "and", "or", "mul")
+_AS = {"%q0": "", "%q1": " addrspace(1)", "%q4": " addrspace(4)", "%q5": " addrspace(5)"}
 
 
 def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kernel: bool = True) -> str:
@@ -118,7 +120,24 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
             x = rng.choice(avail + mine)
             y = rng.choice(avail + mine + ["7", "1"])
             v = fresh("v")
-            lines.append(f"  {v} = {rng.choice(_OPS)} i32 {x}, {y}")
+            r = rng.random()
+            if r < 0.80:
+                lines.append(f"  {v} = {rng.choice(_OPS)} i32 {x}, {y}")
+            elif r < 0.84:
+                lines.append(f"  {v} = call i32 @llvm.amdgcn.readfirstlane.i32(i32 {x})")
+            elif r < 0.88:
+                sp = rng.choice(("%q0", "%q1", "%q4", "%q5"))
+                lines.append(f"  {v} = load i32, ptr{_AS[sp]} {sp}, align 4")
+            elif r < 0.91:
+                lines.append(f"  {v} = atomicrmw add ptr addrspace(1) %q1, i32 {x} seq_cst, align 4")
+            elif r < 0.93:
+                lines.append(f"  {v} = call i32 @ext(i32 {x})")
+            elif r < 0.96:
+                lines.append(f"  {v} = call i32 asm \"; def $0\", \"={rng.choice('sv')}\"()")
+            else:
+                lines.append(f"  store i32 {x}, ptr addrspace(1) %q1, align 4")
+                v = fresh("v")
+                lines.append(f"  {v} = call i32 @llvm.amdgcn.mbcnt.lo(i32 {x}, i32 0)")
             mine.append(v)
         defs[b] = mine
         body[b] = lines
@@ -128,7 +147,8 @@ def generate_cfg_function(seed: int, n_blocks: int = 8, *, name: str = "f", kern
 
     out = []
     head = "amdgpu_kernel void" if kernel else "void"
-    out.append(f"define {head} @{name}(i32 %a, i32 %b, i32 inreg %u) {{")
+    out.append(f"define {head} @{name}(i32 %a, i32 %b, i32 inreg %u, ptr %q0, ptr addrspace(1) inreg %q1, "
+               f"ptr addrspace(4) inreg %q4, ptr addrspace(5) %q5) {{")
     for b in range(n):
         out.append(f"{names[b]}:")
         if b == 0:
@@ -165,5 +185,8 @@ def generate_cfg_module(seeds: list[int], n_blocks: int = 8) -> str:
         rng = random.Random(s * 7919 + 1)
         nb = rng.randint(3, n_blocks)
         parts.append(generate_cfg_function(s, nb, name=f"f{s}", kernel=rng.random() < 0.7))
-    parts.append("declare i32 @llvm.amdgcn.workitem.id.x()\n")
+    parts.append("declare i32 @llvm.amdgcn.workitem.id.x()\n"
+                 "declare i32 @llvm.amdgcn.readfirstlane.i32(i32)\n"
+                 "declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\n"
+                 "declare i32 @ext(i32)\n")
     return "\n".join(parts)

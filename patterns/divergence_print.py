@@ -9,9 +9,10 @@ argument order. ``to_json`` gives every value with its verdict and reason chain.
 from __future__ import annotations
 
 import gc
+import json
 from typing import Any
 
-from .divergence import FunctionUniformity, UniformityInfo, _inst_text, _why
+from .divergence import FunctionUniformity, UniformityInfo, _cause, _describe_value, _inst_text
 
 _MARK = "  DIVERGENT: "
 _BLANK = "             "
@@ -68,30 +69,54 @@ def format_llvm(info: UniformityInfo) -> str:
 
 
 def function_json(fu: FunctionUniformity) -> dict:
+    """Every argument and instruction with its verdict. A divergent one carries its
+    ``cause`` (the last step: kind, detail, and ``from``, the value it came from) and
+    ``why``, the chain of values from the source to it (``--why`` words every step;
+    following ``from`` links gives the same chain with details)."""
     fn = fu.function
     values = []
+    chains: dict[int, list[str]] = {}
+
+    def chain(v: Any) -> list[str]:
+        # iterative, memoised: each value's chain is its parent's plus itself
+        todo = []
+        cur = v
+        while cur is not None and id(cur) not in chains:
+            c = _cause(fu, cur)
+            todo.append((cur, c))
+            cur = c[1] if c is not None else None
+        base = chains.get(id(cur), []) if cur is not None else []
+        for val, c in reversed(todo):
+            base = base + [c[0].value] if c is not None else []
+            chains[id(val)] = base
+        return chains[id(v)]
+
+    def add(entry: dict, v: Any, divergent: bool) -> None:
+        if divergent:
+            c = _cause(fu, v)
+            assert c is not None
+            step, parent = c
+            entry["cause"] = {**step.to_json(), "from": _describe_value(parent) if parent is not None else None}
+            entry["why"] = chain(v)
+        values.append(entry)
+
     for a in fn.args:
         d = a in fu.divergent
-        entry: dict[str, Any] = {"value": a.ref, "kind": "argument", "divergent": d}
-        if d:
-            entry["why"] = [s.to_json() for s in _why(fu, a)]
-        values.append(entry)
+        add({"value": a.ref, "kind": "argument", "divergent": d}, a, d)
     for b in fn.blocks:
         term = b.terminator
         for inst in b.instructions:
             if inst is term:
                 d = b in fu.divergent_term_blocks
-                entry = {"value": f"terminator of {b.slot}", "kind": "terminator", "block": b.slot,
-                         "text": _inst_text(inst).strip(), "divergent": d}
+                entry = {"value": f"terminator of block {b.slot}", "kind": "terminator", "block": b.slot,
+                         "text": inst.text, "divergent": d}
             else:
                 d = inst in fu.divergent
                 entry = {"value": inst.ref if inst.name is not None else None, "kind": "instruction",
-                         "block": b.slot, "text": _inst_text(inst).strip(), "divergent": d}
+                         "block": b.slot, "text": inst.text, "divergent": d}
                 if inst in fu.uniform_override:
                     entry["always_uniform"] = True
-            if d:
-                entry["why"] = [s.to_json() for s in _why(fu, inst)]
-            values.append(entry)
+            add(entry, inst, d)
     name = lambda b: b.slot  # noqa: E731
     return {
         "function": fn.name,
@@ -100,6 +125,25 @@ def function_json(fu: FunctionUniformity) -> dict:
         "cycles_assumed_divergent": [c.describe(name) for c in fu.assumed_divergent],
         "cycles_with_divergent_exit": [c.describe(name) for c in fu.divergent_exit_cycles],
     }
+
+
+def format_json(info: UniformityInfo, path: str) -> str:
+    """``to_json`` as text: deterministic (sorted keys), one line per value."""
+    data = to_json(info, path)
+    out = ["{", f'  "file": {json.dumps(data["file"])},', '  "functions": [']
+    for i, fn in enumerate(data["functions"]):
+        out.append("    {")
+        for key in ("function", "divergent_terminator_blocks", "cycles_assumed_divergent", "cycles_with_divergent_exit"):
+            out.append(f"      {json.dumps(key)}: {json.dumps(fn[key])},")
+        out.append('      "values": [')
+        vals = fn["values"]
+        for j, v in enumerate(vals):
+            out.append("        " + json.dumps(v, sort_keys=True) + ("," if j + 1 < len(vals) else ""))
+        out.append("      ]")
+        out.append("    }" + ("," if i + 1 < len(data["functions"]) else ""))
+    out.append("  ]")
+    out.append("}")
+    return "\n".join(out) + "\n"
 
 
 def to_json(info: UniformityInfo, path: str) -> dict:

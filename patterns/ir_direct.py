@@ -121,7 +121,12 @@ _new = object.__new__
 def _span(path: str, line: int, col: int) -> Span:
     """``Span(path, line, col)`` without the frozen dataclass's per-field setattr."""
     s = _new(Span)
-    s.__dict__.update(path=path, line=line, col=col, end_line=None, end_col=None)
+    d = s.__dict__
+    d["path"] = path
+    d["line"] = line
+    d["col"] = col
+    d["end_line"] = None
+    d["end_col"] = None
     return s
 
 

@@ -1,6 +1,6 @@
 """Fast line reader for the common LLVM IR instruction forms (same records as lark).
 
-Stage job: text -> the raw records of ``patterns/ir.py`` (``RawFunc``/``RawInst``/
+Stage job: text -> the raw records of ``patterns/ir_exact.py`` (``RawFunc``/``RawInst``/
 ``RawVal``), identical to what the lark grammar produces, but much faster on large
 kernels. The reader splits the module into lines. Inside a function body each line is
 a label, ``}``, or an instruction; instructions in the common simple forms (binary ops,
@@ -10,7 +10,7 @@ every function header and everything outside function bodies is handed to the la
 grammar (``patterns/grammar/ir.lark``, start symbols ``instruction``,
 ``define_header``, ``start``) with its line offset, so the grammar stays the single
 definition of the syntax and errors come out exactly as on the lark path.
-tests/test_ir_fast.py checks that both paths give equal records on the whole corpus
+tests/test_ir.py checks that both paths give equal records on the whole corpus
 and on generated kernels.
 """
 
@@ -20,8 +20,8 @@ import re
 
 from tdgen.errors import Span
 
-from .ir import (FloatType, PtrType, RawFunc, RawInst, RawVal, VOID, PTR, _int_type,
-                 parse_raw_lark, _unquote)
+from .ir import FloatType, PtrType, VOID, PTR, _int_type, _unquote
+from .ir_exact import RawFunc, RawInst, RawVal, parse_raw_lark
 
 _NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _TY = r'i[0-9]+|float|double|half|bfloat|ptr(?: addrspace\([0-9]+\))?'

@@ -1,8 +1,8 @@
 """Instruction selection driver: DAG nodes -> machine instructions with register classes.
 
 Per function: run the uniformity analysis, build each block's SelectionDAG
-(``patterns.sdag``), apply the combines (``patterns.combine``), then select in LLVM's
-order -- SelectionDAGISel walks the node list from the end (users before operands):
+(``patterns.sdag.build_function_dags``, which also applies ``patterns.combine``), then
+select each block in LLVM's order -- SelectionDAGISel walks the node list from the end (users before operands):
 each live node is matched against the table (``patterns.matcher``) rows for its opcode;
 the first pattern that passes all checks emits its result DAG. Nodes a pattern covered
 lose their user; a covered node that still has other users is selected on its own later,
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tdgen.dag import Dag, Leaf
+from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, VerifyError, expected
 
 from .matcher import MatcherTable, build_table

@@ -28,10 +28,10 @@ named target predicates (``register_predicate``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
-from tdgen.errors import Diagnostics, SpecError, expected
+from tdgen.errors import Diagnostics
 
 __all__ = ["PNode", "CompiledPattern", "MatcherTable", "build_table", "register_predicate",
            "pattern_size", "Predicate"]
@@ -382,8 +382,3 @@ def _multiply(pats: list[CompiledPattern], k: int) -> list[CompiledPattern]:
     return out
 
 
-def spec_error(span, msg_what, found, record=None, field_="pattern") -> SpecError:
-    return SpecError(span, expected(msg_what, found), record=record, field=field_)
-
-
-_ = field  # dataclasses.field re-exported for patsrc users

@@ -11,11 +11,15 @@ Two jobs, both about LLVM's machine-IR text form:
   lists (opcode, destination register class), and ``opcode_multiset`` reduces one to the
   multiset of "modeled" opcodes used by the differential test against llc.
 
-Which opcodes count as modeled is decided by the caller (the amdgpu reference target's
-ALU instructions: every instruction that is the root of a selection pattern whose name
-starts with ``S_`` or ``V_``); copies, moves of constants, compares feeding branches,
-loads/stores, control-flow pseudos (SI_IF, SI_ELSE, SI_END_CF) and REG_SEQUENCE are not
-modeled and are ignored by the comparison.
+Which opcodes count as modeled: ``modeled_opcodes(target)`` -- every instruction named
+in a result DAG of the target's selection patterns whose name starts with ``S_`` or
+``V_`` (for amdgpu: the 32-bit SALU/VALU ALU ops, VOP3 three-operand forms, bit counts,
+min/max, bit-field extracts ...), except the moves S_MOV_B32/V_MOV_B32_e32. Copies,
+constant materialization, compares feeding branches (S_CMP/V_CMP), loads/stores,
+control-flow pseudos (SI_IF, SI_ELSE, SI_END_CF, S_CBRANCH) and REG_SEQUENCE are not
+modeled and are ignored by the comparison. ``compare_with_llc`` runs the comparison
+(llc-19 ``-stop-after=amdgpu-isel`` by default: the DAG selector's own choice, before
+SIFixSGPRCopies moves SALU users of VGPR values to the VALU).
 """
 
 from __future__ import annotations

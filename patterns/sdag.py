@@ -16,6 +16,14 @@ One ``SelectionDAG`` per basic block, as LLVM's SelectionDAGBuilder makes it:
   names as a source), and cleared for always-uniform nodes (constants, intrinsics the
   target calls always uniform).
 
+Before building, the IR is prepared as llc's IR passes leave it where that changes what
+the DAG sees: common subexpressions in dominating positions are merged (EarlyCSE,
+``common_subexpressions``), instructions whose results nothing with a side effect uses
+are dropped (``live_instructions``). Blocks are built and combined in reverse post-order;
+a value the combines fold to a constant or to another value, or find uniform, is seen
+that way by the blocks that read it (llc's InstSimplify runs before its uniformity
+analysis), and a phi divergent only through its incoming values is recomputed from them.
+
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
 """

@@ -18,7 +18,11 @@ The job of this module:
   readlane broadcast, else ``ds_bpermute_b32`` with the operand folded into the index
   arithmetic (``lower_constant``). Candidates are screened by their full-exec lane map,
   then each one is proven with the same per-lane comparison as ``verify`` over the whole
-  exec/member mask set; the cheapest proven one wins (ties: the order above).
+  exec/member mask set; the cheapest proven one wins (ties: the order above). For 64-bit
+  values each candidate moves both halves and is proven on both (``bits=64``).
+  ``prove_constant_choices`` runs ``choose`` for every constant operand and width.
+- ``ptx_index_ir``: the same index arithmetic as LLVM IR, for llc-19 to compile (tests
+  run llc's code in the wave model; the bench times llc on it).
 
 Register convention of every sequence: ``v0``/``v1`` value low/high half, ``v2`` operand
 ``b``, ``s4`` the ``c`` operand when it is a runtime value; results in ``v3``/``v4``
@@ -52,7 +56,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import shuffle as ref
-from .wave import Code, Dpp, WaveState, _assemble_line, assemble_cached, swizzle_offset_text, swizzle_source_lanes
+from .wave import Code, Dpp, WaveState, _assemble_line, assemble_cached, swizzle_offset_text
 
 COST = {"valu": 1, "salu": 1, "dpp": 1, "lane": 2, "ds": 4, "wait": 0}
 

@@ -540,17 +540,19 @@ def gather(arr: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 def permute_lane(byte_addr, wave: int, bpermute_wave64: str = "full") -> np.ndarray:
     """Lane a DS (b)permute byte address names for each lane (last axis = lanes): bits
-    [6:2] in wave32, [7:2] in a "full" wave64, [6:2] within the own half in a "half" one."""
-    a = (np.asarray(byte_addr).astype(np.int64) & MASK32) >> 2
-    if wave == 32:
-        return a & 31
-    if bpermute_wave64 == "full":
+    [6:2] in wave32, [7:2] in a "full" wave64, [6:2] within the own half in a "half" one.
+    Any integer dtype (only the low 8 bits count, so 32-bit wrap-around does not matter)."""
+    a = np.asarray(byte_addr) >> 2
+    if wave == 64 and bpermute_wave64 == "full":
         return a & 63
-    return (np.arange(wave, dtype=np.int64) & 32) | (a & 31)
+    a = a & 31
+    if wave == 64:
+        return a | (np.arange(wave, dtype=a.dtype) & 32)
+    return a
 
 
 def _lane_of_addr(st: WaveState, addr: np.ndarray, offset: int) -> np.ndarray:
-    return permute_lane(addr.astype(np.int64) + offset, st.wave, st.bpermute_wave64)
+    return permute_lane(addr + U32(offset) if offset else addr, st.wave, st.bpermute_wave64)
 
 
 def _bpermute(st: WaveState, d, addr, data, offset: int):

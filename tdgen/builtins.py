@@ -13,9 +13,17 @@ re-emit them (the generated .td includes LLVM's own definitions).
   (``srcvalue``, condition codes ``SETEQ`` ..., ``immAllOnesV``), or None when untyped.
 - ``SPECIAL_OPERATORS``: DAG operators that are not nodes (``set``, ``ops``, ``outs``,
   ``ins``, ``node``, ``null_frag``).
+- ``FOREIGN_INTRINSICS``: IR name -> ``ForeignIntrinsic``: the other targets'
+  intrinsics LLVM 19 has that a ``Rewrite`` may name (NVVM warp shuffles, votes,
+  special registers), with their signatures. ``check`` rejects a rewrite of anything
+  else, since the generated rewrite pass names ``Intrinsic::<enum>`` and would not
+  compile against LLVM 19. tests/test_check_oracles.py compares every entry with
+  llvm-tblgen-19's records of llvm/IR/Intrinsics.td; no LLVM is needed at run time.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from .errors import Span
 from .model import (
@@ -32,7 +40,14 @@ from .model import (
     SDTCisVTSmallerThanOp,
     SDTypeProfile,
 )
-from .types import OtherVT, VALUE_TYPES
+from .types import (
+    IntrinsicType,
+    OtherVT,
+    VALUE_TYPES,
+    llvm_float_ty,
+    llvm_i1_ty,
+    llvm_i32_ty,
+)
 
 _B = Span("<builtin>")
 
@@ -192,3 +207,48 @@ BUILTIN_LEAVES: dict[str, str | None] = {
 }
 
 SPECIAL_OPERATORS = frozenset({"set", "ops", "outs", "ins", "node", "null_frag", "implicit"})
+
+
+# ------------------------------------------------------------ foreign intrinsics
+
+
+@dataclass(frozen=True)
+class ForeignIntrinsic:
+    """Signature of an LLVM 19 intrinsic of another target (``ir_name`` like
+    ``llvm.nvvm.shfl.sync.idx.i32``); ``convergent``: it has ``IntrConvergent``."""
+
+    ir_name: str
+    results: tuple[IntrinsicType, ...]
+    params: tuple[IntrinsicType, ...]
+    convergent: bool = False
+
+
+def _foreign() -> dict[str, ForeignIntrinsic]:
+    out: list[ForeignIntrinsic] = []
+    # warp shuffles: [membermask,] value, lane/offset, clamp; ".p" variants also
+    # return whether the source lane was in range
+    for sync in (False, True):
+        for mode in ("up", "down", "bfly", "idx"):
+            for tname, ty in (("i32", llvm_i32_ty), ("f32", llvm_float_ty)):
+                for pred in (False, True):
+                    name = "llvm.nvvm.shfl." + ("sync." if sync else "") + f"{mode}.{tname}" + ("p" if pred else "")
+                    params = ((llvm_i32_ty,) if sync else ()) + (ty, llvm_i32_ty, llvm_i32_ty)
+                    results = (ty, llvm_i1_ty) if pred else (ty,)
+                    out.append(ForeignIntrinsic(name, results, params, True))
+    # warp votes ([membermask,] predicate)
+    for mode in ("all", "any", "uni", "ballot"):
+        res = llvm_i32_ty if mode == "ballot" else llvm_i1_ty
+        out.append(ForeignIntrinsic(f"llvm.nvvm.vote.{mode}", (res,), (llvm_i1_ty,), True))
+        out.append(ForeignIntrinsic(f"llvm.nvvm.vote.{mode}.sync", (res,), (llvm_i32_ty, llvm_i1_ty), True))
+    # special registers
+    for reg in ("tid", "ntid", "ctaid", "nctaid"):
+        for dim in ("x", "y", "z", "w"):
+            out.append(ForeignIntrinsic(f"llvm.nvvm.read.ptx.sreg.{reg}.{dim}", (llvm_i32_ty,), ()))
+    out.append(ForeignIntrinsic("llvm.nvvm.read.ptx.sreg.laneid", (llvm_i32_ty,), ()))
+    out.append(ForeignIntrinsic("llvm.nvvm.read.ptx.sreg.warpsize", (llvm_i32_ty,), ()))
+    out.append(ForeignIntrinsic("llvm.nvvm.activemask", (llvm_i32_ty,), (), True))
+    out.append(ForeignIntrinsic("llvm.nvvm.bar.warp.sync", (), (llvm_i32_ty,), True))
+    return {f.ir_name: f for f in sorted(out, key=lambda f: f.ir_name)}
+
+
+FOREIGN_INTRINSICS: dict[str, ForeignIntrinsic] = _foreign()

@@ -85,6 +85,7 @@ class Checker:
             self.check_instruction(inst)
         for k, pat in enumerate(self.t.patterns):
             self.check_pat(pat, pat.name or f"anonymous_{k}", insts)
+        self.check_effects(insts)
         for low in self.t.lowerings:
             self.check_lowering(low)
         for rw in self.t.rewrites:
@@ -93,34 +94,38 @@ class Checker:
     # ---------------------------------------------------------------- names
     def check_names(self) -> None:
         seen: dict[str, Record] = {}
+        first_at: dict[str, Span | None] = {}
 
         def visit(name: str, rec: Record, span: Span | None) -> None:
             first = seen.get(name)
             if first is not None:
                 self.err(
                     span,
-                    expected("a unique record name", f"a second definition (first at {first.span})"),
+                    expected("a unique record name", f"a second definition (first at {first_at[name]})"),
                     name,
+                    "name",
                 )
             else:
                 seen[name] = rec
+                first_at[name] = span
 
         for rec in self.t.records():
             name = getattr(rec, "name", None)
             if not isinstance(name, str):
                 continue
+            where = rec.field_span("name")[0]
             if isinstance(rec, Defm):
                 for tmpl in rec.multiclass.defs:
-                    visit(rec.name + tmpl.name, rec, rec.span)
+                    visit(rec.name + tmpl.name, rec, where)
                 continue
             if isinstance(rec, Instruction) and not name:
                 continue
-            visit(name, rec, rec.span)
+            visit(name, rec, where)
         from .builtins import BUILTIN_FRAGS
 
         for name, rec in seen.items():
             if name in BUILTIN_NODES or name in BUILTIN_FRAGS:
-                self.err(rec.span, expected("a name not taken by a builtin SDNode or PatFrag", f"'{name}'"), name)
+                self.err(rec.field_span("name")[0], expected("a name not taken by a builtin SDNode or PatFrag", f"'{name}'"), name, "name")
 
     # ----------------------------------------------------------- intrinsics
     def check_intrinsic(self, i: Intrinsic) -> None:
@@ -461,6 +466,93 @@ class Checker:
         except TypeError_ as e:
             self.d.add(e.error)
 
+    # ------------------------------------------------------- memory effects
+    def pattern_effects(self, node: Node, seen: frozenset[str] = frozenset()) -> dict[str, str]:
+        """What matching ``node`` implies, as llvm-tblgen infers it: ``mayLoad`` /
+        ``mayStore`` / ``hasSideEffects`` -> the operator that implies it. SDNodes by
+        SDNPMayLoad/SDNPMayStore/SDNPSideEffect; intrinsics by their memory
+        properties (reads -> mayLoad, writes -> mayStore, no memory property or
+        IntrHasSideEffects -> hasSideEffects); fragments expanded."""
+        out: dict[str, str] = {}
+        for n in node.walk():
+            if not isinstance(n, Dag) or n.cast_type is not None:
+                continue
+            key = n.op
+            frag = self.t.patfrags.get(key)
+            if frag is not None and key not in seen:
+                try:
+                    body = frag.dag
+                except TdgenError:
+                    continue
+                for k, v in self.pattern_effects(body, seen | {key}).items():
+                    out.setdefault(k, v)
+                continue
+            node_ = self.t.sdnodes.get(key)
+            intr = self.t.intrinsics_by_name.get(key)
+            found: list[str] = []
+            if node_ is not None:
+                found = [f for f, prop in _NODE_EFFECTS if prop in node_.properties]
+                why = lambda f: f"'{key}' ({dict(_NODE_EFFECTS)[f]})"  # noqa: E731
+            elif intr is not None:
+                found = [f for f, on in zip(("mayLoad", "mayStore", "hasSideEffects"), intrinsic_effects(intr)) if on]
+                why = lambda f: f"'{key}' ({_INTR_EFFECT_WHY[f]})"  # noqa: E731
+            for f in found:
+                out.setdefault(f, why(f))
+        return out
+
+    def check_effects(self, insts: dict[str, ResolvedInstruction]) -> None:
+        """Explicit mayLoad/mayStore/hasSideEffects must agree with the patterns
+        selecting the instruction, where llvm-tblgen-19 -gen-dag-isel rejects them
+        ("Pattern doesn't match mayLoad = 0"): an effect of the pattern the flag
+        denies; ``mayStore = 1`` with a pattern that does not store. Checked for the
+        instruction's own patterns, and for single-instruction ``Pat`` s while
+        tblgen still verifies against them (all three flags set, or the first such
+        ``Pat`` of an instruction without patterns of its own)."""
+        inferred: set[str] = set()
+        jobs: list[tuple[ResolvedInstruction, Node, str, str]] = []
+        for inst in insts.values():
+            for p in inst.patterns:
+                if not p.uses_null_frag():
+                    jobs.append((inst, p.args[-1] if p.op == "set" and p.args else p, inst.name, "pattern"))
+            if inst.patterns:
+                inferred.add(inst.name)
+        for k, pat in enumerate(self.t.patterns):
+            try:
+                src = parse_field(pat, "src", pat.src, record_name=pat.name or f"anonymous_{k}")
+                dst = parse_field(pat, "dst", pat.dst, record_name=pat.name or f"anonymous_{k}")
+            except TdgenError:
+                continue
+            used = [n.op for n in dst.walk() if isinstance(n, Dag) and n.op in insts]
+            if len(used) != 1 or (isinstance(src, Dag) and src.uses_null_frag()):
+                continue
+            inst = insts[used[0]]
+            flags = [inst.field(f) for f in ("mayLoad", "mayStore", "hasSideEffects")]
+            if any(v is None for v in flags):
+                if inst.name in inferred:
+                    continue
+                inferred.add(inst.name)
+            jobs.append((inst, src, pat.name or f"anonymous_{k}", "src"))
+        for inst, src, record, field in jobs:
+            eff = self.pattern_effects(src)
+            for flag in ("mayLoad", "mayStore", "hasSideEffects"):
+                v = inst.field(flag)
+                if v is None:
+                    continue
+                if not v and flag in eff:
+                    self.err(
+                        src.span,
+                        expected(f"a pattern without {_EFFECT_NOUN[flag]} ({inst.name} sets {flag} = 0)", eff[flag]),
+                        record,
+                        field,
+                    )
+                elif v and flag == "mayStore" and flag not in eff:
+                    self.err(
+                        src.span,
+                        expected(f"a pattern that may store ({inst.name} sets mayStore = 1)", "none that stores"),
+                        record,
+                        field,
+                    )
+
     # ------------------------------------------------------------ lowering
     def check_lowering(self, low) -> None:
         intr, node = low.intrinsic, low.node
@@ -471,6 +563,38 @@ class Checker:
         if not isinstance(node, SDNode) or node.name not in self.t.sdnodes:
             self.err(low.field_span("node")[0], expected("an SDNode declared by the target", repr(getattr(node, "name", node))), rec, "node")
             return
+        chained = "SDNPHasChain" in node.properties
+        if intr.has_chain and not chained:
+            self.err(
+                low.field_span("node")[0],
+                expected(
+                    f"an SDNode with SDNPHasChain ('{intr.name}' may touch memory or has side effects, "
+                    "so it is an INTRINSIC_W_CHAIN whose chain the node must carry)",
+                    f"'{node.name}' without SDNPHasChain",
+                ),
+                rec,
+                "node",
+            )
+        elif chained and not intr.has_chain:
+            self.err(
+                low.field_span("node")[0],
+                expected(
+                    f"an SDNode without SDNPHasChain ('{intr.name}' is IntrNoMem, an INTRINSIC_WO_CHAIN with no chain to give it)",
+                    f"'{node.name}' with SDNPHasChain",
+                ),
+                rec,
+                "node",
+            )
+        if len(intr.results) != node.num_results:
+            self.err(
+                low.field_span("node")[0],
+                expected(
+                    f"an SDNode with {_plural(len(intr.results), 'result')} like '{intr.name}'",
+                    f"'{node.name}' with {node.num_results}",
+                ),
+                rec,
+                "node",
+            )
         m = low.operand_map
         if not node.profile.variadic and len(m) != node.num_operands:
             self.err(
@@ -479,20 +603,61 @@ class Checker:
                 rec,
                 "operands",
             )
-        for i in m:
+        for k, i in enumerate(m):
             if not (isinstance(i, int) and 0 <= i < len(intr.params)):
-                self.err(low.field_span("operands")[0], expected(f"a parameter index below {len(intr.params)}", i), rec, "operands")
+                self.err(low.field_span("operands", k)[0], expected(f"a parameter index below {len(intr.params)}", i), rec, "operands")
 
     def check_rewrite(self, rw) -> None:
-        from .model import Const
+        from .builtins import FOREIGN_INTRINSICS
+        from .model import Const, IntrConvergent
 
         rec = rw.foreign
+        foreign = FOREIGN_INTRINSICS.get(rw.foreign)
         if not rw.foreign.startswith("llvm."):
             self.err(rw.field_span("foreign")[0], expected("an IR intrinsic name 'llvm.*'", f"'{rw.foreign}'"), rec, "foreign")
+        elif foreign is None:
+            import difflib
+
+            near = difflib.get_close_matches(rw.foreign, sorted(FOREIGN_INTRINSICS), n=1)
+            hint = f" (nearest known: '{near[0]}')" if near else ""
+            self.err(
+                rw.field_span("foreign")[0],
+                expected("an LLVM 19 intrinsic of another target (tdgen.builtins.FOREIGN_INTRINSICS)", f"'{rw.foreign}'{hint}"),
+                rec,
+                "foreign",
+            )
+        nparams = rw.foreign_params
+        if foreign is not None:
+            if nparams is not None and nparams != len(foreign.params):
+                self.err(
+                    rw.field_span("foreign_params")[0],
+                    expected(f"{len(foreign.params)} (the parameters of '{rw.foreign}')", nparams),
+                    rec,
+                    "foreign_params",
+                )
+            nparams = len(foreign.params)
         tgt = rw.target
         if not isinstance(tgt, Intrinsic) or tgt.name not in self.t.intrinsics_by_name:
             self.err(rw.field_span("target")[0], expected("an intrinsic declared by the target", repr(getattr(tgt, "name", tgt))), rec, "target")
             return
+        if foreign is not None:
+            if not _types_fit(foreign.results, tgt.results):
+                self.err(
+                    rw.field_span("target")[0],
+                    expected(
+                        f"an intrinsic returning [{_type_list(foreign.results)}] like '{rw.foreign}'",
+                        f"'{tgt.name}' returning [{_type_list(tgt.results)}]",
+                    ),
+                    rec,
+                    "target",
+                )
+            if foreign.convergent and IntrConvergent not in tgt.properties:
+                self.err(
+                    rw.field_span("target")[0],
+                    expected(f"an IntrConvergent intrinsic ('{rw.foreign}' is convergent)", f"'{tgt.name}' without IntrConvergent"),
+                    rec,
+                    "target",
+                )
         if len(rw.operands) != len(tgt.params):
             self.err(
                 rw.field_span("operands")[0],
@@ -500,13 +665,84 @@ class Checker:
                 rec,
                 "operands",
             )
-        for o in rw.operands:
+        for k, o in enumerate(rw.operands):
+            want = tgt.params[k] if k < len(tgt.params) else None
             if isinstance(o, Const):
+                if want is not None and want.vt is not None and o.type != want.vt.name:
+                    self.err(
+                        rw.field_span("operands", k)[0],
+                        expected(f"a constant of type {want.vt.name} for parameter {k} of '{tgt.name}'", f"Const({o.value}, '{o.type}')"),
+                        rec,
+                        "operands",
+                    )
                 continue
-            if not isinstance(o, int) or o < 0 or (rw.foreign_params is not None and o >= rw.foreign_params):
+            if not isinstance(o, int) or isinstance(o, bool) or o < 0 or (nparams is not None and o >= nparams):
                 self.err(
-                    rw.field_span("operands")[0],
-                    expected(f"a foreign argument index below {rw.foreign_params}", o),
+                    rw.field_span("operands", k)[0],
+                    expected(f"a foreign argument index below {nparams}", o),
                     rec,
                     "operands",
                 )
+                continue
+            if foreign is not None and want is not None and not _types_fit((foreign.params[o],), (want,)):
+                self.err(
+                    rw.field_span("operands", k)[0],
+                    expected(
+                        f"an argument of type {want.tablegen} for parameter {k} of '{tgt.name}'",
+                        f"argument {o} of '{rw.foreign}' ({foreign.params[o].tablegen})",
+                    ),
+                    rec,
+                    "operands",
+                )
+
+
+_NODE_EFFECTS = (("mayLoad", "SDNPMayLoad"), ("mayStore", "SDNPMayStore"), ("hasSideEffects", "SDNPSideEffect"))
+_INTR_EFFECT_WHY = {
+    "mayLoad": "an intrinsic that may read memory",
+    "mayStore": "an intrinsic that may write memory",
+    "hasSideEffects": "an intrinsic with side effects",
+}
+_EFFECT_NOUN = {"mayLoad": "loads", "mayStore": "stores", "hasSideEffects": "side effects"}
+_MEMORY_PROPS = frozenset({
+    "IntrNoMem", "IntrReadMem", "IntrWriteMem", "IntrArgMemOnly", "IntrInaccessibleMemOnly",
+    "IntrInaccessibleMemOrArgMemOnly",
+})
+
+
+def intrinsic_effects(intr: Intrinsic) -> tuple[bool, bool, bool]:
+    """(reads memory, writes memory, has side effects) of an intrinsic, as
+    llvm-tblgen derives them from its properties: memory is unknown (read, write and
+    side effects) unless a memory property narrows it."""
+    names = {p.name for p in intr.properties}
+    if "IntrNoMem" in names:
+        reads = writes = False
+    else:
+        reads = "IntrWriteMem" not in names
+        writes = "IntrReadMem" not in names
+    side = not (names & _MEMORY_PROPS) or "IntrHasSideEffects" in names
+    return reads, writes, side
+
+
+def _type_list(types) -> str:
+    return ", ".join(t.tablegen for t in types)
+
+
+def _types_fit(foreign, target) -> bool:
+    """Whether values of the foreign intrinsic's (fixed) types can stand where the
+    target intrinsic has ``target`` types: equal, or admitted by an overload."""
+    if len(foreign) != len(target):
+        return False
+    for f, t in zip(foreign, target):
+        if t.match is not None or t.overload == "any":
+            continue
+        if t.overload is not None:
+            vt = f.vt
+            if t.overload == "anyptr":
+                ok = f.addrspace is not None
+            else:
+                ok = vt is not None and {"anyint": vt.is_int, "anyfloat": vt.is_fp, "anyvector": vt.is_vector}.get(t.overload, False)
+            if not ok:
+                return False
+        elif f.tablegen != t.tablegen:
+            return False
+    return True

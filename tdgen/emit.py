@@ -125,7 +125,18 @@ def write(out_dir: Path, names: list[str], files: dict[str, str]) -> tuple[int, 
         1 for rel, text in files.items()
         if rel not in have or have[rel].read_bytes() != text.encode("utf-8")
     )
-    write_tree({out_dir / rel: text for rel, text in files.items()})
+    targets = {out_dir / rel: text for rel, text in files.items()}
+    new_dirs = sorted({d for p in targets for d in (p.parent, *p.parent.parents)
+                       if not d.exists()}, key=lambda d: len(d.parts), reverse=True)
+    try:
+        write_tree(targets)
+    except OSError:
+        for d in new_dirs:  # leave no empty folders behind either
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        raise
     removed = sorted(set(have) - set(files))
     for rel in removed:
         have[rel].unlink()

@@ -354,8 +354,10 @@ class Intrinsic(Record):
 
     @property
     def has_chain(self) -> bool:
-        """Whether SelectionDAG uses INTRINSIC_W_CHAIN (anything but IntrNoMem)."""
-        return IntrNoMem not in self.properties
+        """Whether SelectionDAG uses INTRINSIC_W_CHAIN / INTRINSIC_VOID: the call may
+        touch memory (no IntrNoMem) or has side effects (IntrHasSideEffects drops
+        ``memory(none)`` even with IntrNoMem, as llvm-tblgen-19 emits it)."""
+        return IntrNoMem not in self.properties or IntrHasSideEffects in self.properties
 
     @property
     def is_overloaded(self) -> bool:

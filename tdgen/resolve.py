@@ -78,6 +78,32 @@ def _eval(v: Any, env: dict[str, Any], rec: Record, fname: str, errors: list[Tdg
     return v
 
 
+def _has_ref(v: Any) -> bool:
+    """Whether a raw value depends on template arguments."""
+    if isinstance(v, Ref):
+        return True
+    if isinstance(v, tuple):
+        return any(_has_ref(x) for x in v)
+    return False
+
+
+def _blame(rec: Record, raw: Any, rname: str) -> str:
+    """The record a wrong value is reported on: the class that wrote it when it does
+    not depend on template arguments (reported once, not for every def), else the def."""
+    if isinstance(rec, InstrClass) and not _has_ref(raw):
+        return rec.name
+    return rname
+
+
+def _raw(val: "_Val", k: str) -> Any:
+    """The value of field ``k`` as written in ``val.rec`` (before template arguments)."""
+    if val.fname == "lets":
+        return dict(val.rec.lets).get(k)
+    if val.fname == "fields":
+        return next((f.default for f in val.rec.fields if f.name == k), None)
+    return getattr(val.rec, val.fname, None)
+
+
 def _bind(
     params: tuple[Param, ...],
     args: tuple[Any, ...],
@@ -93,7 +119,7 @@ def _bind(
     if len(vals) > len(params):
         sp, _ = rec.field_span(fname)
         errors.append(
-            SpecError(sp, expected(f"at most {len(params)} template argument{'' if len(params) == 1 else 's'} for '{what}'", len(vals)), record=rname, field=fname)
+            SpecError(sp, expected(f"at most {len(params)} template argument{'' if len(params) == 1 else 's'} for '{what}'", len(vals)), record=_blame(rec, (), rname), field=fname)
         )
     for i, p in enumerate(params):
         if i < len(vals):
@@ -105,7 +131,7 @@ def _bind(
                     SpecError(
                         sp,
                         expected(f"{want} for template argument '{p.name}' of '{what}'", _show(vals[i])),
-                        record=rname,
+                        record=_blame(rec, args[i], rname),
                         field=fname,
                     )
                 )
@@ -214,6 +240,23 @@ def _let_index(rec: Record, key: str) -> int | None:
     return None
 
 
+def _apply_lets(owner, env, types, values, errors, name, record, declarers) -> None:
+    """Set each ``let`` of class or def ``owner`` into ``values``; a let of a field no
+    class declares is an error on ``record``."""
+    for k, v in owner.lets:
+        if k not in types and k not in _SPECIAL:
+            errors.append(
+                SpecError(
+                    _key_span(owner, k),
+                    expected(f"a field declared by {declarers}", f"'{k}'"),
+                    record=record,
+                    field=k,
+                )
+            )
+            continue
+        values[k] = _Val(_eval(v, env, owner, "lets", errors, name), owner, "lets", env, _let_index(owner, k))
+
+
 def resolve_one(
     inst: Instruction,
     name: str,
@@ -249,34 +292,12 @@ def resolve_one(
                 values[f.name] = _Val(REQUIRED, c, "fields", env)
             else:
                 values[f.name] = _Val(_eval(f.default, env, c, "fields", errors, name), c, "fields", env)
-        for k, v in c.lets:
-            if k not in types and k not in _SPECIAL:
-                errors.append(
-                    SpecError(
-                        _key_span(c, k),
-                        expected(f"a field declared by '{c.name}' or its parents", f"'{k}'"),
-                        record=c.name,
-                        field=k,
-                    )
-                )
-                continue
-            values[k] = _Val(_eval(v, env, c, "lets", errors, name), c, "lets", env, _let_index(c, k))
+        _apply_lets(c, env, types, values, errors, name, c.name, f"'{c.name}' or its parents")
     for k in _SPECIAL:
         v = getattr(inst, k)
         if v is not None:
             values[k] = _Val(_eval(v, outer_env, inst, k, errors, name), inst, k, outer_env)
-    for k, v in inst.lets:
-        if k not in types and k not in _SPECIAL:
-            errors.append(
-                SpecError(
-                    _key_span(inst, k),
-                    expected("a field declared by the instruction's classes", f"'{k}'"),
-                    record=name,
-                    field=k,
-                )
-            )
-            continue
-        values[k] = _Val(_eval(v, outer_env, inst, "lets", errors, name), inst, "lets", outer_env, _let_index(inst, k))
+    _apply_lets(inst, outer_env, types, values, errors, name, name, "the instruction's classes")
     # typed values: every field value must fit its declared TableGen type
     for k in sorted(values):
         val = values[k]
@@ -285,7 +306,7 @@ def resolve_one(
         want = _type_mismatch(val.value, types.get(k, "?"))
         if want is not None:
             sp = _key_span(val.rec, k) if val.fname == "lets" else val.rec.field_span(val.fname)[0]
-            errors.append(SpecError(sp, expected(want, _show(val.value)), record=name, field=k))
+            errors.append(SpecError(sp, expected(want, _show(val.value)), record=_blame(val.rec, _raw(val, k), name), field=k))
     # missing values
     for k in sorted(values):
         val = values[k]
@@ -405,7 +426,9 @@ def resolve_instructions(target: Target) -> tuple[dict[str, ResolvedInstruction]
             for tmpl in mc.defs:
                 r = resolve_one(tmpl, d.name + tmpl.name, env, d, errors)
                 out.setdefault(r.name, r)
-    return out, errors
+    # a class's own mistake is found again for each def using it: report it once
+    unique = list({e.format(): e for e in errors}.values())
+    return out, unique
 
 
 def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:

@@ -207,7 +207,8 @@ class _Inference:
         elif isinstance(c, SDTCisVec):
             self.rule(lambda: self.filter(v, lambda t: t.is_vector, span, f"a vector type ({why})"))
         elif isinstance(c, SDTCisPtrTy):
-            self.rule(lambda: self.filter(v, lambda t: t.is_ptr, span, f"a pointer type ({why})"))
+            # like llvm-tblgen: iPTR, or any scalar integer type standing for it
+            self.rule(lambda: self.filter(v, lambda t: t.is_ptr or t.kind == "int", span, f"a pointer type ({why})"))
         elif isinstance(c, SDTCVecEltisVT):
             e = c.vt.name
             self.rule(lambda: self.filter(v, lambda t: t.is_vector and t.elem == e, span, f"a vector of {e} ({why})"))
@@ -236,10 +237,9 @@ class _Inference:
             o = slots[c.other]
 
             def elt_rule() -> bool:
-                elems = {_vt(n).elem for n in self.sets[o] if _vt(n).is_vector}
-                if not elems:
-                    return False
-                return self.filter(v, lambda t: t.name in elems, span, f"the element type ({why})")
+                ch = self.filter(o, lambda t: t.is_vector, sp(c.other), f"a vector type ({why})")
+                elems = {_vt(n).elem for n in self.sets[o]}
+                return ch |  self.filter(v, lambda t: t.name in elems, span, f"the element type ({why})")
 
             self.rule(elt_rule)
         # SDTCisVTSmallerThanOp / SDTCisOpSmallerThanOp: ordering facts, not checked

@@ -63,10 +63,11 @@ def write_target(folder: Path, name: str, target) -> Path:
     return d
 
 
-def syntax_check(source: Path) -> list[str]:
+def syntax_check(source: Path, include_dirs: list[Path]) -> list[str]:
     """The g++ command that checks one translation unit."""
+    inc = [f"-I{d}" for d in include_dirs]
     return [gxx(), "-std=c++17", "-fsyntax-only", *WARNINGS, "-isystem", str(LLVM_INCLUDE),
-            "-I", str(source.parent), "-x", "c++", str(source)]
+            *inc, "-x", "c++", str(source)]
 
 
 @dataclass(frozen=True)
@@ -82,36 +83,45 @@ class Batch:
     results: dict  # (target name, file name) -> Result
 
 
-def unity_source(d: Path, target) -> Path:
-    """All C++ files of a target in one translation unit, header first (they define
-    distinct names): one compiler run for an edge target instead of four."""
-    lay = emit_td.layout(target)
-    unity = d / "unity.cpp"
-    unity.write_text("".join(
-        f'#include "{src}"\n'
-        for src in (lay.isel_header, lay.isel_source, lay.rewrite_source, lay.divergence_source)
-    ))
+def unity_source(folder: Path, targets: dict) -> Path:
+    """The C++ files of several targets in one translation unit, each target's header
+    first (they define distinct names): one compiler run for all edge targets."""
+    lines = []
+    for name, target in sorted(targets.items()):
+        lay = emit_td.layout(target)
+        lines += [f'#include "{name}/{src}"' for src in (
+            lay.isel_header, lay.isel_source, lay.rewrite_source, lay.divergence_source)]
+    unity = folder / "edge_unity.cpp"
+    unity.write_text("\n".join(lines) + "\n")
     return unity
 
 
 @lru_cache(maxsize=None)
-def batch() -> Batch:
-    """Compile every shipped .cpp on its own and each edge target as one unity file."""
+def generated() -> dict[str, Path]:
+    """Target name -> folder with its generated files and tblgen enum header, for the
+    shipped targets and the edge targets (written once per session)."""
     root = Path(tempfile.mkdtemp(prefix="tdgen-cpp-"))
     atexit.register(shutil.rmtree, root, True)
-    dirs: dict[str, Path] = {}
-    jobs: dict[tuple[str, str], Path] = {}
-    for name in SHIPPED:
-        d = dirs[name] = write_target(root, name, load_target(name))
-        for src in sorted(d.glob("*.cpp")):
-            jobs[(name, src.name)] = src
-    for name, build in sorted(EDGE_TARGETS.items()):
-        target = build()
-        d = dirs[name] = write_target(root, name, target)
-        jobs[(name, "unity.cpp")] = unity_source(d, target)
+    targets = {name: load_target(name) for name in SHIPPED}
+    targets.update({name: build() for name, build in EDGE_TARGETS.items()})
+    return {name: write_target(root, name, t) for name, t in sorted(targets.items())}
 
-    def run(src: Path) -> Result:
-        r = subprocess.run(syntax_check(src), capture_output=True, text=True, timeout=600)
+
+@lru_cache(maxsize=None)
+def batch() -> Batch:
+    """Compile every shipped .cpp on its own and all edge targets as one unity file."""
+    dirs = generated()
+    jobs: dict[tuple[str, str], tuple[Path, list[Path]]] = {}
+    for name in SHIPPED:
+        for src in sorted(dirs[name].glob("*.cpp")):
+            jobs[(name, src.name)] = (src, [dirs[name]])
+    edge = {name: build() for name, build in EDGE_TARGETS.items()}
+    unity = unity_source(dirs[SHIPPED[0]].parent, edge)
+    jobs[("edge", unity.name)] = (unity, [dirs[n] for n in sorted(edge)])
+
+    def run(job: tuple[Path, list[Path]]) -> Result:
+        src, inc = job
+        r = subprocess.run(syntax_check(src, inc), capture_output=True, text=True, timeout=600)
         return Result(src, r.returncode, r.stderr)
 
     keys = sorted(jobs)

@@ -182,6 +182,84 @@ def test_rewrites_fit_the_foreign_intrinsics(intrinsic_records, target):
         assert len(t.rewrites) == 4
 
 
+def test_intrinsic_types_match_llvm(intrinsic_records):
+    """Each named intrinsic type of tdgen.types is an LLVM 19 record with the value
+    type we give it (``VT``), overloaded exactly when LLVM's is (``isAny``)."""
+    from tdgen.types import INTRINSIC_TYPES
+
+    diffs = []
+    for name, ty in INTRINSIC_TYPES.items():
+        assert name in intrinsic_records, name
+        _, f = intrinsic_records[name]
+        ours_vt = ty.vt.name if ty.vt is not None else ("iPTR" if ty.addrspace is not None else None)
+        if ours_vt is not None and f["VT"] != ours_vt:
+            diffs.append(f"{name}: VT ours {ours_vt}, LLVM {f['VT']}")
+        if (f["isAny"] == "1") != ty.is_overloaded:
+            diffs.append(f"{name}: overloaded ours {ty.is_overloaded}, LLVM isAny={f['isAny']}")
+    assert diffs == []
+    assert len(INTRINSIC_TYPES) >= 15
+
+
+def test_foreign_intrinsic_table_matches_llvm(intrinsic_records):
+    """Every foreign intrinsic the rewrite check accepts exists in LLVM 19 with the
+    signature and convergence tdgen.builtins.FOREIGN_INTRINSICS gives it."""
+    from tdgen.builtins import FOREIGN_INTRINSICS
+    from tdgen.model import tablegen_name_of
+
+    diffs = []
+    for ir_name, f in FOREIGN_INTRINSICS.items():
+        name = tablegen_name_of(ir_name)
+        if name not in intrinsic_records:
+            diffs.append(f"{ir_name}: not an LLVM 19 intrinsic")
+            continue
+        _, fields = intrinsic_records[name]
+        have = ([x.tablegen for x in f.results], [x.tablegen for x in f.params], f.convergent)
+        want = (
+            _items(fields["RetTypes"]),
+            _items(fields["ParamTypes"]),
+            "IntrConvergent" in _items(fields["IntrProperties"]),
+        )
+        if fields["LLVMName"].strip('"') not in ("", ir_name):
+            diffs.append(f"{ir_name}: LLVM spells it {fields['LLVMName']}")
+        if have != want:
+            diffs.append(f"{ir_name}: ours {have}, LLVM {want}")
+    assert diffs == []
+    assert len(FOREIGN_INTRINSICS) >= 32
+
+
+def test_has_chain_matches_opt_memory_attributes(intrinsic_records):
+    """Intrinsic.has_chain (INTRINSIC_W_CHAIN vs _WO_CHAIN, what the lowering check
+    demands of the node) is true exactly when opt-19 does not give the call
+    ``memory(none)``: for the amdgpu intrinsics (LLVM's own) and an IntrNoMem +
+    IntrHasSideEffects intrinsic (llvm.aarch64.get.fpcr)."""
+    from tdgen.model import IntrHasSideEffects, Intrinsic, IntrNoMem
+    from tdgen.types import llvm_i64_ty
+
+    opt = require("opt-19")
+    fpcr = Intrinsic("int_aarch64_get_fpcr", [llvm_i64_ty], [], [IntrNoMem, IntrHasSideEffects], default_attrs=True)
+    intrs = list(load_target("amdgpu").intrinsics) + [fpcr]
+    # declared by LLVM's own signature (overloads as i32), so only properties matter
+    decls, names = [], {}
+    for intr in intrs:
+        _, f = intrinsic_records[intr.name]
+        ret, params = [
+            [{"llvm_i64_ty": "i64", "llvm_i1_ty": "i1"}.get(x, "i32") for x in _items(f[k])]
+            for k in ("RetTypes", "ParamTypes")
+        ]
+        names[intr.name] = intr.ir_name + (".i32" if f["isOverloaded"] == "1" else "")
+        decls.append(f"declare {ret[0] if ret else 'void'} @{names[intr.name]}({', '.join(params)})")
+    out = subprocess.run([opt, "-S"], input="\n".join(decls) + "\n", capture_output=True, text=True, check=True).stdout
+    groups = dict(re.findall(r"^attributes (#\d+) = \{(.*)\}$", out, re.M))
+    seen = 0
+    for intr in intrs:
+        name = names[intr.name]
+        m = re.search(rf"^declare .*@{re.escape(name)}\(.*\) (#\d+)$", out, re.M)
+        assert m, name
+        assert intr.has_chain == ("memory(none)" not in groups[m.group(1)]), intr.name
+        seen += 1
+    assert seen == len(intrs) and fpcr.has_chain
+
+
 # --------------------------------------------------------------- divergence
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cpp_tools import SHIPPED, batch
+from cpp_tools import SHIPPED, batch, generated
 from tdgen import emit_cpp, emit_td
 from tdgen.model import Const
 from tdgen.spec import load_target
@@ -20,8 +20,8 @@ TARGETS = list(SHIPPED)
 
 @pytest.fixture(scope="module")
 def built() -> Path:
-    """Folder holding every target's generated files and tblgen enum header."""
-    return batch().dirs
+    """Target name -> folder of its generated files and tblgen enum header."""
+    return generated()
 
 
 @pytest.mark.parametrize("name", TARGETS)
@@ -85,6 +85,12 @@ def test_lowering_and_rewrite_cases_follow_the_spec(name, built):
         for low in target.lowerings
     )
     assert sorted(wo_chain + w_chain) == want
+    # Where the intrinsic ID is: operand 0 of INTRINSIC_WO_CHAIN, 1 (after the chain)
+    # of INTRINSIC_W_CHAIN / INTRINSIC_VOID.
+    for fn, index in (("INTRINSIC_WO_CHAIN", 0), ("INTRINSIC_W_CHAIN", 1)):
+        body = lowering.split(f"Lower{lay.namespace}{fn}(SDValue Op, SelectionDAG &DAG) {{", 1)[1]
+        body = body.split("\n}\n", 1)[0]
+        assert re.findall(r"getConstantOperandVal\((\d+)\)", body) == [str(index)], fn
     rewrite = (built[name] / lay.rewrite_source).read_text()
     foreign = re.findall(r"case (Intrinsic::\w+): \{ // (\S+) -> (\S+)", rewrite)
     assert sorted(foreign) == sorted((r.foreign_enum, r.foreign, r.target.ir_name) for r in target.rewrites)

@@ -63,8 +63,17 @@ def test_json_lists_every_value_with_reasons(kernel):
     assert {"%a", "%out", "%tid", "%c", "%t", "%p", "%q", "%u"} <= set(vals)
     assert [v["divergent"] for v in (vals["%tid"], vals["%c"], vals["%p"], vals["%q"])] == [True] * 4
     assert [v["divergent"] for v in (vals["%a"], vals["%t"], vals["%u"])] == [False] * 3
-    assert [s["kind"] for s in vals["%q"]["why"]] == ["source", "data", "terminator", "sync", "data"]
-    assert vals["%q"]["why"][0]["value"] == "%tid"
+    assert vals["%q"]["why"] == ["%tid", "%c", "terminator of block entry", "%p", "%q"]
+    assert vals["%q"]["cause"] == {"kind": "data", "value": "%q", "from": "%p", "detail": "uses divergent %p"}
+    assert vals["%p"]["cause"]["kind"] == "sync" and vals["%p"]["cause"]["from"] == "terminator of block entry"
+    assert vals["%tid"]["cause"]["kind"] == "source" and vals["%tid"]["cause"]["from"] is None
+    # following `from` links gives the chain
+    by_label = {v["value"]: v for v in fn["values"]}
+    link, chain = "%q", []
+    while link is not None:
+        chain.append(link)
+        link = by_label[link]["cause"]["from"]
+    assert chain[::-1] == vals["%q"]["why"]
     assert fn["divergent_terminator_blocks"] == ["entry"]
     # the JSON verdicts are the llvm-format marks
     rc, text, _ = run("divergence", kernel)

@@ -175,3 +175,53 @@ def test_out_that_is_a_file_is_usage_error(tmp_path):
         f"tdgen generate: argument --out: expected a folder, found the file '{target}'\n"
     )
     assert target.read_text() == "x\n"
+
+
+@pytest.mark.parametrize("kind", ["below a file", "empty", "target folder is a file"])
+def test_bad_out_is_usage_error_and_writes_nothing(tmp_path, kind):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x\n")
+    name = sorted(list_targets())[0]
+    if kind == "below a file":
+        out, want = blocker / "sub", f"expected a folder, found '{blocker / 'sub'}' below the file '{blocker}'"
+    elif kind == "empty":
+        out, want = "", "expected a folder, found ''"
+    else:
+        out = tmp_path / "out"
+        out.mkdir()
+        (out / name).write_text("x\n")
+        want = f"expected '{name}' to be a folder, found the file '{out / name}'"
+    before = snapshot(tmp_path)
+    dirs_before = sorted(p for p in tmp_path.rglob("*") if p.is_dir())
+    r = tdgen("generate", "--out", str(out), cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == f"tdgen generate: argument --out: {want}\n"
+    assert snapshot(tmp_path) == before
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_dir()) == dirs_before
+
+
+def test_write_failure_is_one_error_and_leaves_no_trace(tmp_path, monkeypatch, capsys, generated):
+    """A failure while staging files (disk full) is reported as one line, exit 2; the
+    output folder, including folders the run created, is as it was."""
+    import errno
+
+    out = fresh_out(tmp_path / "out", {k: v for k, v in generated.items()
+                                       if k.startswith(sorted(list_targets())[0] + "/")})
+    before = snapshot(out)
+    dirs_before = sorted(p for p in tmp_path.rglob("*") if p.is_dir())
+    real = emit.write_tree
+
+    def disk_full(files):
+        first = sorted(files)[-1]
+        first.parent.mkdir(parents=True, exist_ok=True)  # as write_tree stages
+        raise OSError(errno.ENOSPC, "No space left on device", str(first))
+
+    monkeypatch.setattr(emit, "write_tree", disk_full)
+    rc = cli.main(["generate", "--out", str(out)])
+    err = capsys.readouterr().err
+    monkeypatch.setattr(emit, "write_tree", real)
+    assert rc == 2
+    assert err.startswith("tdgen generate: argument --out: expected a folder that can be written, found '")
+    assert err.endswith("': No space left on device\n") and err.count("\n") == 1
+    assert snapshot(out) == before
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_dir()) == dirs_before

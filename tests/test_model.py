@@ -19,6 +19,7 @@ from tdgen.model import (
     IntrNoMem,
     ImmArg,
     Param,
+    Pat,
     Ref,
     RegisterClass,
     Target,
@@ -242,3 +243,17 @@ def test_register_tuples_and_subregister_checks():
     with pytest.raises(TdgenError) as info:
         check_target(Target("t", "T", "t", register_classes=[s32, bad]))
     assert info.value.message == "expected registers of the target, found 'X0'"
+
+
+def test_pat_added_complexity_reaches_selection_patterns():
+    rc = RegisterClass("R", "vector", [i32], ["R0"])
+    base = InstrClass("B", lets={"outs": "(outs R:$d)", "ins": "(ins R:$a, R:$b)", "asm": "op $d"})
+    t = Target(
+        "t", "T", "t", register_classes=[rc], classes=[base],
+        defs=[Instruction("ADD", base, pattern="(set i32:$d, (add i32:$a, i32:$b))")],
+        patterns=[Pat("(sub i32:$x, i32:$y)", "(ADD $x, $y)", added_complexity=7),
+                  Pat("(xor i32:$x, i32:$y)", "(ADD $y, $x)")],
+    )
+    sps = t.selection_patterns()
+    assert [(s.record, s.added_complexity) for s in sps] == [("ADD", 0), ("anonymous_0", 7), ("anonymous_1", 0)]
+    assert sps[1].src.render() == "(sub i32:$x, i32:$y)" and sps[2].dst.render() == "(ADD $y, $x)"

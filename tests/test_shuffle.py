@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from patterns import shuffle as ref
 from patterns import shuffle_lower as sl
 from tdgen.cli import main
+from tdgen.spec import list_targets
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = {32: (1 << 32) - 1, 64: (1 << 64) - 1}
@@ -314,7 +315,29 @@ def test_shuffle_choose_reports_choice_and_cost(capsys):
     (["shuffle", "up", "--operand", "1", "--wave", "32", "--values", "1,2,3"],
      "field '--values': expected 32 comma-separated values (one per lane), found 3"),
     (["shuffle", "up", "--operand", "1", "--format", "yaml"], "field '--format': expected json or text, found 'yaml'"),
+    (["shuffle", "up", "--operand", "1", "--width", "128", "--wave", "64"],
+     "field '--width': expected a power of two 1..64, found '128'"),
+    (["shuffle", "up", "--operand", "1", "--width", "0"], "field '--width': expected a power of two 1..64, found '0'"),
+    (["shuffle", "up", "--operand", "1", "--exec", "zz"],
+     "field '--exec': expected a hexadecimal lane mask of at most 64 bits, found 'zz'"),
+    (["shuffle", "up", "--operand", "1", "--mask", "0x"],
+     "field '--mask': expected a hexadecimal lane mask of at most 64 bits, found '0x'"),
+    (["shuffle", "up", "--operand", "1", "--wave", "32", "--values", ",".join(["7"] * 31 + ["seven"])],
+     "field '--values': expected a 32-bit integer, found 'seven'"),
+    (["shuffle", "up", "--operand", "1", "--wave", "32", "--values", ",".join(["4294967296"] * 32)],
+     "field '--values': expected a 32-bit integer, found '4294967296'"),
+    (["shuffle", "up", "--operand", "1", "--wave", "32", "--values=" + ",".join(["-2147483649"] * 32)],
+     "field '--values': expected a 32-bit integer, found '-2147483649'"),
+    (["shuffle", "up", "--operand", "4294967296"], "field '--operand': expected a 32-bit integer, found '4294967296'"),
+    (["shuffle", "up", "--operand", "1", "--bits", "16"], "field '--bits': expected 32 or 64, found '16'"),
+    (["shuffle", "up", "--operand", "1", "--bpermute-wave64", "quarter"],
+     "field '--bpermute-wave64': expected 'full' or 'half', found 'quarter'"),
+    (["shuffle", "up", "--operand", "1", "--c", "0x1f", "--choose"],
+     "field '--c': expected --c only with the reference or --lowered, found --choose"),
+    (["shuffle", "up", "--operand", "1", "--target", "nosuch"],
+     f"expected a target name ({', '.join(list_targets())}) or a spec file, found 'nosuch'"),
     (["verify-shuffles", "--wave", "16"], "field '--wave': expected 32 or 64, found '16'"),
+    (["verify-shuffles", "--bpermute-wave64", "x"], "field '--bpermute-wave64': expected 'full' or 'half', found 'x'"),
     (["verify-shuffles", "--lowering", "magic"], "field '--lowering': expected bpermute or hip, found 'magic'"),
 ])
 def test_bad_arguments_exit_2_with_one_message(argv, msg, capsys):
@@ -394,13 +417,6 @@ def test_verify_shuffles_exits_1_on_an_injected_wrong_lowering(drop, bits, what,
     assert _lane_field(_run_json(ref_line.split(": ", 1)[1].strip(), capsys), ce) == m.group(4)
 
 
-def _json_without_time(text: str) -> dict:
-    doc = json.loads(text)
-    for r in doc["runs"]:
-        r.pop("seconds")
-    return doc
-
-
 def test_output_is_deterministic_across_hash_seeds():
     outs = []
     for seed in ("0", "12345"):
@@ -410,7 +426,7 @@ def test_output_is_deterministic_across_hash_seeds():
         b = subprocess.run([sys.executable, "-m", "tdgen", "shuffle", "idx", "--operand", "3", "--width", "16",
                             "--wave", "64", "--choose", "--format", "json"], cwd=ROOT, env=env, capture_output=True,
                            text=True, check=True).stdout
-        outs.append((_json_without_time(a), b))
+        outs.append((a, b))
     assert outs[0] == outs[1]
 
 
@@ -585,3 +601,37 @@ def test_verification_values_expose_wrong_lane_half_zero_and_truncation():
         every = lo + hi
         assert len(set(every)) == 2 * wave and 0 not in every and sl.SENTINEL not in every
         assert max(every) >= 1 << 31  # high bits are used
+
+
+def test_shuffle_text_output_and_mask_flag(capsys):
+    rc, out, _ = run_cli(["shuffle", "up", "--operand", "1", "--width", "4", "--wave", "32", "--mask", "0xfffffffd",
+                          "--exec", "0x7fffffff"], capsys)
+    lines = out.splitlines()
+    assert rc == 0 and lines[0] == ("__shfl_up_sync (llvm.nvvm.shfl.sync.up.i32) wave32 operand=1 width=4 c=0x1c00 "
+                                    "exec=0x7fffffff mask=0xfffffffd [reference]")
+    # lane 1 is not in mask (undefined, no predicate); lane 2 reads lane 1 (undefined value, predicate true);
+    # lane 31 is inactive
+    assert [ln.split() for ln in lines[1:6]] == [["lane", "result", "pred"], ["0", "100", "false"],
+                                                 ["1", "undef", "-"], ["2", "undef", "true"], ["3", "102", "true"]]
+    assert lines[-1].split() == ["31", "undef", "-"] and len(lines) == 2 + 32
+
+
+def test_bpermute_wave64_flag_overrides_the_target(capsys):
+    argv = ["shuffle", "idx", "--operand", "40", "--wave", "64", "--lowered", "--format", "json", "--target", "amdgpu"]
+    for scope, crosses in (("half", True), ("full", False)):
+        rc, out, _ = run_cli(argv + ["--bpermute-wave64", scope], capsys)
+        doc = json.loads(out)
+        assert rc == 0 and doc["lowering"]["bpermute_wave64"] == scope and doc["result"] == [140] * 64
+        assert any(a.startswith("v_permlane64_b32") for a in doc["lowering"]["asm"]) == crosses
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["shuffle", "idx"], "tdgen shuffle: error: the following arguments are required: --operand"),
+    (["shuffle", "idx", "--operand", "1", "--lowered", "--hip"],
+     "tdgen shuffle: error: argument --hip: not allowed with argument --lowered"),
+])
+def test_missing_or_conflicting_flags_exit_2_without_traceback(argv, msg, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.rstrip().splitlines()[-1] == msg and "Traceback" not in err

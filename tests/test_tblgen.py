@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 import subprocess
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -30,13 +31,19 @@ def gen_dir(tmp_path_factory) -> Path:
     return out
 
 
-def tblgen(td: Path, *args: str) -> str:
+@lru_cache(maxsize=None)
+def _run_tblgen(td: Path, args: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """One llvm-tblgen-19 run per file and backend (several tests read the same output)."""
     exe = require("llvm-tblgen-19")
     require_llvm_headers()
-    r = subprocess.run(
+    return subprocess.run(
         [exe, "-I", str(LLVM_INCLUDE), "-I", str(td.parent), *args, str(td)],
         capture_output=True, text=True, timeout=120,
     )
+
+
+def tblgen(td: Path, *args: str) -> str:
+    r = _run_tblgen(td, args)
     assert r.returncode == 0, f"llvm-tblgen-19 {' '.join(args)} {td.name} failed:\n{r.stderr}"
     # Unused template arguments are a matter of the spec's style (reported separately by
     # test_unused_template_arguments); any other diagnostic fails here.
@@ -44,6 +51,12 @@ def tblgen(td: Path, *args: str) -> str:
     other = [ln for ln in warnings if "unused template argument" not in ln]
     assert not other, f"llvm-tblgen-19 {' '.join(args)} {td.name} warned:\n{r.stderr}"
     return r.stdout
+
+
+def main_td(gen_dir: Path, name: str, *args: str):
+    """(target, tblgen output) for the target's self-contained <NS>.td."""
+    target = load_target(name)
+    return target, tblgen(gen_dir / name / emit_td.layout(target).main_td, *args)
 
 
 @pytest.mark.parametrize("name", TARGETS)
@@ -68,9 +81,7 @@ def test_intrinsic_impl_accepted(name, gen_dir):
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_dag_isel_selects_every_pattern_instruction(name, gen_dir):
-    target = load_target(name)
-    lay = emit_td.layout(target)
-    text = tblgen(gen_dir / name / lay.main_td, "-gen-dag-isel")
+    target, text = main_td(gen_dir, name, "-gen-dag-isel")
     selected = Counter(re.findall(r"// Dst: \(([A-Za-z_][A-Za-z0-9_]*)", text))
     want = Counter(p.dst.op for p in target.selection_patterns())
     assert want, "the target has no selection patterns"
@@ -104,26 +115,22 @@ def generic_opcodes(tmp_path_factory) -> set[str]:
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_instr_info_defines_exactly_the_spec_instructions(name, gen_dir, generic_opcodes):
-    target = load_target(name)
-    lay = emit_td.layout(target)
-    text = tblgen(gen_dir / name / lay.main_td, "-gen-instr-info")
+    target, text = main_td(gen_dir, name, "-gen-instr-info")
     assert "PHI" in generic_opcodes and "G_ADD" in generic_opcodes
     assert _instr_enum(text) - generic_opcodes == set(target.instructions)
 
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_register_info_defines_the_spec_register_classes(name, gen_dir):
-    target = load_target(name)
-    lay = emit_td.layout(target)
-    text = tblgen(gen_dir / name / lay.main_td, "-gen-register-info")
-    classes = set(re.findall(rf"\b{lay.namespace}::(\w+)RegClassID\b", text))
+    target, text = main_td(gen_dir, name, "-gen-register-info")
+    ns = emit_td.layout(target).namespace
+    classes = set(re.findall(rf"\b{ns}::(\w+)RegClassID\b", text))
     assert classes == {rc.name for rc in target.register_classes}
 
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_asm_writer_accepted(name, gen_dir):
-    lay = emit_td.layout(load_target(name))
-    text = tblgen(gen_dir / name / lay.main_td, "-gen-asm-writer")
+    _, text = main_td(gen_dir, name, "-gen-asm-writer")
     assert "printInstruction" in text
 
 
@@ -163,9 +170,8 @@ def test_tablegen_records_equal_the_resolved_instructions(name, gen_dir):
     """TableGen's own evaluation of classes, multiclasses, defm and lets gives every
     instruction exactly the operands, asm string, pattern and field values the model's
     resolver computed: the emitted structure means what the spec means."""
-    target = load_target(name)
-    lay = emit_td.layout(target)
-    records = _records(tblgen(gen_dir / name / lay.main_td, "-print-records"))
+    target, printed = main_td(gen_dir, name, "-print-records")
+    records = _records(printed)
     mismatches = []
     for iname, inst in target.instructions.items():
         rec = records[iname]
@@ -191,11 +197,9 @@ def test_tablegen_records_equal_the_resolved_instructions(name, gen_dir):
 @pytest.mark.parametrize("name", TARGETS)
 def test_unused_template_arguments(name, gen_dir):
     """Every class/multiclass argument the spec declares is used (llvm-tblgen warns)."""
-    exe = require("llvm-tblgen-19")
     lay = emit_td.layout(load_target(name))
-    td = gen_dir / name / lay.main_td
-    r = subprocess.run([exe, "-I", str(LLVM_INCLUDE), "-I", str(td.parent), "-gen-instr-info", str(td)],
-                       capture_output=True, text=True, timeout=120)
+    r = _run_tblgen(gen_dir / name / lay.main_td, ("-gen-instr-info",))
+    assert r.returncode == 0, r.stderr
     unused = sorted(set(re.findall(r"unused template argument: (\S+)", r.stderr)))
     assert unused == []
 
@@ -247,9 +251,7 @@ def test_intrinsics_under_an_llvm_prefix_match_llvm(name, gen_dir, llvm_intrinsi
 def test_tablegen_patfrag_records_equal_the_spec(name, gen_dir):
     """Every PatFrag the spec defines has, as TableGen evaluates it, the spec's operand
     list, fragment, predicate code and one-use flag."""
-    target = load_target(name)
-    lay = emit_td.layout(target)
-    printed = tblgen(gen_dir / name / lay.main_td, "-print-records")
+    target, printed = main_td(gen_dir, name, "-print-records")
     records = _records(printed)
     frags = [f for f in target.frags if not f.builtin and f.instance_of is None]
     mismatches = []
@@ -287,8 +289,7 @@ def test_predicates_reading_operands_get_them(name, gen_dir):
     """Predicate code that reads the matched operands (``Operands[i]``) must land in
     CheckNodePredicateWithOperands, the only generated predicate hook that declares
     them; in CheckNodePredicate the isel C++ would not compile."""
-    lay = emit_td.layout(load_target(name))
-    text = tblgen(gen_dir / name / lay.main_td, "-gen-dag-isel")
+    _, text = main_td(gen_dir, name, "-gen-dag-isel")
     plain = re.search(
         r"^bool DAGISEL_CLASS_COLONCOLON CheckNodePredicate\(SDNode \*Node, unsigned PredNo\)"
         r" const\n(.*?)^\}$", text, re.M | re.S)

@@ -279,3 +279,39 @@ def test_parse_error_kinds_and_positions():
     with pytest.raises(ParseError) as e:
         assemble("v_mov_b32 v1, @\n")
     assert e.value.format() == "<asm>:1:15: expected an instruction, operand or modifier, found '@'"
+
+
+def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
+    """llvm-mc-19 encodes every offset:swizzle(...) macro; the DS word's low 16 bits are the offset."""
+    import random
+
+    from patterns.wave import swizzle_offset_text
+
+    mc = require("llvm-mc-19")
+    rnd = random.Random(7)
+    macros = [("SWAP", (n,)) for n in (1, 2, 4, 8, 16)] + [("REVERSE", (n,)) for n in (2, 4, 8, 16, 32)]
+    macros += [("BROADCAST", (n, k)) for n in (2, 4, 8, 16, 32) for k in sorted({0, n // 2, n - 1})]
+    macros += [("BITMASK_PERM", ("".join(rnd.choice("01pi") for _ in range(5)),)) for _ in range(40)]
+    macros += [("QUAD_PERM", tuple(rnd.randrange(4) for _ in range(4))) for _ in range(20)]
+    ours = [encode_swizzle_macro(m, a) for m, a in macros]
+    lines = [f"ds_swizzle_b32 v2, v0 offset:swizzle({m}," + ",".join(f'"{x}"' if isinstance(x, str) else str(x)
+                                                                      for x in a) + ")" for m, a in macros]
+    # our own printed form of each offset must assemble back to the same offset
+    lines += [f"ds_swizzle_b32 v2, v0 offset:{swizzle_offset_text(off)}" for off in ours]
+    src = tmp_path / "swz.s"
+    src.write_text("\n".join(lines) + "\n")
+    out = subprocess.run([mc, "-arch=amdgcn", "-mcpu=gfx900", "-show-encoding", str(src)], check=True,
+                         capture_output=True, text=True).stdout
+    enc = [int(b1, 16) | (int(b2, 16) << 8) for b1, b2 in re.findall(r"encoding: \[(0x[0-9a-f]+),(0x[0-9a-f]+),", out)]
+    assert enc == ours + ours
+
+
+def test_printed_swizzle_offsets_keep_their_lane_map():
+    from patterns.wave import swizzle_offset_text
+
+    for off in list(range(0, 0x8000, 13)) + list(range(0x8000, 0x8100)):
+        text = swizzle_offset_text(off)
+        m = re.fullmatch(r'swizzle\((\w+),(.*)\)', text)
+        args = tuple(a.strip('"') if a.startswith('"') else int(a) for a in m.group(2).split(","))
+        back = encode_swizzle_macro(m.group(1), args)
+        assert np.array_equal(swizzle_source_lanes(back, 64), swizzle_source_lanes(off, 64)), (hex(off), text)

@@ -9,7 +9,6 @@ come from its spec (default amdgpu).
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 
@@ -120,7 +119,7 @@ def _module_ir(module) -> str:
 
 def run(args) -> int:
     from patterns.divergence import analyze
-    from patterns.divergence_print import format_llvm, to_json
+    from patterns.divergence_print import format_json, format_llvm
     from patterns.ir import parse_module
 
     target = load_target_facts(args.target)
@@ -143,7 +142,7 @@ def run(args) -> int:
         sys.stdout.write(_module_ir(module))
         out = sys.stderr
     if args.format == "json":
-        out.write(json.dumps(to_json(info, path), indent=2, sort_keys=True) + "\n")
+        out.write(format_json(info, path))
     else:
         out.write(format_llvm(info))
     return 0

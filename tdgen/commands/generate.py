@@ -35,10 +35,7 @@ def _console() -> Console:
 
 def run(args) -> int:
     names = _resolve_targets(args.targets)
-    out_dir = Path(args.out) if args.out is not None else OUT
-    if out_dir.exists() and not out_dir.is_dir():
-        raise UsageError(None, "tdgen generate: argument --out: "
-                         + expected("a folder", f"the file '{args.out}'"))
+    out_dir = _out_dir(args.out, names)
     targets = emit.load_all(names)  # load + check every spec; all errors together
     files = emit.emit_all(names, targets)  # render everything in memory
     console = _console()
@@ -54,7 +51,11 @@ def run(args) -> int:
             return 1
         console.print(f"up to date: {len(files)} file(s) for {', '.join(names)}", markup=False)
         return 0
-    written, removed = emit.write(out_dir, names, files)
+    try:
+        written, removed = emit.write(out_dir, names, files)
+    except OSError as e:  # nothing was renamed into place: out/ is as it was
+        raise UsageError(None, "tdgen generate: argument --out: " + expected(
+            "a folder that can be written", f"'{e.filename}': {e.strerror}")) from None
     for rel in removed:
         console.print(Text.assemble(("removed", "yellow"), f" {_show(out_dir / rel)}"))
     console.print(
@@ -63,6 +64,26 @@ def run(args) -> int:
         markup=False,
     )
     return 0
+
+
+def _out_dir(arg: str | None, names: list[str]) -> Path:
+    """The output folder: --out, else out/ at the repository root. It (or the nearest
+    of its parents that exists) and each out/<target> that exists must be folders."""
+    out_dir = OUT if arg is None else Path(arg)
+    if arg is not None and not arg.strip():
+        raise UsageError(None, "tdgen generate: argument --out: " + expected("a folder", repr(arg)))
+    for p in (out_dir, *out_dir.parents):
+        if p.exists():
+            if not p.is_dir():
+                what = f"the file '{p}'" if p == out_dir else f"'{out_dir}' below the file '{p}'"
+                raise UsageError(None, "tdgen generate: argument --out: " + expected("a folder", what))
+            break
+    for name in names:
+        sub = out_dir / name
+        if sub.exists() and not sub.is_dir():
+            raise UsageError(None, "tdgen generate: argument --out: "
+                             + expected(f"'{name}' to be a folder", f"the file '{sub}'"))
+    return out_dir
 
 
 def _resolve_targets(requested: list[str]) -> list[str]:
