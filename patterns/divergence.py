@@ -80,6 +80,34 @@ class Step:
         return {"kind": self.kind, "value": self.value, "detail": self.detail}
 
 
+@dataclass(frozen=True)
+class DivergenceFacts:
+    """What the analysis needs from a Target, and nothing else: its uniformity model
+    and the divergence class of each declared intrinsic (IR name -> kind). Small and
+    cheap to unpickle (``tdgen divergence`` caches it, see tdgen/target_cache.py);
+    ``intrinsic_divergence`` answers as ``Target.intrinsic_divergence`` does."""
+
+    uniformity: UniformityModel
+    intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()
+
+    @staticmethod
+    def of(target: Any) -> "DivergenceFacts":
+        return DivergenceFacts(
+            target.uniformity, tuple((i.ir_name, i.divergence) for i in target.intrinsics)
+        )
+
+    def intrinsic_divergence(self, ir_name: str) -> DivergenceKind:
+        by_name = self.__dict__.get("_by_name")
+        if by_name is None:
+            by_name = dict(self.intrinsics)
+            object.__setattr__(self, "_by_name", by_name)
+        kind = by_name.get(ir_name)
+        if kind is not None:
+            return kind
+        rule = self.uniformity.intrinsic_rule(ir_name)
+        return rule.kind if rule is not None else DivergenceKind.FOLLOWS_OPERANDS
+
+
 # ----------------------------------------------------------------------------- helpers
 
 

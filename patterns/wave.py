@@ -912,7 +912,7 @@ class _Checker:
         if sig == ("wait*",):
             for op in ins.operands:
                 if not (isinstance(op, CallOp) and op.name in ("lgkmcnt", "vmcnt", "expcnt") and 0 <= op.arg <= 63):
-                    self.err(op.span, "lgkmcnt(N), vmcnt(N) or expcnt(N) as operand of s_waitcnt", _describe(op))
+                    self.err(op.span, "lgkmcnt(N), vmcnt(N) or expcnt(N) with N 0..63 as operand of s_waitcnt", _describe(op))
             if len(self.diags.errors) > n_before:
                 return None
             return Op(mn, ins.text, kind, lambda st: None)

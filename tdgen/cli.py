@@ -28,11 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports errors as ``tdgen <cmd>: error: ...`` with exit code 2."""
+    """argparse that reports an error as one line ``tdgen <cmd>: error: ...``, exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

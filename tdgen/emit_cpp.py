@@ -118,6 +118,8 @@ def _const(c: m.Const) -> str:
     if t == "i1":
         return f"B.getInt1({'true' if c.value else 'false'})"
     if t.startswith("i") and t[1:].isdigit():
+        if c.value < 0:  # getIntN takes the bits unsigned
+            return f"ConstantInt::getSigned(B.getIntNTy({t[1:]}), {c.value})"
         return f"B.getIntN({t[1:]}, {c.value})"
     if t in ("half", "f16"):
         return f"ConstantFP::get(B.getHalfTy(), {float(c.value)!r})"

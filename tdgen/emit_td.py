@@ -189,18 +189,22 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
         }
         for c in target.frag_classes
     ]
-    frags = [
-        {
+    frags = []
+    for f in target.frags:
+        if f.builtin or f.instance_of is not None:
+            continue
+        code = _code_lines(f.predicate_code)
+        frags.append({
             "name": f.name,
             "divergence": f.divergence,
             "ops": f.ops_tablegen,
             "fragment": f.dag.render(),
-            "predicate": _code_lines(f.predicate_code),
+            # One-line code goes inside [{ }] on the PatFrag's last line; longer code
+            # as an indented block, as in LLVM's own .td files.
+            "predicate": code[0] if len(code) == 1 else "",
+            "predicate_block": code if len(code) > 1 else [],
             "lets": _frag_lets(f.predicate_code, f.has_one_use),
-        }
-        for f in target.frags
-        if not f.builtin and f.instance_of is None
-    ]
+        })
     return {
         "layout": lay,
         "profiles": [{"name": k, "text": p.tablegen} for k, p in profiles.items()],

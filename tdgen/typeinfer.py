@@ -52,6 +52,10 @@ class TypeError_(Exception):
         self.error = error
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _fmt(s: frozenset[str]) -> str:
     names = sorted(s, key=lambda n: (VALUE_TYPES[n].kind, VALUE_TYPES[n].bits, n))
     if len(names) > 4:
@@ -378,13 +382,35 @@ def infer(
         src = node.args[-1]
         res = inf.visit(src)
         if len(res) != len(dests):
+            what = f"'{src.op}'" if isinstance(src, Dag) else f"'{src.render()}'"
             raise TypeError_(
-                SpecError(src.span, expected(f"{len(dests)} result(s) to set", len(res)), record=record, field=field)
+                SpecError(
+                    src.span,
+                    expected(
+                        f"{_count(len(dests), 'result')} for the destinations of 'set'",
+                        f"{_count(len(res), 'result')} of {what}",
+                    ),
+                    record=record,
+                    field=field,
+                )
             )
         for d, r, a in zip(dests, res, node.args[:-1]):
             inf.rule(lambda d=d, r=r, sp=a.span: inf.same(r, d, sp, "type of the value assigned by 'set'"))
     else:
         res = inf.visit(node)
+        if instruction is not None and res and isinstance(node, Dag):
+            # llvm-tblgen: "Top-level forms in instruction pattern should have void types"
+            raise TypeError_(
+                SpecError(
+                    node.span,
+                    expected(
+                        f"a top-level form without results (assign them with '(set {instruction.outs[0].tablegen if instruction.outs else 'dst'}, ...)')",
+                        f"'{node.op}' with {_count(len(res), 'result')}",
+                    ),
+                    record=record,
+                    field=field,
+                )
+            )
         if result is not None:
             inf.field = "dst"
             out = inf.visit(result)

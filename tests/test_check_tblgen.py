@@ -1,9 +1,12 @@
-"""Each SDTypeProfile constraint the checker enforces, judged against llvm-tblgen-19.
+"""The checker's verdicts judged against llvm-tblgen-19 -gen-dag-isel on what tdgen
+emits for the same one-instruction target:
 
-For every constraint a one-instruction target uses a node with just that constraint in
-a pattern whose types fit it and in one whose types break it. tdgen's checker must
-accept the first and reject the second with a message naming the constraint, and
-llvm-tblgen-19 -gen-dag-isel, run on what tdgen emits for each, must agree on both.
+- each SDTypeProfile constraint, in patterns whose types fit it and break it;
+- an instruction's explicit mayLoad/mayStore/hasSideEffects against the effects of
+  the node or intrinsic its pattern matches ("Pattern doesn't match mayLoad = 0").
+
+Where tblgen rejects, tdgen's checker must report the pattern; where tblgen accepts,
+the checker must accept.
 """
 
 from __future__ import annotations
@@ -18,6 +21,15 @@ from tdgen.check import check_target
 from tdgen.errors import TdgenError
 from tdgen.model import (
     Instruction,
+    Intrinsic,
+    Pat,
+    IntrArgMemOnly,
+    IntrConvergent,
+    IntrHasSideEffects,
+    IntrInaccessibleMemOnly,
+    IntrNoMem,
+    IntrReadMem,
+    IntrWriteMem,
     InstrClass,
     RegisterClass,
     SDNode,
@@ -35,7 +47,7 @@ from tdgen.model import (
     Target,
     reg_names,
 )
-from tdgen.types import VALUE_TYPES, i32
+from tdgen.types import VALUE_TYPES, i32, llvm_i32_ty
 
 TYPES = ("i32", "f32", "i64", "v2i32", "v2f32", "v4i32", "iPTR")
 
@@ -109,3 +121,103 @@ def test_constraint_agrees_with_tblgen(name, fits, types, tmp_path):
     else:
         assert msg is not None and "field 'pattern': expected" in msg, msg
         assert r.returncode != 0, f"llvm-tblgen-19 accepted {types} under {constraint.tablegen}"
+
+
+# ------------------------------------------------------------------ effects
+
+NO_EFFECTS = {"mayLoad": 0, "mayStore": 0, "hasSideEffects": 0}
+EFFECT_CASES = [
+    # (node properties or intrinsic properties, instruction flags)
+    ("node", (), NO_EFFECTS),
+    ("node", ("SDNPHasChain", "SDNPMayLoad"), NO_EFFECTS),
+    ("node", ("SDNPHasChain", "SDNPMayLoad"), {"mayLoad": 1}),
+    ("node", ("SDNPHasChain", "SDNPMayStore"), {"mayStore": 0}),
+    ("node", ("SDNPHasChain", "SDNPMayStore"), {"mayStore": 1}),
+    ("node", (), {"mayStore": 1}),
+    ("node", (), {"mayLoad": 1, "hasSideEffects": 1}),
+    ("node", ("SDNPHasChain", "SDNPSideEffect"), {"hasSideEffects": 0}),
+    ("node", ("SDNPHasChain",), NO_EFFECTS),
+    ("intr", (IntrNoMem, IntrConvergent), NO_EFFECTS),
+    ("intr", (IntrReadMem,), NO_EFFECTS),
+    ("intr", (IntrReadMem,), {"mayLoad": 1, "mayStore": 0}),
+    ("intr", (IntrWriteMem,), {"mayLoad": 0}),
+    ("intr", (IntrWriteMem,), {"mayStore": 0}),
+    ("intr", (IntrConvergent,), {"mayLoad": 1, "mayStore": 1}),
+    ("intr", (IntrConvergent,), {"mayLoad": 1, "mayStore": 1, "hasSideEffects": 1}),
+    ("intr", (IntrInaccessibleMemOnly,), {"hasSideEffects": 0, "mayLoad": 1}),
+    ("intr", (IntrInaccessibleMemOnly,), {"mayStore": 0}),
+    ("intr", (IntrReadMem, IntrInaccessibleMemOnly), {"mayStore": 0, "hasSideEffects": 0}),
+    ("intr", (IntrArgMemOnly,), {"mayLoad": 0}),
+    ("intr", (IntrNoMem, IntrHasSideEffects), NO_EFFECTS),
+    ("intr", (IntrNoMem, IntrHasSideEffects), {"hasSideEffects": 1, "mayLoad": 0, "mayStore": 0}),
+    # through a Pat<> selecting the instruction (no pattern of its own)
+    ("node", ("SDNPHasChain", "SDNPMayLoad"), NO_EFFECTS, True),
+    ("node", ("SDNPHasChain", "SDNPMayLoad"), {"mayLoad": 0}, True),
+    ("node", (), {"mayStore": 1}, True),
+    ("intr", (IntrReadMem,), {"mayLoad": 1, "mayStore": 0, "hasSideEffects": 0}, True),
+]
+
+
+def _effects_target(kind: str, props, flags, via_pat: bool = False) -> Target:
+    rc = RegisterClass("R", "vector", [i32], reg_names("R", 4))
+    base = InstrClass("KInst", lets={"Namespace": "K", "Size": 4, **flags})
+    kw: dict = {}
+    if kind == "node":
+        node = SDNode("probe", "KISD::PROBE", SDTypeProfile(1, 1, [SDTCisVT(0, i32), SDTCisVT(1, i32)], name="SDT_Probe"), props)
+        kw = dict(profiles=(node.profile,), nodes=(node,))
+        op = "probe"
+    else:
+        kw = dict(intrinsics=(Intrinsic("int_k_probe", [llvm_i32_ty], [llvm_i32_ty], props),))
+        op = "int_k_probe"
+    if via_pat:
+        inst = Instruction("PROBE", base, outs="(outs R:$d)", ins="(ins R:$a)", asm="probe $d, $a")
+        kw["patterns"] = (Pat(f"({op} i32:$a)", "(PROBE $a)", name="ProbePat"),)
+    else:
+        inst = Instruction("PROBE", base, outs="(outs R:$d)", ins="(ins R:$a)", asm="probe $d, $a",
+                           pattern=f"(set i32:$d, ({op} i32:$a))")
+    return Target("k", "K", "k", isd_namespace="KISD", register_classes=(rc,), classes=(base,), defs=(inst,), **kw)
+
+
+def _case_id(c) -> str:
+    kind, props, flags = c[:3]
+    names = "+".join(getattr(p, "name", p) for p in props) or "none"
+    return f"{kind}-{names}-" + ",".join(f"{k}={v}" for k, v in flags.items())
+
+
+@pytest.mark.parametrize("case", EFFECT_CASES, ids=_case_id)
+def test_effect_flags_agree_with_tblgen(case, tmp_path):
+    t = _effects_target(*case)
+    msg = _ours(t)
+    r = _tblgen(t, tmp_path)
+    tblgen_rejects = "Pattern doesn't match" in r.stderr
+    assert r.returncode == 0 or tblgen_rejects, r.stderr
+    if tblgen_rejects:
+        where = "record 'ProbePat' field 'src'" if len(case) > 3 else "record 'PROBE' field 'pattern'"
+        assert msg is not None and f"{where}: expected a pattern" in msg, (msg, r.stderr)
+    else:
+        assert msg is None, msg
+
+
+# ------------------------------------------------------------ top-level forms
+
+FORM_CASES = [
+    # (pattern, outs, tblgen accepts)
+    ("(set i32:$d, (add i32:$a, i32:$b))", "(outs R:$d)", True),
+    ("(add i32:$a, i32:$b)", "(outs R:$d)", False),
+    ("(add i32:$a, i32:$b)", "(outs)", False),
+]
+
+
+@pytest.mark.parametrize("pattern, outs, accepted", FORM_CASES)
+def test_top_level_forms_agree_with_tblgen(pattern, outs, accepted, tmp_path):
+    rc = RegisterClass("R", "vector", [i32], reg_names("R", 4))
+    base = InstrClass("KInst", lets={"Namespace": "K", "Size": 4})
+    inst = Instruction("PROBE", base, outs=outs, ins="(ins R:$a, R:$b)", asm="probe $a, $b", pattern=pattern)
+    t = Target("k", "K", "k", register_classes=(rc,), classes=(base,), defs=(inst,))
+    msg = _ours(t)
+    r = _tblgen(t, tmp_path)
+    assert (r.returncode == 0) == accepted, r.stderr
+    if accepted:
+        assert msg is None, msg
+    else:
+        assert msg is not None and "expected a top-level form without results" in msg, msg

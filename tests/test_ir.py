@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from patterns import cfg, ir, ir_direct, ir_fast  # noqa: E402
-from patterns.ir import (INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function, Instruction,  # noqa: E402
-                         parse_file, parse_module, parse_raw_lark)
+from patterns.ir import (I32, INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function,  # noqa: E402
+                         Instruction, parse_file, parse_module, parse_raw_lark)
 from patterns.irgen import generate_kernel  # noqa: E402
-from tdgen.errors import TdgenError  # noqa: E402
+from tdgen.errors import Span, TdgenError  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ir"
 AREAS = ("uniformity/", "older/uniformity/", "isel/", "older/isel/", "permute/")
@@ -349,6 +349,27 @@ declare i32 @unused(ptr, i32)
     assert [b.name for b in g.blocks] == ["1", "3", "out"]
     assert g.blocks[1].instructions[0].operands[1] is g.blocks[1].instructions[3]
     assert [f.name for f in m.functions] == ["g", "h", "unused", "llvm.amdgcn.readfirstlane"]
+
+
+def test_instruction_fields_defaults_and_lazy_lists():
+    """Instruction is a plain class with class-level defaults: every field reads on every
+    instance, list fields are per instance (created on first read), keyword fields are
+    checked, and a direct-built instruction's span is made on first read."""
+    a = Instruction("add")
+    b = Instruction("sub", "x", I32, [], None, None, flags=frozenset({"nuw"}), align=4)
+    for k in INSTRUCTION_FIELDS:
+        getattr(a, k)
+    assert a.operands == [] and a.targets == [] and a.metadata == [] and a.flags == frozenset()
+    a.targets.append("t")
+    a.incoming.append("i")
+    assert b.targets == [] and b.incoming == [] and Instruction("x").targets == []
+    assert b.flags == {"nuw"} and b.align == 4 and b.type == I32 and b.name == "x"
+    assert a != b and a == a and len({a, b}) == 2  # identity semantics
+    with pytest.raises(TypeError):
+        Instruction("add", bogus=1)
+    m = parse_module("define void @f() {\n  ret void\n}\n", "s.ll")
+    r = m.function("f").blocks[0].instructions[0]
+    assert "span" not in vars(r) and r.span == Span("s.ll", 2, 3) and r.span is r.span
 
 
 def test_direct_builder_gives_up_on_every_malformed_file():

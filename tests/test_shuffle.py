@@ -367,6 +367,9 @@ def _lane_field(doc: dict, ce: dict) -> str:
 def test_verify_shuffles_cli_ok_and_hip_counterexample_reproduces(capsys):
     rc, out, _ = run_cli(["verify-shuffles", "--wave", "32"], capsys)
     assert rc == 0 and "0 mismatching lanes" in out and out.rstrip().endswith("is defined")
+    assert "time" not in out  # wall times only on request (output stays byte-identical)
+    rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--time"], capsys)
+    assert rc == 0 and re.search(r"^  time \d+\.\d{3} s$", out, re.M)
     rc, out, _ = run_cli(["verify-shuffles", "--wave", "32", "--lowering", "hip"], capsys)
     assert rc == 1
     ce_line, low_line, ref_line = out.rstrip().splitlines()[-3:]
@@ -417,16 +420,19 @@ def test_verify_shuffles_exits_1_on_an_injected_wrong_lowering(drop, bits, what,
     assert _lane_field(_run_json(ref_line.split(": ", 1)[1].strip(), capsys), ce) == m.group(4)
 
 
-def test_output_is_deterministic_across_hash_seeds():
+def test_output_is_byte_identical_across_runs_and_hash_seeds():
+    commands = [(["verify-shuffles", "--wave", "32"], 0),
+                (["verify-shuffles", "--wave", "32", "--lowering", "hip", "--format", "json"], 1),
+                (["shuffle", "idx", "--operand", "3", "--width", "16", "--wave", "64", "--choose", "--format", "json"], 0)]
     outs = []
     for seed in ("0", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        a = subprocess.run([sys.executable, "-m", "tdgen", "verify-shuffles", "--wave", "32", "--format", "json"],
-                           cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout
-        b = subprocess.run([sys.executable, "-m", "tdgen", "shuffle", "idx", "--operand", "3", "--width", "16",
-                            "--wave", "64", "--choose", "--format", "json"], cwd=ROOT, env=env, capture_output=True,
-                           text=True, check=True).stdout
-        outs.append((a, b))
+        run = []
+        for argv, rc in commands:
+            r = subprocess.run([sys.executable, "-m", "tdgen", *argv], cwd=ROOT, env=env, capture_output=True, text=True)
+            assert r.returncode == rc and r.stderr == "", r.stderr
+            run.append(r.stdout)
+        outs.append(run)
     assert outs[0] == outs[1]
 
 

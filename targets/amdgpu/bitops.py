@@ -31,7 +31,7 @@ from tdgen.model import (
     SDTCisVT,
     SDTypeProfile,
 )
-from tdgen.types import VALUE_TYPES, llvm_i32_ty
+from tdgen.types import VALUE_TYPES, LLVMMatchType, llvm_anyint_ty
 
 from .formats import SOP1_32, SOP2_32, VOP1_32, VOP3_32
 
@@ -52,7 +52,7 @@ PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
 NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32)
 
 int_amdgcn_sffbh = Intrinsic(
-    "int_amdgcn_sffbh", [llvm_i32_ty], [llvm_i32_ty], [IntrNoMem, IntrSpeculatable],
+    "int_amdgcn_sffbh", [llvm_anyint_ty], [LLVMMatchType(0)], [IntrNoMem, IntrSpeculatable],
     divergence=DivergenceKind.FOLLOWS_OPERANDS, default_attrs=True,
 )
 INTRINSICS = (int_amdgcn_sffbh,)

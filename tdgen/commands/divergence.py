@@ -49,11 +49,15 @@ def _load_uniformity_file(path: Path) -> UniformityModel:
 
 
 def load_target_facts(name: str):
-    """The target (``tdgen.spec.load_target``: its ``uniformity`` model and the
-    divergence class of each intrinsic it declares)."""
-    from ..spec import load_target
+    """What the analysis needs of the target (``patterns.divergence.DivergenceFacts``:
+    its ``uniformity`` model and the divergence class of each intrinsic it declares),
+    through the on-disk target cache: a warm run neither executes the spec nor imports
+    the spec model."""
+    from patterns.divergence import DivergenceFacts
 
-    return load_target(name)
+    from ..target_cache import load_derived
+
+    return load_derived(name, "divergence-facts", DivergenceFacts.of)
 
 
 def _read(path: str) -> tuple[str, str]:

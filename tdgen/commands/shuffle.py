@@ -124,7 +124,9 @@ def configure(parser):
     parser.add_argument("--wave", default=None, help="32 or 64 (default: the target's default size)")
     parser.add_argument("--exec", dest="exec_mask", default=None, help="exec mask in hex (default: all lanes)")
     parser.add_argument("--mask", default=None, help="membermask in hex (default: all lanes)")
-    parser.add_argument("--values", default=None, help="v0,v1,...: one value per lane (default lane i holds i + 100)")
+    parser.add_argument("--values", default=None,
+                        help="v0,v1,...: one value per lane (default lane i holds i + 100); write --values=-1,... "
+                             "when the list starts with a minus sign")
     parser.add_argument("--bits", default="32", help="32 or 64-bit values (64: two 32-bit shuffles)")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--lowered", action="store_true", help="run the ds_bpermute lowering in the wave model")

@@ -9,8 +9,9 @@ first counterexample (mode, width/c, operand, exec and member masks, bits, lane,
 lane, expected, got) and two ``tdgen shuffle`` commands, with the exact per-lane values
 the verifier used, that rerun that case with the lowering and with the reference.
 The output is byte-identical between runs (wall times only with ``--time``; the 2 s goal
-is shown by ``bench/shuffles.py``). ``--nvvm-c`` adds the runtime-``c`` lowering over every segment
-mask; ``--constant`` proves the cheapest-sequence choice for every constant operand.
+is shown by ``bench/shuffles.py``). ``--nvvm-c`` adds the runtime-``c`` lowering over
+every segment mask; ``--constant`` proves the cheapest-sequence choice for every constant
+operand.
 """
 
 from __future__ import annotations

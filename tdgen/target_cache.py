@@ -1,0 +1,179 @@
+"""On-disk cache of loaded targets, so a CLI run does not re-execute and re-check the spec.
+
+``load_target(name_or_path)`` returns what ``tdgen.spec.load_target`` returns; the
+first call pickles the checked Target into the cache folder and later processes
+unpickle it. ``load_derived(name_or_path, kind, build)`` caches ``build(target)``
+instead (a smaller object whose unpickling needs fewer imports; ``tdgen divergence``
+caches only the uniformity facts this way and so never imports the spec model).
+
+Key: SHA-256 over the Python version, this module's format number and the path and
+bytes of every file a load depends on: the target folder's ``*.py`` files and every
+``*.py``/``*.lark`` file of the tdgen package. Editing any of them gives a new key (old
+entries are simply left behind). Contents, not modification times, are hashed, so a
+result can only come from the same sources.
+
+Folder: ``$XDG_CACHE_HOME/tdgen`` or ``~/.cache/tdgen``; ``TDGEN_NO_CACHE=1`` turns
+the cache off. Every cache problem is silent: an unwritable folder means no cache, an
+unreadable or corrupted entry is ignored and rewritten. Entries are written to a temp
+file and renamed, so a reader never sees half an entry. Loading errors (bad spec) are
+never cached: they are raised by ``tdgen.spec.load_target`` every time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from .paths import TARGETS
+
+FORMAT = 1
+_PKG = Path(__file__).resolve().parent
+
+
+def cache_dir() -> Path | None:
+    """The cache folder, or None when caching is off."""
+    if os.environ.get("TDGEN_NO_CACHE", "") not in ("", "0"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    root = Path(base) if base else Path.home() / ".cache"
+    return root / "tdgen"
+
+
+def spec_folder(name_or_path: str | Path) -> Path | None:
+    """The folder of a target given as ``tdgen.spec.load_target`` takes it, or None
+    when it does not name one (the uncached loader then reports the error)."""
+    s = str(name_or_path)
+    if s and "/" not in s and os.sep not in s and (TARGETS / s / "spec.py").is_file():
+        return (TARGETS / s).resolve()
+    p = Path(s)
+    if p.is_dir() and (p / "spec.py").is_file():
+        return p.resolve()
+    if p.is_file() and p.suffix == ".py" and p.name == "spec.py":
+        return p.parent.resolve()
+    return None
+
+
+def fingerprint(folder: Path) -> str:
+    """Hash of every file a load of the target in ``folder`` depends on."""
+    h = hashlib.sha256()
+    h.update(f"tdgen-target-cache {FORMAT} {sys.version} {folder}\0".encode())
+    files = sorted(folder.glob("*.py"))
+    files += sorted(p for p in _PKG.rglob("*") if p.suffix in (".py", ".lark") and p.is_file())
+    for f in files:
+        h.update(str(f).encode() + b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+# -- pickling: module-level objects compared by identity (sentinels such as
+# tdgen.model.REQUIRED) travel as references, so they unpickle to the same object.
+
+def _identity_globals() -> dict[int, tuple[str, str]]:
+    table: dict[int, tuple[str, str]] = {}
+    for modname, mod in sorted(sys.modules.items()):
+        if mod is None or not (modname == "tdgen" or modname.startswith("tdgen.")):
+            continue
+        for name, val in sorted(vars(mod).items()):
+            cls = type(val)
+            if (
+                name.startswith("__")
+                or isinstance(val, (type, type(sys), type(fingerprint)))
+                or cls.__module__ != modname
+                or cls.__eq__ is not object.__eq__
+            ):
+                continue
+            table.setdefault(id(val), (modname, name))
+    return table
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, f: Any) -> None:
+        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        self._refs = _identity_globals()
+
+    def persistent_id(self, obj: Any) -> Any:
+        return self._refs.get(id(obj))
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        modname, name = pid
+        __import__(modname)
+        return getattr(sys.modules[modname], name)
+
+
+def _dumps(obj: Any) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf).dump(obj)
+    return buf.getvalue()
+
+
+def _read(path: Path) -> Any:
+    try:
+        with open(path, "rb") as f:
+            return _Unpickler(f).load()
+    except Exception:  # missing, truncated, corrupted, stale classes: a miss
+        return _MISS
+
+
+def _write(path: Path, obj: Any) -> None:
+    try:
+        data = _dumps(obj)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except Exception:  # unwritable folder, full disk, unpicklable value: no cache
+        pass
+
+
+_MISS = object()
+
+
+def _entry(folder: Path, kind: str) -> Path | None:
+    root = cache_dir()
+    if root is None:
+        return None
+    try:
+        key = fingerprint(folder)
+    except OSError:
+        return None
+    return root / f"{folder.name}-{kind}-{key[:40]}.pickle"
+
+
+def load_target(name_or_path: str | Path):
+    """``tdgen.spec.load_target``, cached on disk."""
+    return load_derived(name_or_path, "target", lambda t: t)
+
+
+def load_derived(name_or_path: str | Path, kind: str, build: Callable[[Any], Any]) -> Any:
+    """``build(tdgen.spec.load_target(name_or_path))``, cached on disk under ``kind``
+    (one name per kind of derived value; ``build`` must be a pure function of the
+    target and of tdgen's own code)."""
+    folder = spec_folder(name_or_path)
+    path = _entry(folder, kind) if folder is not None else None
+    if path is not None:
+        hit = _read(path)
+        if hit is not _MISS:
+            return hit
+    from .spec import load_target as load_uncached
+
+    value = build(load_uncached(name_or_path))
+    if path is not None:
+        _write(path, value)
+    return value
