@@ -1,8 +1,8 @@
 """Speed of the IR front end (and of ``tdgen divergence``) against opt-19, in the same run.
 
 Generates kernels with patterns/irgen.py (default 5k and 50k instructions, branches and
-loops) and times, best of N runs each (wall time; for processes also user+sys CPU, which
-is less disturbed by other load on the machine):
+loops) and times, best of N runs each, wall time and CPU time (user+sys of the process;
+on a loaded machine CPU time is the steadier of the two):
 
   opt verify        opt-19 -passes=verify -disable-output FILE                (parse + verify)
   opt uniformity    opt-19 -mtriple=amdgcn -passes='print<uniformity>' -disable-output FILE
@@ -15,8 +15,9 @@ is less disturbed by other load on the machine):
 
 and prints ratios to opt-19 and the 5k -> 50k scaling of each. The environment may set
 PYTHONDONTWRITEBYTECODE=1, which makes every fresh process compile the sources again;
---pyc first byte-compiles patterns/ and tdgen/ into a temporary PYTHONPYCACHEPREFIX (what
-an installed package has) and runs the fresh processes with it.
+--pyc runs the fresh processes with byte-code caching on, into a temporary
+PYTHONPYCACHEPREFIX filled by one warm-up run of each command (what an installed package
+has).
 
 Usage: python bench/parse_ir.py [--runs N] [--sizes 5000,50000] [--lark] [--pyc] [--no-records]
 """
@@ -42,13 +43,16 @@ from patterns.ir import parse_module  # noqa: E402
 from patterns.irgen import generate_kernel  # noqa: E402
 
 
-def best_call(fn, runs: int) -> float:
-    times = []
+def best_call(fn, runs: int) -> tuple[float, float]:
+    """(best wall time, best CPU time of this process) of an in-process call."""
+    walls, cpus = [], []
     for _ in range(runs):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return min(walls), min(cpus)
 
 
 def best_proc(cmd, runs: int, env=None) -> tuple[float, float]:
@@ -93,12 +97,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         if args.pyc:
+            # byte-code caching on, into a private cache: the first (warm-up) run of each
+            # command writes the .pyc of every module it imports, stdlib included
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pyc")
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "patterns"),
-                            str(ROOT / "tdgen")], check=True, env=env, stdout=subprocess.DEVNULL)
         print(f"python {sys.version.split()[0]}, PYTHONDONTWRITEBYTECODE="
               f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}, fresh processes "
-              f"{'with' if args.pyc else 'without'} precompiled .pyc, best of {args.runs}")
+              f"{'with' if args.pyc else 'without'} a byte-code cache, best of {args.runs}")
         for n in sizes:
             text = generate_kernel(7, n)
             path = Path(tmp) / f"k{n}.ll"
@@ -108,32 +113,37 @@ def main() -> int:
             r["opt uniformity"] = best_proc([opt, "-mtriple=amdgcn", "-passes=print<uniformity>",
                                              "-disable-output", str(path)], args.runs)
             parse_module(text, str(path))  # warm caches (regexes, types)
-            r["direct"] = (best_call(lambda: parse_module(text, str(path)), args.runs), None)
+            r["direct"] = best_call(lambda: parse_module(text, str(path)), args.runs)
             if not args.no_records:
-                r["records"] = (best_call(lambda: records_path(text, str(path)), 1), None)
+                r["records"] = best_call(lambda: records_path(text, str(path)), 1)
             if args.lark:
-                r["lark"] = (best_call(lambda: parse_module(text, str(path), fast=False), 1), None)
+                r["lark"] = best_call(lambda: parse_module(text, str(path), fast=False), 1)
             code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir import parse_file; "
                     f"parse_file({str(path)!r})")
-            r["parse process"] = best_proc([sys.executable, "-c", code], args.runs, env)
-            r["divergence"] = best_proc([sys.executable, "-m", "tdgen", "divergence", str(path)], args.runs,
-                                        dict(env, PYTHONPATH=str(ROOT)))
+            parse_cmd = [sys.executable, "-c", code]
+            div_cmd = [sys.executable, "-m", "tdgen", "divergence", str(path)]
+            div_env = dict(env, PYTHONPATH=str(ROOT))
+            if args.pyc:
+                best_proc(parse_cmd, 1, env)
+                best_proc(div_cmd, 1, div_env)
+            r["parse process"] = best_proc(parse_cmd, args.runs, env)
+            r["divergence"] = best_proc(div_cmd, args.runs, div_env)
             rows[n] = r
-            base, ubase = r["opt verify"][0], r["opt uniformity"][0]
             print(f"{n} instructions ({text.count(chr(10))} lines):")
             for k, (wall, cpu) in r.items():
-                ref = ubase if k == "divergence" else base
                 refname = "opt uniformity" if k == "divergence" else "opt verify"
-                c = f"  cpu {cpu:7.3f}s" if cpu is not None else ""
-                print(f"  {k:15s} {wall:7.3f}s{c}  = {wall / ref:5.2f}x {refname}")
+                ref = r[refname]
+                print(f"  {k:15s} wall {wall:7.3f}s = {wall / ref[0]:5.2f}x   cpu {cpu:7.3f}s = "
+                      f"{cpu / ref[1]:5.2f}x {refname}")
     if len(sizes) >= 2:
         a, b = sizes[0], sizes[-1]
-        print(f"scaling {a} -> {b} (x{b / a:g} instructions), wall: " + ", ".join(
-            f"{k} x{rows[b][k][0] / rows[a][k][0]:.1f}" for k in rows[a]))
-        ok = rows[b]["divergence"][0] <= rows[b]["opt uniformity"][0]
-        print(f"goal at {b}: tdgen divergence {rows[b]['divergence'][0]:.3f}s vs opt uniformity "
-              f"{rows[b]['opt uniformity'][0]:.3f}s: {'met' if ok else 'NOT met'} "
-              f"({rows[b]['divergence'][0] / rows[b]['opt uniformity'][0]:.2f}x)")
+        for i, what in ((0, "wall"), (1, "cpu")):
+            print(f"scaling {a} -> {b} (x{b / a:g} instructions), {what}: " + ", ".join(
+                f"{k} x{rows[b][k][i] / rows[a][k][i]:.1f}" for k in rows[a]))
+        for i, what in ((0, "wall"), (1, "cpu")):
+            d, o = rows[b]["divergence"][i], rows[b]["opt uniformity"][i]
+            print(f"goal at {b} ({what}): tdgen divergence {d:.3f}s vs opt uniformity {o:.3f}s: "
+                  f"{'met' if d <= o else 'NOT met'} ({d / o:.2f}x)")
     return 0
 
 

@@ -9,8 +9,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(shift (shift x, c1), c2)`` -> ``(shift x, c1+c2)``; ``add x, C`` with C in [-64, -17]
   -> ``sub x, -C`` (AMDGPU's NegSubInlineConst32 selection, kept as a sub so the plain
   S_SUB/V_SUB patterns select it);
-  ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` (when the target has that
-  node; just ``srl x, c`` when c + w >= 32);
+  ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` for divergent nodes when the
+  target has that node (llc does it for uniform ones too, but the reference target
+  cannot declare s_bfe_u32's packed operand); just ``srl x, c`` when c + w >= 32;
   ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
   ``mul x, 2^k+1`` -> ``(x << k) + x`` (AMDGPU's decomposeMulByConstant);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
@@ -237,7 +238,7 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if shift + width >= 32:  # the mask keeps every bit the shift leaves
             ctx.replace(n, a)
             return True
-        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal:
+        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal and n.divergent:
             _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
             return True
     if opc == "ISD::OR":

@@ -230,8 +230,7 @@ class DomTree:
                 order.append(node)
         n = len(order)
         preds: list[list[int]] = [[] for _ in range(n)]
-        for node in order:
-            i = index[node]
+        for i, node in enumerate(order):
             for s in succs(node):
                 preds[index[s]].append(i)
         idom = [-1] * n
@@ -258,46 +257,59 @@ class DomTree:
                 if idom[b] != new_idom:
                     idom[b] = new_idom
                     changed = True
-        self.idom: dict[Hashable, Hashable] = {order[i]: order[idom[i]] for i in range(n)}
+        # Everything is kept in arrays indexed by post-order number; ``_index`` maps a
+        # node to it (one dict instead of one per property: this runs per function).
+        self._index = index
+        self._order = order
+        self._idom = idom
+        self._root_i = root_i
         children: list[list[int]] = [[] for _ in range(n)]
         for i in range(n - 1):
             children[idom[i]].append(i)
-        self.pre: dict[Hashable, int] = {}
-        self.post: dict[Hashable, int] = {}
+        pre = [0] * n
+        post = [0] * n
         counter = 0
-        tstack: list[tuple[int, bool]] = [(root_i, False)]
+        tstack: list[int] = [root_i]
         while tstack:
-            i, done = tstack.pop()
-            if done:
-                self.post[order[i]] = counter
+            i = tstack.pop()
+            if i < 0:
+                post[~i] = counter
                 continue
-            self.pre[order[i]] = counter
+            pre[i] = counter
             counter += 1
-            tstack.append((i, True))
-            for c in children[i]:
-                tstack.append((c, False))
+            tstack.append(~i)
+            tstack.extend(children[i])
+        self._pre = pre
+        self._post = post
+
+    def __len__(self) -> int:
+        """Number of nodes reachable from the root (the root included)."""
+        return len(self._order)
 
     def reachable(self, n: Hashable) -> bool:
-        return n in self.pre
+        return n in self._index
 
     def dominates(self, a: Hashable, b: Hashable) -> bool:
         """LLVM's convention: everything dominates an unreachable block."""
-        pb = self.pre.get(b)
-        if pb is None:
+        ib = self._index.get(b)
+        if ib is None:
             return True
-        pa = self.pre.get(a)
-        if pa is None:
+        ia = self._index.get(a)
+        if ia is None:
             return False
-        return pa <= pb and self.post[b] <= self.post[a]
+        pre = self._pre
+        post = self._post
+        return pre[ia] <= pre[ib] and post[ib] <= post[ia]
 
     def properly_dominates(self, a: Hashable, b: Hashable) -> bool:
         return a is not b and self.dominates(a, b)
 
     def parent(self, n: Hashable) -> Hashable | None:
-        d = self.idom.get(n)
-        if d is None or d is n or n is self.root:
+        """The immediate dominator, None for the root and unreachable nodes."""
+        i = self._index.get(n)
+        if i is None or i == self._root_i:
             return None
-        return d
+        return self._order[self._idom[i]]
 
 
 def modified_post_order(

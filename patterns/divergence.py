@@ -122,14 +122,18 @@ def _is_inst(v: Any) -> bool:
 
 def _operand_values(inst: Any) -> list[Any]:
     if inst.opcode == "phi":
-        vals = [v for v, _b in inst.incoming]
-    else:
-        vals = list(inst.operands)
-        cv = getattr(inst, "callee_value", None)
-        if cv is not None:
-            vals.append(cv)
-        for _tag, bvals in getattr(inst, "bundles", None) or ():
-            vals.extend(bvals)
+        return [v for v, _b in inst.incoming]
+    vals = inst.operands
+    cv = getattr(inst, "callee_value", None)
+    # bundles: read from the instance only (the class default would allocate a list)
+    bundles = inst.__dict__.get("bundles")
+    if cv is None and not bundles:
+        return vals
+    vals = list(vals)
+    if cv is not None:
+        vals.append(cv)
+    for _tag, bvals in bundles or ():
+        vals.extend(bvals)
     return vals
 
 
@@ -159,6 +163,11 @@ def _asm_outputs(constraints: str) -> list[str]:
         if part.startswith("="):
             outs.append(part)
     return outs
+
+
+# the opcodes ``_Model.classify`` can answer for (every other instruction follows its
+# operands)
+_SEED_OPCODES = frozenset({"load", "atomicrmw", "cmpxchg", "call", "invoke", "callbr", "extractvalue"})
 
 
 class _Model:
@@ -292,11 +301,17 @@ class UniformityInfo:
     def __init__(self, functions: list[FunctionUniformity]) -> None:
         self.functions = functions
         self._by_fn = {f.function: f for f in functions}
-        self._divergent: set[Any] = set()
         self.divergent_blocks: set[Any] = set()  # blocks with a divergent terminator
         for f in functions:
-            self._divergent.update(f.divergent)
             self.divergent_blocks.update(f.divergent_term_blocks)
+        # membership only: one function's own dict serves as is (no copy of a big map)
+        self._divergent: Any
+        if len(functions) == 1:
+            self._divergent = functions[0].divergent
+        else:
+            self._divergent = set()
+            for f in functions:
+                self._divergent.update(f.divergent)
 
     def is_divergent(self, value: Any) -> bool:
         """Whether ``value`` (instruction, argument, terminator) may differ across lanes;
@@ -351,6 +366,8 @@ def _cause(fu: FunctionUniformity, value: Any) -> tuple[Step, Any] | None:
         cause = fu.divergent.get(value)
     if cause is None:
         return None
+    if type(cause) is not tuple:  # compact form of ("data", operand, None)
+        cause = ("data", cause, None)
     kind, parent, detail = cause
     if detail is None:
         verb = "branches on" if kind == "terminator" else "uses"
@@ -530,6 +547,7 @@ class _FunctionAnalysis:
         self._stop: dict[Any, Any] = {}
         self._acyclic: dict[Any, Any] = {}
         self._pdt: DomTree | None = None
+        self._dt: DomTree | None = None
 
     # -- structure
     def succs(self, b: Any) -> list[Any]:
@@ -555,23 +573,43 @@ class _FunctionAnalysis:
         self.preds = preds
         self.ci = CycleInfo(entry, lambda b: b.successors, preds.__getitem__)
         self.res.cycles = self.ci
-        self.dt = DomTree(entry, lambda b: b.successors)
         po, self.reducible_headers = modified_post_order(entry, self.succs, self.ci)
         self.po = po
         self.po_index = {b: i for i, b in enumerate(po)}
-        # users
+        # users (each user once per value, in program order); on the same pass, the
+        # instructions whose opcode can make them a seed (``_Model.classify``)
         users: dict[Any, list[Any]] = {}
+        get = users.get
+        local = (Instruction, Argument)
+        operand_values = _operand_values
+        seed_ops = _SEED_OPCODES
+        self.seed_candidates = cands = []
         for b in fn.blocks:
             for inst in b.instructions:
-                for v in _operand_values(inst):
-                    if _is_local(v):
-                        lst = users.get(v)
+                op = inst.opcode
+                if op in seed_ops:
+                    cands.append(inst)
+                d = inst.__dict__
+                if op == "phi" or "callee_value" in d or "bundles" in d:
+                    vals = operand_values(inst)
+                else:
+                    vals = inst.operands
+                for v in vals:
+                    if isinstance(v, local):
+                        lst = get(v)
                         if lst is None:
                             users[v] = [inst]
                         elif lst[-1] is not inst:
                             lst.append(inst)
         self.users = users
         self.terms = {b.terminator for b in fn.blocks} - {None}
+
+    def dom(self) -> DomTree:
+        """The dominator tree, built on first use (only joins inside irreducible
+        cycles ask for it)."""
+        if self._dt is None:
+            self._dt = DomTree(self.fn.blocks[0], lambda b: b.successors)
+        return self._dt
 
     def post_dom(self) -> DomTree:
         if self._pdt is None:
@@ -596,7 +634,7 @@ class _FunctionAnalysis:
             c = c.parent
         if c is None:
             pdt = self.post_dom()
-            if len(pdt.pre) == len(self.fn.blocks) + 1:  # every block reaches the exit
+            if len(pdt) == len(self.fn.blocks) + 1:  # every block reaches the exit
                 p = self._acyclic_pdom(div_block, pdt)
         self._stop[div_block] = p
         return p
@@ -638,14 +676,23 @@ class _FunctionAnalysis:
         return True
 
     def push_users(self, v: Any) -> None:
-        # Causes of data/terminator steps keep only the operand; _why words them.
+        # The hot loop: ``mark`` inlined for data steps, whose cause is stored as the
+        # bare operand (``_cause`` reads it as ("data", v, None)); terminator causes
+        # keep only the operand too; _why words them.
+        us = self.users.get(v)
+        if us is None:
+            return
         terms = self.terms
-        mark = self.mark
-        for u in self.users.get(v, ()):
+        res = self.res
+        div = res.divergent
+        override = res.uniform_override
+        wl = self.worklist
+        for u in us:
             if u in terms:
-                mark(u, ("terminator", v, None))
-            else:
-                mark(u, ("data", v, None))
+                self.mark(u, ("terminator", v, None))
+            elif u not in div and u not in override:
+                div[u] = v
+                wl.append(u)
 
     # -- the analysis
     def run(self) -> FunctionUniformity:
@@ -660,41 +707,54 @@ class _FunctionAnalysis:
             if not model.arg_uniform(fn, a):
                 res.divergent[a] = ("source", None, _arg_reason(fn))
                 seeds.append(a)
-        for b in fn.blocks:
-            for inst in b.instructions:
-                c = model.classify(inst)
-                if c is None:
-                    continue
-                kind, why = c
-                if kind == "uniform":
-                    res.uniform_override.add(inst)
-                elif inst is b.terminator:
-                    res.divergent_term_blocks[b] = ("source", None, why)
-                    seeds.append(inst)
-                else:
-                    res.divergent[inst] = ("source", None, why)
-                    seeds.append(inst)
+        for inst in self.seed_candidates:  # program order
+            c = model.classify(inst)
+            if c is None:
+                continue
+            kind, why = c
+            b = inst.block
+            if kind == "uniform":
+                res.uniform_override.add(inst)
+            elif inst is b.terminator:
+                res.divergent_term_blocks[b] = ("source", None, why)
+                seeds.append(inst)
+            else:
+                res.divergent[inst] = ("source", None, why)
+                seeds.append(inst)
         for s in seeds:
             if s in self.terms:
                 self.worklist.append(s)
             else:
                 self.push_users(s)
+        # The worklist loop, with ``push_users`` inlined (it runs once per divergent
+        # value).
         wl = self.worklist
         terms = self.terms
+        users = self.users
+        div = res.divergent
+        override = res.uniform_override
         pops = 0
         while wl:
             pops += 1
-            inst = wl.pop()
-            if inst in terms:
-                self.control_divergence(inst)
-            else:
-                self.push_users(inst)
+            v = wl.pop()
+            if v in terms:
+                self.control_divergence(v)
+                continue
+            us = users.get(v)
+            if us is None:
+                continue
+            for u in us:
+                if u in terms:
+                    self.mark(u, ("terminator", v, None))
+                elif u not in div and u not in override:
+                    div[u] = v
+                    wl.append(u)
         res.stats["worklist_pops"] = pops
         return res
 
     def control_divergence(self, term: Any) -> None:
         block = term.block
-        if not self.dt.reachable(block):
+        if block not in self.po_index:  # unreachable from the entry
             return
         if len(block.successors) < 2:
             return
@@ -738,7 +798,7 @@ class _FunctionAnalysis:
         return intc if intc is not None else ext
 
     def _int_div_cycle(self, cycle: Cycle, div_block: Any, join: Any) -> Cycle | None:
-        dt = self.dt
+        dt = self.dom()
         if dt.properly_dominates(div_block, join):
             return None
         c: Cycle | None = cycle
@@ -849,7 +909,16 @@ def analyze(module_or_function: Any, target: Any = None, *, llvm19_compat: bool 
             if fn.is_declaration or not fn.blocks:
                 continue
             results.append(_FunctionAnalysis(fn, model, llvm19_compat).run())
+        info = UniformityInfo(results)
+        if gc_was_enabled and gc.get_freeze_count() == 0:
+            # The objects allocated above still count as young: the first allocation
+            # after gc.enable() would start a collection that walks them all, and the
+            # AST with them (0.08 s at 50k instructions). Move everything tracked to the
+            # oldest generation instead (no traversal; still collectable by full
+            # collections), as patterns/ir.py does after parsing.
+            gc.freeze()
+            gc.unfreeze()
     finally:
         if gc_was_enabled:
             gc.enable()
-    return UniformityInfo(results)
+    return info

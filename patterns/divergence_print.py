@@ -42,19 +42,26 @@ def format_function(fu: FunctionUniformity) -> str:
         out.append("CYCLES WITH DIVERGENT EXIT:\n")
         for c in fu.divergent_exit_cycles:
             out.append(f"  {c.describe(name)}\n")
+    # The hot loop (one line per instruction): pieces go straight into one list.
     div = fu.divergent
+    div_terms = fu.divergent_term_blocks
+    add = out.append
     for b in fn.blocks:
-        out.append(f"\nBLOCK {b.slot}\nDEFINITIONS\n")
+        add(f"\nBLOCK {b.slot}\nDEFINITIONS\n")
         term = b.terminator
         for inst in b.instructions:
             if inst is term:
                 break
-            out.append((_MARK if inst in div else _BLANK) + _inst_text(inst) + "\n")
-        out.append("TERMINATORS\n")
+            t = inst.text
+            add(_MARK if inst in div else _BLANK)
+            add(t if t[:2] == "  " else "  " + t)
+            add("\n")
+        add("TERMINATORS\n")
         if term is not None:
-            mark = _MARK if b in fu.divergent_term_blocks else _BLANK
-            out.append(mark + _inst_text(term) + "\n")
-        out.append("END BLOCK\n")
+            add(_MARK if b in div_terms else _BLANK)
+            add(_inst_text(term))
+            add("\n")
+        add("END BLOCK\n")
     return "".join(out)
 
 

@@ -318,6 +318,15 @@ INSTRUCTION_FIELDS = (
     "slot", "_text")
 
 
+def _instruction_text(inst) -> str:
+    """``ir_print.instruction_text``, imported on first use (then bound here directly)."""
+    global _instruction_text
+    from .ir_print import instruction_text
+
+    _instruction_text = instruction_text
+    return instruction_text(inst)
+
+
 class _LazySpan:
     """``Instruction.span`` of instructions built by ``ir_direct``: they store only
     ``_loc`` (line << 20 | column); the ``Span`` is made on first read (and cached)."""
@@ -416,11 +425,10 @@ class Instruction(Value):
     @property
     def text(self) -> str:
         """The instruction exactly as ``opt-19 -S`` prints it (without indentation)."""
-        if self._text is None:
-            from .ir_print import instruction_text
-
-            self._text = instruction_text(self)
-        return self._text
+        t = self._text
+        if t is None:
+            t = self._text = _instruction_text(self)
+        return t
 
     @property
     def function(self) -> "Function | None":

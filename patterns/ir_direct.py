@@ -4,18 +4,20 @@ Stage job: the fast path of ``parse_module``. For modules written in the common
 simple forms (named or numbered values, labels, the integer/pointer instructions
 ``irgen`` emits and most hand-written GPU kernels use: binary ops, icmp, select, phi,
 br, ret, direct calls, load, store, getelementptr, casts, unreachable; ``declare`` and
-``define`` headers without attribute groups) it builds the final AST directly from
-the text -- no raw records, no lark, no second resolution pass. Each line is split by
-one regular expression, dispatched on its opcode to one regular expression per
-opcode family, and its operands are bound with dict lookups; forward references (phi
+``define`` headers, ``#N`` attribute groups of plain words and strings) it builds the final AST directly from
+the text -- no raw records, no lark, no second resolution pass. Each line's opcode is
+found with ``str.split``, the whole line is matched by the one regular expression of
+that opcode's family, and its operands are bound with dict lookups; forward references (phi
 incoming values, branch targets, values defined later) are patched once at the end of
-the function.
+the function. Instructions store only their line and column (``_loc``); the ``Span`` is
+made when someone reads ``inst.span``. Every constant operand is a new ``Constant``
+object, as on the exact path (the SelectionDAG builder relies on object identity).
 
 The builder never reports errors itself. Whenever a line is outside the forms above,
 or anything is wrong (undefined value, type mismatch, missing terminator, redefinition,
 unknown callee, ...), it gives up (``build_module`` returns ``None``) and
-``parse_module`` parses the file with the exact path (``ir_fast`` records + lark +
-``ir._Resolver``), which produces the error text. So the error messages have one
+``parse_module`` parses the file with the exact path (``patterns/ir_exact.py``: ``ir_fast``
+records or lark, then ``_Resolver``), which produces the error text. So the error messages have one
 source, and the AST built here must equal the resolver's: tests/test_ir.py compares
 both field by field on the whole corpus and on generated kernels.
 """
@@ -58,7 +60,8 @@ _PHI_PAIR = re.compile(r'\[ (' + _V + r'), %(' + _N + r') \]')
 _BR = re.compile(_P + r'(br) (?:label %(' + _N + r')|i1 (' + _V + r'), label %(' + _N + r'), label %(' + _N
                  + r'))$')
 _RET = re.compile(_P + r'(ret) (?:void|(' + _T + r') (' + _V + r'))$')
-_CALL = re.compile(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)$')
+_CALL = re.compile(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
+                   r'((?: #[0-9]+)*)$')
 _ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) (' + _V + r')$')
 _LOAD = re.compile(_P + r'(load) (' + _T + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
 _STORE = re.compile(_P + r'(store) (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V
@@ -70,7 +73,11 @@ _CAST = re.compile(_P + r'(trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitca
                    + _T + r') (' + _V + r') to (' + _T + r')$')
 _UNREACHABLE = re.compile(_P + r'(unreachable)$')
 _HEADER = re.compile(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
-                     + r')\((.*)\)( \{)?$')
+                     + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
+# attribute groups of plain words and strings ("key" or "key"="value"); 'align' is a
+# keyword of the grammar, anything with parentheses is left to the exact path
+_ATTR_GROUP = re.compile(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
+_ATTR_ITEM = re.compile(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
 _PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
                     r'(?: %(' + _N + r'))?$')
 _MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
@@ -199,6 +206,7 @@ class _Builder:
         self.funcs: dict = {}  # name -> Function (defined or declared)
         self.calls: list = []  # (inst, callee name, callee column, line, arg types) in source order
         self.consts: dict = {}
+        self.attr_users: list = []  # functions and calls with '#N' attribute references
 
     # ----------------------------------------------------------------- module
     def run(self, text: str) -> Module:
@@ -213,7 +221,7 @@ class _Builder:
                 continue
             if s[0] == "d":
                 m = _HEADER.match(s)
-                if m is None or (m.group(1) == "define") != (m.group(6) is not None):
+                if m is None or (m.group(1) == "define") != (m.group(7) is not None):
                     raise _Bail
                 if line[0] != "d":
                     raise _Bail
@@ -221,10 +229,33 @@ class _Builder:
                 if m.group(1) == "define":
                     k = self.body(f, lines, k)
                 continue
+            if s[0] == "a":
+                m = _ATTR_GROUP.match(s)
+                if m is None or line[0] != "a":
+                    raise _Bail
+                gid = int(m.group(1))
+                if gid in self.mod.attr_groups:
+                    raise _Bail  # redefinition
+                items = _ATTR_ITEM.findall(m.group(2))
+                if "align" in items:
+                    raise _Bail
+                self.mod.attr_groups[gid] = tuple(items)
+                continue
             if _MODULE_LINE.match(s) is None:
                 raise _Bail
         self.link_calls()
+        self.expand_attrs()
         return self.mod
+
+    def expand_attrs(self) -> None:
+        """``attrs`` of functions and calls from their ``#N`` references (groups may be
+        defined after their use; undefined groups count as empty, as in LLVM 19)."""
+        groups = self.mod.attr_groups
+        for owner in self.attr_users:
+            out = set()
+            for ref in owner.attr_items:
+                out.update(groups.get(int(ref[1:]), ()))
+            owner.attrs = frozenset(out)
 
     def header(self, m, lineno: int) -> Function:
         path = self.path
@@ -240,8 +271,11 @@ class _Builder:
             raise _Bail
         fspan = _span(path, lineno, m.start(4))  # the '@' of the name (1-based: start - 1 + 1)
         is_decl = m.group(1) == "declare"
-        f = Function(name, cc, _ty(m.group(3)), [], _NO_FLAGS, is_decl, [], fspan, self.mod, (),
+        refs = tuple(m.group(6).split())
+        f = Function(name, cc, _ty(m.group(3)), [], _NO_FLAGS, is_decl, [], fspan, self.mod, refs,
                      tuple(words), False)
+        if refs:
+            self.attr_users.append(f)
         inner = m.group(5)
         args = f.args
         seen = {}
@@ -519,6 +553,9 @@ class _Builder:
                         ops.append(operand(am.group(3), aty, inst, j))
                         aattrs.append(tuple(am.group(2).split()))
                 calls.append((inst, g[3], m.start(4), k, arg_types))  # column of '@' (1-based)
+                if g[5]:
+                    inst.attr_items = tuple(g[5].split())
+                    self.attr_users.append(inst)
             elif fam == 9:  # cast
                 sty, dty = _ty(g[3]), _ty(g[5])
                 if not _cast_ok(op, sty, dty):

@@ -229,8 +229,8 @@ def _make_builder_class():
         # -------------------------------------------------------- attributes
         def attr(self, c):
             if len(c) == 1 and isinstance(c[0], Token):
-                if c[0].type == "STRING":
-                    return str(c[0])
+                if c[0].type == "INT":  # align N / align(N): the keyword is not a child
+                    return f"align {c[0]}"
                 return str(c[0])
             if len(c) == 1:
                 return c[0]

@@ -252,6 +252,9 @@ def instruction_text(inst: Instruction) -> str:
         body = f"freeze {_op(o[0])}"
     else:  # pragma: no cover - every parsed opcode is handled above
         body = op
+    d = getattr(inst, "__dict__", None)
+    if d is not None and not d.get("metadata"):  # no metadata (and no list allocated for it)
+        return pre + body
     return pre + body + _md(inst)
 
 

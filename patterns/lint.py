@@ -84,8 +84,6 @@ def _subsumes(q: PNode, p: PNode) -> bool:
         return False
     if not set(q.preds) <= set(p.preds):
         return False
-    if q.name and p.name and False:
-        return False
     return all(_subsumes(a, b) for a, b in zip(q.children, p.children)) and not _repeats(p) and not _repeats(q)
 
 

@@ -216,7 +216,6 @@ def common_subexpressions(fn) -> dict:
             children.setdefault(p, []).append(b)
     rep: dict = {}
     table: dict = {}
-    stack = [(fn.blocks[0], None)]
     undo: list = []
     # iterative preorder walk with scoped table: ("enter", block) / ("leave", marker)
     work = [("enter", fn.blocks[0])]
@@ -243,16 +242,18 @@ def common_subexpressions(fn) -> dict:
                 undo.append(key)
         for c in reversed(children.get(b, [])):
             work.append(("enter", c))
-    del stack
     return rep
 
 
 def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set:
     """Instructions that survive llc's IR-level dead-code removal.
 
-    ``"trivial"``: repeatedly drop instructions without users and without side effects
-    (what EarlyCSE/CodeGenPrepare do; dead cycles through phis stay). ``"all"``: keep
-    everything."""
+    ``"aggressive"`` (what the DAG builder uses): only what a side effect (store, branch,
+    return, call, volatile load) transitively needs, dead phi cycles included -- llc's
+    EarlyCSE deletes unused instructions and LSR deletes dead loop phis, and none of
+    them reaches instruction selection. ``"trivial"``: repeatedly drop instructions
+    without users and without side effects (dead phi cycles stay). ``"all"``: keep
+    everything. ``rep`` maps CSE'd instructions to their representatives."""
     insts = [i for b in fn.blocks for i in b.instructions]
     if mode == "all":
         return set(insts)

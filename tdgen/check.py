@@ -16,8 +16,21 @@
   instructions or casts in results); arity matches the node profile, fragment ``ops``,
   intrinsic params or instruction ``ins``; every ``$name`` of an instruction pattern is
   one of its operands and every input operand appears; result variables are bound in
-  the source; types unify under the SDTC constraints (``tdgen.typeinfer``);
-- lowerings and rewrites: intrinsic, node and operand indices consistent.
+  the source; types unify under the SDTC constraints (``tdgen.typeinfer``; a top-level
+  form of an instruction pattern yields no value unless under ``set``);
+- memory effects: an instruction's explicit ``mayLoad``/``mayStore``/``hasSideEffects``
+  agree with what its patterns match (SDNP properties of nodes, memory properties of
+  intrinsics), where llvm-tblgen-19 rejects them ("Pattern doesn't match mayLoad = 0");
+- lowerings: intrinsic declared, node declared, node carries a chain exactly when the
+  intrinsic has one (``Intrinsic.has_chain``: INTRINSIC_W_CHAIN vs _WO_CHAIN), node
+  results = intrinsic results, operand indices in range;
+- rewrites: the foreign intrinsic is one LLVM 19 has (``tdgen.builtins.FOREIGN_INTRINSICS``,
+  no LLVM needed at run time), ``foreign_params`` matches it, the target intrinsic
+  returns the same types, is IntrConvergent when the foreign one is, and every mapped
+  argument / ``Const`` has the type of the target parameter it feeds.
+
+The verdicts on SDTC constraints, memory effects and top-level forms are compared
+with llvm-tblgen-19 in tests/test_check_tblgen.py.
 
 Messages: ``path:line:col: record 'R' field 'f': expected ..., found ...``.
 """
@@ -596,6 +609,7 @@ class Checker:
                 "node",
             )
         m = low.operand_map
+        self.check_lowering_types(low, rec)
         if not node.profile.variadic and len(m) != node.num_operands:
             self.err(
                 low.field_span("operands")[0],
@@ -606,6 +620,37 @@ class Checker:
         for k, i in enumerate(m):
             if not (isinstance(i, int) and 0 <= i < len(intr.params)):
                 self.err(low.field_span("operands", k)[0], expected(f"a parameter index below {len(intr.params)}", i), rec, "operands")
+
+    def check_lowering_types(self, low, rec: str) -> None:
+        """The intrinsic's fixed parameter and result types must satisfy the node's
+        profile (the C++ ``DAG.getNode`` would build a node its patterns never match)."""
+        from .dag import parse_pattern
+        from .typeinfer import TypeError_, infer
+
+        intr, node = low.intrinsic, low.node
+        m = low.operand_map
+        if node.profile.variadic or len(m) != node.num_operands or len(intr.results) != node.num_results:
+            return
+        if not all(isinstance(i, int) and 0 <= i < len(intr.params) for i in m):
+            return
+        def leaf(t, name: str) -> str:
+            return f"{t.vt.name}:${name}" if t.vt is not None else f"${name}"
+        args = " ".join(leaf(intr.params[i], f"p{i}") for i in m)
+        text = f"({node.name} {args})" if args else f"({node.name})"
+        if len(intr.results) == 1 and intr.results[0].vt is not None:
+            text = f"({intr.results[0].vt.name} {text})"
+        try:
+            infer(self.t, parse_pattern(text), record=rec, field="node")
+        except TypeError_ as e:
+            want, sep, found = e.error.message.removeprefix("expected ").rpartition(", found ")
+            self.err(
+                low.field_span("node")[0],
+                expected(f"{want} in '{text}' (the types of '{intr.name}')", found) if sep else e.error.message,
+                rec,
+                "node",
+            )
+        except TdgenError:
+            return
 
     def check_rewrite(self, rw) -> None:
         from .builtins import FOREIGN_INTRINSICS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from .errors import TdgenError
@@ -77,5 +78,23 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def entry() -> None:
+    """Console entry point: run, flush, and leave without tearing down the heap.
+
+    Commands build large object graphs (an IR module, a DAG); freeing them one by one at
+    interpreter exit costs more than some whole analyses. Output is flushed first, so
+    nothing is lost; in-process callers (tests) use ``main`` and keep normal teardown."""
+    rc = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    try:
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(rc)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

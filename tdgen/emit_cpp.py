@@ -7,10 +7,10 @@ Files (names from ``emit_td.Layout``):
   ``Lower<NS>INTRINSIC_WO_CHAIN``: one ``DAG.getNode`` per spec ``Lowering`` of an
   IntrNoMem intrinsic; intrinsics with memory effects (a chain) are lowered in
   ``Lower<NS>INTRINSIC_W_CHAIN`` (also for INTRINSIC_VOID), keeping the chain.
-- ``<NS>IntrinsicRewrite.cpp``: ``rewrite<NS>ForeignIntrinsics(Function &)`` plus a
-  new-PM pass: every call of a foreign intrinsic named by a spec ``Rewrite`` is rebuilt
+- ``<NS>IntrinsicRewrite.h`` / ``.cpp``: ``rewrite<NS>ForeignIntrinsics(Function &)``
+  plus a new-PM pass: every call of a foreign intrinsic named by a spec ``Rewrite`` is rebuilt
   with IRBuilder as a call of the target intrinsic with the mapped operands.
-- ``<NS>Divergence.cpp``: ``is<NS>SourceOfDivergence`` / ``is<NS>AlwaysUniform`` over
+- ``<NS>Divergence.h`` / ``.cpp``: ``is<NS>SourceOfDivergence`` / ``is<NS>AlwaysUniform`` over
   intrinsic IDs (the data behind TTI::isSourceOfDivergence / isAlwaysUniform) and the
   same questions by IR name for the target's glob rules (``llvm::GlobPattern``).
 
@@ -46,7 +46,9 @@ def contexts(target: m.Target) -> list[tuple[str, str, dict]]:
     return [
         (lay.isel_header, "isellowering.h.j2", {**common, **isel_context(target, lay)}),
         (lay.isel_source, "isellowering.cpp.j2", {**common, **isel_context(target, lay)}),
+        (lay.rewrite_header, "rewrite.h.j2", {**common, **rewrite_context(target, lay)}),
         (lay.rewrite_source, "rewrite.cpp.j2", {**common, **rewrite_context(target, lay)}),
+        (lay.divergence_header, "divergence.h.j2", {**common, **divergence_context(target, lay)}),
         (lay.divergence_source, "divergence.cpp.j2", {**common, **divergence_context(target, lay)}),
     ]
 
@@ -57,6 +59,11 @@ def target_nodes(target: m.Target) -> list[m.SDNode]:
 
 
 # ----------------------------------------------------------------- ISelLowering
+
+
+def _guard(file_name: str) -> str:
+    """Include guard of a generated header: TDGEN_<FILE>_H."""
+    return "TDGEN_" + file_name.replace(".", "_").upper()
 
 
 def isel_context(target: m.Target, lay: Layout) -> dict:
@@ -78,7 +85,7 @@ def isel_context(target: m.Target, lay: Layout) -> dict:
             wo_chain.append({**case, "operands": ", ".join(["DL", "VT"] + ops)})
     return {
         "layout": lay,
-        "guard": f"TDGEN_{lay.namespace.upper()}_ISELLOWERING_H",
+        "guard": _guard(lay.isel_header),
         "nodes": [{"name": n.isd_name, "td": n.name} for n in nodes],
         "lowerings": wo_chain,
         "chained": w_chain,
@@ -110,7 +117,8 @@ def rewrite_context(target: m.Target, lay: Layout) -> dict:
             "args": args,
             "overloads": _overload_types(r.target, args),
         })
-    return {"layout": lay, "headers": headers, "cases": cases}
+    return {"layout": lay, "guard": _guard(lay.rewrite_header), "headers": headers,
+            "cases": cases}
 
 
 def _const(c: m.Const) -> str:
@@ -168,6 +176,7 @@ def divergence_context(target: m.Target, lay: Layout) -> dict:
     ]
     return {
         "layout": lay,
+        "guard": _guard(lay.divergence_header),
         "sources": ids(DivergenceKind.SOURCE),
         "uniform": ids(DivergenceKind.ALWAYS_UNIFORM),
         "rules": rules,

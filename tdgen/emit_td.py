@@ -12,6 +12,15 @@ LLVM's own intrinsic definitions are switched off with TableGen's
 ``TEST_INTRINSICS_SUPPRESS_DEFS`` macro, so a target may redeclare intrinsics under
 LLVM's names (amdgpu) without clashing with llvm/IR/Intrinsics.td.
 
+Register classes with ``subregs`` (pairs like VGPR0_VGPR1) get their sub-register
+indices (``SubRegIndex<size, offset>``) and ``RegisterWithSubRegs`` tuple registers.
+Implicitly used registers (``implicit_defs``/``implicit_uses``) become ``let Defs`` /
+``let Uses``, and the registers named only there (``physical_registers``: SCC, EXEC)
+are defined outside any register class. A PatFrag's ``has_one_use`` becomes
+``let HasOneUse = 1``; predicate code that reads ``Operands[i]`` gets
+``let PredicateCodeUsesOperands = 1`` (else -gen-dag-isel puts it in a hook where
+``Operands`` is not declared).
+
 Records keep the spec's declaration order (TableGen needs definitions before uses and
 the order is already deterministic); everything built from dicts or sets is sorted.
 All TableGen text is produced here; templates only lay it out.
@@ -43,7 +52,9 @@ class Layout:
     enum_header: str  # made by llvm-tblgen -gen-intrinsic-enums; included by the C++
     isel_header: str
     isel_source: str
+    rewrite_header: str
     rewrite_source: str
+    divergence_header: str
     divergence_source: str
 
 
@@ -62,7 +73,9 @@ def layout(target: m.Target) -> Layout:
         enum_header=f"Intrinsics{ns}.h",
         isel_header=f"{ns}ISelLowering.h",
         isel_source=f"{ns}ISelLowering.cpp",
+        rewrite_header=f"{ns}IntrinsicRewrite.h",
         rewrite_source=f"{ns}IntrinsicRewrite.cpp",
+        divergence_header=f"{ns}Divergence.h",
         divergence_source=f"{ns}Divergence.cpp",
     )
 
@@ -106,15 +119,40 @@ def intrinsics_context(target: m.Target, lay: Layout) -> dict:
 
 def registers_context(target: m.Target, lay: Layout) -> dict:
     regs: dict[str, dict] = {}
+    tuples: dict[str, dict] = {}  # registers made of others (VGPR0_VGPR1), defined after them
+    bits: dict[str, int] = {}  # register -> width: the size of the first class holding it
+    for rc in target.register_classes:
+        for r in rc.registers:
+            bits.setdefault(r, rc.size_bits)
     for rc in target.register_classes:
         for i, r in enumerate(rc.registers):
-            if r not in regs:
+            if r in regs or r in tuples:
+                continue
+            if rc.subregs:
+                parts = rc.subregs[i]
+                tuples[r] = {
+                    "name": r, "asm": _str(r.lower()), "encoding": regs[parts[0]]["encoding"]
+                    if parts[0] in regs else _encoding(parts[0], i),
+                    "subregs": _list(parts), "indices": _list(rc.subreg_indices),
+                }
+            else:
                 regs[r] = {"name": r, "asm": _str(r.lower()), "encoding": _encoding(r, i)}
+    # Sub-register index k of a tuple class: the k-th component's width at the offset
+    # of the components before it (SubRegIndex<size, offset>); defined once by name.
+    indices: dict[str, str] = {}
+    for rc in target.register_classes:
+        if rc.subregs:
+            offset = 0
+            even = rc.size_bits // max(1, len(rc.subregs[0]))
+            for index, part in zip(rc.subreg_indices, rc.subregs[0]):
+                width = bits.get(part, even)
+                indices.setdefault(index, f"SubRegIndex<{width}, {offset}>")
+                offset += width
     # Registers only read or written implicitly (SCC, EXEC): in no allocatable class.
     special = [
         {"name": r, "asm": _str(r.lower()), "encoding": _encoding(r, i)}
         for i, r in enumerate(target.physical_registers)
-        if r not in regs
+        if r not in regs and r not in tuples
     ]
     classes = []
     for rc in target.register_classes:
@@ -133,7 +171,9 @@ def registers_context(target: m.Target, lay: Layout) -> dict:
         })
     return {
         "layout": lay,
+        "indices": [{"name": k, "text": v} for k, v in indices.items()],
         "registers": list(regs.values()),
+        "tuples": list(tuples.values()),
         "special": special,
         "classes": classes,
     }

@@ -845,7 +845,8 @@ class Rewrite(Record):
     """Rewrite calls to foreign intrinsic ``foreign`` (IR name) into calls to ``target``.
 
     ``operands[i]`` gives target param ``i``: a foreign argument index or a ``Const``.
-    ``foreign_params`` is the number of foreign arguments (for checking)."""
+    ``foreign_params`` is the number of foreign arguments (optional; the checker knows
+    it from ``tdgen.builtins.FOREIGN_INTRINSICS`` and rejects a wrong one)."""
 
     foreign: str
     target: Intrinsic

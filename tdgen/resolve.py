@@ -426,9 +426,9 @@ def resolve_instructions(target: Target) -> tuple[dict[str, ResolvedInstruction]
             for tmpl in mc.defs:
                 r = resolve_one(tmpl, d.name + tmpl.name, env, d, errors)
                 out.setdefault(r.name, r)
-    # a class's own mistake is found again for each def using it: report it once
-    unique = list({e.format(): e for e in errors}.values())
-    return out, unique
+    # a class's own mistake is found again for each def using it; ErrorList reports
+    # identical errors once
+    return out, errors
 
 
 def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:

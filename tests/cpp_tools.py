@@ -31,7 +31,10 @@ from tdgen import emit, emit_td
 from tdgen.spec import list_targets, load_target
 
 SHIPPED = tuple(sorted(list_targets()))
-WARNINGS = ("-Wall", "-Wextra", "-Werror")
+LLVM_LIB = Path("/usr/lib/llvm-19/lib")
+# -Wmissing-declarations: every function the generated C++ defines is declared in its
+# generated header (usable from the rest of a backend).
+WARNINGS = ("-Wall", "-Wextra", "-Werror", "-Wmissing-declarations")
 
 
 def gxx() -> str:
@@ -41,6 +44,26 @@ def gxx() -> str:
             pytest.fail("CI=true but g++ not found")
         pytest.skip("g++ not found (apt-get install -y g++)")
     return path
+
+
+def build_driver(driver: Path, include_dir: Path) -> Path:
+    """Compile and link a test driver (which includes generated C++) against
+    libLLVM-19; returns the executable."""
+    gxx_path = gxx()
+    if not (LLVM_LIB / "libLLVM-19.so").exists():
+        msg = f"{LLVM_LIB}/libLLVM-19.so not found (apt-get install -y llvm-19-dev)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {msg}")
+        pytest.skip(msg)
+    exe = driver.with_suffix("")
+    r = subprocess.run(
+        [gxx_path, "-std=c++17", "-O0", *WARNINGS, "-isystem", str(LLVM_INCLUDE),
+         "-I", str(include_dir), str(driver), "-o", str(exe),
+         f"-L{LLVM_LIB}", "-lLLVM-19", f"-Wl,-rpath,{LLVM_LIB}"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    return exe
 
 
 def write_target(folder: Path, name: str, target) -> Path:

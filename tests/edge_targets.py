@@ -1,7 +1,7 @@
 """Targets built in Python for emitter paths the shipped targets do not reach.
 
 - ``bare``: no intrinsics, target nodes, lowerings, rewrites or glob rules.
-- ``ovl``: an overloaded intrinsic, a memory-reading intrinsic lowered through
+- ``ovl``: a register-pair class (sub-register indices), an overloaded intrinsic, a memory-reading intrinsic lowered through
   INTRINSIC_W_CHAIN, rewrites needing overload types and constant operands, glob rules
   with quotes in their notes.
 
@@ -14,9 +14,9 @@ from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
 from tdgen.model import (
     Const, DivergenceFrag, ImmArg, InstrClass, Instruction, Intrinsic, IntrConvergent,
     IntrNoMem, IntrReadMem, Lowering, Pat, RegisterClass, Rewrite, SDNode, SDTCisVT,
-    SDTypeProfile, Target, reg_names,
+    SDTypeProfile, Target, reg_names, reg_tuples,
 )
-from tdgen.types import LLVMMatchType, f32, i32, llvm_any_ty, llvm_i32_ty
+from tdgen.types import LLVMMatchType, f32, f64, i32, i64, llvm_any_ty, llvm_i32_ty
 
 
 def bare() -> Target:
@@ -37,8 +37,12 @@ def overloaded() -> Target:
                    DivergenceKind.SOURCE, default_attrs=True)
     prof = SDTypeProfile(1, 1, (SDTCisVT(0, i32), SDTCisVT(1, i32)), name="SDT_OvlPeek")
     peek = SDNode("ovl_peek", "OvlISD::PEEK", prof, ("SDNPHasChain", "SDNPMayLoad"))
-    rc = RegisterClass("VGPR", "vector", (i32,), reg_names("V", 2))
+    rc = RegisterClass("VGPR", "vector", (i32,), reg_names("V", 4))
     sc = RegisterClass("SGPR", "scalar", (i32,), reg_names("S", 2))
+    # 64-bit register pairs V0_V1, V2_V3 with sub-registers sub0/sub1.
+    pairs, parts = reg_tuples(rc.registers, 2, 2)
+    wide = RegisterClass("VReg_64", "vector", (i64, f64), pairs, subreg_indices=("sub0", "sub1"),
+                         subregs=parts)
     ub = DivergenceFrag("UniformUnaryFrag", "uniform", 1)
     base = InstrClass("OvlInst")
     rdl = Instruction("READLANE", base, outs="(outs SGPR:$d)", ins="(ins VGPR:$s, i32imm:$l)",
@@ -49,7 +53,7 @@ def overloaded() -> Target:
     return Target(
         "ovl", "Ovl", "ovl",
         intrinsics=(rl, lid, ld), profiles=(prof,), nodes=(peek,), frag_classes=(ub,),
-        register_classes=(rc, sc), classes=(base,),
+        register_classes=(rc, sc, wide), classes=(base,),
         defs=(rdl, lane, neg),
         patterns=(
             Pat("(i32 (int_ovl_readlane i32:$s, timm:$l))", "(READLANE $s, timm:$l)"),

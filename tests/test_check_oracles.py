@@ -200,6 +200,32 @@ def test_intrinsic_types_match_llvm(intrinsic_records):
     assert len(INTRINSIC_TYPES) >= 15
 
 
+def test_intrinsic_type_ir_spelling_accepted_by_opt():
+    """``IntrinsicType.ir`` of vectors and address-space pointers is the IR type LLVM
+    checks intrinsic declarations against (opt-19's verifier), and a wrong address
+    space is rejected (so the oracle discriminates)."""
+    from tdgen.types import LLVMQualPointerType, llvm_i32_ty, llvm_v4i32_ty
+
+    opt = require("opt-19")
+
+    def verify(params) -> subprocess.CompletedProcess:
+        sig = ", ".join(t.ir for t in params)
+        formals = ", ".join(f"{t.ir} %a{i}" for i, t in enumerate(params[:2]))
+        actuals = ", ".join([f"{t.ir} %a{i}" for i, t in enumerate(params[:2])] + [f"{t.ir} 0" for t in params[2:]])
+        ir = (
+            f"declare void @llvm.amdgcn.raw.buffer.load.lds({sig})\n"
+            f"define void @f({formals}) {{\n  call void @llvm.amdgcn.raw.buffer.load.lds({actuals})\n  ret void\n}}\n"
+        )
+        return subprocess.run([opt, "-passes=verify", "-disable-output"], input=ir, capture_output=True, text=True)
+
+    tail = [llvm_i32_ty] * 5
+    good = verify([llvm_v4i32_ty, LLVMQualPointerType(3), *tail])
+    assert good.returncode == 0, good.stderr
+    assert LLVMQualPointerType(3).ir == "ptr addrspace(3)" and llvm_v4i32_ty.ir == "<4 x i32>"
+    bad = verify([llvm_v4i32_ty, LLVMQualPointerType(1), *tail])
+    assert bad.returncode != 0 and "incorrect argument type" in bad.stderr
+
+
 def test_foreign_intrinsic_table_matches_llvm(intrinsic_records):
     """Every foreign intrinsic the rewrite check accepts exists in LLVM 19 with the
     signature and convergence tdgen.builtins.FOREIGN_INTRINSICS gives it."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from llvm_tools import CORPUS, manifest, require, require_corpus
+from llvm_tools import manifest, require, require_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -128,6 +128,24 @@ def test_golden_pass_matches_opt():
         n, diffs = _compare_with_opt(path)
         assert n > 40, f"{path}: opt rejected the file or it has too few instructions"
         assert not diffs, "\n".join(diffs)
+
+
+def test_align_attributes_print_like_opt():
+    """``align N`` / ``align(N)`` as parameter and call-site attributes (opt is the oracle)."""
+    text = """declare i32 @g(ptr)
+define void @k(ptr align 4 %p, ptr align(8) %q) {
+  %r = call i32 @g(ptr align 16 %p)
+  ret void
+}
+"""
+    opt = require("opt-19")
+    r = subprocess.run([opt, "-S", "-"], input=text, capture_output=True, text=True, check=True)
+    theirs = _opt_bodies(r.stdout)["k"]
+    m = parse_module(text)
+    assert [i.text for i in m.function("k").instructions()] == theirs
+    header = next(ln for ln in r.stdout.splitlines() if ln.startswith("define"))
+    assert [" ".join(a.attr_text) for a in m.function("k").args] == ["align 4", "align 8"]
+    assert "ptr align 4 %p, ptr align 8 %q" in header
 
 
 def test_text_exact_attr_numbering_without_intrinsic_attrs():
@@ -298,7 +316,7 @@ def test_direct_builder_equals_exact_path_on_corpus():
         assert [i.text for f in m.functions for i in f.instructions()] == \
             [i.text for f in parse_module(text, str(path), fast=False).functions for i in f.instructions()]
     # the simple forms cover a part of LLVM's own tests, not only our generator's output
-    assert built >= 5, built
+    assert built >= 20, built
 
 
 @pytest.mark.parametrize("seed,kw", [(0, {}), (1, {"divergent": False}), (2, {"loops": False}),
@@ -312,9 +330,10 @@ def test_direct_builder_equals_exact_path_on_generated(seed, kw):
 
 def test_direct_builder_forms():
     """Numbered values, unnamed results and blocks, forward uses, casts, calls of
-    defined functions and implicit intrinsics, declarations after use."""
+    defined functions and implicit intrinsics, declarations and attribute groups after
+    their use."""
     text = """
-define i32 @g(i32 %0, i32 noundef %x) {
+define i32 @g(i32 %0, i32 noundef %x) #0 {
   %2 = add nuw nsw i32 %0, %x
   br label %3
 
@@ -328,7 +347,7 @@ define i32 @g(i32 %0, i32 noundef %x) {
   %q = getelementptr inbounds i8, ptr addrspace(1) %p, i64 4
   store i32 %7, ptr addrspace(1) %q, align 4
   %8 = tail call i32 @llvm.amdgcn.readfirstlane(i32 %7)
-  call void @h(i32 %8)
+  call void @h(i32 %8) #1
   %t = trunc nuw i32 %8 to i1
   br i1 %t, label %3, label %out
 
@@ -339,7 +358,9 @@ out:                                   ; preds = %3
 define void @h(i32 %a) {
   ret void
 }
-declare i32 @unused(ptr, i32)
+declare i32 @unused(ptr, i32) #7
+attributes #0 = { nounwind "amdgpu-flat-work-group-size"="1,256" }
+attributes #1 = { "only-key" convergent }
 """
     m = ir_direct.build_module(text, "f.ll")
     assert m is not None
@@ -349,6 +370,10 @@ declare i32 @unused(ptr, i32)
     assert [b.name for b in g.blocks] == ["1", "3", "out"]
     assert g.blocks[1].instructions[0].operands[1] is g.blocks[1].instructions[3]
     assert [f.name for f in m.functions] == ["g", "h", "unused", "llvm.amdgcn.readfirstlane"]
+    # attribute groups defined after their use; an undefined group counts as empty
+    assert g.attrs == {"nounwind", '"amdgpu-flat-work-group-size"="1,256"'}
+    assert m.function("unused").attrs == frozenset() and m.function("unused").attr_items == ("#7",)
+    assert g.blocks[1].instructions[-3].attrs == {'"only-key"', "convergent"}
 
 
 def test_instruction_fields_defaults_and_lazy_lists():
@@ -403,10 +428,10 @@ def test_direct_builder_never_accepts_what_the_exact_path_rejects(old, new):
     """Each line of a small kernel mutated in turn: the builder either gives up or
     builds exactly what the exact path builds; it never accepts a rejected file."""
     base = generate_kernel(11, 120).split("\n")
+    hits = [k for k, line in enumerate(base) if old in line]
     tried = 0
-    for k, line in enumerate(base):
-        if old not in line:
-            continue
+    for k in hits[::max(1, len(hits) // 30)]:  # at most about 30 lines per mutation
+        line = base[k]
         lines = list(base)
         lines[k] = line.replace(old, new, 1)
         text = "\n".join(lines)

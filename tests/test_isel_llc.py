@@ -58,6 +58,14 @@ declare i32 @llvm.abs.i32(i32, i1)
 """
 
 
+# Single-op kernels known to differ from llc, with the reason (the test also checks they
+# still differ, so the list shrinks when the model grows).
+KNOWN_DIFFERENT = {
+    "bfe_u": "uniform bit-field extract: llc selects s_bfe_u32, whose packed offset/width "
+             "operand the spec model cannot express; we select s_lshr_b32 + s_and_b32",
+}
+
+
 def single_op_module() -> str:
     """One kernel per (operation, divergence): ``%x`` divergent or uniform, ``%y %z`` uniform."""
     out = [_DECLS]
@@ -89,8 +97,10 @@ def test_each_operation_agrees(amdgpu):
     llc = require("llc-19")
     results = compare_with_llc(single_op_module(), amdgpu, llc, path="single_ops.ll")
     assert len(results) == 2 * len(_OPS)
-    bad = [a.diff() for a in results if not a.equal]
+    bad = [a.diff() for a in results if not a.equal and a.function not in KNOWN_DIFFERENT]
     assert not bad, "\n".join(bad)
+    still = {a.function for a in results if not a.equal and a.function in KNOWN_DIFFERENT}
+    assert still == set(KNOWN_DIFFERENT), f"now agreeing, drop from KNOWN_DIFFERENT: {set(KNOWN_DIFFERENT) - still}"
     # the comparison is not vacuous: every function has modeled opcodes on both sides
     assert all(a.llc and a.ours for a in results)
 

@@ -27,31 +27,12 @@ def amdgpu():
     return load_target("amdgpu")
 
 
-def _with_has_one_use(text: str, target) -> str:
-    """Workaround while the emitter drops ``PatFrag.has_one_use``: add ``let HasOneUse = 1``
-    to such fragments (only when the emitted text lacks it), so tblgen sees the pattern
-    set the spec declares. LLVM counts HasOneUse as a predicate (+1 complexity)."""
-    for frag in target.frags:
-        if not getattr(frag, "has_one_use", False):
-            continue
-        head = f"def {frag.name} : PatFrag<"
-        i = text.find(head)
-        if i < 0:
-            continue
-        j = text.find(">;", i)
-        if j < 0 or "HasOneUse" in text[i:j]:
-            continue
-        text = text[:j] + "> { let HasOneUse = 1; }" + text[j + 2:]
-    return text
-
-
 def tblgen_order(target, tmp_path) -> dict[str, list[int]]:
     from tdgen.emit import emit_target
 
     tblgen = require("llvm-tblgen-19")
     inc = require_llvm_headers()
     files = emit_target(target.name, target)
-    files = {rel: _with_has_one_use(text, target) for rel, text in files.items()}
     main = None
     for rel, text in files.items():
         p = tmp_path / rel

@@ -4,6 +4,7 @@ the text in <case>.expected (all errors, sorted), through the API and through th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,25 @@ def test_bad_spec_cli_exit_2_without_traceback(case: Path, capsys):
 def test_good_spec_loads(case: Path):
     t = load_target(case)
     assert t.selection_patterns(), "a pass case should define at least one pattern"
+
+
+MESSAGE = re.compile(
+    r"^tests/golden/spec/fail/\w+\.py:\d+:\d+: "
+    r"(record '[^']+' field '\w+': )?expected .+, found .+$"
+)
+
+
+def test_expected_texts_follow_the_message_form():
+    """Every line: ``path:line:col: record 'R' field 'f': expected X, found Y`` (record
+    and field left out only for a spec module that does not run), and the corpus has
+    a case with three or more errors reported together."""
+    most = 0
+    for p in FAIL:
+        lines = p.with_suffix(".expected").read_text().splitlines()
+        most = max(most, len(lines))
+        for line in lines:
+            assert MESSAGE.match(line), line
+            if "record '" not in line:
+                assert "expected a spec module that runs" in line or "expected valid Python" in line \
+                    or "expected a module-level 'TARGET" in line, line
+    assert most >= 3

@@ -4,9 +4,9 @@
 // Divergence classes of AMDGPU intrinsics: the data behind
 // TargetTransformInfo::isSourceOfDivergence / isAlwaysUniform.
 
+#include "AMDGPUDivergence.h"
 #include "IntrinsicsAMDGPU.h"
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
@@ -16,7 +16,6 @@
 
 namespace llvm {
 
-/// Whether the intrinsic's result may differ between lanes whatever its operands.
 bool isAMDGPUSourceOfDivergence(unsigned IID) {
   switch (IID) {
   case Intrinsic::amdgcn_ds_swizzle: // llvm.amdgcn.ds.swizzle
@@ -29,7 +28,6 @@ bool isAMDGPUSourceOfDivergence(unsigned IID) {
   }
 }
 
-/// Whether the intrinsic's result is the same on every lane whatever its operands.
 bool isAMDGPUAlwaysUniform(unsigned IID) {
   switch (IID) {
   case Intrinsic::amdgcn_readfirstlane: // llvm.amdgcn.readfirstlane
@@ -40,10 +38,6 @@ bool isAMDGPUAlwaysUniform(unsigned IID) {
   }
 }
 
-enum class AMDGPUDivergenceRule { Source, AlwaysUniform, FollowsOperands };
-
-/// The divergence class of an intrinsic the target knows only by IR name: the first
-/// matching glob rule of the spec, else FollowsOperands.
 AMDGPUDivergenceRule getAMDGPUDivergenceRule(StringRef IRName) {
   struct Rule {
     const char *Glob;

@@ -18,8 +18,6 @@ const char *llvm::getAMDGPUTargetNodeName(unsigned Opcode) {
     return "AMDGPUISD::BFE_U32";
   case AMDGPUISD::FFBH_I32: // AMDGPUffbh_i32
     return "AMDGPUISD::FFBH_I32";
-  case AMDGPUISD::MAD_U64_U32: // AMDGPUmad_u64_u32
-    return "AMDGPUISD::MAD_U64_U32";
   }
   return nullptr;
 }

@@ -3,8 +3,8 @@
 //
 // AMDGPUISD opcodes of the target's SDNodes and the lowering entry points.
 
-#ifndef TDGEN_AMDGPU_ISELLOWERING_H
-#define TDGEN_AMDGPU_ISELLOWERING_H
+#ifndef TDGEN_AMDGPUISELLOWERING_H
+#define TDGEN_AMDGPUISELLOWERING_H
 
 #include "llvm/CodeGen/ISDOpcodes.h"
 #include "llvm/CodeGen/SelectionDAG.h"
@@ -14,7 +14,6 @@ enum NodeType : unsigned {
   FIRST_NUMBER = ISD::BUILTIN_OP_END,
   BFE_U32,
   FFBH_I32,
-  MAD_U64_U32,
 };
 } // namespace llvm::AMDGPUISD
 
@@ -31,4 +30,4 @@ SDValue LowerAMDGPUINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG);
 SDValue LowerAMDGPUINTRINSIC_W_CHAIN(SDValue Op, SelectionDAG &DAG);
 } // namespace llvm
 
-#endif // TDGEN_AMDGPU_ISELLOWERING_H
+#endif // TDGEN_AMDGPUISELLOWERING_H

@@ -163,32 +163,31 @@ def V_XAD_U32_e64 : VOP3_32<"v_xad_u32"> {
   let AsmString = "v_xad_u32 $vdst, $src0, $src1, $src2";
 }
 
-def V_MAD_U64_U32_e64 : VOP3_32<"v_mad_u64_u32"> {
-  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
-  let AsmString = "v_mad_u64_u32 $vdst, $src0, $src1, $src2";
-  let Pattern = [(set i32:$vdst, (AMDGPUmad_u64_u32 i32:$src0, i32:$src1, i32:$src2))];
-}
-
 def S_ANDN2_B32 : SOP2_32<"s_andn2_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<and> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
+  let Defs = [SCC];
 }
 
 def S_ORN2_B32 : SOP2_32<"s_orn2_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<or> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
+  let Defs = [SCC];
 }
 
 def S_NAND_B32 : SOP2_32<"s_nand_b32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> (and_oneuse i32:$src0, i32:$src1)))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_NOR_B32 : SOP2_32<"s_nor_b32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<not> (or_oneuse i32:$src0, i32:$src1)))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_BCNT1_I32_B32 : SOP1_32<"s_bcnt1_i32_b32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<ctpop> i32:$src0))];
+  let Defs = [SCC];
 }
 
 def V_BCNT_U32_B32_e64 : VOP3_32<"v_bcnt_u32_b32">;
@@ -228,21 +227,25 @@ def V_FFBH_I32_e64 : VOP1_32<"v_ffbh_i32"> {
 def S_MIN_I32 : SOP2_32<"s_min_i32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<smin> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_MAX_I32 : SOP2_32<"s_max_i32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<smax> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_MIN_U32 : SOP2_32<"s_min_u32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<umin> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def S_MAX_U32 : SOP2_32<"s_max_u32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<umax> i32:$src0, i32:$src1))];
   let isCommutable = 1;
+  let Defs = [SCC];
 }
 
 def V_MIN_I32_e64 : VOP3_32<"v_min_i32"> {
@@ -267,6 +270,7 @@ def V_MAX_U32_e64 : VOP3_32<"v_max_u32"> {
 
 def S_ABS_I32 : SOP1_32<"s_abs_i32"> {
   let Pattern = [(set i32:$sdst, (UniformUnaryFrag<abs> i32:$src0))];
+  let Defs = [SCC];
 }
 
 def S_SEXT_I32_I8 : SOP1_32<"s_sext_i32_i8">;
@@ -281,11 +285,6 @@ def V_BFE_I32_e64 : VOP3_32<"v_bfe_i32"> {
 def V_BFE_U32_e64 : VOP3_32<"v_bfe_u32"> {
   let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
   let AsmString = "v_bfe_u32 $vdst, $src0, $src1, $src2";
-}
-
-def S_BFE_U32 : SOP2_32<"s_bfe_u32"> {
-  let InOperandList = (ins SReg_32:$src0, SReg_32:$src1, SReg_32:$src2);
-  let AsmString = "s_bfe_u32 $sdst, $src0, $src1, $src2";
 }
 
 // Selection patterns
@@ -342,9 +341,6 @@ def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
 
 def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
   (V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))>;
-
-def : Pat<(i32 (UniformTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
-  (S_BFE_U32 $src, $off, $width)>;
 
 def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
   (V_BFE_U32_e64 $src, $off, $width)>;

@@ -4,23 +4,19 @@
 // Rewrites calls of foreign intrinsics into calls of AMDGPU intrinsics
 // with IRBuilder, mapping operands as the spec says.
 
+#include "AMDGPUIntrinsicRewrite.h"
 #include "IntrinsicsAMDGPU.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PassManager.h"
 
 using namespace llvm;
 
 namespace llvm {
 
-/// The replacement for one foreign intrinsic call, built before it; nullptr when the
-/// call is not one this target rewrites.
 Value *buildAMDGPUReplacement(IntrinsicInst &II) {
   IRBuilder<> B(&II);
   Module *M = II.getModule();
@@ -31,7 +27,6 @@ Value *buildAMDGPUReplacement(IntrinsicInst &II) {
   }
 }
 
-/// Rewrites every foreign intrinsic call in F; returns whether anything changed.
 bool rewriteAMDGPUForeignIntrinsics(Function &F) {
   SmallVector<IntrinsicInst *, 16> Calls;
   for (Instruction &I : instructions(F))
@@ -49,14 +44,5 @@ bool rewriteAMDGPUForeignIntrinsics(Function &F) {
   }
   return Changed;
 }
-
-/// New pass manager wrapper.
-struct AMDGPUIntrinsicRewritePass
-    : PassInfoMixin<AMDGPUIntrinsicRewritePass> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
-    return rewriteAMDGPUForeignIntrinsics(F) ? PreservedAnalyses::none()
-                                                        : PreservedAnalyses::all();
-  }
-};
 
 } // namespace llvm

@@ -4,12 +4,10 @@
 // Target SDNodes with their type profiles, divergence-predicate fragments, PatFrags.
 
 // Type profiles
-def SDTIntTernaryOp32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisSameAs<0, 2>, SDTCisSameAs<0, 3>]>;
 def SDTIntUnaryOp32 : SDTypeProfile<1, 1, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>]>;
 def SDTIntBitField32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisVT<2, i32>, SDTCisVT<3, i32>]>;
 
 // Target nodes
-def AMDGPUmad_u64_u32 : SDNode<"AMDGPUISD::MAD_U64_U32", SDTIntTernaryOp32, []>;
 def AMDGPUffbh_i32 : SDNode<"AMDGPUISD::FFBH_I32", SDTIntUnaryOp32, []>;
 def AMDGPUbfe_u32 : SDNode<"AMDGPUISD::BFE_U32", SDTIntBitField32, []>;
 
@@ -30,10 +28,6 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
   (ops node:$src0),
   (Op $src0),
   [{ return N->isDivergent(); }]>;
-class UniformTernaryFrag<SDPatternOperator Op> : PatFrag<
-  (ops node:$src0, node:$src1, node:$src2),
-  (Op $src0, $src1, $src2),
-  [{ return !N->isDivergent(); }]>;
 class DivergentTernaryFrag<SDPatternOperator Op> : PatFrag<
   (ops node:$src0, node:$src1, node:$src2),
   (Op $src0, $src1, $src2),

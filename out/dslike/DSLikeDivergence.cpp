@@ -4,9 +4,9 @@
 // Divergence classes of DSLike intrinsics: the data behind
 // TargetTransformInfo::isSourceOfDivergence / isAlwaysUniform.
 
+#include "DSLikeDivergence.h"
 #include "IntrinsicsDSLike.h"
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
@@ -16,7 +16,6 @@
 
 namespace llvm {
 
-/// Whether the intrinsic's result may differ between lanes whatever its operands.
 bool isDSLikeSourceOfDivergence(unsigned IID) {
   switch (IID) {
   case Intrinsic::dslike_lane_id: // llvm.dslike.lane.id
@@ -26,7 +25,6 @@ bool isDSLikeSourceOfDivergence(unsigned IID) {
   }
 }
 
-/// Whether the intrinsic's result is the same on every lane whatever its operands.
 bool isDSLikeAlwaysUniform(unsigned IID) {
   switch (IID) {
   case Intrinsic::dslike_readfirstlane: // llvm.dslike.readfirstlane
@@ -37,10 +35,6 @@ bool isDSLikeAlwaysUniform(unsigned IID) {
   }
 }
 
-enum class DSLikeDivergenceRule { Source, AlwaysUniform, FollowsOperands };
-
-/// The divergence class of an intrinsic the target knows only by IR name: the first
-/// matching glob rule of the spec, else FollowsOperands.
 DSLikeDivergenceRule getDSLikeDivergenceRule(StringRef IRName) {
   struct Rule {
     const char *Glob;

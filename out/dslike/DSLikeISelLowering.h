@@ -3,8 +3,8 @@
 //
 // DSLikeISD opcodes of the target's SDNodes and the lowering entry points.
 
-#ifndef TDGEN_DSLIKE_ISELLOWERING_H
-#define TDGEN_DSLIKE_ISELLOWERING_H
+#ifndef TDGEN_DSLIKEISELLOWERING_H
+#define TDGEN_DSLIKEISELLOWERING_H
 
 #include "llvm/CodeGen/ISDOpcodes.h"
 #include "llvm/CodeGen/SelectionDAG.h"
@@ -32,4 +32,4 @@ SDValue LowerDSLikeINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG);
 SDValue LowerDSLikeINTRINSIC_W_CHAIN(SDValue Op, SelectionDAG &DAG);
 } // namespace llvm
 
-#endif // TDGEN_DSLIKE_ISELLOWERING_H
+#endif // TDGEN_DSLIKEISELLOWERING_H

@@ -4,24 +4,20 @@
 // Rewrites calls of foreign intrinsics into calls of DSLike intrinsics
 // with IRBuilder, mapping operands as the spec says.
 
+#include "DSLikeIntrinsicRewrite.h"
 #include "IntrinsicsDSLike.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/PassManager.h"
 
 using namespace llvm;
 
 namespace llvm {
 
-/// The replacement for one foreign intrinsic call, built before it; nullptr when the
-/// call is not one this target rewrites.
 Value *buildDSLikeReplacement(IntrinsicInst &II) {
   IRBuilder<> B(&II);
   Module *M = II.getModule();
@@ -52,7 +48,6 @@ Value *buildDSLikeReplacement(IntrinsicInst &II) {
   }
 }
 
-/// Rewrites every foreign intrinsic call in F; returns whether anything changed.
 bool rewriteDSLikeForeignIntrinsics(Function &F) {
   SmallVector<IntrinsicInst *, 16> Calls;
   for (Instruction &I : instructions(F))
@@ -70,14 +65,5 @@ bool rewriteDSLikeForeignIntrinsics(Function &F) {
   }
   return Changed;
 }
-
-/// New pass manager wrapper.
-struct DSLikeIntrinsicRewritePass
-    : PassInfoMixin<DSLikeIntrinsicRewritePass> {
-  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
-    return rewriteDSLikeForeignIntrinsics(F) ? PreservedAnalyses::none()
-                                                        : PreservedAnalyses::all();
-  }
-};
 
 } // namespace llvm

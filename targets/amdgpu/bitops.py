@@ -12,9 +12,10 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
 - smin/smax/umin/umax: s_min_i32 ... / v_min_i32_e64 ...; abs: s_abs_i32, divergent
   abs = v_max_i32(x, v_sub_u32(0, x));
 - sext_inreg i8/i16: s_sext_i32_i8/i16 / v_bfe_i32(x, 0, 8|16);
-- AMDGPUISD::BFE_U32 (the combine of ``and (srl x, c), 2^w-1``): s_bfe_u32 / v_bfe_u32.
-  Deviation: LLVM's s_bfe_u32 takes offset and width packed in one immediate
-  (``c | w << 16``); here the pattern passes them as two operands.
+- AMDGPUISD::BFE_U32 (the combine of ``and (srl x, c), 2^w-1``): v_bfe_u32 for divergent
+  nodes. Not modeled: s_bfe_u32, whose second operand packs offset and width into one
+  immediate (``c | w << 16``) -- that needs an SDNodeXForm in the result, which the spec
+  model lacks; uniform bit-field extracts therefore stay s_lshr + s_and.
 """
 
 from tdgen.hw import DivergenceKind
@@ -44,9 +45,8 @@ SDTIntBitField32 = SDTypeProfile(
 AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32)
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
 
-UniformTernaryFrag = DivergenceFrag("UniformTernaryFrag", "uniform", 3)
 DivergentTernaryFrag = DivergenceFrag("DivergentTernaryFrag", "divergent", 3)
-FRAG_CLASSES = (UniformTernaryFrag, DivergentTernaryFrag)
+FRAG_CLASSES = (DivergentTernaryFrag,)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
 NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32)
@@ -59,8 +59,14 @@ INTRINSICS = (int_amdgcn_sffbh,)
 LOWERINGS = (Lowering(int_amdgcn_sffbh, AMDGPUffbh_i32),)
 
 
+_SCC = ["SCC"]
+# SALU ops that write SCC on gfx900 (checked with llc's MIR: implicit-def $scc)
+_WRITES_SCC = {"S_BCNT1_I32_B32", "S_ABS_I32", "S_MIN_I32", "S_MAX_I32", "S_MIN_U32", "S_MAX_U32"}
+
+
 def _s1(name, mn, op):
-    return Instruction(name, SOP1_32, [mn], pattern=f"(set i32:$sdst, (UniformUnaryFrag<{op}> i32:$src0))")
+    return Instruction(name, SOP1_32, [mn], pattern=f"(set i32:$sdst, (UniformUnaryFrag<{op}> i32:$src0))",
+                       implicit_defs=_SCC if name in _WRITES_SCC else None)
 
 
 def _v1(name, mn, op):
@@ -69,7 +75,7 @@ def _v1(name, mn, op):
 
 def _s2(name, mn, op):
     return Instruction(name, SOP2_32, [mn], pattern=f"(set i32:$sdst, (UniformBinFrag<{op}> i32:$src0, i32:$src1))",
-                       lets={"isCommutable": 1})
+                       lets={"isCommutable": 1}, implicit_defs=_SCC if name in _WRITES_SCC else None)
 
 
 def _v2(name, mn, op):
@@ -103,8 +109,6 @@ DEFS = (
                 asm="v_bfe_i32 $vdst, $src0, $src1, $src2"),
     Instruction("V_BFE_U32_e64", VOP3_32, ["v_bfe_u32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm="v_bfe_u32 $vdst, $src0, $src1, $src2"),
-    Instruction("S_BFE_U32", SOP2_32, ["s_bfe_u32"], ins="(ins SReg_32:$src0, SReg_32:$src1, SReg_32:$src2)",
-                asm="s_bfe_u32 $sdst, $src0, $src1, $src2"),
 )
 
 PATTERNS = (
@@ -113,7 +117,6 @@ PATTERNS = (
     # sext_inreg patterns ``(sext_inreg i32:$src, i8)`` are LLVM's form, but the spec
     # checker (tdgen/check.py) rejects a value-type leaf for the OtherVT operand; until it
     # accepts one, sext_inreg is not selectable (the S_SEXT/V_BFE_I32 defs stay).
-    Pat("(i32 (UniformTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width))", "(S_BFE_U32 $src, $off, $width)"),
     Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width))",
         "(V_BFE_U32_e64 $src, $off, $width)"),
 )

@@ -12,19 +12,14 @@ scalar operand). The predicate reads the fragment's operands, like LLVM's
 PredicateCodeUsesOperands fragments; tdgen's matcher evaluates it on the DAG.
 """
 
-from tdgen.model import Instruction, Pat, PatFrag, SDNode, SDTCisSameAs, SDTCisVT, SDTypeProfile
-from tdgen.types import VALUE_TYPES
+from tdgen.model import Instruction, Pat, PatFrag
 
 from .formats import VOP3_32
 
-# v_mad_u64_u32: llc folds a divergent (add (mul x, y), z) whose mul has one use into
-# AMDGPUISD::MAD_U64_U32 and uses the low half. Simplification: the node here has the
-# one i32 result the 32-bit code uses (LLVM's returns i64 and a carry).
-SDTIntTernaryOp32 = SDTypeProfile(
-    1, 3, [SDTCisVT(0, VALUE_TYPES["i32"]), SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisSameAs(0, 3)],
-    name="SDTIntTernaryOp32")
-AMDGPUmad_u64_u32 = SDNode("AMDGPUmad_u64_u32", "AMDGPUISD::MAD_U64_U32", SDTIntTernaryOp32)
-NODES = (AMDGPUmad_u64_u32,)
+# Not modeled: v_mad_u64_u32, which llc forms for a divergent (add (mul x, y), z) with a
+# one-use mul (patterns.combine has the rule, active when a target defines
+# AMDGPUISD::MAD_U64_U32): its LLVM operands are 64-bit (VReg_64 result + SReg_64 carry,
+# VReg_64 addend), and the reference target has no 64-bit register classes yet.
 
 _BUS_PREDICATE = """\
 if (!N->isDivergent())
@@ -66,10 +61,6 @@ DEFS = tuple(
     Instruction(name, VOP3_32, [mn], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm=f"{mn} $vdst, $src0, $src1, $src2")
     for name, mn, _a, _b in _OPS
-) + (
-    Instruction("V_MAD_U64_U32_e64", VOP3_32, ["v_mad_u64_u32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
-                asm="v_mad_u64_u32 $vdst, $src0, $src1, $src2",
-                pattern="(set i32:$vdst, (AMDGPUmad_u64_u32 i32:$src0, i32:$src1, i32:$src2))"),
 )
 
 PATTERNS = tuple(
