@@ -44,7 +44,15 @@ opt-19 exactly (the differential test checks that on generated kernels).
 
 Cost: every value and edge is visited a bounded number of times by the worklist; each
 divergent branch's propagation is bounded by its region up to that post-dominator (the
-floor version by LLVM's own bound).
+floor version by LLVM's own bound). Kept cheap per value (bench/divergence.py): one
+pass over the instructions builds the user lists and the seed candidates (only the
+opcodes ``_Model.classify`` answers for); a data step stores just the operand it came
+from as its cause (reason ``Step`` objects are made only for ``why``/JSON); the
+dominator tree is built only if a join inside an irreducible cycle asks for it; the
+cyclic garbage collector is off while the analysis runs and the new objects are moved
+to the oldest generation afterwards (otherwise the first collection after it walks
+every object of the AST and the analysis once more, which made the 50k-instruction
+case grow faster than its work).
 """
 
 from __future__ import annotations
@@ -104,8 +112,35 @@ class DivergenceFacts:
         kind = by_name.get(ir_name)
         if kind is not None:
             return kind
-        rule = self.uniformity.intrinsic_rule(ir_name)
+        rule = first_rule(self.uniformity, ir_name)
         return rule.kind if rule is not None else DivergenceKind.FOLLOWS_OPERANDS
+
+
+_GLOB_CHARS = frozenset("*?[")
+_MATCHERS: dict[int, tuple] = {}
+
+
+def _matcher(pattern: str) -> Any:
+    """A test equal to ``fnmatchcase(name, pattern)``, without compiling a regular
+    expression for the usual ``prefix*`` and exact patterns."""
+    if not _GLOB_CHARS.intersection(pattern):
+        return pattern.__eq__
+    if pattern.endswith("*") and not _GLOB_CHARS.intersection(pattern[:-1]):
+        return lambda name, prefix=pattern[:-1]: name.startswith(prefix)
+    return lambda name: fnmatchcase(name, pattern)
+
+
+def first_rule(model: UniformityModel, ir_name: str) -> Any:
+    """``model.intrinsic_rule(ir_name)`` (the first rule whose glob matches), with the
+    globs turned into string tests once per rule set."""
+    hit = _MATCHERS.get(id(model))
+    if hit is None or hit[0] is not model:
+        # keyed by identity; the entry keeps ``model`` alive so its id stays its own
+        hit = _MATCHERS[id(model)] = (model, [(_matcher(r.pattern), r) for r in model.rules])
+    for test, rule in hit[1]:
+        if test(ir_name):
+            return rule
+    return None
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -190,7 +225,7 @@ class _Model:
         hit = self._cache.get(name)
         if hit is not None:
             return hit
-        rule = self.m.intrinsic_rule(name)
+        rule = first_rule(self.m, name)
         if self._intrinsic is not None:
             kind = self._intrinsic(name)
         else:
@@ -798,13 +833,15 @@ class _FunctionAnalysis:
         return intc if intc is not None else ext
 
     def _int_div_cycle(self, cycle: Cycle, div_block: Any, join: Any) -> Cycle | None:
-        dt = self.dom()
-        if dt.properly_dominates(div_block, join):
-            return None
+        # the cycle tests first: they need no dominator tree, and in reducible code
+        # they always answer (so the tree is never built)
         c: Cycle | None = cycle
         while c is not None and not c.contains(div_block):
             c = c.parent
         if c is None or c.reducible:
+            return None
+        dt = self.dom()
+        if dt.properly_dominates(div_block, join):
             return None
         if dt.properly_dominates(c.header, join):
             return None

@@ -17,7 +17,9 @@
   intrinsic params or instruction ``ins``; every ``$name`` of an instruction pattern is
   one of its operands and every input operand appears; result variables are bound in
   the source; types unify under the SDTC constraints (``tdgen.typeinfer``; a top-level
-  form of an instruction pattern yields no value unless under ``set``);
+  form of an instruction pattern yields no value unless under ``set``; every value of
+  an instruction pattern or ``Pat`` source ends with one type among the target's legal
+  types, else tblgen's "Could not infer all types in pattern!");
 - memory effects: an instruction's explicit ``mayLoad``/``mayStore``/``hasSideEffects``
   agree with what its patterns match (SDNP properties of nodes, memory properties of
   intrinsics), where llvm-tblgen-19 rejects them ("Pattern doesn't match mayLoad = 0");
@@ -29,8 +31,8 @@
   returns the same types, is IntrConvergent when the foreign one is, and every mapped
   argument / ``Const`` has the type of the target parameter it feeds.
 
-The verdicts on SDTC constraints, memory effects and top-level forms are compared
-with llvm-tblgen-19 in tests/test_check_tblgen.py.
+The verdicts on SDTC constraints, memory effects, top-level forms and type-inference
+completeness are compared with llvm-tblgen-19 in tests/test_check_tblgen.py.
 
 Messages: ``path:line:col: record 'R' field 'f': expected ..., found ...``.
 """

@@ -6,31 +6,41 @@ unpickle it. ``load_derived(name_or_path, kind, build)`` caches ``build(target)`
 instead (a smaller object whose unpickling needs fewer imports; ``tdgen divergence``
 caches only the uniformity facts this way and so never imports the spec model).
 
-Key: SHA-256 over the Python version, this module's format number and the path and
-bytes of every file a load depends on: the target folder's ``*.py`` files and every
-``*.py``/``*.lark`` file of the tdgen package. Editing any of them gives a new key (old
-entries are simply left behind). Contents, not modification times, are hashed, so a
-result can only come from the same sources.
+Key: BLAKE2b over the Python version, this module's format number and the path and
+bytes of every file a load depends on: the target folder's ``*.py`` files (subfolders
+included) and every ``*.py``/``*.lark`` file of the tdgen package (a load imports
+nothing else of the project). Editing any of them gives a new key. Contents, not
+modification times, are hashed, so a result can only come from the same sources.
 
 Folder: ``$XDG_CACHE_HOME/tdgen`` or ``~/.cache/tdgen``; ``TDGEN_NO_CACHE=1`` turns
 the cache off. Every cache problem is silent: an unwritable folder means no cache, an
 unreadable or corrupted entry is ignored and rewritten. Entries are written to a temp
 file and renamed, so a reader never sees half an entry. Loading errors (bad spec) are
-never cached: they are raised by ``tdgen.spec.load_target`` every time.
+never cached: they are raised by ``tdgen.spec.load_target`` every time. Writing an
+entry removes the older entries of the same target folder and kind, so the folder
+does not grow with every edit.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
-import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from .paths import TARGETS
+
+# The C modules directly: importing hashlib initialises OpenSSL and pickle pulls in
+# its pure-Python half, together about 5 ms of every run's start-up.
+try:
+    from _blake2 import blake2b as _hasher
+except ImportError:  # pragma: no cover - CPython always has it
+    from hashlib import blake2b as _hasher
+try:
+    from _pickle import Pickler as _CPickler, Unpickler as _CUnpickler
+except ImportError:  # pragma: no cover
+    from pickle import Pickler as _CPickler, Unpickler as _CUnpickler
 
 FORMAT = 1
 _PKG = Path(__file__).resolve().parent
@@ -61,9 +71,9 @@ def spec_folder(name_or_path: str | Path) -> Path | None:
 
 def fingerprint(folder: Path) -> str:
     """Hash of every file a load of the target in ``folder`` depends on."""
-    h = hashlib.sha256()
+    h = _hasher()
     h.update(f"tdgen-target-cache {FORMAT} {sys.version} {folder}\0".encode())
-    files = sorted(folder.glob("*.py"))
+    files = sorted(folder.rglob("*.py"))
     files += sorted(p for p in _PKG.rglob("*") if p.suffix in (".py", ".lark") and p.is_file())
     for f in files:
         h.update(str(f).encode() + b"\0")
@@ -93,16 +103,16 @@ def _identity_globals() -> dict[int, tuple[str, str]]:
     return table
 
 
-class _Pickler(pickle.Pickler):
+class _Pickler(_CPickler):
     def __init__(self, f: Any) -> None:
-        super().__init__(f, protocol=pickle.HIGHEST_PROTOCOL)
+        super().__init__(f, protocol=5)
         self._refs = _identity_globals()
 
     def persistent_id(self, obj: Any) -> Any:
         return self._refs.get(id(obj))
 
 
-class _Unpickler(pickle.Unpickler):
+class _Unpickler(_CUnpickler):
     def persistent_load(self, pid: Any) -> Any:
         modname, name = pid
         __import__(modname)
@@ -124,6 +134,8 @@ def _read(path: Path) -> Any:
 
 
 def _write(path: Path, obj: Any) -> None:
+    import tempfile
+
     try:
         data = _dumps(obj)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,7 +165,20 @@ def _entry(folder: Path, kind: str) -> Path | None:
         key = fingerprint(folder)
     except OSError:
         return None
-    return root / f"{folder.name}-{kind}-{key[:40]}.pickle"
+    where = _hasher(str(folder).encode(), digest_size=4).hexdigest()
+    return root / f"{folder.name}-{where}-{kind}-{key[:40]}.pickle"
+
+
+def _prune(entry: Path) -> None:
+    """Remove the entries of the same target folder and kind made from other sources
+    (stale since an edit): the cache holds one entry per folder and kind."""
+    prefix = entry.name[: entry.name.rindex("-") + 1]
+    try:
+        for old in entry.parent.glob(prefix + "*.pickle"):
+            if old != entry:
+                old.unlink()
+    except OSError:
+        pass
 
 
 def load_target(name_or_path: str | Path):
@@ -176,4 +201,5 @@ def load_derived(name_or_path: str | Path, kind: str, build: Callable[[Any], Any
     value = build(load_uncached(name_or_path))
     if path is not None:
         _write(path, value)
+        _prune(path)
     return value

@@ -12,7 +12,11 @@ becoming empty is a type conflict, reported as ``TypeError_`` wrapping a SpecErr
 
     path:line:col: record 'R' field 'pattern': expected i32 (SDTCisSameAs<0, 2> of 'add'), found f32
 
-Only contradictions are errors; types left ambiguous are accepted.
+For instruction patterns and ``Pat`` sources, a value still left with several types
+among the target's legal types (its register classes' types) is an error too, as in
+llvm-tblgen ("Could not infer all types in pattern!"); fragments alone stay polymorphic.
+SDTCisPtrTy admits iPTR or any scalar integer type, as llvm-tblgen does. An instruction
+pattern's top-level form must not yield a value outside ``set``.
 """
 
 from __future__ import annotations
@@ -76,6 +80,30 @@ class _Inference:
         self.named: dict[str, int] = {}
         self.rules: list[Callable[[], bool]] = []
         self.depth = 0
+        # (variable, span, what) of every value in the matched tree, for check_determined
+        self.tracked: list[tuple[int, Span | None, str]] = []
+        self.track = True
+
+    def note(self, v: int, span: Span | None, what: str) -> int:
+        if self.track:
+            self.tracked.append((v, span, what))
+        return v
+
+    def check_determined(self) -> None:
+        """Every value of the matched tree must end with one type, as llvm-tblgen
+        demands ("Could not infer all types in pattern!"): its candidates narrowed to
+        the target's legal types (those of its register classes), where iPTR stands
+        for any scalar integer."""
+        legal = {vt.name for rc in self.t.register_classes for vt in rc.types if hasattr(vt, "name")}
+        if not legal:
+            return
+        for v, span, what in self.tracked:
+            cands = self.sets[v] & legal if len(self.sets[v]) > 1 else self.sets[v]
+            if len(cands) <= 1:
+                continue
+            if "iPTR" in self.sets[v] and all(_vt(n).kind == "int" for n in cands):
+                continue
+            self.fail(span, f"one type for {what} (llvm-tblgen cannot infer it)", cands)
 
     # -- variables -----------------------------------------------------------
     def new(self, s: frozenset[str] = ALL) -> int:
@@ -164,11 +192,11 @@ class _Inference:
 
     def visit_leaf(self, n: Leaf, frag_env: dict[str, int] | None) -> int:
         if n.kind == "int":
-            return self.new(INTS)
+            return self.note(self.new(INTS), n.span, f"the constant {n.value}")
         if n.kind == "var":
             if frag_env is not None and n.name in frag_env:
                 return frag_env[n.name]  # type: ignore[index]
-            return self.bind_name(n.name, self.new(), n.span)
+            return self.note(self.bind_name(n.name, self.new(), n.span), n.span, f"${n.name}")
         if n.kind == "typed":
             if n.type == "node":
                 if frag_env is not None and n.name in frag_env:
@@ -180,7 +208,8 @@ class _Inference:
                 b = frag_env[n.name]  # type: ignore[index]
                 self.rule(lambda a=b, c=v: self.same(a, c, n.span, f"operand ${n.name}"))
                 return b
-            return self.bind_name(n.name, v, n.span)
+            what = f"'{n.type}:${n.name}'" if n.name else f"'{n.type}'"
+            return self.note(self.bind_name(n.name, v, n.span), n.span, what)
         types = self.leaf_types(str(n.value))
         return self.new(types if types is not None else ALL)
 
@@ -243,7 +272,7 @@ class _Inference:
             def elt_rule() -> bool:
                 ch = self.filter(o, lambda t: t.is_vector, sp(c.other), f"a vector type ({why})")
                 elems = {_vt(n).elem for n in self.sets[o]}
-                return ch |  self.filter(v, lambda t: t.name in elems, span, f"the element type ({why})")
+                return ch | self.filter(v, lambda t: t.name in elems, span, f"the element type ({why})")
 
             self.rule(elt_rule)
         # SDTCisVTSmallerThanOp / SDTCisOpSmallerThanOp: ordering facts, not checked
@@ -282,6 +311,8 @@ class _Inference:
             results = [self.new()]
         if results and n.name is not None:
             results[0] = self.bind_name(n.name, results[0], n.span)
+        for k, r in enumerate(results):
+            self.note(r, n.span, f"result {k} of '{key}'" if len(results) > 1 else f"the result of '{key}'")
         return results
 
     instructions: dict[str, ResolvedInstruction] = {}
@@ -413,8 +444,12 @@ def infer(
             )
         if result is not None:
             inf.field = "dst"
+            inf.track = False
             out = inf.visit(result)
             if out and res:
                 inf.rule(lambda a=res[0], b=out[0], sp=result.span: inf.same(a, b, sp, "the source's result type"))
     inf.solve()
+    if instruction is not None or result is not None:
+        inf.field = field
+        inf.check_determined()
     return {k: inf.sets[v] for k, v in sorted(inf.named.items())}

@@ -225,3 +225,30 @@ def test_top_level_forms_agree_with_tblgen(pattern, outs, accepted, tmp_path):
         assert msg is None, msg
     else:
         assert msg is not None and "expected a top-level form without results" in msg, msg
+
+
+# ------------------------------------------------------------------ inference
+
+INFER_CASES = [
+    # (pattern, register class types, tblgen infers every type)
+    ("(set R:$d, (bitconvert R:$a))", ("i32", "f32"), False),
+    ("(set R:$d, (bitconvert R:$a))", ("i32",), True),
+    ("(set R:$d, (add R:$a, R:$a))", ("i32", "f32"), True),
+    ("(set R:$d, (add R:$a, R:$a))", ("i32", "i64"), False),
+    ("(set i32:$d, (add R:$a, R:$a))", ("i32", "i64"), True),
+    ("(set R:$d, (fneg R:$a))", ("i32", "f32", "f64"), False),
+    ("(set R:$d, (fneg f64:$a))", ("i32", "f32", "f64"), True),
+]
+
+
+@pytest.mark.parametrize("pattern, types, inferred", INFER_CASES)
+def test_type_inference_completeness_agrees_with_tblgen(pattern, types, inferred, tmp_path):
+    t = _probe_target(pattern, types=types)
+    msg = _ours(t)
+    r = _tblgen(t, tmp_path)
+    assert (r.returncode == 0) == inferred, r.stderr
+    if inferred:
+        assert msg is None, msg
+    else:
+        assert "Could not infer all types" in r.stderr
+        assert msg is not None and "(llvm-tblgen cannot infer it)" in msg, msg

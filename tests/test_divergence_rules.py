@@ -416,3 +416,36 @@ def test_spec_intrinsics_agree_with_rules():
         rule = rules.intrinsic_rule(intr.ir_name)
         expected = rule.kind if rule is not None else DivergenceKind.FOLLOWS_OPERANDS
         assert intr.divergence == expected, (intr.ir_name, intr.divergence, expected)
+
+
+def test_fast_rule_lookup_equals_fnmatch_lookup():
+    """``first_rule`` (string tests instead of regular expressions) picks the same rule
+    as ``UniformityModel.intrinsic_rule`` (fnmatch), for every rule's own pattern
+    spelled out in several ways, near misses and glob patterns of every shape."""
+    from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
+
+    from patterns.divergence import first_rule
+
+    model = default_model_rules()
+    extra = (
+        DivergenceRule("llvm.x.[ab]c", DivergenceKind.SOURCE, ""),
+        DivergenceRule("llvm.y.?", DivergenceKind.SOURCE, ""),
+        DivergenceRule("llvm.z.*.end", DivergenceKind.ALWAYS_UNIFORM, ""),
+        DivergenceRule("llvm.exact", DivergenceKind.ALWAYS_UNIFORM, ""),
+    )
+    models = [model, UniformityModel(rules=extra + model.rules)]
+    names = ["", "llvm.", "llvm.exact", "llvm.exactly", "llvm.x.ac", "llvm.x.cc", "llvm.y.1", "llvm.y.12",
+             "llvm.z.a.end", "llvm.z.end", "llvm.z.a.b.end.x"]
+    for r in model.rules:
+        stem = r.pattern.rstrip("*")
+        names += [stem, stem + ".i32", stem[:-1], stem + "x", r.pattern]
+    assert len(names) > 150
+    for m in models:
+        for n in names:
+            assert first_rule(m, n) is m.intrinsic_rule(n), n
+
+
+def default_model_rules():
+    from tdgen.commands.divergence import default_model
+
+    return default_model()

@@ -75,10 +75,15 @@ def test_editing_a_spec_file_invalidates(cache, tmp_path):
     after = target_cache.load_target(folder)
     assert after.description == "edited" != before.description
     assert after == load_uncached(folder)
-    assert len(entries(cache)) == 2  # a new key; the old entry is left behind
+    (entry,) = entries(cache)  # a new key; the stale entry was removed
+    assert target_cache._read(entry) == after
     # an edit of a sibling module (not spec.py) invalidates too
     (folder / "uniformity.py").write_text((folder / "uniformity.py").read_text() + "\n# touched\n")
     target_cache.load_target(folder)
+    assert entries(cache) != [entry] and len(entries(cache)) == 1
+    # other targets and kinds keep their entries
+    target_cache.load_target("amdgpu")
+    target_cache.load_derived(folder, "divergence-facts", DivergenceFacts.of)
     assert len(entries(cache)) == 3
 
 

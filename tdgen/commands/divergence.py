@@ -9,7 +9,6 @@ come from its spec (default amdgpu).
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from pathlib import Path
 
@@ -122,30 +121,6 @@ def _module_ir(module) -> str:
     return "\n".join(parts)
 
 
-def _is_cli_process() -> bool:
-    """Whether this process is the tdgen command itself (``python -m tdgen`` or the
-    installed ``tdgen`` script), not a test or a library caller of ``run``."""
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and spec.name == "tdgen.__main__":
-        return True
-    from .. import cli
-
-    return Path(sys.argv[0]).name == "tdgen" and getattr(main, "main", None) is cli.main
-
-
-def _exit_now(rc: int) -> int:
-    """In the CLI process, end it here: output flushed, nothing else left to do, and
-    freeing the IR and the analysis of a large kernel one object at a time at
-    interpreter shutdown costs as much as printing it (bench/divergence.py). Elsewhere
-    just return ``rc``."""
-    if not _is_cli_process():
-        return rc
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(rc)
-
-
 def run(args) -> int:
     from patterns.divergence import analyze
     from patterns.divergence_print import format_json, format_llvm
@@ -166,7 +141,7 @@ def run(args) -> int:
             out.write(f"{label} is divergent:\n")
             for i, s in enumerate(steps, 1):
                 out.write(f"  {i}. {s.format()}\n")
-        return _exit_now(0)
+        return 0
     if args.emit_ir:
         sys.stdout.write(_module_ir(module))
         out = sys.stderr
@@ -174,4 +149,4 @@ def run(args) -> int:
         out.write(format_json(info, path))
     else:
         out.write(format_llvm(info))
-    return _exit_now(0)
+    return 0
