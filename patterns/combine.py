@@ -256,7 +256,8 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
                 _set(n, "ISD::AND", [notx, y])
                 return True
-    if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1:
+    if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1 \
+            and not _has_not_inside(b.ops[0]):
         # (sub x, (xor y, -1)) -> (add (add y, 1), x)
         inner = ctx.new("ISD::ADD", n.vt, [b.ops[0], ctx.const(1, n.vt)], like=b)
         _set(n, "ISD::ADD", [inner, a])
@@ -281,6 +282,13 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
     if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
         return True
     return False
+
+
+def _has_not_inside(n: SDNode) -> bool:
+    """``n`` is an xor with a ``not`` operand: DAGCombiner cancels that pair (moving the
+    constant outward) before ``x - ~y`` is rewritten, so the sub stays a sub."""
+    return n.opcode == "ISD::XOR" and any(
+        o.opcode == "ISD::XOR" and _is_c(o.ops[1]) and o.ops[1].value == -1 for o in n.ops)
 
 
 def _non_negative(n: SDNode, depth: int = 0) -> bool:

@@ -110,7 +110,7 @@ class _Resolver:
         if root is None:
             return None
         pred = classify_predicate(frag.name, frag.predicate_code, getattr(frag, "divergence", None))
-        if pred is not None and "Operands[" in (frag.predicate_code or ""):
+        if pred is not None and (getattr(frag, "uses_operands", False) or "Operands[" in (frag.predicate_code or "")):
             names = tuple(sub[o].name or "" for o in ops)
             pred = Predicate(pred.name, pred.kind, pred.code, names)
         preds = root.preds + ((pred,) if pred is not None else ())

@@ -26,6 +26,10 @@
 - lowerings: intrinsic declared, node declared, node carries a chain exactly when the
   intrinsic has one (``Intrinsic.has_chain``: INTRINSIC_W_CHAIN vs _WO_CHAIN), node
   results = intrinsic results, operand indices in range;
+- fragments: predicate code reading ``Operands[...]`` needs ``uses_operands=True``
+  (TableGen's ``PredicateCodeUsesOperands``);
+- wave facts (``Target.wave``): sizes a non-empty subset of {32, 64}, ``default_size``
+  among them, ``bpermute_wave64`` ``'full'`` or ``'half'``;
 - rewrites: the foreign intrinsic is one LLVM 19 has (``tdgen.builtins.FOREIGN_INTRINSICS``,
   no LLVM needed at run time), ``foreign_params`` matches it, the target intrinsic
   returns the same types, is IntrConvergent when the foreign one is, and every mapped
@@ -38,6 +42,8 @@ Messages: ``path:line:col: record 'R' field 'f': expected ..., found ...``.
 """
 
 from __future__ import annotations
+
+import re
 
 from .builtins import BUILTIN_LEAVES, BUILTIN_NODES
 from .dag import Dag, Leaf, Node
@@ -54,15 +60,37 @@ from .model import (
     SDNode,
     SDTypeProfile,
     Target,
+    depends_on_invalid,
+    is_invalid,
     parse_field,
 )
 from .types import VALUE_TYPES
 
 
-def check_target(target: Target) -> None:
-    d = Diagnostics()
-    Checker(target, d).run()
-    d.check()
+_READS_OPERANDS = re.compile(r"\bOperands\s*\[")
+
+
+def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: bool = False) -> None:
+    """Run every check; raise all problems together (sorted).
+
+    With ``diags`` the problems are added there instead of raised. ``tolerant`` is for
+    a spec that already has construction errors: records marked invalid
+    (``tdgen.model.is_invalid``) and records built on them are skipped, and a check
+    that cannot read a record (a knock-on effect of the invalid ones) is dropped
+    rather than reported, so the construction errors stay the report."""
+    d = Diagnostics() if diags is None else diags
+    checker = Checker(target, d, tolerant=tolerant)
+    if tolerant:
+        try:
+            checker.run()
+        except TdgenError as e:
+            d.add(e)
+        except Exception:  # noqa: BLE001 -- a knock-on of an invalid record
+            pass
+    else:
+        checker.run()
+    if diags is None:
+        d.check()
 
 
 def _plural(n: int, word: str) -> str:
@@ -70,41 +98,82 @@ def _plural(n: int, word: str) -> str:
 
 
 class Checker:
-    def __init__(self, target: Target, diags: Diagnostics) -> None:
+    def __init__(self, target: Target, diags: Diagnostics, *, tolerant: bool = False) -> None:
         self.t = target
         self.d = diags
+        self.tolerant = tolerant
 
     def err(self, span: Span | None, message: str, record: str | None = None, field: str | None = None) -> None:
         self.d.add(SpecError(span, message, record=record, field=field))
 
+    def each(self, records, check, *args) -> None:
+        """``check(rec, *args)`` for every record; when tolerant, records depending on
+        invalid ones are skipped and a crash on one record drops only that record."""
+        for rec in records:
+            if not self.tolerant:
+                check(rec, *args)
+                continue
+            if depends_on_invalid(getattr(rec, "declared_by", rec)) or depends_on_invalid(getattr(rec, "defm", None)):
+                continue
+            try:
+                check(rec, *args)
+            except TdgenError as e:
+                self.d.add(e)
+            except Exception:  # noqa: BLE001 -- a knock-on of an invalid record
+                continue
+
     # ------------------------------------------------------------------ run
     def run(self) -> None:
+        t = self.t
         self.check_names()
-        for i in self.t.intrinsics:
-            self.check_intrinsic(i)
-        for p in self.t.profiles:
-            self.check_profile(p, p.name or "SDTypeProfile")
-        for n in self.t.nodes:
-            self.check_node(n)
-        for rc in self.t.register_classes:
-            self.check_regclass(rc)
-        for o in self.t.operands:
-            if o.vt.name not in VALUE_TYPES:
-                self.err(o.span, expected("a value type", o.vt), o.name, "vt")
-        insts, errors = self.t._resolved()
+        self.each(t.intrinsics, self.check_intrinsic)
+        self.each(t.profiles, lambda p: self.check_profile(p, p.name or "SDTypeProfile"))
+        self.each(t.nodes, self.check_node)
+        self.each(t.register_classes, self.check_regclass)
+        self.each(t.operands, self.check_operand_kind)
+        insts, errors = t._resolved()
         for e in errors:
             self.d.add(e)
-        for f in self.t.frags:
-            self.check_frag(f)
-        for inst in insts.values():
-            self.check_instruction(inst)
-        for k, pat in enumerate(self.t.patterns):
-            self.check_pat(pat, pat.name or f"anonymous_{k}", insts)
+        self.each(t.frags, self.check_frag)
+        self.each(insts.values(), self.check_instruction)
+        index = {id(p): k for k, p in enumerate(t.patterns)}
+        self.each(t.patterns, lambda p: self.check_pat(p, p.name or f"anonymous_{index[id(p)]}", insts))
         self.check_effects(insts)
-        for low in self.t.lowerings:
-            self.check_lowering(low)
-        for rw in self.t.rewrites:
-            self.check_rewrite(rw)
+        self.each(t.lowerings, self.check_lowering)
+        self.each(t.rewrites, self.check_rewrite)
+        self.check_wave()
+
+    # ---------------------------------------------------------------- wave
+    def check_wave(self) -> None:
+        """``Target.wave``: sizes a non-empty subset of {32, 64}, the default one of
+        them, ``bpermute_wave64`` ``'full'`` or ``'half'``."""
+        t = self.t
+        model = t.wave
+        span = t.field_span("wave")[0]
+
+        def bad(fld: str, what: str, found: object) -> None:
+            self.err(span, expected(what, repr(found)), t.name, f"wave.{fld}" if fld else "wave")
+
+        # (a Target's constructor already rejects a ``wave`` that is no WaveModel)
+        sizes = model.sizes
+        sizes_ok = (
+            isinstance(sizes, tuple) and bool(sizes)
+            and all(isinstance(n, int) and not isinstance(n, bool) and n in (32, 64) for n in sizes)
+        )
+        if not sizes_ok:
+            bad("sizes", "a non-empty tuple of wave sizes from 32 and 64", sizes)
+        # a default among the sizes that are valid (any valid size when none is)
+        valid = tuple(n for n in sizes if n in (32, 64) and not isinstance(n, bool)) if isinstance(sizes, tuple) else ()
+        allowed = valid or (32, 64)
+        d = model.default_size
+        if isinstance(d, bool) or d not in allowed:
+            bad("default_size", f"one of the sizes ({', '.join(str(n) for n in allowed)})", d)
+        if model.bpermute_wave64 not in ("full", "half"):
+            bad("bpermute_wave64", "'full' or 'half'", model.bpermute_wave64)
+
+    def check_operand_kind(self, o) -> None:
+        if o.vt.name not in VALUE_TYPES:
+            self.err(o.span, expected("a value type", o.vt), o.name, "vt")
 
     # ---------------------------------------------------------------- names
     def check_names(self) -> None:
@@ -125,6 +194,8 @@ class Checker:
                 first_at[name] = span
 
         for rec in self.t.records():
+            if self.tolerant and is_invalid(rec):
+                continue
             name = getattr(rec, "name", None)
             if not isinstance(name, str):
                 continue
@@ -323,6 +394,18 @@ class Checker:
         return True
 
     def check_frag(self, f: PatFrag) -> None:
+        code = f.predicate_code
+        if isinstance(code, str) and _READS_OPERANDS.search(code) and not f.uses_operands:
+            self.err(
+                f.field_span("uses_operands")[0],
+                expected(
+                    "uses_operands=True (the predicate code reads 'Operands[...]', which llvm-tblgen declares "
+                    "only with PredicateCodeUsesOperands)",
+                    f.uses_operands,
+                ),
+                f.name,
+                "uses_operands",
+            )
         try:
             node = f.dag
         except TdgenError as e:
@@ -526,12 +609,16 @@ class Checker:
         inferred: set[str] = set()
         jobs: list[tuple[ResolvedInstruction, Node, str, str]] = []
         for inst in insts.values():
+            if self.tolerant and depends_on_invalid(inst.declared_by):
+                continue
             for p in inst.patterns:
                 if not p.uses_null_frag():
                     jobs.append((inst, p.args[-1] if p.op == "set" and p.args else p, inst.name, "pattern"))
             if inst.patterns:
                 inferred.add(inst.name)
         for k, pat in enumerate(self.t.patterns):
+            if self.tolerant and is_invalid(pat):
+                continue
             try:
                 src = parse_field(pat, "src", pat.src, record_name=pat.name or f"anonymous_{k}")
                 dst = parse_field(pat, "dst", pat.dst, record_name=pat.name or f"anonymous_{k}")
@@ -571,7 +658,7 @@ class Checker:
     # ------------------------------------------------------------ lowering
     def check_lowering(self, low) -> None:
         intr, node = low.intrinsic, low.node
-        rec = intr.name if isinstance(intr, Intrinsic) else "Lowering"
+        rec = low.name
         if not isinstance(intr, Intrinsic) or intr.name not in self.t.intrinsics_by_name:
             self.err(low.field_span("intrinsic")[0], expected("an intrinsic declared by the target", repr(getattr(intr, "name", intr))), rec, "intrinsic")
             return

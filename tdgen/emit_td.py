@@ -17,8 +17,8 @@ indices (``SubRegIndex<size, offset>``) and ``RegisterWithSubRegs`` tuple regist
 Implicitly used registers (``implicit_defs``/``implicit_uses``) become ``let Defs`` /
 ``let Uses``, and the registers named only there (``physical_registers``: SCC, EXEC)
 are defined outside any register class. A PatFrag's ``has_one_use`` becomes
-``let HasOneUse = 1``; predicate code that reads ``Operands[i]`` gets
-``let PredicateCodeUsesOperands = 1`` (else -gen-dag-isel puts it in a hook where
+``let HasOneUse = 1``; a frag with ``uses_operands`` (predicate code that
+reads ``Operands[i]``) gets ``let PredicateCodeUsesOperands = 1`` (else -gen-dag-isel puts it in a hook where
 ``Operands`` is not declared).
 
 Records keep the spec's declaration order (TableGen needs definitions before uses and
@@ -243,7 +243,7 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
             # as an indented block, as in LLVM's own .td files.
             "predicate": code[0] if len(code) == 1 else "",
             "predicate_block": code if len(code) > 1 else [],
-            "lets": _frag_lets(f.predicate_code, f.has_one_use),
+            "lets": _frag_lets(f.uses_operands, f.has_one_use),
         })
     return {
         "layout": lay,
@@ -399,11 +399,12 @@ def _code_lines(code: str | None) -> list[str]:
     return [ln.rstrip() for ln in textwrap.dedent(code.strip("\n")).splitlines()]
 
 
-def _frag_lets(code: str | None, has_one_use: bool) -> list[str]:
+def _frag_lets(uses_operands: bool, has_one_use: bool) -> list[str]:
     """Fields a PatFrag sets besides its template args. Predicate code that reads the
-    matched operands (``Operands[i]``) only gets them with PredicateCodeUsesOperands."""
+    matched operands (``Operands[i]``) only gets them with PredicateCodeUsesOperands
+    (the spec says so with ``PatFrag.uses_operands``; tdgen.check enforces it)."""
     lets = []
-    if code and re.search(r"\bOperands\b", code):
+    if uses_operands:
         lets.append("let PredicateCodeUsesOperands = 1;")
     if has_one_use:
         lets.append("let HasOneUse = 1;")

@@ -25,7 +25,8 @@ Records (what the emitters and the engine read)
 - ``PatFrag(name, ops, fragment, predicate_code=None, divergence=None)``: ``ops`` are the
   operand names (``("src0", "src1")`` = ``(ops node:$src0, node:$src1)``), ``fragment``
   TableGen text, ``divergence`` ``"uniform" | "divergent" | None``, ``has_one_use``
-  TableGen's ``HasOneUse``. ``wraps`` names the
+  TableGen's ``HasOneUse``; ``uses_operands`` TableGen's ``PredicateCodeUsesOperands``
+  (required when ``predicate_code`` reads ``Operands[i]``). ``wraps`` names the
   operator a divergence wrapper wraps; ``instance_of`` is set for frags instantiated from
   a ``DivergenceFrag`` class (``UniformBinFrag<add>``: emitted inline, not as a def).
   ``uniform(op)`` / ``divergent(op)`` build named wrappers.
@@ -55,7 +56,8 @@ Records (what the emitters and the engine read)
   suffix (``"_RTN"``), and ``Defm(name, multiclass, args)`` instantiating it.
 - ``Pat(src, dst, added_complexity=0)``: a standalone ``Pat<>``.
 - ``Lowering(intrinsic, node, operands)``: LowerINTRINSIC_WO_CHAIN case; ``operands``
-  are indices into the intrinsic's params (``Op.getOperand(i + 1)`` in C++).
+  are indices into the intrinsic's params (``Op.getOperand(i + 1)`` in C++). Messages
+  name it ``Lowering<int_x, node>`` (``.name``).
 - ``Rewrite(foreign, target, operands)``: an IR rewrite of foreign intrinsic calls
   (IR name, e.g. ``llvm.nvvm.shfl.sync.idx.i32``) to a target intrinsic; ``operands``
   entries are foreign argument indices or ``Const(value, type)``.
@@ -89,12 +91,14 @@ Everything here is data; checking lives in ``tdgen.check``, loading in ``tdgen.s
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any, Iterable, Union
+from typing import Any, Iterable, Iterator, Union
 
 from .dag import Dag, Leaf, Node, parse_pattern
-from .errors import ParseError, Span, SpecError, expected
+from .errors import ErrorList, ParseError, Span, SpecError, expected
 from .hw import DivergenceKind, UniformityModel, WaveModel
 from .srcpos import caller_span, value_span
 from .types import IntrinsicType, ValueType
@@ -130,7 +134,7 @@ class Record:
                 object.__setattr__(self, f.name, fv)
         if self.span is None:
             object.__setattr__(self, "span", caller_span())
-        _validate(self)
+        report_construction_errors(self, _validate(self))
 
     @property
     def kind(self) -> str:
@@ -214,9 +218,11 @@ def _found(v: Any) -> str:
     return f"{type(v).__name__} {name}" if isinstance(name, str) else f"{type(v).__name__} {v!r}"
 
 
-def _validate(rec: "Record") -> None:
-    """Raise SpecError at the constructor call when a field has the wrong kind of value."""
+def _validate(rec: "Record") -> list[SpecError]:
+    """Every field of ``rec`` holding the wrong kind of value, as SpecErrors at the
+    constructor call (one per field, in field order)."""
     hints = _hints(type(rec))
+    errs: list[SpecError] = []
     for f in fields(rec):
         if f.name == "span":
             continue
@@ -224,12 +230,72 @@ def _validate(rec: "Record") -> None:
         v = getattr(rec, f.name)
         if not _matches(v, tp):
             name = getattr(rec, "name", None)
-            raise SpecError(
-                rec.span,
-                expected(_describe_type(tp), _found(v)),
+            found, index = _found(v), _bad_item(v, tp)
+            if index is not None:
+                found = f"{_found(v[index])} (item {index})"
+            errs.append(SpecError(
+                rec.field_span(f.name, index)[0],
+                expected(_describe_type(tp), found),
                 record=name if isinstance(name, str) else type(rec).__name__,
                 field=f.name,
-            )
+            ))
+    return errs
+
+
+def _bad_item(v: Any, tp: Any) -> int | None:
+    """The index of the first wrong element when ``tp`` is a list type that ``v`` is a
+    list for (None otherwise)."""
+    import types as _t
+    import typing
+
+    if not isinstance(v, tuple):
+        return None
+    cands = typing.get_args(tp) if typing.get_origin(tp) in (Union, _t.UnionType) else (tp,)
+    for c in cands:
+        args = typing.get_args(c)
+        if typing.get_origin(c) is tuple and len(args) == 2 and args[1] is Ellipsis:
+            for i, x in enumerate(v):
+                if not _matches(x, args[0]):
+                    return i
+    return None
+
+
+# ------------------------------------------------------- construction errors
+
+# While ``tdgen.spec.load_target`` runs a spec, the list its constructors report into.
+_SINK: contextvars.ContextVar[list[SpecError] | None] = contextvars.ContextVar("tdgen_construction_errors", default=None)
+
+
+@contextlib.contextmanager
+def collecting_construction_errors() -> Iterator[list[SpecError]]:
+    """Within this context a malformed record does not raise: its constructor adds its
+    SpecErrors to the yielded list and returns the record marked invalid
+    (``is_invalid``), so loading goes on and reports every error of the spec together.
+    Outside it (records built from Python code) constructors raise at once."""
+    errs: list[SpecError] = []
+    token = _SINK.set(errs)
+    try:
+        yield errs
+    finally:
+        _SINK.reset(token)
+
+
+def is_invalid(rec: Any) -> bool:
+    """Whether ``rec`` was built with errors inside ``collecting_construction_errors``."""
+    d = getattr(rec, "__dict__", None)
+    return bool(d and d.get("_invalid"))
+
+
+def report_construction_errors(rec: Any, errs: list[SpecError]) -> None:
+    """Raise ``errs`` (outside a loading context) or record them and mark ``rec`` invalid."""
+    if not errs:
+        return
+    sink = _SINK.get()
+    if sink is None:
+        raise errs[0] if len(errs) == 1 else ErrorList(errs)
+    sink.extend(errs)
+    if getattr(rec, "__dict__", None) is not None:
+        rec.__dict__["_invalid"] = True
 
 
 def _getter(pairs: tuple, key: str, default: Any = None) -> Any:
@@ -523,6 +589,7 @@ class PatFrag(Record):
     wraps: str | None = None
     instance_of: str | None = None
     has_one_use: bool = False
+    uses_operands: bool = False
 
     @property
     def ops_tablegen(self) -> str:
@@ -580,6 +647,12 @@ def _arity(op: Any) -> int:
 
 
 def _wrap(op: Any, name: str | None, divergence: str, span: Span | None) -> PatFrag:
+    if not isinstance(op, (SDNode, PatFrag, Intrinsic)) or not isinstance(op.name, str):
+        shown = name if isinstance(name, str) else f"{divergence}(...)"
+        err = SpecError(span, expected("an SDNode, PatFrag or Intrinsic to wrap", _found(op)), record=shown, field="op")
+        frag = PatFrag(shown, (), "(null_frag)", span=span)
+        report_construction_errors(frag, [err])
+        return frag
     n = _arity(op)
     ops = tuple(f"src{i}" for i in range(n))
     frag = f"({op.name} " + ", ".join(f"node:${o}" for o in ops) + ")"
@@ -824,6 +897,13 @@ class Lowering(Record):
     intrinsic: Intrinsic
     node: SDNode
     operands: tuple[int, ...] | None = None
+
+    @property
+    def name(self) -> str:
+        """How messages name this record: ``Lowering<int_x, node>``."""
+        intr = getattr(self.intrinsic, "name", self.intrinsic)
+        node = getattr(self.node, "name", self.node)
+        return f"Lowering<{intr}, {node}>"
 
     @property
     def operand_map(self) -> tuple[int, ...]:
@@ -1135,3 +1215,33 @@ ANY_RECORD = Union[
     Intrinsic, SDTypeProfile, SDNode, PatFrag, DivergenceFrag, RegisterClass, OperandKind,
     InstrClass, Instruction, Multiclass, Defm, Pat, Lowering, Rewrite, Target,
 ]
+
+
+def _class_chain_invalid(cls: object) -> bool:
+    c = cls
+    while c is not None:
+        if not isinstance(c, InstrClass) or is_invalid(c):
+            return True
+        c = c.parent
+    return False
+
+
+def depends_on_invalid(rec: object) -> bool:
+    """Whether ``rec`` is invalid or refers to a record that is."""
+    if is_invalid(rec):
+        return True
+    if isinstance(rec, SDNode):
+        return is_invalid(rec.profile)
+    if isinstance(rec, InstrClass):
+        return _class_chain_invalid(rec)
+    if isinstance(rec, Instruction):
+        return rec.cls is not None and _class_chain_invalid(rec.cls)
+    if isinstance(rec, Multiclass):
+        return any(depends_on_invalid(t) for t in rec.defs)
+    if isinstance(rec, Defm):
+        return depends_on_invalid(rec.multiclass)
+    if isinstance(rec, Lowering):
+        return is_invalid(rec.intrinsic) or depends_on_invalid(rec.node)
+    if isinstance(rec, Rewrite):
+        return is_invalid(rec.target)
+    return False

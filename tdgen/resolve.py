@@ -36,6 +36,7 @@ from .model import (
     ResolvedInstruction,
     SelectionPattern,
     Target,
+    depends_on_invalid,
     parse_field,
     value_text,
 )
@@ -417,6 +418,8 @@ def resolve_instructions(target: Target) -> tuple[dict[str, ResolvedInstruction]
     errors: list[TdgenError] = []
     out: dict[str, ResolvedInstruction] = {}
     for d in target.defs:
+        if depends_on_invalid(d):
+            continue  # built with errors while loading: those errors are the report
         if isinstance(d, Instruction):
             r = resolve_one(d, d.name, {}, None, errors)
             out.setdefault(r.name, r)

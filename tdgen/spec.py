@@ -10,6 +10,10 @@ Contract (other stages code against these):
   each ``path:line:col: record 'R' field 'f': expected ..., found ...``). A Python
   exception inside the spec becomes a SpecError at the spec line that raised it.
   Unknown target names raise ``UsageError`` listing the known ones.
+  While the spec runs, a record constructor given malformed values does not stop it:
+  it records its SpecErrors (``tdgen.model.collecting_construction_errors``) and
+  returns a record marked invalid; the checks then skip invalid records, and the
+  construction errors are reported together with the checks' errors.
   Results are cached per spec folder contents (the Target is immutable).
 - ``list_targets() -> list[str]``: names of folders under ``targets/`` with a spec.py.
 """
@@ -24,8 +28,8 @@ import traceback
 import types
 from pathlib import Path
 
-from .errors import Span, SpecError, TdgenError, UsageError, expected
-from .model import Target
+from .errors import Diagnostics, Span, SpecError, TdgenError, UsageError, expected
+from .model import Target, collecting_construction_errors, is_invalid
 from .paths import TARGETS
 from .srcpos import display_path
 
@@ -66,9 +70,28 @@ def load_target(name_or_path: str | Path) -> Target:
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    target = _execute(path)
     from .check import check_target
 
+    with collecting_construction_errors() as built:
+        try:
+            target = _execute(path)
+        except TdgenError as e:
+            if not built:
+                raise
+            diags = Diagnostics()
+            for err in built:
+                diags.add(err)
+            diags.add(e)
+            diags.check()
+    if built:
+        # Records built with errors are marked invalid; the checks skip them and
+        # everything else is checked, so the report has all errors of the spec.
+        diags = Diagnostics()
+        for err in built:
+            diags.add(err)
+        if not is_invalid(target):
+            check_target(target, diags, tolerant=True)
+        diags.check()
     try:
         check_target(target)
     except TdgenError:

@@ -51,8 +51,12 @@ def cache_dir() -> Path | None:
     if os.environ.get("TDGEN_NO_CACHE", "") not in ("", "0"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or ""
-    root = Path(base) if base else Path.home() / ".cache"
-    return root / "tdgen"
+    if base and os.path.isabs(base):  # the XDG rule: a relative value is ignored
+        return Path(base) / "tdgen"
+    try:
+        return Path.home() / ".cache" / "tdgen"
+    except (RuntimeError, KeyError):  # no home folder to be found: no cache
+        return None
 
 
 def spec_folder(name_or_path: str | Path) -> Path | None:

@@ -222,3 +222,44 @@ def test_implicit_registers_must_exist():
     ]))
     assert (e.record, e.field) == ("A", "implicit_uses")
     assert e.message == "expected a register of the target (physical_registers or a register class), found 'EXEC'"
+
+
+# --- wave facts and PatFrag.uses_operands (issue 2) ---------------------------------------
+
+from tdgen.hw import WaveModel  # noqa: E402
+
+
+@pytest.mark.parametrize("wave, fields", [
+    (WaveModel(sizes=(32, 64), default_size=32, bpermute_wave64="half"), []),
+    (WaveModel(sizes=(64,), default_size=64, bpermute_wave64="full"), []),
+    (WaveModel(sizes=(), default_size=64), ["wave.sizes"]),
+    (WaveModel(sizes=(16,), default_size=16), ["wave.default_size", "wave.sizes"]),
+    (WaveModel(sizes=(32,), default_size=64), ["wave.default_size"]),
+    (WaveModel(sizes=(32, 64, 128), default_size=32), ["wave.sizes"]),
+    (WaveModel(sizes=(True,), default_size=32), ["wave.sizes"]),
+    (WaveModel(bpermute_wave64="Full"), ["wave.bpermute_wave64"]),
+])
+def test_wave_facts_checked(wave, fields):
+    errs = errors(target(wave=wave))
+    assert sorted(e.field for e in errs) == fields, [e.format() for e in errs]
+    assert all(e.record == "t" for e in errs)
+
+
+def test_wave_must_be_a_wave_model():
+    with pytest.raises(SpecError) as info:
+        target(wave=(32, 64))
+    assert info.value.field == "wave" and info.value.message == "expected WaveModel, found a list of (int)"
+
+
+@pytest.mark.parametrize("code, uses, bad", [
+    ("return !Operands[0]->isDivergent();", False, True),
+    ("return !Operands [1]->isDivergent();", False, True),
+    ("return !Operands[0]->isDivergent();", True, False),
+    ("return N->hasOneUse();", False, False),
+    ("return MyOperands[0] != nullptr;", False, False),  # another identifier
+    (None, False, False),
+])
+def test_predicate_reading_operands_needs_uses_operands(code, uses, bad):
+    f = PatFrag("f", ["a", "b"], "(add node:$a, node:$b)", predicate_code=code, uses_operands=uses)
+    errs = errors(target(frags=[f]))
+    assert [(e.record, e.field) for e in errs] == ([("f", "uses_operands")] if bad else []), [e.format() for e in errs]

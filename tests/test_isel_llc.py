@@ -27,9 +27,9 @@ import pytest
 
 from llvm_tools import require
 
-# (constants in the generated kernels, floor): the rates measured when the floors were set
-# were 65% without and 46% with constants (100 kernels); see the module docstring.
-AGREEMENT_FLOORS = {False: 0.5, True: 0.3}
+# (constants in the generated kernels, floor): measured over 500 kernels when the floors
+# were set: 56.6% without and 40.0% with constants; see the module docstring.
+AGREEMENT_FLOORS = {False: 0.45, True: 0.3}
 
 _OPS = {
     "add": "add i32 %x, %y", "sub": "sub i32 %x, %y", "mul": "mul i32 %x, %y", "and": "and i32 %x, %y",
@@ -46,6 +46,8 @@ _OPS = {
     "add3": "add i32 %x, %y\n  %r = add i32 %r0, %z", "or3": "or i32 %x, %y\n  %r = or i32 %r0, %z",
     "lshl_add": "shl i32 %x, 3\n  %r = add i32 %r0, %y", "xad": "xor i32 %x, %y\n  %r = add i32 %r0, %z",
     "reassoc": "add i32 %x, %y\n  %r = add i32 %r0, %z",
+    "subnot": "xor i32 %y, -1\n  %r = sub i32 %x, %r0", "orxor": "xor i32 %x, %y\n  %r = or i32 %r0, %y",
+    "mulneg": "mul i32 %x, -8", "mul9": "mul i32 %x, 9", "sra_nonneg": "lshr i32 %x, 3\n  %r = ashr i32 %r0, %y",
 }
 _DECLS = """declare i32 @llvm.amdgcn.workitem.id.x()
 declare i32 @llvm.ctpop.i32(i32)

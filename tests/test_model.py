@@ -257,3 +257,37 @@ def test_pat_added_complexity_reaches_selection_patterns():
     sps = t.selection_patterns()
     assert [(s.record, s.added_complexity) for s in sps] == [("ADD", 0), ("anonymous_0", 7), ("anonymous_1", 0)]
     assert sps[1].src.render() == "(sub i32:$x, i32:$y)" and sps[2].dst.render() == "(ADD $y, $x)"
+
+
+# --- construction errors: raised at once outside loading, collected inside --------------
+
+from tdgen.errors import ErrorList, SpecError  # noqa: E402
+from tdgen.model import SDNode, collecting_construction_errors, is_invalid  # noqa: E402
+from tdgen.types import i32, llvm_i32_ty  # noqa: E402
+
+
+def test_malformed_record_raises_outside_a_loading_context():
+    with pytest.raises(SpecError) as info:
+        Intrinsic("int_t_x", [llvm_i32_ty], [i32])
+    assert (info.value.record, info.value.field) == ("int_t_x", "params")
+    assert info.value.message == "expected a list of (IntrinsicType), found ValueType i32 (item 0)"
+    with pytest.raises(ErrorList) as many:  # every wrong field of the record, together
+        RegisterClass("R", 3, ["i32"], ["R0"])
+    assert [e.field for e in many.value.errors] == ["file", "types"]
+
+
+def test_malformed_records_are_collected_and_marked_invalid_inside_one():
+    with collecting_construction_errors() as errs:
+        bad = Intrinsic("int_t_x", [llvm_i32_ty], ["llvm_i32_ty"])
+        good = Intrinsic("int_t_y", [llvm_i32_ty], [llvm_i32_ty])
+        node = SDNode("tnode", "TISD::N", 2)
+        wrapped = uniform(42)
+    assert [(e.record, e.field) for e in errs] == [
+        ("int_t_x", "params"), ("tnode", "profile"), ("uniform(...)", "op")]
+    assert errs[2].message == "expected an SDNode, PatFrag or Intrinsic to wrap, found int 42"
+    assert is_invalid(bad) and is_invalid(node) and is_invalid(wrapped) and not is_invalid(good)
+    # the context ends with the block: constructors raise again
+    with pytest.raises(SpecError):
+        uniform(42)
+    with pytest.raises(SpecError):
+        Intrinsic("int_t_x", [llvm_i32_ty], ["llvm_i32_ty"])

@@ -551,7 +551,8 @@ def test_bad_wave_facts_of_a_target_are_spec_errors(tmp_path, capsys):
         where = f"{Path(target).as_posix()}/spec.py:5:22: record 'tiny' field 'wave."
         assert rc == 2 and out == "" and err.splitlines() == [
             where + "bpermute_wave64': expected 'full' or 'half', found 'quarter'",
-            where + "sizes': expected a tuple of wave sizes from 32 and 64, found (16, 64)"], err
+            where + "sizes': expected a non-empty tuple of wave sizes from 32 and 64, found (16, 64)",
+            where + "default_size': expected one of the sizes (64), found 48"], err
 
 
 def test_a_broken_spec_is_not_replaced_by_defaults(tmp_path, capsys):

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tdgen.errors import SpecError, UsageError
+from tdgen.errors import ErrorList, SpecError, UsageError
 from tdgen.paths import ROOT
 from tdgen.spec import list_targets, load_target
 
@@ -208,3 +208,36 @@ def test_error_position_inside_a_multiline_pattern(tmp_path):
     lines = (tmp_path / "t" / "spec.py").read_text().splitlines()
     assert lines[e.span.line - 1][e.span.col - 1 :].startswith("i32:$c))")
     assert e.message == "expected an operand of A (d, a, b), found '$c'"
+
+
+def test_construction_errors_are_reported_with_a_later_failure(tmp_path):
+    """A bad constructor does not stop the spec: a later Python exception, or a missing
+    TARGET, is reported together with the construction errors."""
+    head = "from tdgen.model import Intrinsic, Target\nfrom tdgen.types import llvm_i32_ty\n"
+    _write(tmp_path / "a", {"spec.py": head + 'X = Intrinsic("int_a_x", ["i32"])\nY = 1 / 0\n'})
+    with pytest.raises(ErrorList) as info:
+        load_target(tmp_path / "a")
+    text = info.value.format()
+    assert [line.split(": ", 1)[1] for line in text.splitlines()] == [
+        "record 'int_a_x' field 'results': expected a list of (IntrinsicType), found 'i32' (item 0)",
+        "expected a spec module that runs, found ZeroDivisionError: division by zero",
+    ], text
+    _write(tmp_path / "b", {"spec.py": head + 'X = Intrinsic("int_b_x", ["i32"])\n'})
+    with pytest.raises(ErrorList) as info:
+        load_target(tmp_path / "b")
+    assert len(info.value.errors) == 2 and "module-level 'TARGET" in info.value.errors[0].message
+
+
+def test_an_invalid_target_record_reports_only_its_construction_errors(tmp_path):
+    _write(tmp_path / "c", {"spec.py": """
+        from tdgen.model import Intrinsic, Target
+        from tdgen.types import llvm_i32_ty
+        X = Intrinsic("int_c_x", ["i32"])
+        TARGET = Target("c", "C", "c", intrinsics=[X, "int_c_y"])
+    """})
+    with pytest.raises(ErrorList) as info:
+        load_target(tmp_path / "c")
+    assert [(e.record, e.field) for e in info.value.errors] == [("int_c_x", "results"), ("c", "intrinsics")]
+    # the next load of an unchanged folder is not a cached success
+    with pytest.raises(ErrorList):
+        load_target(tmp_path / "c")

@@ -54,7 +54,7 @@ def test_good_spec_loads(case: Path):
 
 MESSAGE = re.compile(
     r"^tests/golden/spec/fail/\w+\.py:\d+:\d+: "
-    r"(record '[^']+' field '\w+': )?expected .+, found .+$"
+    r"(record '[^']+' field '[\w.]+': )?expected .+, found .+$"
 )
 
 

@@ -40,7 +40,7 @@ _ONEUSE = {
 
 def _three(op1: str, op2: str) -> PatFrag:
     return PatFrag(f"ThreeOp_{op1}_{op2}", ["x", "y", "z"],
-                   f"({op2} ({_ONEUSE[op1].name} node:$x, node:$y), node:$z)", predicate_code=_BUS_PREDICATE)
+                   f"({op2} ({_ONEUSE[op1].name} node:$x, node:$y), node:$z)", predicate_code=_BUS_PREDICATE, uses_operands=True)
 
 
 _OPS = (

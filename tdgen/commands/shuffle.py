@@ -16,41 +16,20 @@ import sys
 
 import numpy as np
 
-from ..errors import Diagnostics, SpecError, UsageError, expected
+from ..errors import UsageError, expected
 from ..hw import WaveModel
 
 MODE_WORDS = "idx (shfl), up, down or bfly (xor)"
 
 
 def wave_model(target: str) -> WaveModel:
-    """The target's ``WaveModel`` (``load_target(name).wave``), checked for what the wave
-    model can run.
-
-    An unknown target name is a usage error and a broken spec its spec errors (exit 2)."""
+    """The target's ``WaveModel`` (``load_target(name).wave``). Loading checks the wave
+    facts (``tdgen.check``: sizes from 32 and 64, default among them, wave64 bpermute
+    scope 'full' or 'half'), so a bad one arrives here as the spec's errors (exit 2), as
+    does an unknown target name (a usage error)."""
     from ..spec import load_target
 
-    t = load_target(target)
-    model = t.wave
-    diags = Diagnostics()
-
-    span = t.field_span("wave")[0] or t.span
-
-    def bad(fld: str, what: str, found) -> None:
-        diags.add(SpecError(span, expected(what, repr(found)), record=t.name,
-                            field=f"wave.{fld}" if fld else "wave"))
-
-    if not isinstance(model, WaveModel):
-        bad("", "a tdgen.hw.WaveModel", type(model).__name__)
-        diags.check()
-    sizes_ok = isinstance(model.sizes, tuple) and model.sizes and all(n in (32, 64) for n in model.sizes)
-    if not sizes_ok:
-        bad("sizes", "a tuple of wave sizes from 32 and 64", model.sizes)
-    elif model.default_size not in model.sizes:
-        bad("default_size", f"one of the sizes {tuple(model.sizes)}", model.default_size)
-    if model.bpermute_wave64 not in ("full", "half"):
-        bad("bpermute_wave64", "'full' or 'half'", model.bpermute_wave64)
-    diags.check()
-    return model
+    return load_target(target).wave
 
 
 def check_wave_size(target: str, wave: int) -> None:
