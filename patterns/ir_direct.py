@@ -80,6 +80,20 @@ _ATTR_GROUP = re.compile(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9
 _ATTR_ITEM = re.compile(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
 _PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
                     r'(?: %(' + _N + r'))?$')
+# Kept source text: a line whose text is provably what ir_print prints for it keeps
+# its (stripped) source text as ``Instruction.text`` instead of being re-printed.
+# The regular expressions above only admit single spaces between tokens; what else
+# opt (and ir_print) may spell differently is excluded: ``addrspace(0)`` (printed as
+# ``ptr``); calls with ``#N`` attribute references (renumbered) or of numbered
+# globals; every line of a function that has any numbered value or block (opt
+# renumbers them; a line can only name values and blocks of its own function); and,
+# checked per token, constants not in their canonical spelling, flags out of canonical
+# order, a missing or non-canonical ``align``. tests/test_ir.py compares every kept
+# text with ir_print's output.
+_ADDRSPACE0 = "addrspace(0)"
+_CANON_BINFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
+_CANON_CASTFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})
+_CANON_GEPFLAGS = frozenset({"", " inbounds", " nusw", " nuw", " inbounds nuw", " nusw nuw"})
 _MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
 
 _BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
@@ -317,7 +331,8 @@ class _Builder:
         tys = _TYPES
         vals: dict = {}
         pending: list = []  # (inst, operand index, token, type): uses before the definition
-        phis: list = []  # (inst, [(value token, block name)])
+        phis: list = []  # (inst, [(value token, block name)], source text or None)
+        odd: list = []  # instructions with a constant operand not in canonical spelling
         terms: list = []  # (inst, [block names])
         calls = self.calls
         n_slot = 0  # opt's renumbering of unnamed values
@@ -340,6 +355,11 @@ class _Builder:
         setattr_ = _setattr
         dispatch = _DISPATCH
         binop_flags = _BINOP_FLAGS
+        # any numbered argument, value or block: no kept text in this function
+        numbered = False
+        for a in f.args:
+            if a.name.isdigit():
+                numbered = True
 
         def const(tok, ty):
             key = (ty, tok)
@@ -358,6 +378,8 @@ class _Builder:
                 c = consts.get(key)
                 if c is None:
                     c = consts[key] = _const_fields(ty, tok)
+                if c[0] != tok:
+                    odd.append(inst)
                 v = new(Constant)  # a new object per use, as on the exact path
                 setattr_(v, "type", ty)
                 setattr_(v, "text", c[0])
@@ -393,6 +415,7 @@ class _Builder:
                     next_slot = int(name) + 1
                     slot = str(n_slot)
                     n_slot += 1
+                    numbered = True
                 else:
                     if name[0].isdigit():
                         raise _Bail  # digits then letters: quoted when printed
@@ -425,6 +448,7 @@ class _Builder:
             g = m.groups()
             dname = g[0]
             inst = new(Inst)
+            keep = _ADDRSPACE0 not in s  # source text is the printed text (see _ADDRSPACE0)
             if fam == 0:  # binary operator
                 ty = tys.get(g[3]) or _ty(g[3])
                 if ty.__class__ is not IntType:
@@ -439,6 +463,8 @@ class _Builder:
                         if w not in allowed:
                             raise _Bail
                     inst.flags = frozenset(words)
+                    if fl not in _CANON_BINFLAGS:
+                        keep = False
                 a = g[4]
                 va = vals.get(a)
                 if va is None:
@@ -467,7 +493,8 @@ class _Builder:
                 inst.opcode = op
                 inst.type = _ty(g[2])
                 inst.operands = [None] * len(pairs)
-                phis.append((inst, pairs))
+                phis.append((inst, pairs, s[m.start(1 if dname is not None else 2):] if keep else None))
+                keep = False  # decided when the incoming values are bound
             elif fam == 3:  # br
                 inst.opcode = op
                 inst.type = VOID
@@ -499,7 +526,11 @@ class _Builder:
                 ops[0] = operand(g[4], pty, inst, 0)
                 inst.addrspace = pty.addrspace
                 if g[5] is not None:
-                    inst.align = int(g[5])
+                    al = inst.align = int(g[5])
+                    if keep and str(al) != g[5]:
+                        keep = False
+                else:
+                    keep = False  # printed with the ABI alignment
             elif fam == 6:  # getelementptr
                 pty = _ty(g[4])
                 if pty.__class__ is not PtrType:
@@ -510,6 +541,8 @@ class _Builder:
                 inst.operands = ops = [None] * (1 + len(ix))
                 if g[2]:
                     inst.flags = frozenset(g[2].split())
+                    if g[2] not in _CANON_GEPFLAGS:
+                        keep = False
                 inst.source_type = _ty(g[3])
                 inst.addrspace = pty.addrspace
                 ops[0] = operand(g[5], pty, inst, 0)
@@ -532,7 +565,11 @@ class _Builder:
                 inst.addrspace = pty.addrspace
                 inst.source_type = vty
                 if g[6] is not None:
-                    inst.align = int(g[6])
+                    al = inst.align = int(g[6])
+                    if keep and str(al) != g[6]:
+                        keep = False
+                else:
+                    keep = False  # printed with the ABI alignment
             elif fam == 8:  # call
                 kw = g[1]
                 inst.opcode = "call"
@@ -553,7 +590,10 @@ class _Builder:
                         ops.append(operand(am.group(3), aty, inst, j))
                         aattrs.append(tuple(am.group(2).split()))
                 calls.append((inst, g[3], m.start(4), k, arg_types))  # column of '@' (1-based)
+                if g[3][0].isdigit():  # a numbered global
+                    keep = False
                 if g[5]:
+                    keep = False
                     inst.attr_items = tuple(g[5].split())
                     self.attr_users.append(inst)
             elif fam == 9:  # cast
@@ -569,6 +609,8 @@ class _Builder:
                         if w not in allowed:
                             raise _Bail
                     inst.flags = frozenset(words)
+                    if g[2] not in _CANON_CASTFLAGS:
+                        keep = False
                 inst.source_type = sty
                 inst.operands = ops = [None]
                 ops[0] = operand(g[4], sty, inst, 0)
@@ -596,11 +638,14 @@ class _Builder:
                 cur = BasicBlock(str(next_slot), [], f, [], [], _span(path, k, col), str(n_slot), len(blocks))
                 next_slot += 1
                 n_slot += 1
+                numbered = True
                 block_names[cur.name] = cur
                 blocks.append(cur)
                 cur_insts = cur.instructions
                 terminated = False
             inst.block = cur
+            if keep and (not odd or odd[-1] is not inst):
+                inst._text = s[col - 1:]
             if col < 0x100000:
                 inst._loc = (k << 20) | col
             else:
@@ -613,6 +658,7 @@ class _Builder:
             elif dname is None:
                 name = str(next_slot)
                 next_slot += 1
+                numbered = True
                 inst.name = name
                 inst.slot = str(n_slot)
                 n_slot += 1
@@ -625,6 +671,7 @@ class _Builder:
                     if not name.isdigit() or int(name) < next_slot:
                         raise _Bail
                     next_slot = int(name) + 1
+                    numbered = True
                     inst.slot = str(n_slot)
                     n_slot += 1
                 else:
@@ -642,7 +689,7 @@ class _Builder:
             if v is None or (v.type is not ty and v.type != ty):
                 raise _Bail
             inst.operands[idx] = v
-        for inst, pairs in phis:
+        for inst, pairs, text in phis:
             ty = inst.type
             ops = inst.operands
             inc = []
@@ -652,6 +699,8 @@ class _Builder:
                     if tok[0] == "%":
                         raise _Bail
                     v = const(tok, ty)
+                    if v.text != tok:
+                        text = None
                 elif v.type is not ty and v.type != ty:
                     raise _Bail
                 b = block_names.get(bname)
@@ -660,6 +709,12 @@ class _Builder:
                 ops[j] = v
                 inc.append((v, b))
             inst.incoming = inc
+            if text is not None and not numbered:
+                inst._text = text
+        if numbered:  # opt renumbers: print every line (see _ADDRSPACE0)
+            for b in blocks:
+                for inst in b.instructions:
+                    inst.__dict__.pop("_text", None)
         for inst, names in terms:
             tg = []
             for bname in names:

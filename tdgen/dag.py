@@ -241,7 +241,7 @@ def parse_pattern(
 ) -> Node:
     """Parse one DAG (or leaf) written in TableGen syntax; see module docstring."""
     try:
-        tree = _parser().parse(text)
+        return _parse_at(text, base)
     except UnexpectedInput as e:
         line, col = getattr(e, "line", 1), getattr(e, "column", 1)
         if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
@@ -266,7 +266,14 @@ def parse_pattern(
             record=record,
             field=field,
         ) from None
-    return _Build(base).transform(tree)
+
+
+@lru_cache(maxsize=8192)
+def _parse_at(text: str, base: Span | None) -> Node:
+    """The AST of ``text`` placed at ``base``. Memoized: the checks, the resolver and the
+    selection-pattern view each read the same pattern strings of a spec, and the
+    result (frozen nodes) depends on nothing else. Parse failures are not kept."""
+    return _Build(base).transform(_parser().parse(text))
 
 
 def parse_dag(text: str, base: Span | None = None, *, record: str | None = None, field: str | None = None) -> Dag:

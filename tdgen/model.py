@@ -86,6 +86,15 @@ Resolved views on ``Target`` (for the matcher and the emitters)
 - ``intrinsics_by_name``, ``register_classes_by_name``, ``operand_kinds``,
   ``intrinsic_divergence(ir_name)``.
 
+Construction errors
+-------------------
+A constructor given a value of the wrong kind (a type written as a string, a number
+where a profile belongs), an unknown keyword or a missing required argument raises a
+``SpecError`` at the call. While ``tdgen.spec.load_target`` runs a spec
+(``collecting_construction_errors``) it instead records its errors and returns the
+record marked invalid (``is_invalid``; ``depends_on_invalid`` also follows references),
+so one load reports every malformed record together with the checks' findings.
+
 Everything here is data; checking lives in ``tdgen.check``, loading in ``tdgen.spec``.
 """
 
@@ -174,6 +183,9 @@ def _describe_type(tp: Any) -> str:
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
+            inner = typing.get_args(args[0])
+            if typing.get_origin(args[0]) is tuple and len(inner) == 2 and inner[0] is str:
+                return "a dict (name -> value)"
             return f"a list of ({_describe_type(args[0])})"
         return "a pair"
     if isinstance(tp, type):
@@ -232,7 +244,10 @@ def _validate(rec: "Record") -> list[SpecError]:
             name = getattr(rec, "name", None)
             found, index = _found(v), _bad_item(v, tp)
             if index is not None:
-                found = f"{_found(v[index])} (item {index})"
+                notes = [f"item {index}", _type_name_hint(v[index], tp)]
+                found = f"{_found(v[index])} (" + "; ".join(n for n in notes if n) + ")"
+            elif not _is_list_type(tp) and _type_name_hint(v, tp):
+                found += f" ({_type_name_hint(v, tp)})"
             errs.append(SpecError(
                 rec.field_span(f.name, index)[0],
                 expected(_describe_type(tp), found),
@@ -240,6 +255,54 @@ def _validate(rec: "Record") -> list[SpecError]:
                 field=f.name,
             ))
     return errs
+
+
+def _is_list_type(tp: Any) -> bool:
+    import typing
+
+    return typing.get_origin(tp) is tuple
+
+
+def _leaf_types(tp: Any) -> set[Any]:
+    """The non-container types a field type admits (list element types included)."""
+    import types as _t
+    import typing
+
+    origin = typing.get_origin(tp)
+    if origin in (Union, _t.UnionType) or origin is tuple:
+        out: set[Any] = set()
+        for a in typing.get_args(tp):
+            if a is not Ellipsis:
+                out |= _leaf_types(a)
+        return out
+    return {tp}
+
+
+def _type_name_hint(v: Any, tp: Any) -> str:
+    """For a type written as a string (``"i32"``, ``"llvm_i32_ty"``) where the type
+    object belongs: which object to use, or the nearest known name."""
+    if not isinstance(v, str):
+        return ""
+    from .types import INTRINSIC_TYPES, VALUE_TYPES
+
+    wants = _leaf_types(tp)
+    table: dict[str, Any] = {}
+    if IntrinsicType in wants:
+        table.update(INTRINSIC_TYPES)
+    if ValueType in wants:
+        table.update(VALUE_TYPES)
+    if not table:
+        return ""
+    if v in table:
+        return f"use the object tdgen.types.{v}, not its name"
+    if IntrinsicType in wants and v in VALUE_TYPES:
+        same = sorted(t.tablegen for t in INTRINSIC_TYPES.values() if t.vt is not None and t.vt.name == v)
+        if same:
+            return f"use the intrinsic type tdgen.types.{same[0]}"
+    import difflib
+
+    near = difflib.get_close_matches(v, sorted(table), n=1)
+    return f"no such type in tdgen.types, nearest: {near[0]}" if near else "no such type in tdgen.types"
 
 
 def _bad_item(v: Any, tp: Any) -> int | None:
@@ -286,8 +349,16 @@ def is_invalid(rec: Any) -> bool:
     return bool(d and d.get("_invalid"))
 
 
+# Fields a constructor call left out (filled with None so the record exists): their
+# type errors repeat the "missing argument" error and are dropped.
+_FILLED: contextvars.ContextVar[frozenset[str]] = contextvars.ContextVar("tdgen_filled_fields", default=frozenset())
+
+
 def report_construction_errors(rec: Any, errs: list[SpecError]) -> None:
     """Raise ``errs`` (outside a loading context) or record them and mark ``rec`` invalid."""
+    filled = _FILLED.get()
+    if filled:
+        errs = [e for e in errs if e.field not in filled]
     if not errs:
         return
     sink = _SINK.get()
@@ -1245,3 +1316,76 @@ def depends_on_invalid(rec: object) -> bool:
     if isinstance(rec, Rewrite):
         return is_invalid(rec.target)
     return False
+
+
+# ------------------------------------------------- constructor argument mistakes
+
+
+def _guard_init(cls: type) -> None:
+    """Wrap ``cls.__init__`` so a call with an unknown keyword, a missing required
+    argument or too many positional arguments is a SpecError at the spec line (not a
+    Python TypeError). Inside ``collecting_construction_errors`` the record is still
+    built (known arguments kept, missing ones None), reported and marked invalid."""
+    import inspect
+
+    init = cls.__init__
+    if getattr(init, "_tdgen_guarded", False):
+        return
+    sig = inspect.signature(init)
+    params = [p for p in list(sig.parameters.values())[1:] if p.name != "span"]
+    positional = [p.name for p in params if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    known = {p.name for p in sig.parameters.values()} - {"self"}
+    required = [p.name for p in params if p.default is inspect.Parameter.empty]
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        extra_kw = [k for k in kw if k not in known]
+        given = set(positional[: len(args)]) | set(kw)
+        twice = [k for k in kw if k in positional[: len(args)]]
+        missing = [n for n in required if n not in given]
+        if not (extra_kw or twice or missing or len(args) > len(positional)):
+            init(self, *args, **kw)
+            return
+        span = kw.get("span") or caller_span()
+        raw = kw.get("name", args[0] if args and positional and positional[0] == "name" else None)
+        record = raw if isinstance(raw, str) else cls.__name__
+        errs: list[SpecError] = []
+        shown = ", ".join(positional)
+        for k in extra_kw:
+            import difflib
+
+            near = difflib.get_close_matches(k, positional, n=1)
+            hint = f" (nearest: '{near[0]}')" if near else ""
+            errs.append(SpecError(span, expected(f"a field of {cls.__name__} ({shown})", f"'{k}'{hint}"), record=record, field=k))
+        for k in twice:
+            errs.append(SpecError(span, expected("one value", "it given by position and by keyword"), record=record, field=k))
+        for k in missing:
+            errs.append(SpecError(span, expected(f"a value (required by {cls.__name__})", "none"), record=record, field=k))
+        if len(args) > len(positional):
+            errs.append(SpecError(
+                span, expected(f"at most {len(positional)} positional arguments ({shown})", len(args)), record=record
+            ))
+        if _SINK.get() is None:
+            raise errs[0] if len(errs) == 1 else ErrorList(errs)
+        kept = {k: v for k, v in kw.items() if k in known and k not in twice}
+        kept.update({k: None for k in missing})
+        kept.setdefault("span", span)
+        token = _FILLED.set(frozenset(missing))
+        try:
+            init(self, *args[: len(positional)], **kept)
+        finally:
+            _FILLED.reset(token)
+        report_construction_errors(self, errs)
+
+    __init__._tdgen_guarded = True  # type: ignore[attr-defined]
+    __init__.__wrapped__ = init  # type: ignore[attr-defined]
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__  # type: ignore[method-assign]
+
+
+def _guard_all(base: type) -> None:
+    for sub in base.__subclasses__():
+        _guard_init(sub)
+        _guard_all(sub)
+
+
+_guard_all(Record)

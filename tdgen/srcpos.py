@@ -80,7 +80,20 @@ def _calls(path: str, mtime: float) -> dict[tuple[int, int], ast.Call]:
     return out
 
 
+_RESOLVED: dict[str, Path] = {}
+
+
 def _resolve(path: str) -> Path | None:
+    hit = _RESOLVED.get(path)
+    if hit is not None:
+        return hit
+    found = _resolve_uncached(path)
+    if found is not None:
+        _RESOLVED[path] = found
+    return found
+
+
+def _resolve_uncached(path: str) -> Path | None:
     p = Path(path)
     if not p.is_absolute():
         for base in (ROOT, Path.cwd()):
@@ -111,10 +124,17 @@ def _source_line(display: str, line: int) -> str:
     if p is None:
         return ""
     try:
-        lines = p.read_text(encoding="utf-8").split("\n")
+        st = p.stat()
+        lines = _lines(str(p), st.st_mtime_ns, st.st_size)
     except OSError:
         return ""
     return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+@lru_cache(maxsize=64)
+def _lines(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    """The lines of a spec file (keyed by modification time and size)."""
+    return tuple(Path(path).read_text(encoding="utf-8").split("\n"))
 
 
 def value_span(

@@ -328,6 +328,92 @@ def test_direct_builder_equals_exact_path_on_generated(seed, kw):
     assert _ast(m) == _ast(_exact(text, "g.ll"))
 
 
+def _kept_texts(m) -> list:
+    """(instruction, source text the direct builder kept or None) of every instruction."""
+    return [(i, i.__dict__.get("_text")) for f in m.functions for i in f.instructions()]
+
+
+def test_kept_source_text_equals_printed_text():
+    """Where the direct builder keeps a line's source text as ``Instruction.text``
+    (instead of printing it), that text is exactly what ir_print prints: every kept
+    text of the corpus, the golden pass files and generated kernels is compared."""
+    from patterns.ir_print import instruction_text
+
+    files = _corpus_files() + sorted((GOLDEN / "pass").glob("*.ll"))
+    sources = [(p.read_text(), str(p)) for p in files]
+    sources += [(generate_kernel(seed, 1500, **kw), f"g{seed}.ll")
+                for seed, kw in ((0, {}), (1, {"divergent": False}), (2, {"loops": False}), (3, {"max_depth": 5}))]
+    kept = total = 0
+    for text, path in sources:
+        m = ir_direct.build_module(text, path)
+        if m is None:
+            continue
+        for inst, t in _kept_texts(m):
+            total += 1
+            if t is not None:
+                kept += 1
+                assert t == instruction_text(inst), (path, t)
+    # the generated kernels are written in opt's spelling: all of them are kept
+    assert kept >= 4 * 1500 and total > kept, (kept, total)
+
+
+def test_non_canonical_source_text_is_printed():
+    """Lines not in opt's canonical spelling are never kept: each line below prints
+    differently from its source (the test checks that too), and its text is the
+    printer's, as on the exact path."""
+    from patterns.ir_print import instruction_text
+
+    text = """
+define void @k(ptr addrspace(1) %p, i32 %a, ptr addrspace(0) %q) {
+entry:
+  %b = add nsw nuw i32 %a, 1
+  %c = add i32 %a, 4294967295
+  %e = select i1 1, i32 %a, i32 %b
+  %f = load i32, ptr addrspace(1) %p
+  %g = load i32, ptr addrspace(1) %p, align 04
+  %h = getelementptr inbounds nusw i8, ptr addrspace(1) %p, i64 4
+  store i32 %a, ptr addrspace(1) %p
+  %t = trunc nsw nuw i32 %a to i8
+  %l = load i32, ptr addrspace(0) %q, align 4
+  %z = add i32 %a, zeroinitializer
+  %m = sub i32 %a, -0
+  %x = icmp eq ptr addrspace(1) %p, zeroinitializer
+  br i1 0, label %next, label %next
+next:
+  %ph = phi i32 [ 4294967295, %entry ]
+  %r = call i32 @llvm.amdgcn.readfirstlane(i32 %ph) #0
+  ret void
+}
+
+define void @n(i32 %a) {
+entry:
+  %5 = add i32 %a, 2
+  br label %next
+next:
+  ret void
+}
+attributes #0 = { convergent }
+"""
+    m = ir_direct.build_module(text, "n.ll")
+    assert m is not None
+    exact = parse_module(text, "n.ll", fast=False)
+    src = [ln.strip() for ln in text.splitlines() if ln.startswith("  ")]
+    pairs = _kept_texts(m)
+    others = [i for f in exact.functions for i in f.instructions()]
+    assert len(pairs) == len(src) == len(others)
+    for (inst, kept), s, other in zip(pairs, src, others):
+        if s == "ret void" and inst.function.name == "k":
+            assert kept == s
+            continue
+        if s in ("ret void", "br label %next"):  # canonical, but @n has a numbered value
+            assert kept is None and inst.text == s
+            continue
+        assert kept is None, s
+        assert inst.text == other.text == instruction_text(inst)
+        if not s.endswith("#0"):  # '#N' is renumbered by opt; here it happens to stay #0
+            assert inst.text != s
+
+
 def test_direct_builder_forms():
     """Numbered values, unnamed results and blocks, forward uses, casts, calls of
     defined functions and implicit intrinsics, declarations and attribute groups after

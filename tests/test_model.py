@@ -262,7 +262,7 @@ def test_pat_added_complexity_reaches_selection_patterns():
 # --- construction errors: raised at once outside loading, collected inside --------------
 
 from tdgen.errors import ErrorList, SpecError  # noqa: E402
-from tdgen.model import SDNode, collecting_construction_errors, is_invalid  # noqa: E402
+from tdgen.model import PatFrag, SDNode, collecting_construction_errors, is_invalid  # noqa: E402
 from tdgen.types import i32, llvm_i32_ty  # noqa: E402
 
 
@@ -291,3 +291,38 @@ def test_malformed_records_are_collected_and_marked_invalid_inside_one():
         uniform(42)
     with pytest.raises(SpecError):
         Intrinsic("int_t_x", [llvm_i32_ty], ["llvm_i32_ty"])
+
+
+@pytest.mark.parametrize("make, found", [
+    (lambda: RegisterClass("R", "vector", ["i32"], ["R0"]), "'i32' (item 0; use the object tdgen.types.i32, not its name)"),
+    (lambda: Intrinsic("int_t_x", ["llvm_i32_ty"]), "'llvm_i32_ty' (item 0; use the object tdgen.types.llvm_i32_ty, not its name)"),
+    (lambda: Intrinsic("int_t_x", ["f32"]), "'f32' (item 0; use the intrinsic type tdgen.types.llvm_float_ty)"),
+    (lambda: Intrinsic("int_t_x", ["llvm_i33_ty"]), "'llvm_i33_ty' (item 0; no such type in tdgen.types, nearest: llvm_i32_ty)"),
+    (lambda: Intrinsic("int_t_x", [llvm_i32_ty, 7]), "int 7 (item 1)"),
+    (lambda: Intrinsic("int_t_x", "llvm_i32_ty"), "'llvm_i32_ty'"),
+])
+def test_a_type_written_as_its_name_gets_a_hint(make, found):
+    with pytest.raises(SpecError) as info:
+        make()
+    assert info.value.message.endswith("found " + found), info.value.message
+
+
+def test_constructor_argument_mistakes_are_spec_errors():
+    with pytest.raises(SpecError) as info:
+        PatFrag("f", ["a"], "(ineg node:$a)", predicate="return true;")
+    assert (info.value.record, info.value.field) == ("f", "predicate")
+    assert info.value.message.endswith("found 'predicate' (nearest: 'predicate_code')")
+    with pytest.raises(SpecError) as info:
+        Intrinsic("int_t_x", [], [], [], DivergenceKind.SOURCE, None, "", False, 3)
+    assert info.value.message == ("expected at most 8 positional arguments (name, results, params, properties, "
+                                  "divergence, clang_builtin, doc, default_attrs), found 9")
+    with pytest.raises(SpecError) as info:
+        Intrinsic("int_t_x", name="int_t_y")
+    assert (info.value.record, info.value.field) == ("int_t_y", "name")
+    with collecting_construction_errors() as errs:
+        frag = PatFrag("g", ["a"], wraps="add", bogus=1)
+    assert [(e.record, e.field) for e in errs] == [("g", "bogus"), ("g", "fragment")]
+    assert is_invalid(frag) and frag.wraps == "add" and frag.fragment is None
+    # well-formed calls, dataclasses.replace and keyword spans are untouched
+    ok = PatFrag("h", ["a"], "(ineg node:$a)")
+    assert dataclasses.replace(ok, name="h2").name == "h2" and not is_invalid(ok)

@@ -219,7 +219,7 @@ def test_construction_errors_are_reported_with_a_later_failure(tmp_path):
         load_target(tmp_path / "a")
     text = info.value.format()
     assert [line.split(": ", 1)[1] for line in text.splitlines()] == [
-        "record 'int_a_x' field 'results': expected a list of (IntrinsicType), found 'i32' (item 0)",
+        "record 'int_a_x' field 'results': expected a list of (IntrinsicType), found 'i32' (item 0; use the intrinsic type tdgen.types.llvm_i32_ty)",
         "expected a spec module that runs, found ZeroDivisionError: division by zero",
     ], text
     _write(tmp_path / "b", {"spec.py": head + 'X = Intrinsic("int_b_x", ["i32"])\n'})
