@@ -485,9 +485,19 @@ class _Builder:
                 inst.opcode = op
                 inst.type = I1
                 inst.predicate = g[2]
-                inst.operands = ops = [None, None]
-                ops[0] = operand(g[4], ty, inst, 0)
-                ops[1] = operand(g[5], ty, inst, 1)
+                a = g[4]
+                va = vals.get(a)
+                if va is None:
+                    va = operand(a, ty, inst, 0)
+                elif va.type is not ty and va.type != ty:
+                    raise _Bail
+                b = g[5]
+                vb = vals.get(b)
+                if vb is None:
+                    vb = operand(b, ty, inst, 1)
+                elif vb.type is not ty and vb.type != ty:
+                    raise _Bail
+                inst.operands = [va, vb]
             elif fam == 2:  # phi
                 pairs = _PHI_PAIR.findall(g[3])
                 inst.opcode = op
@@ -502,20 +512,40 @@ class _Builder:
                     inst.operands = []
                     terms.append((inst, (g[2],)))
                 else:
-                    inst.operands = ops = [None]
-                    ops[0] = operand(g[3], I1, inst, 0)
+                    a = g[3]
+                    va = vals.get(a)
+                    if va is None:
+                        va = operand(a, I1, inst, 0)
+                    elif va.type is not I1 and va.type != I1:
+                        raise _Bail
+                    inst.operands = [va]
                     terms.append((inst, (g[4], g[5])))
             elif fam == 4:  # select
                 ta = g[3]
                 if ta != g[5]:
                     raise _Bail
-                ty = _ty(ta)
+                ty = tys.get(ta) or _ty(ta)
                 inst.opcode = op
                 inst.type = ty
-                inst.operands = ops = [None, None, None]
-                ops[0] = operand(g[2], I1, inst, 0)
-                ops[1] = operand(g[4], ty, inst, 1)
-                ops[2] = operand(g[6], ty, inst, 2)
+                c = g[2]
+                vc = vals.get(c)
+                if vc is None:
+                    vc = operand(c, I1, inst, 0)
+                elif vc.type is not I1 and vc.type != I1:
+                    raise _Bail
+                a = g[4]
+                va = vals.get(a)
+                if va is None:
+                    va = operand(a, ty, inst, 1)
+                elif va.type is not ty and va.type != ty:
+                    raise _Bail
+                b = g[6]
+                vb = vals.get(b)
+                if vb is None:
+                    vb = operand(b, ty, inst, 2)
+                elif vb.type is not ty and vb.type != ty:
+                    raise _Bail
+                inst.operands = [vc, va, vb]
             elif fam == 5:  # load
                 pty = _ty(g[3])
                 if pty.__class__ is not PtrType:

@@ -138,22 +138,10 @@ def _read(path: Path) -> Any:
 
 
 def _write(path: Path, obj: Any) -> None:
-    import tempfile
+    from .fsutil import atomic_write
 
     try:
-        data = _dumps(obj)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(path, _dumps(obj))
     except Exception:  # unwritable folder, full disk, unpicklable value: no cache
         pass
 

@@ -252,3 +252,45 @@ def test_type_inference_completeness_agrees_with_tblgen(pattern, types, inferred
     else:
         assert "Could not infer all types" in r.stderr
         assert msg is not None and "(llvm-tblgen cannot infer it)" in msg, msg
+
+
+# --- PatFrag.uses_operands: where llvm-tblgen puts predicate code that reads Operands ------
+
+_READS = "return !Operands[0]->isDivergent();"
+
+
+@pytest.mark.parametrize("uses_operands", [True, False])
+def test_uses_operands_verdict_agrees_with_where_tblgen_puts_the_code(uses_operands, tmp_path):
+    """llvm-tblgen-19 declares ``Operands`` only in CheckNodePredicateWithOperands, and
+    puts a frag's code there only with PredicateCodeUsesOperands: the checker must
+    reject a frag whose code reads Operands exactly when tblgen would put it elsewhere."""
+    from tdgen.model import PatFrag
+
+    frag = PatFrag("kfrag", ["x"], "(ctpop node:$x)", predicate_code=_READS, uses_operands=uses_operands)
+    t = _probe_target("(set i32:$d, (kfrag i32:$a))")
+    t = Target("k", "K", "k", isd_namespace="KISD", register_classes=t.register_classes, classes=t.classes,
+               defs=t.defs, frags=(frag,))
+    ours = _ours(t)
+    exe = require("llvm-tblgen-19")
+    inc = require_llvm_headers()
+    for rel, text in emit.emit_target("k", t).items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    main = tmp_path / "k" / emit_td.layout(t).main_td
+    out = tmp_path / "isel.inc"
+    r = subprocess.run([exe, "-I", str(inc), "-I", str(main.parent), "-gen-dag-isel", str(main), "-o", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    gen = out.read_text()
+    hook = gen.find("CheckNodePredicateWithOperands(")
+    at = gen.find(_READS)
+    assert at >= 0, "tblgen output lacks the predicate code"
+    # the code sits in the hook declaring Operands iff it comes after that hook's start
+    # and no other predicate function starts in between
+    in_hook = hook >= 0 and hook < at and "CheckNodePredicate(" not in gen[hook:at]
+    assert in_hook == uses_operands
+    if in_hook:
+        assert ours is None, ours
+    else:
+        assert ours is not None and "field 'uses_operands'" in ours, ours

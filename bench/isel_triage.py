@@ -1,0 +1,73 @@
+"""Triage of isel disagreements with llc-19 on generated kernels (bench/, not a test).
+
+``python bench/isel_triage.py [--count N] [--constants] [--jobs J] [--show K]`` runs the
+same differential as tests/test_isel_llc.py (patterns.iselgen kernels, modeled opcode
+multisets from patterns.mir.compare_with_llc) and prints the agreement rate, then every
+disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
+side has them extra), so the largest causes can be attacked first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, default=500)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--n-ops", type=int, default=30)
+    ap.add_argument("--constants", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--show", type=int, default=40)
+    args = ap.parse_args(argv)
+
+    import shutil
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.mir import compare_with_llc
+    from tdgen.spec import load_target
+
+    llc = shutil.which("llc-19") or "llc-19"
+    target = load_target("amdgpu")
+
+    def one(seed):
+        text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+        return seed, compare_with_llc(text, target, llc, path=f"k{seed}.ll")
+
+    seeds = range(args.start, args.start + args.count)
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        results = list(pool.map(one, seeds))
+    ours_extra: Counter = Counter()
+    llc_extra: Counter = Counter()
+    sigs: Counter = Counter()
+    bad = []
+    for seed, res in results:
+        for a in res:
+            if a.equal:
+                continue
+            o, l_ = Counter(dict(a.ours)), Counter(dict(a.llc))
+            oe, le = o - l_, l_ - o
+            ours_extra.update(oe.keys())
+            llc_extra.update(le.keys())
+            sigs[(tuple(sorted(oe)), tuple(sorted(le)))] += 1
+            bad.append((seed, a.diff()))
+    n = len(results)
+    print(f"agreement (constants={args.constants}): {n - len(bad)}/{n} = {(n - len(bad)) / max(1, n):.1%}")
+    for seed, d in bad[: args.show]:
+        print(f"  seed {seed}: {d}")
+    print("kernels where we have extra opcode X:", dict(ours_extra.most_common()))
+    print("kernels where llc has extra opcode X:", dict(llc_extra.most_common()))
+    print("top signatures (ours extra, llc extra):")
+    for (oe, le), c in sigs.most_common(25):
+        print(f"  {c:4d}  ours+{list(oe)}  llc+{list(le)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
