@@ -7,10 +7,19 @@ Run: ``python bench/isel.py [--ops 50000] [--repeat 3]``. Prints
    generated kernel (patterns.iselgen, ``--ops`` operations) and their ratio (goal <= 0.5);
 2. in-process time per IR operation of each stage (parse, uniformity, DAG+combine+select)
    at 1/10, 1/4, 1/2 and 1x the size (linear scaling = flat per-op cost);
-3. selection time per DAG node with the normal matcher table and with the pattern set
-   multiplied 10x (copies rooted at opcodes no node has): the root-opcode switch keeps
-   the per-node cost unchanged.
+3. the in-process time of each stage of the command on the full kernel;
+4. selection time per DAG node (DAG building not timed) with the normal matcher table and
+   with the pattern set multiplied 10x, once as copies rooted at opcodes no node has (the
+   root-opcode switch keeps the per-node cost unchanged) and once as copies at the same
+   root opcodes that fail on their second check (10x the patterns per opcode list).
 Best of ``--repeat`` runs for each number.
+
+The whole-command timing is the installed case: the project is byte-compiled first
+(``compileall``) and the child runs with ``PYTHONDONTWRITEBYTECODE`` removed, so it loads
+``.pyc`` files as an installed package would (this environment sets the variable, which
+otherwise makes every fresh process recompile every module); the on-disk target cache
+(tdgen.target_cache) is warmed by one untimed run. ``--cold`` times instead a run with
+no byte code and ``TDGEN_NO_CACHE=1``.
 """
 
 from __future__ import annotations
@@ -46,11 +55,67 @@ def best(fn, repeat: int) -> float:
     return min(times)
 
 
+def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
+    """Best-of-``repeat`` time of selecting every block of ``fn`` (fresh DAGs each run,
+    as selection consumes their use counts; DAG building is not timed) and the node count."""
+    import gc
+
+    from patterns.isel import _FnSelector
+    from patterns.sdag import build_function_dags
+    from tdgen.errors import Diagnostics
+
+    times, nodes = [], 0
+    for _ in range(repeat):
+        fd = build_function_dags(fn, target, ua)
+        nodes = sum(len(d.nodes) for d in fd.dags)
+        sel = _FnSelector(target, table, fd)
+        diags = Diagnostics()
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            for dag in fd.dags:
+                sel.select_dag(dag, diags)
+            times.append(time.perf_counter() - t0)
+        finally:
+            gc.enable()
+        diags.check()
+    return min(times), nodes
+
+
+def stage_split(text: str, target, repeat: int) -> dict[str, float]:
+    """Best-of-``repeat`` time of each stage of ``tdgen isel`` on ``text``."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.matcher import build_table
+    from patterns.mir import print_function
+    from patterns.sdag import build_function_dags
+    from tdgen.target_cache import load_target as cached_target
+
+    h: dict = {}
+    out: dict[str, float] = {}
+    out["load target (cache hit)"] = best(lambda: cached_target("amdgpu"), repeat)
+    out["parse IR"] = best(lambda: h.__setitem__("m", parse_module(text, "k.ll")), repeat)
+    fn = next(f for f in h["m"].functions if not f.is_declaration)
+    out["uniformity analysis"] = best(lambda: h.__setitem__("ua", analyze(fn, target)), repeat)
+    table = build_table(target)
+    out["DAG build + combine"] = best(lambda: h.__setitem__("fd", build_function_dags(fn, target, h["ua"])), repeat)
+
+    out["select (matcher + emit)"] = select_only(fn, target, h["ua"], table, repeat)[0]
+    from patterns.isel import select_function
+
+    sf, _ = select_function(fn, target, h["ua"], table)
+    out["print MIR"] = best(lambda: print_function(sf), repeat)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ops", type=int, default=50000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--cold", action="store_true", help="time the command without .pyc files and target cache")
+    ap.add_argument("--no-scaling", action="store_true", help="skip the per-size scaling table")
     args = ap.parse_args()
 
     from patterns.divergence import analyze
@@ -70,9 +135,22 @@ def main() -> int:
     print(f"kernel: {n_lines} instructions, {text.count(':' + chr(10))} blocks ({kfile})")
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    ours = best(lambda: subprocess.run([sys.executable, "-m", "tdgen", "isel", str(kfile), "--target", "amdgpu"],
-                                       check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT), args.repeat)
-    print(f"tdgen isel (whole command):            {ours:8.3f} s")
+    if args.cold:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["TDGEN_NO_CACHE"] = "1"
+        case = "cold: no .pyc, no target cache"
+    else:
+        import compileall
+
+        for sub in ("tdgen", "patterns", "targets"):
+            compileall.compile_dir(str(ROOT / sub), quiet=1)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        case = "installed-like: .pyc present, target cache warm"
+    cmd = [sys.executable, "-m", "tdgen", "isel", str(kfile), "--target", "amdgpu"]
+    if not args.cold:
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+    ours = best(lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT), args.repeat)
+    print(f"tdgen isel (whole command, {case}): {ours:8.3f} s")
     if llc:
         theirs = best(lambda: subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=finalize-isel",
                                               str(kfile), "-o", os.devnull], check=True), args.repeat)
@@ -81,44 +159,48 @@ def main() -> int:
     else:
         print("llc-19 not found: ratio not measured")
 
-    print("\nscaling (in-process, microseconds per IR instruction):")
-    print(f"{'ops':>8} {'parse':>8} {'uniform':>8} {'isel':>8} {'total':>8}")
-    table = build_table(target)
-    for frac in (10, 4, 2, 1):
-        n = args.ops // frac
-        t = generate_isel_kernel(args.seed, n)
-        count = sum(1 for ln in t.splitlines() if ln.startswith("  "))
-        holder = {}
+    print("\nstage split (in-process, same kernel, seconds):")
+    split = stage_split(text, target, args.repeat)
+    total = sum(split.values())
+    for k, v in split.items():
+        print(f"  {k:<28} {v:7.3f}  {100 * v / total:5.1f}%")
+    print(f"  {'total':<28} {total:7.3f}")
+    if not args.no_scaling:
+        print("\nscaling (in-process, microseconds per IR instruction):")
+        print(f"{'ops':>8} {'parse':>8} {'uniform':>8} {'isel':>8} {'total':>8}")
+        table = build_table(target)
+        for frac in (10, 4, 2, 1):
+            n = args.ops // frac
+            t = generate_isel_kernel(args.seed, n)
+            count = sum(1 for ln in t.splitlines() if ln.startswith("  "))
+            holder = {}
 
-        def parse():
-            holder["m"] = parse_module(t, "k.ll")
+            def parse():
+                holder["m"] = parse_module(t, "k.ll")
 
-        tp = best(parse, args.repeat)
-        fn = next(f for f in holder["m"].functions if not f.is_declaration)
+            tp = best(parse, args.repeat)
+            fn = next(f for f in holder["m"].functions if not f.is_declaration)
 
-        def ua():
-            holder["ua"] = analyze(fn, target)
+            def ua():
+                holder["ua"] = analyze(fn, target)
 
-        tu = best(ua, args.repeat)
-        ts = best(lambda: select_function(fn, target, holder["ua"], table), args.repeat)
-        us = 1e6 / count
-        print(f"{count:8d} {tp * us:8.2f} {tu * us:8.2f} {ts * us:8.2f} {(tp + tu + ts) * us:8.2f}")
+            tu = best(ua, args.repeat)
+            ts = best(lambda: select_function(fn, target, holder["ua"], table), args.repeat)
+            us = 1e6 / count
+            print(f"{count:8d} {tp * us:8.2f} {tu * us:8.2f} {ts * us:8.2f} {(tp + tu + ts) * us:8.2f}")
 
     print("\npattern set multiplied 10x (selection only, microseconds per DAG node):")
     m = parse_module(text, "k.ll")
     fn = next(f for f in m.functions if not f.is_declaration)
     u = analyze(fn, target)
-    for mult in (1, 10):
-        tb = build_table(target, multiply=mult)
-        res = {}
-
-        def sel():
-            res["sf"], res["fd"] = select_function(fn, target, u, tb)
-
-        tsel = best(sel, args.repeat)
-        nodes = sum(len(d.nodes) for d in res["fd"].dags)
-        print(f"  {len(tb.patterns):5d} patterns, {len(tb.by_opcode):3d} root opcodes: "
-              f"{tsel * 1e6 / nodes:6.2f} us/node ({nodes} nodes)")
+    for mult, same_root, what in ((1, False, "normal table"),
+                                  (10, False, "10x, copies at new root opcodes"),
+                                  (10, True, "10x, copies at the same root opcodes")):
+        tb = build_table(target, multiply=mult, same_root=same_root)
+        tsel, nodes = select_only(fn, target, u, tb, args.repeat)
+        per = max(len(v) for v in tb.by_opcode.values())
+        print(f"  {what:<38} {len(tb.patterns):5d} patterns, {len(tb.by_opcode):3d} root opcodes, "
+              f"<= {per:3d} per opcode: {tsel * 1e6 / nodes:6.2f} us/node ({nodes} nodes)")
     return 0
 
 

@@ -12,14 +12,21 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` for divergent nodes when the
   target has that node (llc does it for uniform ones too, but the reference target
   cannot declare s_bfe_u32's packed operand); just ``srl x, c`` when c + w >= 32;
+  ``(srl (shl x, c1), c2)`` -> ``(and (srl|shl x, |c2-c1|), -1 >> c2)`` (shl used once or
+  c1 == c2; DAGCombiner); a divergent ``(sra (shl x, c1), c2)`` with 0 < c1 <= c2 ->
+  ``AMDGPUISD::BFE_I32 x, c2-c1, 32-c2`` (AMDGPU's SelectS_BFE; the uniform form
+  s_bfe_i32 has the packed operand the model cannot express);
   ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
-  ``mul x, 2^k+1`` -> ``(x << k) + x`` (AMDGPU's decomposeMulByConstant);
+  ``mul x, 2^k+1`` -> ``(x << k) + x`` unless it is selected into v_mad_u64_u32 by its add
+  user (``_feeds_mad``);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
   whose sign bit is known zero -> ``srl`` (a small known-bits analysis);
-  a divergent ``add (mul x, y), z`` with a divergent one-use mul and at most one scalar
-  operand among x, y, z -> ``AMDGPUISD::MAD_U64_U32 x, y, z`` (when the target has it);
   ``(x ^ y) | y`` -> ``x | y``;
-  ``x - ~y`` -> ``(y + 1) + x``; ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+- InstSimplify as llc's EarlyCSE applies it, for add/and/or/xor (``_simplify``):
+  identities, ``x op x``, ``x op ~x``, absorption, and simplifyAssociativeBinOp (regroup
+  ``(a op b) op c`` when a sub-pair simplifies, up to 3 levels); ``sra``/``srl``/``shl``
+  of 0 and ``sra`` of -1 fold to that constant;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
   ``op x, 0`` / ``and x, -1`` / ``mul x, 1`` / ``xor x, x`` identities;
@@ -130,6 +137,118 @@ def _set(n: SDNode, opcode: str, ops) -> None:
     n.divergent = any(o.divergent for o in n.ops) if n.source is None else n.divergent
 
 
+_ASSOC = frozenset({"ISD::ADD", "ISD::AND", "ISD::OR", "ISD::XOR"})
+
+
+def _is_not_of(n: SDNode, x: SDNode) -> bool:
+    return n.opcode == "ISD::XOR" and len(n.ops) == 2 and n.ops[0] is x and _is_c(n.ops[1]) and n.ops[1].value == -1
+
+
+def _simplify(opc: str, x: SDNode, y: SDNode, ctx: _Ctx, rec: int):
+    """InstSimplify's answer for ``opc x, y`` (llc's EarlyCSE applies it at IR level): an
+    existing node or a constant it folds to, without creating other nodes; else None.
+    Covers the identities, ``x op x``, ``x op ~x``, absorption, and (with ``rec``
+    recursion levels, 3 like LLVM's RecursionLimit) simplifyAssociativeBinOp."""
+    if rec <= 0:
+        return None
+    rec -= 1
+    vt = x.vt
+    if _is_c(x) and _is_c(y):
+        return ctx.const(_FOLD[opc](x.value, y.value), vt)
+    for a, b in ((x, y), (y, x)):
+        if _is_c(b):
+            c = _wrap(b.value, vt)
+            if c == 0 and opc in ("ISD::ADD", "ISD::OR", "ISD::XOR"):
+                return a
+            if c == 0 and opc == "ISD::AND":
+                return b
+            if c == -1 and opc == "ISD::AND":
+                return a
+            if c == -1 and opc == "ISD::OR":
+                return b
+    if x is y:
+        if opc in ("ISD::AND", "ISD::OR"):
+            return x
+        if opc == "ISD::XOR":
+            return ctx.const(0, vt)
+    for a, b in ((x, y), (y, x)):
+        if _is_not_of(a, b) or _is_not_of(b, a):
+            if opc == "ISD::AND":
+                return ctx.const(0, vt)
+            if opc in ("ISD::OR", "ISD::XOR"):
+                return ctx.const(-1, vt)
+        # absorption: a & (a | z) -> a ; a | (a & z) -> a
+        if opc == "ISD::AND" and b.opcode == "ISD::OR" and a in b.ops:
+            return a
+        if opc == "ISD::OR" and b.opcode == "ISD::AND" and a in b.ops:
+            return a
+    if opc not in _ASSOC:
+        return None
+    # simplifyAssociativeBinOp
+    if x.opcode == opc:
+        a, b, c = x.ops[0], x.ops[1], y
+        v = _simplify(opc, b, c, ctx, rec)  # (a op b) op c -> a op (b op c)
+        if v is not None:
+            if v is b:
+                return x
+            w = _simplify(opc, a, v, ctx, rec)
+            if w is not None:
+                return w
+    if y.opcode == opc:
+        a, b, c = x, y.ops[0], y.ops[1]
+        v = _simplify(opc, a, b, ctx, rec)  # a op (b op c) -> (a op b) op c
+        if v is not None:
+            if v is b:
+                return y
+            w = _simplify(opc, v, c, ctx, rec)
+            if w is not None:
+                return w
+    if x.opcode == opc:
+        a, b, c = x.ops[0], x.ops[1], y
+        v = _simplify(opc, c, a, ctx, rec)  # (a op b) op c -> (c op a) op b
+        if v is not None:
+            if v is a:
+                return x
+            w = _simplify(opc, v, b, ctx, rec)
+            if w is not None:
+                return w
+    if y.opcode == opc:
+        a, b, c = x, y.ops[0], y.ops[1]
+        v = _simplify(opc, c, a, ctx, rec)  # a op (b op c) -> b op (c op a)
+        if v is not None:
+            if v is c:
+                return y
+            w = _simplify(opc, b, v, ctx, rec)
+            if w is not None:
+                return w
+    return None
+
+
+def _bus_ok(ops) -> bool:
+    from .matcher import CONSTANT_BUS_LIMIT, is_inline_immediate
+
+    return sum(1 for o in ops if not o.divergent and not is_inline_immediate(o)) <= CONSTANT_BUS_LIMIT
+
+
+def _feeds_mad(m: SDNode, ctx: _Ctx) -> bool:
+    """``m`` (a mul by a constant) is selected as part of v_mad_u64_u32 by its one user:
+    a divergent ``add m, z`` whose ThreeOp predicate holds, unless v_add3_u32 takes that
+    add first (z a one-use add). llc decomposes a divergent mul by 2^k+1 into
+    v_lshl_add_u32 only when it is selected on its own (checked with llc-19: ``mul x, 9``
+    feeding ``add .., %uniform`` stays a mul and becomes v_mad_u64_u32)."""
+    if "ISD::ADD" not in ctx.legal or not ctx.one_use(m):
+        return False
+    users = [u for u in ctx.dag.nodes if m in u.ops and id(u) not in ctx.forward]
+    if len(users) != 1 or users[0].opcode != "ISD::ADD" or not users[0].divergent:
+        return False
+    u = users[0]
+    z = u.ops[1] if u.ops[0] is m else u.ops[0]
+    if z.opcode == "ISD::ADD" and ctx.one_use(z) and _bus_ok([z.ops[0], z.ops[1], m]):
+        return False
+    return _bus_ok([m.ops[0], m.ops[1], z])
+
+
+
 def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
     opc = n.opcode
     a, b = n.ops
@@ -139,6 +258,15 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
     if opc in COMMUTATIVE and _is_c(a):
         n.ops = [b, a]
         return True
+    if opc in ("ISD::SRA", "ISD::SRL", "ISD::SHL") and _is_c(a) and _wrap(a.value, n.vt) == 0 \
+            or opc == "ISD::SRA" and _is_c(a) and _wrap(a.value, n.vt) == -1:
+        ctx.replace(n, a)  # shifting 0 (or sra of all ones) gives the same value
+        return True
+    if opc in _ASSOC and not (_is_c(b) and opc == "ISD::ADD"):
+        r = _simplify(opc, a, b, ctx, 3)
+        if r is not None and r is not n:
+            ctx.replace(n, r)
+            return True
     if _is_c(b):
         c = b.value
         if (c == 0 and opc in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA")) \
@@ -158,7 +286,8 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
             _set(n, "ISD::SUB", [ctx.const(0, n.vt), sh])
             return True
-        if opc == "ISD::MUL" and n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0:
+        if opc == "ISD::MUL" and n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 \
+                and not _feeds_mad(n, ctx):
             # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
             sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
             _set(n, "ISD::ADD", [sh, a])
@@ -181,17 +310,6 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if opc in ("ISD::AND", "ISD::OR"):
             ctx.replace(n, a)
             return True
-    if opc == "ISD::ADD" and n.divergent and n.vt == "i32" and "AMDGPUISD::MAD_U64_U32" in ctx.legal:
-        # a divergent add of a divergent one-use mul becomes mad_u64_u32 (low half)
-        from .matcher import CONSTANT_BUS_LIMIT, is_inline_immediate
-
-        for m, z in ((a, b), (b, a)):
-            if m.opcode == "ISD::MUL" and m.divergent and ctx.one_use(m):
-                scalar = sum(1 for o in (m.ops[0], m.ops[1], z) if not o.divergent and not is_inline_immediate(o))
-                if scalar > CONSTANT_BUS_LIMIT:  # VOP3 reads at most one scalar operand
-                    continue
-                _set(n, "AMDGPUISD::MAD_U64_U32", [m.ops[0], m.ops[1], z])
-                return True
     if opc == "ISD::ADD" and _is_c(b) and b.value == 1 and a.opcode == "ISD::XOR" and _is_c(a.ops[1]) \
             and a.ops[1].value == -1:
         # (add (xor x, -1), 1) -> (sub 0, x)
@@ -226,6 +344,23 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         else:
             ctx.replace(n, ctx.const(0, n.vt))
         return True
+    if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
+        c1, c2 = a.ops[1].value & 31, b.value & 31
+        x = a.ops[0]
+        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+            # DAGCombiner: (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
+            mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
+            if c1 == c2:
+                inner = x
+            else:
+                inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
+                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+            _set(n, "ISD::AND", [inner, mask])
+            return True
+        if opc == "ISD::SRA" and 0 < c1 <= c2 and n.divergent and "AMDGPUISD::BFE_I32" in ctx.legal:
+            # AMDGPU's selector: (sra (shl x, c1), c2) -> BFE_I32 x, c2 - c1, 32 - c2
+            _set(n, "AMDGPUISD::BFE_I32", [x, ctx.const(c2 - c1, n.vt), ctx.const(32 - c2, n.vt)])
+            return True
     if opc == "ISD::ADD" and _is_c(b) and -64 <= b.value < -16:
         # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
         # (LLVM's NegSubInlineConst32 patterns); we express it as the DAG it selects from
@@ -257,8 +392,8 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 _set(n, "ISD::AND", [notx, y])
                 return True
     if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1 \
-            and not _has_not_inside(b.ops[0]):
-        # (sub x, (xor y, -1)) -> (add (add y, 1), x)
+            and ctx.one_use(b) and not _has_not_inside(b.ops[0]):
+        # (sub x, (xor y, -1)) -> (add (add y, 1), x), only when the not has one use
         inner = ctx.new("ISD::ADD", n.vt, [b.ops[0], ctx.const(1, n.vt)], like=b)
         _set(n, "ISD::ADD", [inner, a])
         return True
@@ -308,8 +443,10 @@ def _non_negative(n: SDNode, depth: int = 0) -> bool:
             else _non_negative(n.ops[0], depth + 1)
     if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
         return True
-    if opc == "AMDGPUISD::BFE_U32":
+    if opc in ("AMDGPUISD::BFE_U32", "AMDGPUISD::BFE_I32"):
         w = n.ops[2]
+        if opc == "AMDGPUISD::BFE_I32":
+            return False
         return _is_c(w) and w.value < 32
     return False
 

@@ -16,6 +16,8 @@ from .divergence import FunctionUniformity, UniformityInfo, _cause, _describe_va
 
 _MARK = "  DIVERGENT: "
 _BLANK = "             "
+_MARK_INDENT = _MARK + "  "
+_BLANK_INDENT = _BLANK + "  "
 
 
 def _arg_text(a: Any) -> str:
@@ -52,9 +54,12 @@ def format_function(fu: FunctionUniformity) -> str:
         for inst in b.instructions:
             if inst is term:
                 break
-            t = inst.text
-            add(_MARK if inst in div else _BLANK)
-            add(t if t[:2] == "  " else "  " + t)
+            t = inst._text or inst.text  # the kept or cached text, else printed now
+            if t[:2] == "  ":
+                add(_MARK if inst in div else _BLANK)
+            else:
+                add(_MARK_INDENT if inst in div else _BLANK_INDENT)
+            add(t)
             add("\n")
         add("TERMINATORS\n")
         if term is not None:

@@ -424,7 +424,9 @@ class Instruction(Value):
 
     @property
     def text(self) -> str:
-        """The instruction exactly as ``opt-19 -S`` prints it (without indentation)."""
+        """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
+        Printed by ir_print on first read, unless the direct builder already kept the
+        source line, which it does only where that line is provably the printed text."""
         t = self._text
         if t is None:
             t = self._text = _instruction_text(self)

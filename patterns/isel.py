@@ -31,7 +31,7 @@ __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module",
            "divergence_path", "closest_patterns"]
 
 
-@dataclass
+@dataclass(slots=True)
 class MachineInstr:
     opcode: str
     dst: str | None
@@ -81,6 +81,7 @@ class _FnSelector:
         self.vreg_of: dict[int, str] = {}
         self._scalar_rc, self._vector_rc = _default_classes(target)
         self._plans: dict[int, tuple] = {}
+        self._emitters: dict[int, object] = {}
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
@@ -101,39 +102,41 @@ class _FnSelector:
     def select_dag(self, dag, diags: Diagnostics) -> list[MachineInstr]:
         out: list[MachineInstr] = []
         roots = {id(r) for r in dag.roots}
-        table = self.table
+        matcher_for = self.table.matcher_for
+        emit = self.emit
+        glue = self.glue
         for n in reversed(dag.nodes):
             if n.uses <= 0 and id(n) not in roots:
                 continue
             opc = n.opcode
-            cands = table.by_opcode.get(opc)
-            if cands:
-                m = table.match(n)
-                if m is not None:
-                    self.emit(n, m, out)
+            fn = matcher_for(opc)
+            if fn is not None:
+                hit = fn(n)
+                if hit is not None:
+                    emit(n, hit[0], hit[1], out)
                     continue
                 if opc not in GLUE_OPCODES and not _preloaded_read(n):
-                    diags.add(cannot_select(n, table))
+                    diags.add(cannot_select(n, self.table))
                     continue
             elif opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant") \
                     and not _preloaded_read(n):
-                diags.add(cannot_select(n, table))
+                diags.add(cannot_select(n, self.table))
                 continue
-            self.glue(n, out)
-        out.sort(key=lambda mi: mi.order)
+            glue(n, out)
+        out.sort(key=_ORDER_KEY)
         return out
 
     # -- emission --------------------------------------------------------------
-    def emit(self, n: SDNode, m, out: list[MachineInstr]) -> None:
-        p = m.pattern
-        slots = m.slots
-        env = {name: slots[s] for name, s in m.bindings.items()}
-        leaves = [v for v in env.values() if v is not n]
-        for v in leaves:
-            v.uses += 1
+    def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:
+        for v in env.values():
+            if v is not n:
+                v.uses += 1
         for o in n.ops:
             _release(o)
-        self._emit_dst(self._plan(p), n, env, out, p, top=True)
+        fn = self._emitters.get(id(p))
+        if fn is None:
+            fn = self._emitters[id(p)] = _compile_emitter(self._plan(p), p)
+        fn(self, n, env, out)
 
     def _plan(self, p):
         """The result DAG of ``p`` compiled once into a nested tuple plan."""
@@ -169,18 +172,40 @@ class _FnSelector:
             v = env.get(plan[1])
             if v is None:
                 return f"${plan[1]}"
-            if not plan[2] and v.opcode in ("ISD::Constant", "ISD::TargetConstant"):
+            if not plan[2] and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
                 # bound to an immediate operand: fold the constant
                 v.uses -= 1
                 _release_if_dead(v)
                 return str(v.value)
-            return self.vreg(v)
+            if v.opcode == "ISD::CopyFromReg":
+                return f"%{v.reg}"
+            r = self.vreg_of.get(id(v))
+            return r if r is not None else self.vreg(v)
         _tag, op, rc, file, has_out, kids = plan
-        ops = [self._emit_dst(k, root, env, out, p) for k in kids]
-        dst = (self.vreg(root) if top else f"%{self._fresh()}") if has_out else None
-        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), root.name, p.record,
-                                order=_order(root) * 64 + (0 if not top else 32) + len(out) % 32))
+        emit = self._emit_dst
+        ops = [emit(k, root, env, out, p) for k in kids]
+        if has_out:
+            dst = self.vreg(root) if top else f"%{self._fresh()}"
+        else:
+            dst = None
+        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), f"t{root.id}", p.record,
+                                root.id * 64 + (32 if top else 0) + len(out) % 32))
         return dst or ""
+
+    def operand(self, env, name: str, reg_operand: bool) -> str:
+        """The text of the bound value ``name`` as an operand of a result instruction: a
+        constant bound to an immediate (non-register) operand is folded."""
+        v = env.get(name)
+        if v is None:
+            return f"${name}"
+        if not reg_operand and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
+            v.uses -= 1
+            _release_if_dead(v)
+            return str(v.value)
+        if v.opcode == "ISD::CopyFromReg":
+            return f"%{v.reg}"
+        r = self.vreg_of.get(id(v))
+        return r if r is not None else self.vreg(v)
 
     def _fresh(self) -> int:
         v = self.next_vreg
@@ -193,14 +218,7 @@ class _FnSelector:
             return
         rc = self._vector_rc if n.divergent else self._scalar_rc
         file = "vector" if n.divergent else "scalar"
-        name = {
-            "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
-            "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
-            "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
-            "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
-            "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
-            "ISD::INTRINSIC_WO_CHAIN": "COPY",
-        }.get(opc, opc)
+        name = _GLUE_NAMES.get(opc, opc)
         ops = [self.operand_text(o) for o in n.ops]
         if opc == "ISD::INTRINSIC_WO_CHAIN":
             ops = [f"${n.intrinsic}"]
@@ -212,6 +230,58 @@ class _FnSelector:
             rc = self._vector_rc if n.ops and n.ops[0].divergent else self._scalar_rc
         out.append(MachineInstr(name, dst, rc if dst else None, file if dst else None, ops, n.ir_name(), n.name,
                                 order=_order(n) * 64 + 33))
+
+
+_GLUE_NAMES = {
+    "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
+    "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
+    "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
+    "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
+    "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
+    "ISD::INTRINSIC_WO_CHAIN": "COPY",
+}
+
+
+def _ORDER_KEY(mi: "MachineInstr") -> int:
+    return mi.order
+
+
+def _compile_emitter(plan, p):
+    """A pattern's result plan as one straight-line function ``fn(sel, root, env, out)``
+    doing what ``_FnSelector._emit_dst`` does recursively, in the same order (operands
+    left to right, depth first, then the instruction's own result register), so register
+    numbering is identical; ``tests/test_matcher_tblgen`` compares the two."""
+    lines = ["def _emit(sel, root, env, out):", "    irn = root.ir_name()", "    tn = f't{root.id}'",
+             "    base = root.id * 64"]
+    ns = {"MI": MachineInstr, "REC": p.record}
+    count = [0]
+
+    def expr(pl, top: bool) -> str:
+        tag = pl[0]
+        if tag == "lit":
+            return repr(pl[1])
+        if tag == "var":
+            count[0] += 1
+            v = f"v{count[0]}"
+            lines.append(f"    {v} = sel.operand(env, {pl[1]!r}, {bool(pl[2])!r})")
+            return v
+        _tag, op, rc, file, has_out, kids = pl
+        args = [expr(k, False) for k in kids]
+        count[0] += 1
+        d = f"d{count[0]}"
+        if not has_out:
+            lines.append(f"    {d} = None")
+        elif top:
+            lines.append(f"    {d} = sel.vreg(root)")
+        else:
+            lines.append(f"    {d} = f'%{{sel._fresh()}}'")
+        lines.append(f"    out.append(MI({op!r}, {d}, {rc!r}, {file!r}, [{', '.join(args)}], irn, tn, REC, "
+                     f"base + {32 if top else 0} + len(out) % 32))")
+        return f"({d} or '')"
+
+    expr(plan, True)
+    exec(compile("\n".join(lines), f"<emit {p.record}>", "exec"), ns)  # noqa: S102 - generated from the plan
+    return ns["_emit"]
 
 
 def _preloaded_read(n: SDNode) -> bool:

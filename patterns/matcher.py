@@ -235,6 +235,13 @@ class MatcherTable:
         for p in patterns:
             self.by_opcode.setdefault(p.root_opcode, []).append(p)
         self._bindings = {id(p): _lower(p.src)[1] for p in patterns}
+        self._compiled: dict[str, Callable | None] = {}
+
+    def __getstate__(self):
+        return {"patterns": self.patterns}
+
+    def __setstate__(self, state):
+        self.__init__(state["patterns"])
 
     def candidates(self, opcode: str) -> list[CompiledPattern]:
         return self.by_opcode.get(opcode, [])
@@ -275,15 +282,119 @@ class MatcherTable:
         return True, len(p.checks), slots
 
     def match(self, node) -> MatchResult | None:
-        slots = [None] * 17
-        for p in self.by_opcode.get(node.opcode, ()):
-            ok, _i, slots = self.run(p, node, slots)
-            if ok:
-                return MatchResult(p, slots, self._bindings[id(p)])
-        return None
+        """The first pattern (in table order) whose checks all pass on ``node``."""
+        fn = self.matcher_for(node.opcode)
+        if fn is None:
+            return None
+        hit = fn(node)
+        if hit is None:
+            return None
+        p, env = hit
+        b = self._bindings[id(p)]
+        slots = [None] * (max(b.values(), default=0) + 1)
+        slots[0] = node
+        for name, s in b.items():
+            slots[s] = env[name]
+        return MatchResult(p, slots, b)
+
+    def matcher_for(self, opcode: str):
+        """The compiled matcher of the patterns rooted at ``opcode``, or None when there are
+        none: ``fn(node) -> (pattern, {bound name: node}) | None``. Compiled on first use
+        (only the opcodes a DAG contains are ever compiled)."""
+        fn = self._compiled.get(opcode, _UNCOMPILED)
+        if fn is _UNCOMPILED:
+            pats = self.by_opcode.get(opcode)
+            fn = _compile_switch(pats, self._bindings) if pats else None
+            self._compiled[opcode] = fn
+        return fn
 
     def bindings(self, p: CompiledPattern) -> dict:
         return self._bindings[id(p)]
+
+
+_UNCOMPILED = object()
+
+
+def _root_type(p: CompiledPattern) -> str | None:
+    for chk in p.checks:
+        if chk[0] == "type" and chk[1] == 0:
+            return chk[2]
+    return None
+
+
+def _compile_switch(pats: list[CompiledPattern], bindings: dict) -> Callable:
+    """The matcher of one root opcode. When its patterns check different root types, a
+    switch on the node's type comes first (LLVM's SwitchType after SwitchOpcode): each
+    type gets the patterns checking that type or none, in table order, so a node only
+    tries the patterns that can match its type."""
+    types = sorted({t for t in map(_root_type, pats) if t is not None})
+    if len(types) <= 1:
+        return _compile_group(pats, bindings)
+    untyped = [p for p in pats if _root_type(p) is None]
+    by_vt = {t: _compile_group([p for p in pats if _root_type(p) in (t, None)], bindings) for t in types}
+    other = _compile_group(untyped, bindings) if untyped else (lambda _n: None)
+    get = by_vt.get
+
+    def switch(n0):
+        return get(n0.vt, other)(n0)
+
+    return switch
+
+
+def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
+    """One Python function trying ``pats`` in order: each pattern's check chain becomes a
+    single short-circuit ``and`` expression over local variables (``n<slot>``, bound with
+    ``:=`` as children are loaded), so a failing check costs one comparison and no call or
+    allocation. Checks that are not simple attribute tests (immediate code, named and
+    operand predicates) call ``eval_predicate`` -- the same code ``run`` uses, so the two
+    agree by construction; ``tests/test_matcher_tblgen`` compares them on every node of a
+    generated kernel."""
+    ns: dict = {"_ev": eval_predicate, "_CONST": ("ISD::Constant", "ISD::TargetConstant")}
+    lines = ["def _match(n0):"]
+    for k, p in enumerate(pats):
+        ns[f"P{k}"] = p
+        conds: list[str] = []
+        for j, chk in enumerate(p.checks):
+            kind = chk[0]
+            n = f"n{chk[1]}"
+            if kind == "child":
+                conds.append(f"len({n}.ops) > {chk[2]}")
+                conds.append(f"(n{chk[3]} := {n}.ops[{chk[2]}]) is not None")
+            elif kind == "opcode":
+                conds.append(f"{n}.opcode == {chk[2]!r}")
+            elif kind == "type":
+                conds.append(f"{n}.vt == {chk[2]!r}")
+            elif kind == "int":
+                conds.append(f"{n}.value == {chk[2]!r} and {n}.opcode in _CONST")
+            elif kind == "same":
+                conds.append(f"n{chk[2]} is {n}")
+            elif kind == "pred":
+                pr = chk[2]
+                if pr.kind == "uniform":
+                    conds.append(f"not {n}.divergent")
+                elif pr.kind == "divergent":
+                    conds.append(f"{n}.divergent")
+                elif pr.kind == "oneuse":
+                    conds.append(f"{n}.uses == 1")
+                else:
+                    ns[f"R{k}_{j}"] = pr
+                    conds.append(f"_ev(R{k}_{j}, {n})")
+            elif kind == "predops":
+                ns[f"R{k}_{j}"] = chk[2]
+                args = ", ".join(f"n{s}" if s >= 0 else "None" for s in chk[4])
+                conds.append(f"_ev(R{k}_{j}, {n}, ({args},))")
+            else:  # pragma: no cover - _lower makes no other kind
+                raise AssertionError(kind)
+        env = ", ".join(f"{name!r}: n{s}" for name, s in sorted(bindings[id(p)].items()))
+        ret = f"return P{k}, {{{env}}}"
+        if conds:
+            lines.append("    if " + " and ".join(f"({c})" for c in conds) + ":")
+            lines.append("        " + ret)
+        else:
+            lines.append("    " + ret)
+    lines.append("    return None")
+    exec(compile("\n".join(lines), "<matcher>", "exec"), ns)  # noqa: S102 - generated from the table
+    return ns["_match"]
 
 
 # i32 values the GFX9 VALU encodes inline (no constant-bus use): -16..64 and the bit
@@ -336,9 +447,10 @@ _IMM_FNS: dict[str, Callable] = {}
 _CACHE: dict[int, tuple[object, MatcherTable]] = {}
 
 
-def build_table(target, *, multiply: int = 1) -> MatcherTable:
-    """The target's matcher table (built once per target object and cached)."""
-    key = (id(target), multiply)
+def build_table(target, *, multiply: int = 1, same_root: bool = False) -> MatcherTable:
+    """The target's matcher table (built once per target object and cached);
+    ``multiply``/``same_root`` make the enlarged tables of bench/isel.py (``_multiply``)."""
+    key = (id(target), multiply, same_root)
     hit = _CACHE.get(key)  # type: ignore[arg-type]
     if hit is not None and hit[0] is target:
         return hit[1]
@@ -348,7 +460,7 @@ def build_table(target, *, multiply: int = 1) -> MatcherTable:
     pats = resolve_patterns(target, diags)
     diags.check()
     if multiply > 1:
-        pats = _multiply(pats, multiply)
+        pats = _multiply(pats, multiply, same_root)
     table = MatcherTable(sort_patterns(pats))
     _CACHE[key] = (target, table)  # type: ignore[index]
     return table
@@ -367,16 +479,25 @@ def sort_patterns(pats: list[CompiledPattern]) -> list[CompiledPattern]:
     return out
 
 
-def _multiply(pats: list[CompiledPattern], k: int) -> list[CompiledPattern]:
-    """``k`` copies of the pattern set; copies 1..k-1 are rooted at fresh opcodes
-    (``<opcode>#copyN``) so they never match real nodes -- only the table grows."""
+def _multiply(pats: list[CompiledPattern], k: int, same_root: bool = False) -> list[CompiledPattern]:
+    """``k`` copies of the pattern set that never match real nodes -- only the table grows.
+
+    Default: copies 1..k-1 are rooted at fresh opcodes (``<opcode>#copyN``), a target with
+    10x the opcodes. ``same_root``: the copies keep their root opcode but check a type no
+    node has right after it, a target with 10x the patterns per opcode (the worst case for
+    the per-opcode pattern lists, which try those copies one comparison each)."""
     out = list(pats)
     for c in range(1, k):
         for p in pats:
             q = CompiledPattern(**{**p.__dict__})
-            q.root_opcode = f"{p.root_opcode}#copy{c}"
-            q.checks = tuple((ch[0], ch[1], q.root_opcode, ch[3]) if ch[0] == "opcode" and ch[1] == 0 else ch
-                             for ch in p.checks)
+            if same_root:
+                first = [ch for ch in p.checks if ch[0] == "opcode" and ch[1] == 0][:1]
+                rest = [ch for ch in p.checks if not (ch[0] == "opcode" and ch[1] == 0)] if first else list(p.checks)
+                q.checks = tuple(first + [("type", 0, f"copy{c}", f"root has type copy{c}")] + rest)
+            else:
+                q.root_opcode = f"{p.root_opcode}#copy{c}"
+                q.checks = tuple((ch[0], ch[1], q.root_opcode, ch[3]) if ch[0] == "opcode" and ch[1] == 0 else ch
+                                 for ch in p.checks)
             q.order = p.order + c * 100000
             out.append(q)
     return out

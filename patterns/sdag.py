@@ -19,7 +19,8 @@ One ``SelectionDAG`` per basic block, as LLVM's SelectionDAGBuilder makes it:
 Before building, the IR is prepared as llc's IR passes leave it where that changes what
 the DAG sees: common subexpressions in dominating positions are merged (EarlyCSE,
 ``common_subexpressions``), instructions whose results nothing with a side effect uses
-are dropped (``live_instructions``). Blocks are built and combined in reverse post-order;
+are dropped (``live_instructions``), and pure instructions are moved to the block where
+their uses are, as llc's Sink pass does (``sink_placement``). Blocks are built and combined in reverse post-order;
 a value the combines fold to a constant or to another value, or find uniform, is seen
 that way by the blocks that read it (llc's InstSimplify runs before its uniformity
 analysis), and a phi divergent only through its incoming values is recomputed from them.
@@ -309,6 +310,165 @@ def _has_side_effect(i) -> bool:
     return False
 
 
+_SINKABLE = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select", "getelementptr"}
+
+
+def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
+    """Where llc's IR "Code sinking" pass (Sink.cpp, run late in llc's IR pipeline) leaves
+    each live instruction: block -> its instructions in order.
+
+    The pass, as LLVM 19 runs it: repeat until nothing moves: for every block in function
+    order, walk its instructions bottom-up; an instruction free of side effects (here the
+    pure ALU ops, compares, selects, casts and GEPs -- loads and calls are not moved)
+    goes to the nearest common dominator of its uses (a phi use counts in the incoming
+    block) when that block is dominated by the instruction's block; a candidate that is
+    not the block's own unique successor must be dominated by it and must not lie in
+    another loop (else its immediate dominator is tried, up to the instruction's block).
+    A moved instruction is put at the top of the target block (after the phis). This
+    changes what one block's DAG sees: e.g. an add whose only user sits after a loop is
+    selected next to that user (and may fold into v_add3_u32 there)."""
+    import networkx as nx
+
+    rep = rep or {}
+    blocks = list(fn.blocks)
+    place = {b: [i for i in b.instructions if i in live] for b in blocks}
+    if len(blocks) < 2:
+        return place
+    g = nx.DiGraph()
+    for b in blocks:
+        g.add_node(b)
+        for t in b.successors:
+            g.add_edge(b, t)
+    entry = blocks[0]
+    idom = dict(nx.immediate_dominators(g, entry))
+    idom[entry] = entry  # newer networkx leaves the start node out
+    reach = set(idom)
+    depth: dict = {}
+    for b in blocks:  # idom chain lengths, for dominance checks and nearest common dominators
+        if b not in reach:
+            continue
+        d, x = 0, b
+        while idom[x] is not x:
+            x = idom[x]
+            d += 1
+        depth[b] = d
+
+    def dominates(a, b) -> bool:
+        while depth[b] > depth[a]:
+            b = idom[b]
+        return a is b
+
+    def nca(a, b):
+        while depth[a] > depth[b]:
+            a = idom[a]
+        while depth[b] > depth[a]:
+            b = idom[b]
+        while a is not b:
+            a, b = idom[a], idom[b]
+        return a
+
+    # natural loops (back edge t -> h with h dominating t); a block's loop is the smallest
+    bodies: dict = {}
+    for b in blocks:
+        if b not in reach:
+            continue
+        for h in b.successors:
+            if h in reach and dominates(h, b):
+                body = bodies.setdefault(h, {h})
+                work = [b]
+                while work:
+                    x = work.pop()
+                    if x in body:
+                        continue
+                    body.add(x)
+                    work.extend(p for p in x.predecessors if p in reach)
+    loop_of: dict = {}
+    for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
+        for x in bodies[h]:
+            loop_of[x] = h  # smaller bodies overwrite: innermost wins
+    # CodeGenPrepare (before Sink) deletes a block holding nothing but an unconditional
+    # branch and folds it into its successor; a phi use through such a block then counts
+    # in the block's predecessor. Modeled for a block with one predecessor that is not
+    # also a predecessor of the successor (no phi conflict), not the entry, not a loop
+    # preheader (CodeGenPrepare keeps those when deleting them makes a critical edge).
+    headers = set(bodies)
+    through: dict = {}
+    for b in blocks[1:]:
+        insts = b.instructions
+        if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
+            continue
+        d = b.successors[0]
+        preds = list(dict.fromkeys(b.predecessors))
+        if d is b or len(preds) != 1 or preds[0] in d.predecessors:
+            continue
+        if d in headers and len(preds[0].successors) != 1:
+            continue
+        through[b] = preds[0]
+    home = {i: b for b in blocks for i in place[b]}
+    users: dict = {i: [] for i in home}
+    for b in blocks:
+        for u in place[b]:
+            if u.opcode == "phi":
+                for v, pb in u.incoming:
+                    v = rep.get(v, v)
+                    if v in users:
+                        while pb in through:
+                            pb = through[pb]
+                        users[v].append((None, pb))
+            else:
+                for v in u.operands:
+                    v = rep.get(v, v)
+                    if v in users:
+                        users[v].append((u, None))
+
+    def acceptable(bb, succ) -> bool:
+        preds = succ.predecessors
+        if not (len(set(preds)) == 1 and preds[0] is bb):
+            if not dominates(bb, succ):
+                return False
+            if loop_of.get(succ) is not None and loop_of.get(succ) is not loop_of.get(bb):
+                return False
+        return True
+
+    def target(ins):
+        bb = home[ins]
+        to = None
+        for u, pb in users[ins]:
+            ub = home[u] if u is not None else pb
+            if ub not in reach:
+                continue
+            to = ub if to is None else nca(to, ub)
+            if not dominates(bb, to):
+                return None
+        if to is None:
+            return None
+        while to is not bb and not acceptable(bb, to):
+            to = idom[to]
+        return None if to is bb else to
+
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks:
+            if b not in reach:
+                continue
+            for ins in reversed(list(place[b])):
+                if ins.opcode not in _SINKABLE or ins in rep:
+                    continue
+                to = target(ins)
+                if to is None:
+                    continue
+                place[b].remove(ins)
+                lst = place[to]
+                k = 0
+                while k < len(lst) and lst[k].opcode == "phi":
+                    k += 1
+                lst.insert(k, ins)
+                home[ins] = to
+                changed = True
+    return place
+
+
 class _Builder:
     def __init__(self, fn, target, ua, dce: str = "aggressive"):
         self.fn = fn
@@ -327,6 +487,9 @@ class _Builder:
         self.value_alias: dict = {}
         self.rep = common_subexpressions(fn)
         self.live = live_instructions(fn, dce, self.rep)
+        # the block each live instruction is selected in, after llc's IR Sink pass
+        self.placed = sink_placement(fn, self.live, self.rep)
+        self.home = {i: blk for blk, insts in self.placed.items() for i in insts}
         # llc reads a value defined in a cycle with a divergent exit, outside that cycle,
         # through an LCSSA phi that the analysis calls divergent (temporal divergence)
         self.temporal: dict = {}
@@ -334,9 +497,7 @@ class _Builder:
             for b in c.block_set:
                 self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
         for b in fn.blocks:
-            for ins in b.instructions:
-                if ins not in self.live:
-                    continue
+            for ins in self.placed[b]:
                 if ins.opcode == "phi":
                     for v, _blk in ins.incoming:
                         v = self.rep.get(v, v)
@@ -345,7 +506,7 @@ class _Builder:
                     continue
                 for v in ins.operands:
                     v = self.rep.get(v, v)
-                    if type(v).__name__ == "Instruction" and v.block is not b:
+                    if type(v).__name__ == "Instruction" and self.home.get(v, v.block) is not b:
                         self.used_outside.add(v)
 
     def is_divergent(self, v) -> bool:
@@ -380,7 +541,7 @@ class _Builder:
         return False
 
     def _temporal(self, v, block) -> bool:
-        inner = self.temporal.get(v.block)
+        inner = self.temporal.get(self.home.get(v, v.block))
         if not inner:
             return False
         return bool(inner - self.temporal.get(block, frozenset()))
@@ -489,10 +650,7 @@ class _Builder:
             local[v] = n
             return n
 
-        live = self.live
-        for ins in block.instructions:
-            if ins not in live:
-                continue
+        for ins in self.placed[block]:
             op = ins.opcode
             n: SDNode | None = None
             if op == "phi":

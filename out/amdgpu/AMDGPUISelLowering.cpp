@@ -14,6 +14,8 @@ const char *llvm::getAMDGPUTargetNodeName(unsigned Opcode) {
   switch (static_cast<AMDGPUISD::NodeType>(Opcode)) {
   case AMDGPUISD::FIRST_NUMBER:
     break;
+  case AMDGPUISD::BFE_I32: // AMDGPUbfe_i32
+    return "AMDGPUISD::BFE_I32";
   case AMDGPUISD::BFE_U32: // AMDGPUbfe_u32
     return "AMDGPUISD::BFE_U32";
   case AMDGPUISD::FFBH_I32: // AMDGPUffbh_i32

@@ -12,6 +12,7 @@
 namespace llvm::AMDGPUISD {
 enum NodeType : unsigned {
   FIRST_NUMBER = ISD::BUILTIN_OP_END,
+  BFE_I32,
   BFE_U32,
   FFBH_I32,
 };

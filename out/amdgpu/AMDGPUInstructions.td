@@ -163,6 +163,11 @@ def V_XAD_U32_e64 : VOP3_32<"v_xad_u32"> {
   let AsmString = "v_xad_u32 $vdst, $src0, $src1, $src2";
 }
 
+def V_MAD_U64_U32_e64 : VOP3_32<"v_mad_u64_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_mad_u64_u32 $vdst, $src0, $src1, $src2";
+}
+
 def S_ANDN2_B32 : SOP2_32<"s_andn2_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<and> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
   let Defs = [SCC];
@@ -336,6 +341,9 @@ def : Pat<(i32 (ThreeOp_or_or i32:$src0, i32:$src1, i32:$src2)),
 def : Pat<(i32 (ThreeOp_xor_add i32:$src0, i32:$src1, i32:$src2)),
   (V_XAD_U32_e64 $src0, $src1, $src2)>;
 
+def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2)),
+  (V_MAD_U64_U32_e64 $src0, $src1, $src2)>;
+
 def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
   (V_BCNT_U32_B32_e64 $src, (i32 0))>;
 
@@ -344,3 +352,6 @@ def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
 
 def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
   (V_BFE_U32_e64 $src, $off, $width)>;
+
+def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_i32> i32:$src, i32:$off, i32:$width)),
+  (V_BFE_I32_e64 $src, $off, $width)>;

@@ -10,6 +10,7 @@ def SDTIntBitField32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>
 // Target nodes
 def AMDGPUffbh_i32 : SDNode<"AMDGPUISD::FFBH_I32", SDTIntUnaryOp32, []>;
 def AMDGPUbfe_u32 : SDNode<"AMDGPUISD::BFE_U32", SDTIntBitField32, []>;
+def AMDGPUbfe_i32 : SDNode<"AMDGPUISD::BFE_I32", SDTIntBitField32, []>;
 
 // Divergence predicates: match the operator only on {uniform, divergent} nodes.
 class UniformBinFrag<SDPatternOperator Op> : PatFrag<
@@ -56,6 +57,10 @@ def or_oneuse_3op : PatFrag<(ops node:$x, node:$y),
 }
 def xor_oneuse_3op : PatFrag<(ops node:$x, node:$y),
   (xor node:$x, node:$y)> {
+  let HasOneUse = 1;
+}
+def mul_oneuse_3op : PatFrag<(ops node:$x, node:$y),
+  (mul node:$x, node:$y)> {
   let HasOneUse = 1;
 }
 def ThreeOp_shl_add : PatFrag<(ops node:$x, node:$y, node:$z),
@@ -150,6 +155,21 @@ def ThreeOp_or_or : PatFrag<(ops node:$x, node:$y, node:$z),
 }
 def ThreeOp_xor_add : PatFrag<(ops node:$x, node:$y, node:$z),
   (add (xor_oneuse_3op node:$x, node:$y), node:$z),
+  [{
+    if (!N->isDivergent())
+      return false;
+    // at most getConstantBusLimit() operands may come from scalar registers or literals
+    unsigned ScalarOperands = 0;
+    for (unsigned I = 0; I != 3; ++I)
+      if (!Operands[I]->isDivergent() && !isInlineImmediate(Operands[I].getNode()))
+        if (++ScalarOperands > Subtarget->getConstantBusLimit(AMDGPU::V_ADD3_U32_e64))
+          return false;
+    return true;
+  }]> {
+  let PredicateCodeUsesOperands = 1;
+}
+def ThreeOp_mul_add : PatFrag<(ops node:$x, node:$y, node:$z),
+  (add (mul_oneuse_3op node:$x, node:$y), node:$z),
   [{
     if (!N->isDivergent())
       return false;

@@ -13,7 +13,7 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
   abs = v_max_i32(x, v_sub_u32(0, x));
 - sext_inreg i8/i16: s_sext_i32_i8/i16 / v_bfe_i32(x, 0, 8|16);
 - AMDGPUISD::BFE_U32 (the combine of ``and (srl x, c), 2^w-1``): v_bfe_u32 for divergent
-  nodes. Not modeled: s_bfe_u32, whose second operand packs offset and width into one
+  nodes; AMDGPUISD::BFE_I32 (``sra (shl x, c1), c2``, c1 <= c2): v_bfe_i32. Not modeled: s_bfe_u32, whose second operand packs offset and width into one
   immediate (``c | w << 16``) -- that needs an SDNodeXForm in the result, which the spec
   model lacks; uniform bit-field extracts therefore stay s_lshr + s_and.
 """
@@ -44,12 +44,13 @@ SDTIntBitField32 = SDTypeProfile(
 
 AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32)
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
+AMDGPUbfe_i32 = SDNode("AMDGPUbfe_i32", "AMDGPUISD::BFE_I32", SDTIntBitField32)
 
 DivergentTernaryFrag = DivergenceFrag("DivergentTernaryFrag", "divergent", 3)
 FRAG_CLASSES = (DivergentTernaryFrag,)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
-NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32)
+NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32)
 
 int_amdgcn_sffbh = Intrinsic(
     "int_amdgcn_sffbh", [llvm_anyint_ty], [LLVMMatchType(0)], [IntrNoMem, IntrSpeculatable],
@@ -119,4 +120,6 @@ PATTERNS = (
     # accepts one, sext_inreg is not selectable (the S_SEXT/V_BFE_I32 defs stay).
     Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width))",
         "(V_BFE_U32_e64 $src, $off, $width)"),
+    Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_i32> i32:$src, i32:$off, i32:$width))",
+        "(V_BFE_I32_e64 $src, $off, $width)"),
 )

@@ -16,11 +16,14 @@ from tdgen.model import Instruction, Pat, PatFrag
 
 from .formats import VOP3_32
 
-# Not modeled: v_mad_u64_u32, which llc forms for a divergent (add (mul x, y), z) with a
-# one-use mul (patterns.combine has the rule, active when a target defines
-# AMDGPUISD::MAD_U64_U32): its LLVM operands are 64-bit (VReg_64 result + SReg_64 carry,
-# VReg_64 addend), and the reference target has no 64-bit register classes yet.
-
+# v_mad_u64_u32 as gfx9 uses it for a 32-bit multiply-add: LLVM selects a divergent
+# ``add (mul x, y), z`` whose mul has one use (the same ThreeOp fragment and constant-bus
+# rule as v_add3_u32; the mul itself may be uniform, e.g. ``(mul %a, 7) + %tid``) into
+# v_mad_u64_u32 with z widened to 64 bits (an undefined high half) and keeps the low 32
+# bits of the 64-bit result. The reference target has no 64-bit register classes, so the
+# def below models the instruction by that low half: VGPR_32 result and addend (the carry
+# out and the clamp bit are left out). Checked against llc-19 -mcpu=gfx900 in
+# tests/test_isel_llc.py (single-op kernels mad_*).
 _BUS_PREDICATE = """\
 if (!N->isDivergent())
   return false;
@@ -34,7 +37,7 @@ return true;"""
 
 _ONEUSE = {
     op: PatFrag(f"{op}_oneuse_3op", ["x", "y"], f"({op} node:$x, node:$y)", has_one_use=True)
-    for op in ("add", "shl", "and", "or", "xor")
+    for op in ("add", "shl", "and", "or", "xor", "mul")
 }
 
 
@@ -51,6 +54,7 @@ _OPS = (
     ("V_AND_OR_B32_e64", "v_and_or_b32", "and", "or"),
     ("V_OR3_B32_e64", "v_or3_b32", "or", "or"),
     ("V_XAD_U32_e64", "v_xad_u32", "xor", "add"),
+    ("V_MAD_U64_U32_e64", "v_mad_u64_u32", "mul", "add"),
 )
 
 _THREE = {(a, b): _three(a, b) for _n, _m, a, b in _OPS}

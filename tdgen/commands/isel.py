@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._iselcommon import load_ir, load_target
+from ._iselcommon import gc_paused, load_ir, load_target
 
 
 def configure(parser):
@@ -27,13 +27,15 @@ def run(args) -> int:
     from patterns.mir import print_function
 
     target = load_target(args.target)
-    module = load_ir(args.file)
-    funcs = select_module(module, target)
-    if args.format == "json":
-        data = [{"function": f.name,
-                 "blocks": [{"name": b.name, "instrs": [mi.as_json() for mi in b.instrs]} for b in f.blocks]}
-                for f in funcs]
-        sys.stdout.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-    else:
-        sys.stdout.write("\n".join(print_function(f) for f in funcs))
+    with gc_paused():
+        module = load_ir(args.file)
+        funcs = select_module(module, target)
+        if args.format == "json":
+            data = [{"function": f.name,
+                     "blocks": [{"name": b.name, "instrs": [mi.as_json() for mi in b.instrs]} for b in f.blocks]}
+                    for f in funcs]
+            text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+        else:
+            text = "\n".join(print_function(f) for f in funcs)
+    sys.stdout.write(text)
     return 0
