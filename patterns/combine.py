@@ -12,17 +12,22 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` for divergent nodes when the
   target has that node (llc does it for uniform ones too, but the reference target
   cannot declare s_bfe_u32's packed operand); just ``srl x, c`` when c + w >= 32;
-  ``(srl (shl x, c1), c2)`` -> ``(and (srl|shl x, |c2-c1|), -1 >> c2)`` (shl used once or
-  c1 == c2; DAGCombiner); a divergent ``(sra (shl x, c1), c2)`` with 0 < c1 <= c2 ->
-  ``AMDGPUISD::BFE_I32 x, c2-c1, 32-c2`` (AMDGPU's SelectS_BFE; the uniform form
-  s_bfe_i32 has the packed operand the model cannot express);
+  ``(srl (shl x, c1), c2)`` -> ``(and (srl|shl x, |c2-c1|), -1 >> c2)`` and
+  ``(shl (srl x, c1), c2)`` -> ``(and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)`` (inner
+  shift used once or c1 == c2; DAGCombiner); after all rules, a divergent ``(sra (shl x, c1), c2)`` with
+  0 < c1 <= c2 -> ``AMDGPUISD::BFE_I32 x, c2-c1, 32-c2`` (AMDGPU's SelectS_BFE at selection
+  time, ``_select_time_bfe``; the uniform s_bfe_i32 has the packed operand the model
+  cannot express);
   ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
   ``mul x, 2^k+1`` -> ``(x << k) + x`` unless it is selected into v_mad_u64_u32 by its add
   user (``_feeds_mad``);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
-  whose sign bit is known zero -> ``srl`` (a small known-bits analysis);
+  whose sign bit is known zero -> ``srl`` (known leading zeros, ``_known_lz``); a one-use
+  ``sra x, c`` under ``and`` with a mask whose top c bits are clear -> ``srl`` (demanded
+  bits);
   ``(x ^ y) | y`` -> ``x | y``;
-  ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
+  ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - InstSimplify as llc's EarlyCSE applies it, for add/and/or/xor (``_simplify``):
   identities, ``x op x``, ``x op ~x``, absorption, and simplifyAssociativeBinOp (regroup
   ``(a op b) op c`` when a sub-pair simplifies, up to 3 levels); ``sra``/``srl``/``shl``
@@ -344,6 +349,34 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         else:
             ctx.replace(n, ctx.const(0, n.vt))
         return True
+    if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
+        c1, c2 = a.ops[1].value & 31, b.value & 31
+        if c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+            # DAGCombiner: (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
+            x = a.ops[0]
+            mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
+            if c1 == c2:
+                inner = x
+            else:
+                inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
+                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+            _set(n, "ISD::AND", [inner, mask])
+            return True
+    if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
+        # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
+        if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
+            _set(n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
+            return True
+        if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
+            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+            return True
+    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and ctx.one_use(a):
+        # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
+        # the sign bit -> srl
+        c = a.ops[1].value & 31
+        if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
+            a.opcode = "ISD::SRL"
+            return True
     if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
         c1, c2 = a.ops[1].value & 31, b.value & 31
         x = a.ops[0]
@@ -356,10 +389,6 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
                                 [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
             _set(n, "ISD::AND", [inner, mask])
-            return True
-        if opc == "ISD::SRA" and 0 < c1 <= c2 and n.divergent and "AMDGPUISD::BFE_I32" in ctx.legal:
-            # AMDGPU's selector: (sra (shl x, c1), c2) -> BFE_I32 x, c2 - c1, 32 - c2
-            _set(n, "AMDGPUISD::BFE_I32", [x, ctx.const(c2 - c1, n.vt), ctx.const(32 - c2, n.vt)])
             return True
     if opc == "ISD::ADD" and _is_c(b) and -64 <= b.value < -16:
         # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
@@ -384,10 +413,11 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 _set(n, "ISD::OR", [x, y])
                 return True
     if opc == "ISD::XOR":
-        # (xor (and x, y), y) -> (and (not x), y) when the and has one use
-        for p_, y in ((a, b), (b, a)):
-            if p_.opcode == "ISD::AND" and y in p_.ops and ctx.one_use(p_):
-                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
+        # (xor (and x, y), y) -> (and (not x), y) when the and has one use; DAGCombiner
+        # tries this operand order only (the and first, y its second operand)
+        for p_, y in ((a, b),):
+            if p_.opcode == "ISD::AND" and p_.ops[1] is y and ctx.one_use(p_):
+                x = p_.ops[0]
                 notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
                 _set(n, "ISD::AND", [notx, y])
                 return True
@@ -397,6 +427,13 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         inner = ctx.new("ISD::ADD", n.vt, [b.ops[0], ctx.const(1, n.vt)], like=b)
         _set(n, "ISD::ADD", [inner, a])
         return True
+    if opc == "ISD::SUB" and b.opcode == "ISD::AND" and a in b.ops:
+        # DAGCombiner: A - (A & B) -> A & ~B (the and used once, or B a constant)
+        bb = b.ops[1] if b.ops[0] is a else b.ops[0]
+        if ctx.one_use(b) or _is_c(bb):
+            inv = ctx.new("ISD::XOR", n.vt, [bb, ctx.const(-1, n.vt)], like=b)
+            _set(n, "ISD::AND", [a, inv])
+            return True
     if opc == "ISD::SUB":
         # (sub (add x, y), x) -> y ; (sub (add x, y), y) -> x ; (sub x, (sub x, y)) -> y
         if a.opcode == "ISD::ADD" and b in a.ops:
@@ -427,28 +464,52 @@ def _has_not_inside(n: SDNode) -> bool:
 
 
 def _non_negative(n: SDNode, depth: int = 0) -> bool:
-    """Known bits: the sign bit of ``n`` is zero (a small part of computeKnownBits)."""
+    """Known bits: the sign bit of ``n`` is zero."""
+    return _known_lz(n, depth) >= 1
+
+
+def _known_lz(n: SDNode, depth: int = 0) -> int:
+    """Known leading zero bits of a 32-bit value (the part of SelectionDAG's
+    computeKnownBits the modeled ops need; recursion depth 6 like LLVM's)."""
     if depth > 6:
-        return False
+        return 0
     opc = n.opcode
     if opc == "ISD::Constant":
-        return isinstance(n.value, int) and n.value >= 0
-    if opc == "ISD::SRL":
-        b = n.ops[1]
-        return (_is_c(b) and (b.value & 31) > 0) or _non_negative(n.ops[0], depth + 1)
-    if opc in ("ISD::AND", "ISD::UMIN"):
-        return any(_non_negative(o, depth + 1) for o in n.ops)
-    if opc in ("ISD::OR", "ISD::XOR", "ISD::SMAX", "ISD::UMAX", "ISD::SRA"):
-        return all(_non_negative(o, depth + 1) for o in n.ops[:2] if o is not None) if opc != "ISD::SRA" \
-            else _non_negative(n.ops[0], depth + 1)
+        if not isinstance(n.value, int):
+            return 0
+        return 32 - (n.value & 0xFFFFFFFF).bit_length()
     if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
-        return True
-    if opc in ("AMDGPUISD::BFE_U32", "AMDGPUISD::BFE_I32"):
+        return 26  # at most 32: six bits
+    if opc == "AMDGPUISD::BFE_U32":
         w = n.ops[2]
-        if opc == "AMDGPUISD::BFE_I32":
-            return False
-        return _is_c(w) and w.value < 32
-    return False
+        return 32 - (w.value & 31) if _is_c(w) and 0 < (w.value & 31) else 0
+    ops = n.ops
+    if opc not in ("ISD::SRL", "ISD::SRA", "ISD::SHL", "ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD",
+                   "ISD::MUL", "ISD::UMIN", "ISD::UMAX", "ISD::SMAX", "ISD::SMIN", "ISD::SELECT"):
+        return 0
+    if opc == "ISD::SELECT":
+        return min(_known_lz(ops[1], depth + 1), _known_lz(ops[2], depth + 1))
+    x = _known_lz(ops[0], depth + 1)
+    if opc in ("ISD::SRL", "ISD::SRA", "ISD::SHL"):
+        b = ops[1]
+        if not _is_c(b):
+            return x if opc != "ISD::SHL" else 0
+        c = b.value & 31
+        if opc == "ISD::SHL":
+            return x - c if x > c else 0
+        if opc == "ISD::SRA" and x == 0:
+            return 0
+        return min(32, x + c)
+    y = _known_lz(ops[1], depth + 1)
+    if opc in ("ISD::AND", "ISD::UMIN"):
+        return max(x, y)
+    if opc in ("ISD::OR", "ISD::XOR", "ISD::UMAX", "ISD::SMAX", "ISD::SMIN"):
+        return min(x, y)
+    if opc == "ISD::ADD":
+        return max(0, min(x, y) - 1)
+    if opc == "ISD::MUL":
+        return max(0, x + y - 32)
+    return 0
 
 
 def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
@@ -567,6 +628,26 @@ def run(dag, target=None, max_passes: int = 8) -> None:
             break
     if touched or any(n.id < 0 for n in dag.nodes):
         _resort(dag, ctx)
+    if "AMDGPUISD::BFE_I32" in ctx.legal and _select_time_bfe(dag, ctx):
+        _resort(dag, ctx)
+
+
+def _select_time_bfe(dag, ctx: _Ctx) -> bool:
+    """AMDGPU's selector (SelectS_BFE), after all combines: a divergent
+    ``(sra (shl x, c1), c2)`` with 0 < c1 <= c2 < 32 becomes ``BFE_I32 x, c2-c1, 32-c2``
+    (v_bfe_i32; the uniform s_bfe_i32 has the packed operand the model cannot express)."""
+    changed = False
+    for n in list(dag.nodes):
+        if n.opcode != "ISD::SRA" or not n.divergent or n.vt != "i32":
+            continue
+        a, b = n.ops
+        if a.opcode != "ISD::SHL" or not _is_c(b) or not _is_c(a.ops[1]):
+            continue
+        c1, c2 = a.ops[1].value & 31, b.value & 31
+        if 0 < c1 <= c2:
+            _set(n, "AMDGPUISD::BFE_I32", [a.ops[0], ctx.const(c2 - c1, n.vt), ctx.const(32 - c2, n.vt)])
+            changed = True
+    return changed
 
 
 def _apply_forward(dag, ctx: _Ctx) -> None:

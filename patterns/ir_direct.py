@@ -83,14 +83,15 @@ _PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias
 # Kept source text: a line whose text is provably what ir_print prints for it keeps
 # its (stripped) source text as ``Instruction.text`` instead of being re-printed.
 # The regular expressions above only admit single spaces between tokens; what else
-# opt (and ir_print) may spell differently is excluded: ``addrspace(0)`` (printed as
-# ``ptr``); calls with ``#N`` attribute references (renumbered) or of numbered
+# opt (and ir_print) may spell differently is excluded: lines containing a type
+# written differently from its printed form (``ptr addrspace(0)`` is printed as
+# ``ptr``, ``i032`` as ``i32``: _ODD_TYPES, filled by ``_ty``); calls with ``#N`` attribute references (renumbered) or of numbered
 # globals; every line of a function that has any numbered value or block (opt
 # renumbers them; a line can only name values and blocks of its own function); and,
 # checked per token, constants not in their canonical spelling, flags out of canonical
 # order, a missing or non-canonical ``align``. tests/test_ir.py compares every kept
 # text with ir_print's output.
-_ADDRSPACE0 = "addrspace(0)"
+_ODD_TYPES: list = []  # type spellings seen whose printed text differs
 _CANON_BINFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
 _CANON_CASTFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})
 _CANON_GEPFLAGS = frozenset({"", " inbounds", " nusw", " nuw", " inbounds nuw", " nusw nuw"})
@@ -133,7 +134,18 @@ def _ty(s: str):
         else:  # ptr addrspace(N)
             t = PtrType(int(s[14:-1]))
         _TYPES[s] = t
+        if str(t) != s:
+            _ODD_TYPES.append(s)
     return t
+
+
+def _plain_types(line: str) -> bool:
+    """No type spelling of _ODD_TYPES in ``line`` (a substring test: a false alarm only
+    means the line is printed)."""
+    for t in _ODD_TYPES:
+        if t in line:
+            return False
+    return True
 
 
 _new = object.__new__
@@ -357,6 +369,7 @@ class _Builder:
         binop_flags = _BINOP_FLAGS
         # any numbered argument, value or block: no kept text in this function
         numbered = False
+        odd_types = _ODD_TYPES
         for a in f.args:
             if a.name.isdigit():
                 numbered = True
@@ -448,7 +461,7 @@ class _Builder:
             g = m.groups()
             dname = g[0]
             inst = new(Inst)
-            keep = _ADDRSPACE0 not in s  # source text is the printed text (see _ADDRSPACE0)
+            keep = True  # the source text is the printed text (see _ODD_TYPES)
             if fam == 0:  # binary operator
                 ty = tys.get(g[3]) or _ty(g[3])
                 if ty.__class__ is not IntType:
@@ -674,7 +687,7 @@ class _Builder:
                 cur_insts = cur.instructions
                 terminated = False
             inst.block = cur
-            if keep and (not odd or odd[-1] is not inst):
+            if keep and (not odd or odd[-1] is not inst) and (not odd_types or _plain_types(s)):
                 inst._text = s[col - 1:]
             if col < 0x100000:
                 inst._loc = (k << 20) | col
@@ -739,9 +752,9 @@ class _Builder:
                 ops[j] = v
                 inc.append((v, b))
             inst.incoming = inc
-            if text is not None and not numbered:
+            if text is not None and not numbered and (not odd_types or _plain_types(text)):
                 inst._text = text
-        if numbered:  # opt renumbers: print every line (see _ADDRSPACE0)
+        if numbered:  # opt renumbers: print every line (see _ODD_TYPES)
             for b in blocks:
                 for inst in b.instructions:
                     inst.__dict__.pop("_text", None)

@@ -9,6 +9,13 @@ block keeps a list of values not used yet and folds them into its result, diamon
 their arms' results in a phi, loops carry an accumulator that the exit uses, and the
 final value is stored to ``%out`` (a uniform address).
 
+The kernels avoid a few inputs that llc's IR passes fold before instruction selection,
+which would make the comparison test those passes rather than selection: ``x op x``
+operands, shift amounts llc can prove >= 32, two conditions on the same operand pair
+(EarlyCSE folds a compare dominated by a branch on an equal compare), loop-invariant
+loop bodies (LICM) and add-recurrences (SCEV). Code placement by llc's Sink pass and its
+InstSimplify/DAG folds are modeled instead (patterns.sdag, patterns.combine).
+
 ``generate_isel_kernel(seed, n_ops, *, loops=True, divergent_branches=True,
 constants=True, name="k")`` -> IR text. Uniform inputs: kernel arguments ``%a %b %n``
 and loads from ``ptr addrspace(4) %in`` at constant offsets; divergent input: the
@@ -37,6 +44,7 @@ class _Gen:
         self.n = 0
         self.nb = 0
         self.block = "entry"
+        self.compared: set = set()
 
     def fresh(self, p="v") -> str:
         self.n += 1
@@ -68,6 +76,8 @@ class _Gen:
             self.emit(f"{v} = xor i32 {a}, -1")
         elif k < 0.16:
             b = self.r.choice(pool)
+            if b == a and len(pool) > 1:
+                b = self.r.choice([x for x in pool if x != a])  # x ^ x folds away in llc
             t = self.fresh()
             self.emit(f"{t} = xor i32 {a}, {b}")
             self.emit(f"{v} = xor i32 {t}, -1")
@@ -112,6 +122,15 @@ class _Gen:
         src = pool if (self.divb and self.r.random() < 0.5) else uniform_pool
         a = self.r.choice(src)
         b = self.r.choice([x for x in uniform_pool + ["7"] if x != a])  # icmp x, x folds
+        # a compare of an operand pair already compared is drawn again: llc's EarlyCSE
+        # merges equal compares and folds one dominated by a branch on the same compare
+        # (then CodeGenPrepare deletes the dead arm), an IR-level step not modeled here
+        for _ in range(8):
+            if frozenset((a, b)) not in self.compared:
+                break
+            a = self.r.choice(src)
+            b = self.r.choice([x for x in uniform_pool + ["7"] if x != a])
+        self.compared.add(frozenset((a, b)))
         c = self.fresh("c")
         self.emit(f"{c} = icmp {self.r.choice(_PRED)} i32 {a}, {b}")
         return c

@@ -466,6 +466,12 @@ def build_table(target, *, multiply: int = 1, same_root: bool = False) -> Matche
     return table
 
 
+def adopt_table(target, table: MatcherTable) -> None:
+    """Make ``table`` (e.g. unpickled from the on-disk cache) what ``build_table(target)``
+    returns for this target object, so later callers do not rebuild it."""
+    _CACHE[(id(target), 1, False)] = (target, table)  # type: ignore[index]
+
+
 def sort_patterns(pats: list[CompiledPattern]) -> list[CompiledPattern]:
     def key(p: CompiledPattern):
         vt = p.result_vt or ""

@@ -375,6 +375,9 @@ entry:
   store i32 %a, ptr addrspace(1) %p
   %t = trunc nsw nuw i32 %a to i8
   %l = load i32, ptr addrspace(0) %q, align 4
+  %l2 = load i32, ptr addrspace(00) %q, align 4
+  %w = add i032 %a, 1
+  %h2 = getelementptr i8, ptr addrspace(01) %p, i64 1
   %z = add i32 %a, zeroinitializer
   %m = sub i32 %a, -0
   %x = icmp eq ptr addrspace(1) %p, zeroinitializer

@@ -95,3 +95,21 @@ def test_lint_reference_target_has_no_errors():
     r = tdgen("lint", "amdgpu")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1].startswith("amdgpu: 0 error(s)")
+
+
+def test_cached_target_and_table_give_the_same_output(tmp_path):
+    """A cold run fills the on-disk cache with the target and its matcher table, a warm
+    run reads them; both print what a run with the cache off prints."""
+    src = GOLDEN / "pass"
+    files = sorted(src.glob("*.ll")) if src.is_dir() else []
+    assert files, "no golden pass inputs"
+    ll = str(files[0].relative_to(ROOT))
+    cache = tmp_path / "cache"
+    cold = tdgen("isel", ll, "--target", "amdgpu", env={"XDG_CACHE_HOME": str(cache)})
+    entries = sorted(p.name for p in (cache / "tdgen").glob("*.pickle"))
+    warm = tdgen("isel", ll, "--target", "amdgpu", env={"XDG_CACHE_HOME": str(cache)})
+    off = tdgen("isel", ll, "--target", "amdgpu", env={"TDGEN_NO_CACHE": "1"})
+    assert cold.returncode == warm.returncode == off.returncode == 0, (cold.stderr, warm.stderr, off.stderr)
+    assert any("-isel-table-" in e for e in entries) and any("-target-" in e for e in entries), entries
+    assert "V_" in off.stdout or "S_" in off.stdout
+    assert cold.stdout == warm.stdout == off.stdout
