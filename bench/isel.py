@@ -137,6 +137,7 @@ def main() -> int:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     if args.cold:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = str(tmp / "no-pyc")  # an empty folder: no .pyc is found
         env["TDGEN_NO_CACHE"] = "1"
         case = "cold: no .pyc, no target cache"
     else:

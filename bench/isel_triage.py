@@ -5,6 +5,13 @@ same differential as tests/test_isel_llc.py (patterns.iselgen kernels, modeled o
 multisets from patterns.mir.compare_with_llc) and prints the agreement rate, then every
 disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
 side has them extra), so the largest causes can be attacked first.
+
+``--ir-cause`` also runs ``llc-19 -stop-before=amdgpu-isel`` on every disagreeing kernel
+and counts the kernels whose 32-bit ALU instructions llc's IR passes changed (EarlyCSE /
+InstSimplify folds, CodeGenPrepare, LICM ...: a different per-opcode count of add, sub,
+mul, and, or, xor, shl, lshr, ashr before selection) apart from those where the IR
+reaching the DAG has the same ops (a DAG combine, known-bits fold or selection
+difference). Kernel-argument lowering and control-flow intrinsics are not counted.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ def main(argv=None) -> int:
     ap.add_argument("--constants", action="store_true")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=40)
+    ap.add_argument("--ir-cause", action="store_true")
     args = ap.parse_args(argv)
 
     import shutil
@@ -61,6 +69,22 @@ def main(argv=None) -> int:
     print(f"agreement (constants={args.constants}): {n - len(bad)}/{n} = {(n - len(bad)) / max(1, n):.1%}")
     for seed, d in bad[: args.show]:
         print(f"  seed {seed}: {d}")
+    if args.ir_cause:
+        import re
+        import subprocess
+
+        ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 ")
+        ir_level = 0
+        for seed, _d in bad:
+            text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+            pre = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-before=amdgpu-isel", "-o", "-"],
+                                 input=text, capture_output=True, text=True).stdout
+            body = pre[pre.index("define"):]
+            body = body[:body.index("\n  }\n")]
+            if Counter(ops.findall(text)) != Counter(ops.findall(body)):
+                ir_level += 1
+        print(f"disagreeing kernels whose ALU ops llc's IR passes changed: {ir_level}; "
+              f"same ALU ops reach the DAG: {len(bad) - ir_level}")
     print("kernels where we have extra opcode X:", dict(ours_extra.most_common()))
     print("kernels where llc has extra opcode X:", dict(llc_extra.most_common()))
     print("top signatures (ours extra, llc extra):")

@@ -27,7 +27,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   bits);
   ``(x ^ y) | y`` -> ``x | y``;
   ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
-  ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - InstSimplify as llc's EarlyCSE applies it, for add/and/or/xor (``_simplify``):
   identities, ``x op x``, ``x op ~x``, absorption, and simplifyAssociativeBinOp (regroup
   ``(a op b) op c`` when a sub-pair simplifies, up to 3 levels); ``sra``/``srl``/``shl``
@@ -362,6 +362,14 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                                 [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
             _set(n, "ISD::AND", [inner, mask])
             return True
+    if opc == "ISD::XOR" and not _is_c(b):
+        # DAGCombiner: (x & ~y) ^ y -> x | y
+        for p_, y in ((a, b), (b, a)):
+            if p_.opcode == "ISD::AND":
+                for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
+                    if _is_not_of(q, y):
+                        _set(n, "ISD::OR", [x, y])
+                        return True
     if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
         # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
         if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
