@@ -62,7 +62,8 @@ GLUE_OPCODES = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::CopyToReg
                           "ISD::Register", "ISD::BR", "ISD::BRCOND", "ISD::RET", "ISD::PHI_USE",
                           "ISD::LOAD", "ISD::STORE", "ISD::Constant", "ISD::PTRADD", "ISD::SETCC",
                           "ISD::BITCAST", "ISD::FREEZE", "ISD::UNDEF", "ISD::ZERO_EXTEND",
-                          "ISD::SIGN_EXTEND", "ISD::TRUNCATE", "ISD::SELECT", "ISD::CALL"})
+                          "ISD::SIGN_EXTEND", "ISD::TRUNCATE", "ISD::SELECT", "ISD::CALL",
+                          "ISD::VALUETYPE"})
 
 
 def vt_of(ty) -> str:
@@ -114,6 +115,8 @@ class SDNode:
         extra = ""
         if self.opcode == "ISD::Constant":
             extra = f"<{self.value}>"
+        elif self.opcode == "ISD::VALUETYPE":
+            return f"{self.name}: OtherVT = ISD::VALUETYPE<{self.vt}> [uniform]"
         elif self.opcode == "ISD::SETCC":
             extra = f" {self.cc}"
         elif self.reg is not None:
@@ -131,6 +134,15 @@ class SDNode:
 
     def __repr__(self) -> str:
         return f"<{self.label()}>"
+
+
+def value_type_node(block, vt: str) -> SDNode:
+    """LLVM's VTSDNode: an operand that is a value type, not a value (the width of
+    ``sign_extend_inreg``). ``vt`` holds the type it carries (VTSDNode::getVT), which is
+    what a value-type leaf of a source pattern checks; it is a uniform constant."""
+    n = SDNode(-1, "ISD::VALUETYPE", vt, (), block=block)
+    n.source = "uniform"
+    return n
 
 
 class SelectionDAG:
@@ -344,21 +356,46 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
     idom[entry] = entry  # newer networkx leaves the start node out
     reach = set(idom)
     depth: dict = {}
-    for b in blocks:  # idom chain lengths, for dominance checks and nearest common dominators
-        if b not in reach:
+    depth[entry] = 0
+    for b in blocks:  # idom chain lengths (memoized: each block's depth is its idom's + 1)
+        if b not in reach or b in depth:
             continue
-        d, x = 0, b
-        while idom[x] is not x:
+        chain, x = [], b
+        while x not in depth:
+            chain.append(x)
             x = idom[x]
+        d = depth[x]
+        for y in reversed(chain):
             d += 1
-        depth[b] = d
+            depth[y] = d
+
+    kids: dict = {}
+    for b in blocks:
+        if b in reach and b is not entry:
+            kids.setdefault(idom[b], []).append(b)
+    pre: dict = {}
+    post: dict = {}
+    clock = 0
+    work = [(entry, False)]
+    while work:  # dominator-tree DFS numbering: a dominates b iff b's interval nests in a's
+        x, done = work.pop()
+        if done:
+            post[x] = clock
+            clock += 1
+            continue
+        pre[x] = clock
+        clock += 1
+        work.append((x, True))
+        work.extend((k, False) for k in kids.get(x, ()))
 
     def dominates(a, b) -> bool:
-        while depth[b] > depth[a]:
-            b = idom[b]
-        return a is b
+        return pre[a] <= pre[b] and post[b] <= post[a]
 
     def nca(a, b):
+        if pre[a] <= pre[b] and post[b] <= post[a]:
+            return a
+        if pre[b] <= pre[a] and post[a] <= post[b]:
+            return b
         while depth[a] > depth[b]:
             a = idom[a]
         while depth[b] > depth[a]:
