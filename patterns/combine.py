@@ -45,7 +45,10 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``S_NOT`` + ``V_XOR`` on gfx900);
 - ``select (setcc a, b, cc), a, b`` -> ``smin/smax/umin/umax``; ``smax x, (sub 0, x)`` ->
   ``abs x``; ``ctlz``/``cttz`` (zero defined) -> ``umin (ctlz_zero_undef x), 32``;
-  ``sra (shl x, 32-n), 32-n`` -> ``sign_extend_inreg x, i<n>`` for n = 8, 16.
+  ``sra (shl x, 32-n), 32-n`` and ``sext (trunc x to i<n>)`` (x of the result type) ->
+  ``sign_extend_inreg x, i<n>`` for n = 8, 16, the width a VTSDNode operand (opcode
+  ``ISD::VALUETYPE``, never divergent); other widths stay shifts, which llc selects as
+  bit-field extracts (``_select_time_bfe``) exactly like its expanded sext_inreg i<n>.
 
 Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef, BFE_U32) apply
 only when the target has patterns rooted at that node (DAGCombiner's isOperationLegal).
@@ -57,7 +60,7 @@ and use counts and divergence bits recomputed (sources keep their bits).
 
 from __future__ import annotations
 
-from .sdag import COMMUTATIVE, SDNode, _wrap
+from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
 
 __all__ = ["run"]
 
@@ -116,6 +119,17 @@ class _Ctx:
             n.source = "uniform"
             self.dag.nodes.append(n)
             self.consts[(v, vt)] = n
+        return n
+
+    def vtnode(self, vt: str) -> SDNode:
+        """The VTSDNode operand carrying ``vt`` (e.g. the width of sign_extend_inreg);
+        never divergent. See ``sdag.value_type_node``."""
+        key = ("VT", vt)
+        n = self.consts.get(key)
+        if n is None:
+            n = value_type_node(self.dag.block, vt)
+            self.dag.nodes.append(n)
+            self.consts[key] = n
         return n
 
     def new(self, opcode, vt, ops, like: SDNode | None = None) -> SDNode:
@@ -574,9 +588,13 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     if opc == "ISD::SRA" and _is_c(ops[1]) and ops[0].opcode == "ISD::SHL" and _is_c(ops[0].ops[1]) \
             and ops[0].ops[1].value == ops[1].value and ops[1].value in (16, 24) and n.vt == "i32" \
             and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
-        bits = 32 - ops[1].value
-        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.const(bits, "i32")])
-        n.value = f"i{bits}"
+        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(f"i{32 - ops[1].value}")])
+        return True
+    if opc == "ISD::SIGN_EXTEND" and n.vt == "i32" and ops and ops[0].opcode == "ISD::TRUNCATE" \
+            and ops[0].vt in ("i8", "i16") and ops[0].ops[0].vt == "i32" \
+            and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
+        # visitSIGN_EXTEND: sext (trunc x) with x already of the result type
+        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
         return True
     if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
         c, a, b = ops

@@ -55,7 +55,9 @@ class PNode:
     """A resolved pattern tree node.
 
     ``kind``: ``"node"`` (an SDNode with ``opcode``/``children``), ``"leaf"`` (any value of
-    type ``vt``, bound to ``name``), ``"int"`` (the integer constant ``value``)."""
+    type ``vt``, bound to ``name``; with ``opcode`` ``ISD::VALUETYPE`` a value-type leaf
+    such as sext_inreg's ``i8``: a VTSDNode carrying ``vt``), ``"int"`` (the integer
+    constant ``value``)."""
 
     kind: str
     opcode: str | None = None
@@ -189,6 +191,8 @@ def _lower(src: PNode) -> tuple:
     def visit(p: PNode, slot: int, path: str) -> None:
         if p.kind == "node":
             checks.append(("opcode", slot, p.opcode, f"{path} is {p.op_name or p.opcode}"))
+        elif p.opcode is not None:  # a value-type leaf: the operand is a VTSDNode
+            checks.append(("opcode", slot, p.opcode, f"{path} is a value type operand"))
         if p.vt is not None:
             checks.append(("type", slot, p.vt, f"{path} has type {p.vt}"))
         if p.kind == "int":

@@ -162,7 +162,10 @@ class _Resolver:
         if frag is not None and not frag.ops:
             return self.inline(frag, (), None, record, env, n.span)
         if _is_vt(v):
-            return PNode("leaf", vt=v)
+            # a value type written as a leaf (the width of sext_inreg) stands for a VTSDNode
+            # operand: LLVM's CheckValueType -- the operand is an ISD::VALUETYPE node carrying
+            # ``v`` (patterns.sdag.value_type_node). Still a leaf for the pattern size.
+            return PNode("leaf", opcode="ISD::VALUETYPE", op_name=v, vt=v)
         self.err(n.span, "a known record name", f"'{v}'", record)
         return None
 

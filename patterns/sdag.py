@@ -207,21 +207,28 @@ def _operand_key(v, rep):
     return (1, id(v), "")
 
 
+def immediate_dominators(fn) -> dict:
+    """Block -> immediate dominator for the blocks reachable from the entry (the entry
+    maps to itself), from the dominator tree the uniformity analysis uses."""
+    from .cycles import DomTree
+
+    entry = fn.blocks[0]
+    tree = DomTree(entry, lambda b: b.successors)
+    idom = {entry: entry}
+    for b in fn.blocks:
+        p = tree.parent(b)
+        if p is not None:
+            idom[b] = p
+    return idom
+
+
 def common_subexpressions(fn) -> dict:
     """EarlyCSE as llc runs it: an instruction equal to one in a dominating position (same
     opcode, type, predicate and operands, commutative operands in either order) is
     replaced by it. Returns instruction -> its representative."""
-    import networkx as nx
-
     if not fn.blocks:
         return {}
-    g = nx.DiGraph()
-    for b in fn.blocks:
-        g.add_node(b)
-        for sblk in b.successors:
-            g.add_edge(b, sblk)
-    entry = fn.blocks[0]
-    idom = nx.immediate_dominators(g, entry)
+    idom = immediate_dominators(fn)
     children: dict = {}
     for b in fn.blocks:  # source order keeps the walk deterministic
         p = idom.get(b)
@@ -339,21 +346,13 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
     A moved instruction is put at the top of the target block (after the phis). This
     changes what one block's DAG sees: e.g. an add whose only user sits after a loop is
     selected next to that user (and may fold into v_add3_u32 there)."""
-    import networkx as nx
-
     rep = rep or {}
     blocks = list(fn.blocks)
     place = {b: [i for i in b.instructions if i in live] for b in blocks}
     if len(blocks) < 2:
         return place
-    g = nx.DiGraph()
-    for b in blocks:
-        g.add_node(b)
-        for t in b.successors:
-            g.add_edge(b, t)
     entry = blocks[0]
-    idom = dict(nx.immediate_dominators(g, entry))
-    idom[entry] = entry  # newer networkx leaves the start node out
+    idom = immediate_dominators(fn)
     reach = set(idom)
     depth: dict = {}
     depth[entry] = 0

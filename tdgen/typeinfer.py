@@ -40,6 +40,7 @@ from .model import (
     SDTCisSameSizeAs,
     SDTCisVec,
     SDTCisVT,
+    SDTCisVTSmallerThanOp,
     SDTCVecEltisVT,
     SDTypeConstraint,
     Target,
@@ -210,7 +211,11 @@ class _Inference:
                 return b
             what = f"'{n.type}:${n.name}'" if n.name else f"'{n.type}'"
             return self.note(self.bind_name(n.name, v, n.span), n.span, what)
-        types = self.leaf_types(str(n.value))
+        name = str(n.value)
+        if name in VALUE_TYPES and name not in self.t.register_classes_by_name:
+            # a value type written as a leaf is a VTSDNode operand: its own type is OtherVT
+            return self.new(frozenset({"OtherVT"}))
+        types = self.leaf_types(name)
         return self.new(types if types is not None else ALL)
 
     # -- DAG nodes -----------------------------------------------------------
@@ -302,6 +307,7 @@ class _Inference:
         elif key in t.sdnodes:
             node = t.sdnodes[key]
             results = [self.new() for _ in range(node.num_results)]
+            self.check_vt_operands(node, n)
             self.apply_profile(node, results + kid_vars, [n.span] * node.num_results + kid_spans)
         elif key in t.intrinsics_by_name:
             results = self.intrinsic(t.intrinsics_by_name[key], kid_vars, kid_spans, n.span)
@@ -314,6 +320,32 @@ class _Inference:
         for k, r in enumerate(results):
             self.note(r, n.span, f"result {k} of '{key}'" if len(results) > 1 else f"the result of '{key}'")
         return results
+
+    def check_vt_operands(self, node: SDNode, n: Dag) -> None:
+        """An operand named by SDTCisVTSmallerThanOp (the width of ``sext_inreg``) is a
+        VTSDNode, not a value: like llvm-tblgen ("expects a VT operand"), only a value-type
+        leaf written in place may stand there, as in ``(sext_inreg i32:$src, i8)`` -- not a
+        variable, a typed value, a constant, a DAG or a fragment operand ``node:$x``."""
+        nres = node.num_results
+        for c in node.profile.constraints:
+            if not isinstance(c, SDTCisVTSmallerThanOp) or c.op < nres:
+                continue
+            k = c.op - nres
+            if k >= len(n.args):
+                continue
+            arg = n.args[k]
+            if isinstance(arg, Leaf) and arg.kind == "name" and str(arg.value) in VALUE_TYPES:
+                continue
+            found = f"'{arg.render()}'" if isinstance(arg, Leaf) else f"the DAG '({arg.op} ...)'"
+            self.fail_text(
+                arg.span or n.span,
+                f"a value type such as i8 for operand {k} of '{node.name}' "
+                f"({c.tablegen}: a VT operand, not a value)",
+                found,
+            )
+
+    def fail_text(self, span: Span | None, want: str, found: str) -> None:
+        raise TypeError_(SpecError(span, expected(want, found), record=self.record, field=self.field))
 
     instructions: dict[str, ResolvedInstruction] = {}
 

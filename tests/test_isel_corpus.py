@@ -52,6 +52,9 @@ SUPPORTED = {
     ("older/isel/divergence-driven-min-max.ll", "divergent_umax"),
     ("older/isel/divergence-driven-xnor.ll", "uniform_xnor_i32"),
     ("older/isel/divergence-driven-xnor.ll", "divergent_xnor_i32"),
+    *((f, f"{k}_sext_in_reg_i{w}_to_i32")
+      for f in ("isel/divergence-driven-sext-inreg.ll", "older/isel/divergence-driven-sext-inreg.ll")
+      for k in ("uniform", "divergent") for w in (8, 16)),
 }
 
 _OPC = re.compile(r"\b([SV]_[A-Z0-9_]+?(?:_e32|_e64)?)\b")
@@ -71,9 +74,6 @@ NOT_ALU = ("S_LOAD", "S_ENDPGM", "S_BUFFER", "V_MOV_B32", "S_MOV_B32", "S_MOV_B6
 KNOWN_GAPS = {
     "bfe_uniform": "s_bfe_u32 takes offset and width packed into one immediate, which needs an "
                    "SDNodeXForm the spec model lacks; the reference target has no s_bfe_u32",
-    "sext_in_reg": "sext_inreg patterns `(sext_inreg i32:$src, i8)` are rejected by tdgen/check.py "
-                   "(it wants an OtherVT-typed operand for the value-type leaf), so amdgpu has no "
-                   "S_SEXT_I32_I8/V_BFE_I32 patterns and the shifts are selected as shifts",
 }
 
 # Generic pseudos the selector emits for value operations the target has no patterns for

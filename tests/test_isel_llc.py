@@ -89,7 +89,7 @@ declare i32 @llvm.abs.i32(i32, i1)
 _S_BFE = ("uniform bit-field extract: llc selects s_bfe_u32/s_bfe_i32 (or s_sext_i32_i8), "
           "whose packed offset/width operand the spec model cannot express; we select the shifts")
 KNOWN_DIFFERENT = {
-    "bfe_u": _S_BFE, "bfe_i32_u": _S_BFE, "sext8_u": _S_BFE, "srl_shl_bfe_u": _S_BFE,
+    "bfe_u": _S_BFE, "bfe_i32_u": _S_BFE, "srl_shl_bfe_u": _S_BFE,
 }
 
 

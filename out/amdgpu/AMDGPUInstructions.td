@@ -350,6 +350,18 @@ def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
 def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
   (V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))>;
 
+def : Pat<(i32 (UniformSextInreg_i8 i32:$src)),
+  (S_SEXT_I32_I8 $src)>;
+
+def : Pat<(i32 (UniformSextInreg_i16 i32:$src)),
+  (S_SEXT_I32_I16 $src)>;
+
+def : Pat<(i32 (DivergentSextInreg_i8 i32:$src)),
+  (V_BFE_I32_e64 $src, (i32 0), (i32 8))>;
+
+def : Pat<(i32 (DivergentSextInreg_i16 i32:$src)),
+  (V_BFE_I32_e64 $src, (i32 0), (i32 16))>;
+
 def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
   (V_BFE_U32_e64 $src, $off, $width)>;
 

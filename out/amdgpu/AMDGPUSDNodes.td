@@ -191,3 +191,19 @@ def or_oneuse : PatFrag<(ops node:$src0, node:$src1),
   (or node:$src0, node:$src1)> {
   let HasOneUse = 1;
 }
+// matches only uniform nodes
+def UniformSextInreg_i8 : PatFrag<(ops node:$src),
+  (sext_inreg node:$src, i8),
+  [{ return !N->isDivergent(); }]>;
+// matches only uniform nodes
+def UniformSextInreg_i16 : PatFrag<(ops node:$src),
+  (sext_inreg node:$src, i16),
+  [{ return !N->isDivergent(); }]>;
+// matches only divergent nodes
+def DivergentSextInreg_i8 : PatFrag<(ops node:$src),
+  (sext_inreg node:$src, i8),
+  [{ return N->isDivergent(); }]>;
+// matches only divergent nodes
+def DivergentSextInreg_i16 : PatFrag<(ops node:$src),
+  (sext_inreg node:$src, i16),
+  [{ return N->isDivergent(); }]>;

@@ -11,7 +11,7 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
   s_flbit_i32 / v_ffbh_i32;
 - smin/smax/umin/umax: s_min_i32 ... / v_min_i32_e64 ...; abs: s_abs_i32, divergent
   abs = v_max_i32(x, v_sub_u32(0, x));
-- sext_inreg i8/i16: s_sext_i32_i8/i16 / v_bfe_i32(x, 0, 8|16);
+- sext_inreg i8/i16 (width a value-type leaf): s_sext_i32_i8/i16 / v_bfe_i32(x, 0, 8|16);
 - AMDGPUISD::BFE_U32 (the combine of ``and (srl x, c), 2^w-1``): v_bfe_u32 for divergent
   nodes; AMDGPUISD::BFE_I32 (``sra (shl x, c1), c2``, c1 <= c2): v_bfe_i32. Not modeled: s_bfe_u32, whose second operand packs offset and width into one
   immediate (``c | w << 16``) -- that needs an SDNodeXForm in the result, which the spec
@@ -26,7 +26,10 @@ from tdgen.model import (
     IntrNoMem,
     IntrSpeculatable,
     Lowering,
+    DIVERGENT_PREDICATE,
+    UNIFORM_PREDICATE,
     Pat,
+    PatFrag,
     SDNode,
     SDTCisSameAs,
     SDTCisVT,
@@ -47,6 +50,18 @@ AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
 AMDGPUbfe_i32 = SDNode("AMDGPUbfe_i32", "AMDGPUISD::BFE_I32", SDTIntBitField32)
 
 DivergentTernaryFrag = DivergenceFrag("DivergentTernaryFrag", "divergent", 3)
+
+
+def _sext_inreg_frag(div: str, vt: str) -> PatFrag:
+    # The width of sext_inreg is a VT operand (SDTCisVTSmallerThanOp): llvm-tblgen wants the
+    # value type written inside the fragment, so a generic Uniform/DivergentBinFrag<sext_inreg>
+    # cannot carry it -- one fragment per (divergence, width), like LLVM's *SextInreg<VT>.
+    return PatFrag(f"{div.capitalize()}SextInreg_{vt}", ["src"], f"(sext_inreg node:$src, {vt})",
+                   predicate_code=UNIFORM_PREDICATE if div == "uniform" else DIVERGENT_PREDICATE,
+                   divergence=div)
+
+
+FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt in ("i8", "i16"))
 FRAG_CLASSES = (DivergentTernaryFrag,)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
@@ -115,9 +130,12 @@ DEFS = (
 PATTERNS = (
     Pat("(i32 (DivergentUnaryFrag<ctpop> i32:$src))", "(V_BCNT_U32_B32_e64 $src, (i32 0))"),
     Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))"),
-    # sext_inreg patterns ``(sext_inreg i32:$src, i8)`` are LLVM's form, but the spec
-    # checker (tdgen/check.py) rejects a value-type leaf for the OtherVT operand; until it
-    # accepts one, sext_inreg is not selectable (the S_SEXT/V_BFE_I32 defs stay).
+    # sign_extend_inreg: uniform -> the SOP1 sign extensions; divergent -> v_bfe_i32 of
+    # the low 8/16 bits.
+    Pat("(i32 (UniformSextInreg_i8 i32:$src))", "(S_SEXT_I32_I8 $src)"),
+    Pat("(i32 (UniformSextInreg_i16 i32:$src))", "(S_SEXT_I32_I16 $src)"),
+    Pat("(i32 (DivergentSextInreg_i8 i32:$src))", "(V_BFE_I32_e64 $src, (i32 0), (i32 8))"),
+    Pat("(i32 (DivergentSextInreg_i16 i32:$src))", "(V_BFE_I32_e64 $src, (i32 0), (i32 16))"),
     Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width))",
         "(V_BFE_U32_e64 $src, $off, $width)"),
     Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_i32> i32:$src, i32:$off, i32:$width))",
