@@ -46,7 +46,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from tdgen.errors import ErrorList, ParseError, Span, TdgenError, expected
+from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar" / "ir.lark"
 
@@ -636,6 +636,11 @@ def parse_float_literal(text: str, ftype: str) -> tuple[float | None, int | None
     return v, None
 
 
+# LLVM's limits: IntegerType::MAX_INT_BITS and a vector's 32-bit element count.
+MAX_INT_BITS = 1 << 23
+MAX_VECTOR_ELEMENTS = (1 << 32) - 1
+
+
 @lru_cache(maxsize=None)
 def _int_type(bits: int) -> IntType:
     return IntType(bits)
@@ -691,6 +696,7 @@ def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Modu
     gc.disable()  # collection passes over the growing AST would only cost time here
     try:
         mod = _parse_module(text, path, fast)
+        verify_dominance(mod)
         if enabled and gc.get_freeze_count() == 0:
             # Move every tracked object to the oldest generation (two list splices, no
             # traversal): otherwise the next young collections of the caller each walk
@@ -701,6 +707,9 @@ def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Modu
         return mod
     except TdgenError:
         raise
+    except RecursionError:
+        raise ParseError(Span(path), expected("types and constants nested at most about a thousand levels deep",
+                                              "deeper nesting")) from None
     except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
         # a construct the front end does not model reached an unchecked path: still a
         # clear input error, never a traceback
@@ -709,6 +718,54 @@ def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Modu
     finally:
         if enabled:
             gc.enable()
+
+
+def verify_dominance(mod: "Module") -> None:
+    """The SSA rules LLVM's verifier enforces and the analyses rely on: every use of an
+    instruction is dominated by its definition (for a phi: the end of the incoming block
+    is), and a phi's incoming blocks are predecessors of its block. All violations of a
+    module are reported together. One pass over the instructions; the dominator tree is
+    built only for functions with uses that cross blocks."""
+    from .cycles import DomTree
+
+    errors = Diagnostics()
+    for fn in mod.functions:
+        if not fn.blocks:
+            continue
+        tree = None
+        for blk in fn.blocks:
+            seen = set()
+            for inst in blk.instructions:
+                if inst.opcode == "phi":
+                    preds = blk.predecessors
+                    for v, inc in inst.incoming:
+                        if inc not in preds:
+                            errors.add(ParseError(inst.span, expected(
+                                f"a predecessor of {blk.ref} as incoming block", inc.ref)))
+                        elif v.__class__ is Instruction and v.block is not inc:
+                            if tree is None:
+                                tree = DomTree(fn.blocks[0], lambda b: b.successors)
+                            if not tree.dominates(v.block, inc):
+                                errors.add(ParseError(inst.span, expected(
+                                    f"a value available at the end of {inc.ref}",
+                                    f"{v.ref}, defined in {v.block.ref} which does not dominate it")))
+                else:
+                    for v in inst.operands:
+                        if v.__class__ is not Instruction:
+                            continue
+                        if v.block is blk:
+                            if v not in seen:
+                                errors.add(ParseError(inst.span, expected(
+                                    "a value defined before its use", f"{v.ref} used before its definition")))
+                            continue
+                        if tree is None:
+                            tree = DomTree(fn.blocks[0], lambda b: b.successors)
+                        if not tree.dominates(v.block, blk):
+                            errors.add(ParseError(inst.span, expected(
+                                "a value whose definition dominates its use",
+                                f"{v.ref}, defined in {v.block.ref} which does not dominate {blk.ref}")))
+                seen.add(inst)
+    errors.check()
 
 
 def _parse_module(text: str, path: str, fast: bool) -> Module:

@@ -29,7 +29,7 @@ import re
 from tdgen.errors import Span
 
 from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
-                 Function, GlobalRef, Instruction, IntType, Module, PtrType, _int_type, wrap_signed)
+                 Function, GlobalRef, Instruction, IntType, MAX_INT_BITS, Module, PtrType, _int_type, wrap_signed)
 
 __all__ = ["build_module"]
 
@@ -128,7 +128,10 @@ def _ty(s: str):
     t = _TYPES.get(s)
     if t is None:
         if s[0] == "i":
-            t = _int_type(int(s[1:]))
+            bits = int(s[1:])
+            if not 1 <= bits <= MAX_INT_BITS:
+                raise ValueError(s)  # not ours to report: the exact path words the error
+            t = _int_type(bits)
         elif s in _FLOATS:
             t = FloatType(s)
         else:  # ptr addrspace(N)

@@ -21,7 +21,7 @@ from tdgen.errors import Diagnostics, ParseError, Span, TdgenError, expected
 
 from .ir import (Argument, ArrayType, BINOP_FLAGS, BasicBlock, CALLING_CONVENTIONS, CAST_FLAGS,
     CAST_OPS, Constant, FAST_MATH, FP_PREDICATES, FloatType, Function, GEP_FLAGS, GRAMMAR,
-    GlobalRef, GlobalVar, I1, INT_PREDICATES, InlineAsm, Instruction, IntType, LABEL,
+    MAX_INT_BITS, MAX_VECTOR_ELEMENTS, GlobalRef, GlobalVar, I1, INT_PREDICATES, InlineAsm, Instruction, IntType, LABEL,
     LINKAGE_WORDS, METADATA, MetadataRef, Module, ORDERINGS, PTR, PtrType, RMW_OPS, StructType,
     TOKEN, Type, VOID, Value, VectorType, VoidType, _int_type, _quote_name, _unquote, float_text,
     is_first_class, parse_float_literal, sigil_name, wrap_signed)
@@ -108,7 +108,10 @@ def _make_builder_class():
 
         # ------------------------------------------------------------- types
         def int_type(self, c):
-            return _int_type(int(c[0][1:]))
+            bits = int(c[0][1:])
+            if not 1 <= bits <= MAX_INT_BITS:
+                raise _syntax(self._span(c[0]), f"an integer width from 1 to {MAX_INT_BITS} bits", f"'{c[0]}'")
+            return _int_type(bits)
 
         def float_type(self, c):
             return FloatType(str(c[0]))
@@ -140,7 +143,10 @@ def _make_builder_class():
             return METADATA
 
         def vector_type(self, c):
-            return VectorType(int(c[0]), c[1])
+            n = int(c[0])
+            if not 1 <= n <= MAX_VECTOR_ELEMENTS:
+                raise _syntax(self._span(c[0]), f"a vector length from 1 to {MAX_VECTOR_ELEMENTS}", f"'{c[0]}'")
+            return VectorType(n, c[1])
 
         def array_type(self, c):
             return ArrayType(int(c[0]), c[1])

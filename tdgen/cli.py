@@ -66,10 +66,18 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
     parser = build_parser(_selected(argv))
     args = parser.parse_args(argv)
+    # Types and constant expressions nest; LLVM accepts a few hundred levels, which the
+    # recursive printers and resolvers need more than CPython's default 1000 frames for.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4000))
     try:
         return int(_load(args._module).run(args) or 0)
     except TdgenError as e:
         sys.stderr.write(e.format() + "\n")
+        return 2
+    except RecursionError:
+        where = getattr(args, "file", None) or getattr(args, "FILE", None) or "input"
+        sys.stderr.write(f"{where}: expected types and constants nested at most about a "
+                         f"thousand levels deep, found deeper nesting\n")
         return 2
     except BrokenPipeError:
         return 0
