@@ -618,12 +618,8 @@ class _Builder:
             if ir == name:
                 lowered = low
                 break
-        kind = "follows"
-        try:
-            k = t.intrinsic_divergence(name)
-            kind = getattr(k, "value", str(k))
-        except Exception:  # noqa: BLE001 - a target without the hook: follow operands
-            kind = "follows"
+        k = t.intrinsic_divergence(name)
+        kind = getattr(k, "value", str(k))
         got = (lowered, kind)
         self._intr_cache[name] = got
         return got

@@ -144,6 +144,11 @@ def _execute(path: Path) -> Target:
         except SyntaxError as e:
             where = Span(display_path(e.filename or path), e.lineno or 0, e.offset or 0)
             raise SpecError(where, expected("valid Python", f"syntax error: {e.msg}")) from None
+        except SystemExit as e:  # sys.exit()/exit() in spec code: not a way to leave tdgen
+            raise SpecError(
+                _exception_span(e, folder.resolve()),
+                expected("a spec module that runs to the end", f"a call of sys.exit({e.code!r})"),
+            ) from None
         except Exception as e:  # any error raised by spec code
             raise SpecError(
                 _exception_span(e, folder.resolve()),

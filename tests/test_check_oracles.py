@@ -417,3 +417,13 @@ def test_amdgpu_instructions_exist_with_our_operands(tmp_path):
             capture_output=True, text=True,
         )
         assert r.returncode != 0, f"{name} is now accepted by llc-19: remove it from DEVIATIONS"
+        # rejected for the documented reason (the machine verifier objects to this
+        # instruction's operands), not for an unrelated one (a MIR parse error, a missing
+        # implicit register, a crash elsewhere)
+        bad = [ln for ln in r.stderr.splitlines() if ln.startswith("- instruction:")]
+        assert "*** Bad machine code:" in r.stderr and bad, f"{name}: llc-19 failed without a verifier report:\n{r.stderr}"
+        assert all(re.search(rf"= {re.escape(name)} ", ln) for ln in bad), f"{name}: llc-19 objects to another instruction:\n" + "\n".join(bad)
+        assert re.search(r"Expected a \w+ register, but got a \w+ register|\d+ operands expected, but \d+ given", r.stderr), (
+            f"{name}: llc-19 reports no operand class/count problem:\n{r.stderr}"
+        )
+        assert "missing implicit register operand" not in r.stderr

@@ -91,6 +91,13 @@ def test_check_of_one_target_ignores_others(tmp_path, generated):
         p.write_text("garbage\n")
     r = tdgen("generate", names[0], "--check", "--out", str(out))
     assert r.returncode == 0, r.stdout + r.stderr
+    # ... and does check its own target: the same folder fails for the other one, naming
+    # exactly its files (a --check that checked nothing would pass both)
+    r = tdgen("generate", names[-1], "--check", "--out", str(out))
+    assert r.returncode == 1, r.stdout + r.stderr
+    stale = sorted(ln for ln in r.stdout.splitlines() if ln.startswith("stale: "))
+    assert stale == sorted(f"stale: {p}" for p in other.iterdir())
+    assert stale and not any(str(out / names[0]) in ln for ln in r.stdout.splitlines())
 
 
 def test_generate_writes_exactly_the_generated_files(tmp_path, generated):

@@ -48,6 +48,9 @@ def test_bad_arguments_exit_2_without_traceback():
     r = tdgen("isel", "no/such/file.ll", "--target", "amdgpu")
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr == "no/such/file.ll: field 'FILE': expected an existing LLVM IR file, found no file 'no/such/file.ll'\n"
+    r = tdgen("isel", "tests", "--target", "amdgpu")
+    assert r.returncode == 2
+    assert r.stderr == "tests: field 'FILE': expected an existing LLVM IR file, found a directory 'tests'\n"
     r = tdgen("explain", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu", "--value", "%nope")
     assert r.returncode == 2
     assert r.stderr == ("tests/golden/isel/pass/mixed.ll: field '--value': expected a value defined in the file, "
@@ -113,3 +116,93 @@ def test_cached_target_and_table_give_the_same_output(tmp_path):
     assert any("-isel-table-" in e for e in entries) and any("-target-" in e for e in entries), entries
     assert "V_" in off.stdout or "S_" in off.stdout
     assert cold.stdout == warm.stdout == off.stdout
+
+
+TWO_FNS = """declare i32 @llvm.amdgcn.workitem.id.x()
+
+define amdgpu_kernel void @f(ptr addrspace(1) %out, i32 %a) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %y = add i32 %tid, %a
+  store i32 %y, ptr addrspace(1) %out
+  ret void
+}
+
+define amdgpu_kernel void @g(ptr addrspace(1) %out, i32 %a) {
+entry:
+  %y = add i32 %a, 1
+  store i32 %y, ptr addrspace(1) %out
+  ret void
+}
+
+define void @h(i32 %v) {
+entry:
+  ret void
+}
+"""
+
+
+def test_explain_value_in_several_functions_is_an_error_unless_one_is_selected(tmp_path):
+    f = tmp_path / "two.ll"
+    f.write_text(TWO_FNS)
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "%y")
+    assert r.returncode == 2 and r.stdout == "" and "Traceback" not in r.stderr
+    assert r.stderr == (f"{f}: field '--value': expected a value name defined in one function "
+                        "(write @function:%name or pass --function), found '%y' in @f, @g\n")
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "@g:%y")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("@g %y:") and "[uniform]" in r.stdout.splitlines()[0]
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "%y", "--function", "f")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("@f %y:") and "[divergent]" in r.stdout.splitlines()[0]
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "@f:%y", "--function", "g")
+    assert r.returncode == 2 and "found both @g and @f" in r.stderr
+
+
+def test_explain_reports_the_value_as_typed_and_explains_arguments(tmp_path):
+    f = tmp_path / "two.ll"
+    f.write_text(TWO_FNS)
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "@g")
+    assert r.returncode == 2
+    assert r.stderr == f"{f}: field '--value': expected a value like %name or @function:%name, found '@g'\n"
+    r = tdgen("explain", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu", "--value", "%a")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "@mixed %a: function argument, read through ISD::CopyFromReg [uniform]"
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "@h:%v")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "@h %v: function argument, read through ISD::CopyFromReg [divergent]"
+    assert lines[1].startswith("  divergent because:") and "%v" in lines[1]
+
+
+def test_spec_calling_sys_exit_is_a_spec_error(tmp_path):
+    spec = tmp_path / "t" / "spec.py"
+    spec.parent.mkdir()
+    spec.write_text("import sys\nX = 1\nif X:\n    sys.exit(3)\n")
+    for cmd in (["isel", "tests/golden/isel/pass/mixed.ll", "--target", str(spec.parent)],
+                ["explain", "tests/golden/isel/pass/mixed.ll", "--target", str(spec.parent), "--value", "%x"]):
+        r = tdgen(*cmd)
+        assert r.returncode == 2, (cmd, r.returncode, r.stderr)
+        assert r.stdout == "" and "Traceback" not in r.stderr
+        assert r.stderr == f"{spec}:4:5: expected a spec module that runs to the end, found a call of sys.exit(3)\n"
+
+
+def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
+    """Both hook owners (Target, DivergenceFacts) define intrinsic_divergence: an exception
+    from it is a real bug and must surface, not turn the intrinsic into 'follows'."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.sdag import build_function_dags
+    from tdgen.spec import load_target
+
+    target = load_target("amdgpu")
+    module = parse_module((GOLDEN / "pass" / "mixed.ll").read_text(), "mixed.ll")
+    fn = next(f for f in module.functions if not f.is_declaration)
+    ua = analyze(fn, target)
+
+    def boom(self, name):
+        raise RuntimeError(f"hook failed for {name}")
+
+    monkeypatch.setattr(type(target), "intrinsic_divergence", boom)
+    with pytest.raises(RuntimeError, match="hook failed for llvm.amdgcn.workitem.id.x"):
+        build_function_dags(fn, target, ua)

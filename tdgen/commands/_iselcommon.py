@@ -28,6 +28,8 @@ def load_ir(path: str):
     from patterns.ir import parse_module
 
     p = Path(path)
+    if p.is_dir():
+        raise UsageError(Span(path), expected("an existing LLVM IR file", f"a directory '{path}'"), field="FILE")
     if not p.is_file():
         raise UsageError(Span(path), expected("an existing LLVM IR file", f"no file '{path}'"), field="FILE")
     try:

@@ -12,7 +12,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from ..errors import UsageError, expected
+from ..errors import Span, UsageError, expected
 from ..hw import UniformityModel
 from ..paths import TARGETS
 
@@ -20,8 +20,10 @@ from ..paths import TARGETS
 def configure(parser):
     parser.add_argument("file", help="LLVM IR file (.ll), or - for stdin")
     parser.add_argument("--target", default="amdgpu", help="target whose uniformity facts to use (default amdgpu)")
-    parser.add_argument("--format", choices=("llvm", "json"), default="llvm", help="output format (default llvm)")
-    parser.add_argument("--why", metavar="VALUE", help="print the reason chain of one value: %%v or @function:%%v")
+    parser.add_argument("--format", choices=("llvm", "json"), default=None, help="output format (default llvm)")
+    parser.add_argument("--why", metavar="VALUE",
+                        help="print the reason chain of one value: %%v or @function:%%v "
+                             "(a text report of its own: not combinable with --format or -S)")
     parser.add_argument(
         "-S",
         dest="emit_ir",
@@ -64,12 +66,18 @@ def _read(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
     p = Path(path)
+    if p.is_dir():
+        raise UsageError(Span(path), expected("a readable LLVM IR file", f"a directory {path!r}"), field="FILE")
     if not p.is_file():
-        raise UsageError(None, expected("a readable LLVM IR file", repr(path)), field="FILE")
+        raise UsageError(Span(path), expected("a readable LLVM IR file", f"no file {path!r}"), field="FILE")
     try:
         return p.read_text(), path
     except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(None, expected("a readable UTF-8 LLVM IR file", f"{path!r} ({e.__class__.__name__})"), field="FILE")
+        raise UsageError(Span(path), expected("a readable UTF-8 LLVM IR file", f"{path!r} ({e.__class__.__name__})"),
+                         field="FILE") from None
+
+
+_CMD = Span("tdgen divergence")  # where argument errors are reported: "tdgen divergence: field '--why': ..."
 
 
 def _find_value(info, spec: str):
@@ -78,7 +86,7 @@ def _find_value(info, spec: str):
     if spec.startswith("@") and ":" in spec:
         fn_name, val = spec[1:].split(":", 1)
     if not val.startswith("%") or len(val) < 2:
-        raise UsageError(None, expected("a value like %name or @function:%name", repr(spec)), field="--why")
+        raise UsageError(_CMD, expected("a value like %name or @function:%name", repr(spec)), field="--why")
     name = val[1:]
     hits = []
     for fu in info.functions:
@@ -94,10 +102,10 @@ def _find_value(info, spec: str):
                     hits.append((fu, inst))
     if not hits:
         where = f"function @{fn_name}" if fn_name else "any defined function"
-        raise UsageError(None, expected(f"a value defined in {where}", repr(spec)), field="--why")
+        raise UsageError(_CMD, expected(f"a value defined in {where}", repr(spec)), field="--why")
     if len(hits) > 1:
         fns = ", ".join(sorted({"@" + fu.function.name for fu, _ in hits}))
-        raise UsageError(None, expected("a value name defined in one function (write @function:%name)", f"{spec!r} in {fns}"), field="--why")
+        raise UsageError(_CMD, expected("a value name defined in one function (write @function:%name)", f"{spec!r} in {fns}"), field="--why")
     return hits[0]
 
 
@@ -126,12 +134,17 @@ def run(args) -> int:
     from patterns.divergence_print import format_json, format_llvm
     from patterns.ir import parse_module
 
+    if args.why is not None:
+        clash = [o for o, given in (("--format", args.format is not None), ("-S", args.emit_ir)) if given]
+        if clash:
+            raise UsageError(_CMD, expected("--why alone (it prints its own text report)",
+                                            f"--why with {' and '.join(clash)}"), field="--why")
     target = load_target_facts(args.target)
     text, path = _read(args.file)
     module = parse_module(text, path)
     info = analyze(module, target, llvm19_compat=args.llvm19_compat)
     out = sys.stdout
-    if args.why:
+    if args.why is not None:
         fu, v = _find_value(info, args.why)
         steps = info.why(v)
         label = f"@{fu.function.name}:{v.ref}"

@@ -1,5 +1,10 @@
 """``tdgen explain FILE.ll --target T --value %v [--function F]``: why a value selects what it selects.
 
+``--value`` is ``%v`` or ``@fn:%v``; a name defined in several functions needs the function
+(``@fn:%v`` or ``--function``), as for ``tdgen divergence --why``. For a function argument
+it prints the argument's divergence and reason chain (it enters the DAG as a CopyFromReg;
+no pattern selects it).
+
 Finds the DAG node computing ``%v`` (after the combines), prints it with its divergence
 and the reason chain for a divergent node, then every pattern rooted at its opcode in the
 order the matcher tries them, each with the first failing check
@@ -18,8 +23,20 @@ from ._iselcommon import load_ir, load_target
 def configure(parser):
     parser.add_argument("file", metavar="FILE.ll")
     parser.add_argument("--target", "-t", required=True)
-    parser.add_argument("--value", required=True, help="IR value name, e.g. %%x")
+    parser.add_argument("--value", required=True,
+                        help="IR value: %%name, or @function:%%name when several functions define %%name")
     parser.add_argument("--function", help="function name (default: the one defining the value)")
+
+
+def _parse_value(spec: str, path: str) -> tuple[str | None, str]:
+    """``%v`` or ``@fn:%v`` -> (function name or None, value name); anything else is an error
+    quoting what the user typed."""
+    fn_name, val = None, spec
+    if spec.startswith("@") and ":" in spec:
+        fn_name, val = spec[1:].split(":", 1)
+    if not val.startswith("%") or len(val) < 2 or fn_name == "":
+        raise UsageError(Span(path), expected("a value like %name or @function:%name", repr(spec)), field="--value")
+    return fn_name, val[1:]
 
 
 def run(args) -> int:
@@ -30,38 +47,65 @@ def run(args) -> int:
 
     target = load_target(args.target)
     module = load_ir(args.file)
-    want = args.value.lstrip("%")
-    table = build_table(target)
-    fns = [f for f in module.functions if not f.is_declaration and (args.function is None or f.name == args.function.lstrip("@"))]
-    if args.function is not None and not fns:
-        raise UsageError(Span(args.file), expected("a function defined in the file", f"'{args.function}'"), field="--function")
+    at_fn, want = _parse_value(args.value, args.file)
+    if args.function is not None and at_fn is not None and args.function.lstrip("@") != at_fn:
+        raise UsageError(Span(args.file), expected(f"one function (--function {args.function} or the @function: "
+                                                   f"prefix of --value)", f"both @{args.function.lstrip('@')} and @{at_fn}"),
+                         field="--value")
+    only = at_fn if at_fn is not None else (args.function.lstrip("@") if args.function is not None else None)
+    fns = [f for f in module.functions if not f.is_declaration and (only is None or f.name == only)]
+    if only is not None and not fns:
+        field = "--function" if args.function is not None else "--value"
+        raise UsageError(Span(args.file), expected("a function defined in the file", f"'@{only}'"), field=field)
+    hits = []  # (function, argument or instruction)
     for fn in fns:
+        for a in fn.args:
+            if a.name == want:
+                hits.append((fn, a))
         for blk in fn.blocks:
-            if not any(i.name == want for i in blk.instructions):
-                continue
-            ua = analyze(fn, target)
-            fd = build_function_dags(fn, target, ua)
-            dag = fd.dags[fn.blocks.index(blk)]
-            node = next((n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == want
-                         and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")), None)
-            if node is None:
-                sys.stdout.write(f"%{want} in @{fn.name} produces no DAG node of its own (folded or phi)\n")
-                return 0
-            out = [f"@{fn.name} %{want}: {node.label()}"]
-            if node.divergent:
-                out.append("  divergent because: " + " <- ".join(s for s in divergence_path(node)))
-            cands = table.candidates(node.opcode)
-            if not cands:
-                out.append(f"  no pattern has root {node.opcode}")
-            chosen = False
-            for p in cands:
-                head = f"  [{p.index}] {p.record} complexity={p.complexity} {p.src_text()} -> {p.dst_text()}"
-                if chosen:
-                    out.append(head + ": not tried (an earlier pattern matched)")
-                    continue
-                ok, _i, why = describe_failure(table, p, node)
-                out.append(head + (": MATCHED" if ok else f": {why}"))
-                chosen = chosen or ok
-            sys.stdout.write("\n".join(out) + "\n")
-            return 0
-    raise UsageError(Span(args.file), expected("a value defined in the file", f"'%{want}'"), field="--value")
+            for i in blk.instructions:
+                if i.name == want:
+                    hits.append((fn, i))
+    if not hits:
+        where = f"function @{only}" if only is not None else "the file"
+        raise UsageError(Span(args.file), expected(f"a value defined in {where}", repr(args.value)), field="--value")
+    if len({id(fn) for fn, _ in hits}) > 1:
+        names = ", ".join(sorted({"@" + fn.name for fn, _ in hits}))
+        raise UsageError(Span(args.file), expected("a value name defined in one function (write @function:%name "
+                                                   "or pass --function)", f"{args.value!r} in {names}"), field="--value")
+    fn, v = hits[0]
+    ua = analyze(fn, target)
+    if type(v).__name__ == "Argument":
+        div = ua.is_divergent(v)
+        out = [f"@{fn.name} %{want}: function argument, read through ISD::CopyFromReg "
+               f"[{'divergent' if div else 'uniform'}]"]
+        if div:
+            out.append("  divergent because: " + " <- ".join(" ".join(s.format().split()) for s in ua.why(v)))
+        out.append("  no pattern selects an argument (it arrives in a register)")
+        sys.stdout.write("\n".join(out) + "\n")
+        return 0
+    blk = v.block
+    fd = build_function_dags(fn, target, ua)
+    dag = fd.dags[fn.blocks.index(blk)]
+    node = next((n for n in dag.nodes if n.ir is v and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")), None)
+    if node is None:
+        sys.stdout.write(f"%{want} in @{fn.name} produces no DAG node of its own (folded or phi)\n")
+        return 0
+    out = [f"@{fn.name} %{want}: {node.label()}"]
+    if node.divergent:
+        out.append("  divergent because: " + " <- ".join(s for s in divergence_path(node)))
+    table = build_table(target)
+    cands = table.candidates(node.opcode)
+    if not cands:
+        out.append(f"  no pattern has root {node.opcode}")
+    chosen = False
+    for p in cands:
+        head = f"  [{p.index}] {p.record} complexity={p.complexity} {p.src_text()} -> {p.dst_text()}"
+        if chosen:
+            out.append(head + ": not tried (an earlier pattern matched)")
+            continue
+        ok, _i, why = describe_failure(table, p, node)
+        out.append(head + (": MATCHED" if ok else f": {why}"))
+        chosen = chosen or ok
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
