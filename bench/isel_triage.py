@@ -6,6 +6,9 @@ multisets from patterns.mir.compare_with_llc) and prints the agreement rate, the
 disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
 side has them extra), so the largest causes can be attacked first.
 
+``--without FN`` replaces the combine step ``patterns.combine.FN`` by a no-op for the run
+(to measure a proposed removal before the combine's owner makes it).
+
 ``--ir-cause`` also runs ``llc-19 -stop-before=amdgpu-isel`` on every disagreeing kernel
 and counts the kernels whose 32-bit ALU instructions llc's IR passes changed (EarlyCSE /
 InstSimplify folds, CodeGenPrepare, LICM ...: a different per-opcode count of add, sub,
@@ -34,7 +37,17 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=40)
     ap.add_argument("--ir-cause", action="store_true")
+    ap.add_argument("--without", action="append", default=[], metavar="FN",
+                    help="measure a proposed combine removal: replace patterns.combine.FN (a step "
+                         "returning whether it changed the DAG, e.g. _select_time_bfe) by a no-op")
     args = ap.parse_args(argv)
+    if args.without:
+        import patterns.combine as combine
+
+        for name in args.without:
+            if not callable(getattr(combine, name, None)):
+                ap.error(f"--without: expected a function of patterns.combine, found {name!r}")
+            setattr(combine, name, lambda *_a, **_k: False)
 
     import shutil
     from patterns.iselgen import generate_isel_kernel
@@ -75,7 +88,8 @@ def main(argv=None) -> int:
 
         ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 ")
         ir_level = 0
-        for seed, _d in bad:
+        same_ops = []
+        for seed, d in bad:
             text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
             pre = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-before=amdgpu-isel", "-o", "-"],
                                  input=text, capture_output=True, text=True).stdout
@@ -83,8 +97,12 @@ def main(argv=None) -> int:
             body = body[:body.index("\n  }\n")]
             if Counter(ops.findall(text)) != Counter(ops.findall(body)):
                 ir_level += 1
+            else:
+                same_ops.append((seed, d))
         print(f"disagreeing kernels whose ALU ops llc's IR passes changed: {ir_level}; "
               f"same ALU ops reach the DAG: {len(bad) - ir_level}")
+        for seed, d in same_ops[: args.show]:
+            print(f"  same ops, seed {seed}: {d}")
     print("kernels where we have extra opcode X:", dict(ours_extra.most_common()))
     print("kernels where llc has extra opcode X:", dict(llc_extra.most_common()))
     print("top signatures (ours extra, llc extra):")

@@ -8,6 +8,14 @@ the first pattern that passes all checks emits its result DAG. Nodes a pattern c
 lose their user; a covered node that still has other users is selected on its own later,
 a node left without users is dead and skipped.
 
+Before the table, a node whose opcode a ``CustomSelect`` of the target names (and whose
+type is the step's ``vt``) goes to that step's model -- the C++ ``Select`` switch case
+(AMDGPU's ``SelectS_BFE``) that runs before ``SelectCode``: it either replaces the node
+with one machine instruction (its operands lose this user, as with a pattern) or
+declines, and the table is tried. A model producing an undeclared instruction, a
+scalar-class result for a divergent node, or raising, is a ``SpecError`` naming the
+record and its ``model`` field.
+
 Bookkeeping nodes (EntryToken, CopyFromReg, CopyToReg, branches, loads, stores,
 compares, selects, casts, constants) are selected by the target's patterns when it has
 patterns rooted at their opcode; otherwise they become generic pseudo instructions
@@ -22,13 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tdgen.dag import Leaf
-from tdgen.errors import Diagnostics, VerifyError, expected
+from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
 from .matcher import MatcherTable, build_table
 from .sdag import GLUE_OPCODES, SDNode, build_function_dags
 
 __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module", "select_function",
-           "divergence_path", "closest_patterns"]
+           "divergence_path", "closest_patterns", "custom_steps", "run_custom", "MachineNode", "Decline"]
 
 
 @dataclass(slots=True)
@@ -70,6 +78,166 @@ class SelectedFunction:
             yield from b.instrs
 
 
+# ---------------------------------------------------------------------------------------
+# Custom selection steps (CustomSelect records): C++ Select cases tried before the table
+
+
+@dataclass(frozen=True, slots=True)
+class MachineNode:
+    """What a custom step returns to replace the node: ``opcode`` with ``operands`` (DAG
+    nodes, or ``TargetConstant`` immediates)."""
+
+    opcode: str
+    operands: tuple
+
+
+@dataclass(frozen=True, slots=True)
+class TargetConstant:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """The step leaves the node to the table (``SelectCode(N)``), saying why."""
+
+    reason: str
+
+
+class CurDAG:
+    """The helpers a ``CustomSelect`` model gets as ``cur`` (named after the C++
+    ``CurDAG``): build the replacement, read constants and value-type operands."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def machine_node(opcode: str, *operands) -> MachineNode:
+        return MachineNode(opcode, operands)
+
+    @staticmethod
+    def target_constant(value: int) -> TargetConstant:
+        return TargetConstant(int(value))
+
+    @staticmethod
+    def decline(reason: str) -> Decline:
+        return Decline(reason)
+
+    @staticmethod
+    def const(n) -> int | None:
+        """A ConstantSDNode's getZExtValue (32-bit), or None for any other node."""
+        if n.opcode == "ISD::Constant" and isinstance(n.value, int):
+            return n.value & 0xFFFFFFFF
+        return None
+
+    @staticmethod
+    def vt_bits(n) -> int:
+        """The width of a value-type operand (``cast<VTSDNode>(Op)->getVT().getSizeInBits()``)."""
+        from tdgen.types import VALUE_TYPES
+
+        return VALUE_TYPES[n.vt].bits
+
+    @staticmethod
+    def is_mask_32(v: int) -> bool:
+        """isMask_32: a non-empty run of ones starting at bit 0."""
+        v &= 0xFFFFFFFF
+        return v != 0 and (v & (v + 1)) == 0
+
+    @staticmethod
+    def popcount(v: int) -> int:
+        return bin(v & 0xFFFFFFFF).count("1")
+
+
+_CUR = CurDAG()
+_STEPS: dict[int, tuple[object, dict]] = {}
+_MODELS: dict[tuple[str, str], object] = {}
+
+
+def _model_fn(cs):
+    key = (cs.name, cs.model)
+    fn = _MODELS.get(key)
+    if fn is None:
+        ns: dict = {"__name__": f"customselect_{cs.name}"}
+        try:
+            exec(compile(cs.model, f"<{cs.name}.model>", "exec"), ns)  # noqa: S102 - the target's model source
+            fn = ns["select"]
+        except Exception as e:  # noqa: BLE001 - tdgen.check reports these at load; a hand-built target may not be checked
+            raise SpecError(cs.span, expected("Python source defining select(N, cur)", f"{type(e).__name__}: {e}"),
+                            record=cs.name, field="model") from None
+        _MODELS[key] = fn
+    return fn
+
+
+def custom_steps(target) -> dict[str, list]:
+    """The target's custom steps by ISD opcode of the root: ``{opcode: [(record, fn)]}``,
+    in declaration order (cached per target object)."""
+    hit = _STEPS.get(id(target))
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    out: dict[str, list] = {}
+    for cs in getattr(target, "custom_selects", ()):
+        fn = _model_fn(cs)
+        for name in cs.opcodes:
+            out.setdefault(target.sdnodes[name].opcode, []).append((cs, fn))
+    _STEPS[id(target)] = (target, out)
+    return out
+
+
+def _model_error(cs, n: SDNode, what: str, found: str) -> SpecError:
+    ir = n.ir_name()
+    span = getattr(n.ir, "span", None)
+    where = (f"{ir} at {span}, " if span is not None else f"{ir}, ") if ir else ""
+    return SpecError(cs.span, expected(f"{what} (selecting {where}{n.label()})", found), record=cs.name, field="model")
+
+
+def run_custom(cs, fn, n: SDNode, target):
+    """Run one step on ``n``: a checked ``MachineNode``, a ``Decline``, or a ``SpecError``
+    (returned, not raised, so the caller collects it)."""
+    if n.vt != cs.vt:
+        return Decline(f"root type {n.vt} is not {cs.vt}")
+    try:
+        res = fn(n, _CUR)
+    except Exception as e:  # noqa: BLE001 - a bug in the spec's model, reported at the record
+        return _model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
+    if res is None:
+        return Decline("no shape the step handles")
+    if isinstance(res, Decline):
+        return res
+    if not isinstance(res, MachineNode):
+        return _model_error(cs, n, "cur.machine_node(...), cur.decline(...) or None", type(res).__name__)
+    if res.opcode not in cs.emits:
+        return _model_error(cs, n, f"an instruction listed in emits ({', '.join(cs.emits)})", repr(res.opcode))
+    inst = target.instructions[res.opcode]
+    for o in res.operands:
+        if not isinstance(o, (SDNode, TargetConstant)):
+            return _model_error(cs, n, "operands that are DAG nodes or cur.target_constant(...)", type(o).__name__)
+    rc = target.register_classes_by_name.get(inst.outs[0].kind)
+    if n.divergent and rc is not None and rc.file == "scalar":
+        return _model_error(cs, n, "a vector-register result for a divergent node",
+                            f"{res.opcode} writing scalar class {rc.name}")
+    return res
+
+
+def _custom_text(res: MachineNode) -> str:
+    ops = ", ".join(str(o.value) if isinstance(o, TargetConstant) else o.name for o in res.operands)
+    return f"{res.opcode} {ops}"
+
+
+def explain_custom(target, n: SDNode) -> tuple[list[str], bool]:
+    """``tdgen explain`` lines for the custom steps tried on ``n`` (before the table) and
+    whether one of them selected it."""
+    lines = []
+    for cs, fn in custom_steps(target).get(n.opcode, ()):
+        head = f"  [custom] {cs.name} (C++ Select case, tried before the table)"
+        res = run_custom(cs, fn, n, target)
+        if isinstance(res, MachineNode):
+            lines.append(f"{head}: SELECTED {_custom_text(res)}")
+            return lines, True
+        if isinstance(res, Decline):
+            lines.append(f"{head}: declined ({res.reason}); the table is tried")
+        else:
+            lines.append(f"{head}: error: {res.message}")
+    return lines, False
+
+
 class _FnSelector:
     def __init__(self, target, table: MatcherTable, fdags):
         self.t = target
@@ -82,6 +250,7 @@ class _FnSelector:
         self._scalar_rc, self._vector_rc = _default_classes(target)
         self._plans: dict[int, tuple] = {}
         self._emitters: dict[int, object] = {}
+        self.custom = custom_steps(target)
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
@@ -105,10 +274,13 @@ class _FnSelector:
         matcher_for = self.table.matcher_for
         emit = self.emit
         glue = self.glue
+        custom = self.custom
         for n in reversed(dag.nodes):
             if n.uses <= 0 and id(n) not in roots:
                 continue
             opc = n.opcode
+            if opc in custom and self.try_custom(n, custom[opc], diags, out):
+                continue
             fn = matcher_for(opc)
             if fn is not None:
                 hit = fn(n)
@@ -125,6 +297,40 @@ class _FnSelector:
             glue(n, out)
         out.sort(key=_ORDER_KEY)
         return out
+
+    def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
+        for cs, fn in steps:
+            res = run_custom(cs, fn, n, self.t)
+            if isinstance(res, Decline):
+                continue
+            if isinstance(res, SpecError):
+                diags.add(res)
+                return True
+            self.emit_custom(n, cs, res, out)
+            return True
+        return False
+
+    def emit_custom(self, n: SDNode, cs, res: MachineNode, out: list[MachineInstr]) -> None:
+        """Replace ``n`` by ``res`` (ReplaceNode): the values it reads gain a user, ``n``'s
+        operands lose theirs (an inner node left without users is dead)."""
+        for o in res.operands:
+            if isinstance(o, SDNode) and o is not n:
+                o.uses += 1
+        for o in n.ops:
+            _release(o)
+        ops = []
+        for o in res.operands:
+            if isinstance(o, TargetConstant):
+                ops.append(str(o.value))
+            elif o.opcode == "ISD::CopyFromReg":
+                ops.append(f"%{o.reg}")
+            else:
+                ops.append(self.vreg(o))
+        inst = self.insts[res.opcode]
+        rc = inst.outs[0].kind
+        file = getattr(self.rcs.get(rc), "file", None)
+        out.append(MachineInstr(res.opcode, self.vreg(n), rc, file, ops, n.ir_name(), f"t{n.id}", cs.name,
+                                n.id * 64 + 32 + len(out) % 32))
 
     # -- emission --------------------------------------------------------------
     def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:

@@ -10,10 +10,26 @@
    target selects, for which no pattern with plain operands exists.
 4. ``convergent`` (error): a pattern matching an ``IntrConvergent`` intrinsic (directly or
    through its lowering SDNode) whose result instruction is not ``isConvergent``.
+
+Custom selection steps (``CustomSelect``: C++ ``Select`` cases tried before the table):
+
+5. ``custom-select-fallback`` (warning): a (root, type, divergence) the step is tried on
+   for which the table has no pattern with plain operands -- when the step declines
+   (a shape it does not handle), nothing selects the node.
+6. ``custom-select-divergent-scalar`` / ``custom-select-model`` (errors): the step's model
+   run on probe DAGs (every root it names; operand 0 a uniform or divergent value or one
+   level of shl/srl/sra/and/or/xor/add/sub/mul of such a value and a constant among
+   0/1/4/8/16/24/31/255/0xffff/-1, the other operands values or those constants, or
+   i8/i16 where the node's profile wants a value type) writes a scalar register class for a divergent
+   node (rule 1's bug class, which the table check cannot see in model code), returns
+   an instruction it does not declare in ``emits``, or raises.
+   The probe shows the first failing DAG; it is bounded, so a clean probe is evidence,
+   not proof.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .matcher import PNode, build_table
@@ -168,8 +184,104 @@ def lint_target(target) -> list[Finding]:
                     first = pats[0]
                     out.append(Finding("warning", "no-pattern", first.record,
                                        f"no pattern selects a {div} {vt} {key} with arbitrary operands", first.span))
+    out.extend(_lint_custom(target, groups))
     out.sort(key=lambda f: (f.level != "error", str(f.span or ""), f.record, f.code, f.message))
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Custom selection steps
+
+_PROBE_CONSTS = (0, 1, 4, 8, 16, 24, 31, 255, 0xFFFF, -1)
+_PROBE_INNER = ("ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB",
+                "ISD::MUL")
+
+
+def _probe_operands(vt: str):
+    """Operand pool for probing a custom step: leaves, constants, value types, and one
+    level of common binary ops over them (each a fresh node, divergence set)."""
+    from .sdag import SDNode, value_type_node
+
+    ids = iter(range(1, 1 << 20))
+
+    def leaf(div: bool):
+        n = SDNode(next(ids), "ISD::CopyFromReg", vt, (), reg="probe")
+        n.divergent = div
+        n.source = "divergent" if div else "uniform"
+        return n
+
+    xs = [leaf(True), leaf(False)]
+    consts = [SDNode(next(ids), "ISD::Constant", vt, (), value=c) for c in _PROBE_CONSTS]
+    vts = [value_type_node(None, t) for t in ("i8", "i16")]
+    for v in vts:
+        v.id = next(ids)
+    inner = []
+    for opc in _PROBE_INNER:
+        for x in xs:
+            for c in consts:
+                n = SDNode(next(ids), opc, vt, (x, c))
+                n.divergent = x.divergent
+                n.uses = 1
+                inner.append(n)
+    return xs, consts + vts, inner
+
+
+def _lint_custom(target, groups) -> list[Finding]:
+    from .isel import Decline, custom_steps, run_custom
+    from .sdag import SDNode
+
+    out: list[Finding] = []
+    steps = custom_steps(target)
+    for opc, entries in sorted(steps.items()):
+        for cs, fn in entries:
+            # 5: fallback coverage in the table
+            pats = [p for p in groups.get(opc, ()) if p.src.vt in (None, cs.vt)]
+            for div in ("uniform", "divergent"):
+                ok = any(_plain(p.src) and div in _root_div(p.src, target)
+                         and all(pr.kind in ("uniform", "divergent") for pr in p.src.preds) for p in pats)
+                if not ok:
+                    out.append(Finding("warning", "custom-select-fallback", cs.name,
+                                       f"when {cs.name} declines a {div} {cs.vt} {opc}, no table pattern selects it "
+                                       f"with arbitrary operands", cs.span))
+    # 6: probe each step's model
+    seen: set[tuple[str, str]] = set()
+    for cs in getattr(target, "custom_selects", ()):
+        fn = next(f for c, f in steps.get(target.sdnodes[cs.opcodes[0]].opcode, ()) if c is cs)
+        xs, leaves, inner = _probe_operands(cs.vt)
+        first = xs + inner
+        rest = xs + leaves
+        for name in cs.opcodes:
+            node = target.sdnodes[name]
+            arity = node.num_operands if node.num_operands >= 0 else 2
+            # operands the profile makes value types (SDTCisVTSmallerThanOp) get only those
+            prof = node.profile
+            vt_slots = {c.op - prof.num_results for c in prof.constraints if type(c).__name__ == "SDTCisVTSmallerThanOp"}
+            vt_leaves = [x for x in leaves if x.opcode == "ISD::VALUETYPE"]
+            val_leaves = [x for x in rest if x.opcode != "ISD::VALUETYPE"]
+            pools = [vt_leaves if i in vt_slots else (first if i == 0 else val_leaves) for i in range(arity)]
+            for ops in itertools.product(*pools):
+                n = SDNode(0, node.opcode, cs.vt, ops)
+                n.divergent = any(o.divergent for o in ops)
+                res = run_custom(cs, fn, n, target)
+                if res is None or isinstance(res, Decline) or not hasattr(res, "message"):
+                    continue
+                code = "custom-select-divergent-scalar" if "divergent node" in res.message else "custom-select-model"
+                if (cs.name, code) in seen:
+                    continue
+                seen.add((cs.name, code))
+                out.append(Finding("error", code, cs.name, f"probe {_probe_text(n)}: {res.message}", cs.span))
+    return out
+
+
+def _probe_text(n, depth: int = 0) -> str:
+    if n.opcode == "ISD::Constant":
+        return str(n.value)
+    if n.opcode == "ISD::VALUETYPE":
+        return n.vt
+    if n.opcode == "ISD::CopyFromReg":
+        return "%div" if n.divergent else "%uni"
+    inner = " ".join(_probe_text(o, depth + 1) for o in n.ops)
+    return f"({n.opcode.split('::')[-1].lower()} {inner})"
 
 
 def _walk(p: PNode):

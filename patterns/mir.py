@@ -161,7 +161,8 @@ def run_llc(llc: str, ir_text: str, *, stop_after: str = "amdgpu-isel", mcpu: st
 
 def modeled_opcodes(target) -> frozenset[str]:
     """The opcodes the differential test compares: S_/V_ roots of the target's patterns
-    (every instruction in a pattern result DAG whose name starts with ``S_`` or ``V_``)."""
+    (every instruction in a pattern result DAG whose name starts with ``S_`` or ``V_``)
+    and the S_/V_ instructions its custom selection steps (``CustomSelect.emits``) produce."""
     from tdgen.dag import Dag
 
     out = set()
@@ -169,6 +170,8 @@ def modeled_opcodes(target) -> frozenset[str]:
         for n in sp.dst.walk():
             if isinstance(n, Dag) and n.op.startswith(("S_", "V_")) and n.op != "S_MOV_B32" and n.op != "V_MOV_B32_e32":
                 out.add(n.op)
+    for cs in getattr(target, "custom_selects", ()):
+        out.update(op for op in cs.emits if op.startswith(("S_", "V_")))
     return frozenset(out)
 
 

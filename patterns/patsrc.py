@@ -7,7 +7,8 @@ chain. PatFrags (including divergence-predicate frags such as ``UniformBinFrag<a
 are inlined and their predicates attached to the fragment root; ``imm``/``timm`` become
 constant nodes; intrinsic operators become ``INTRINSIC_WO_CHAIN`` with the intrinsic id as
 an integer child (counted +5, as TableGen counts the id operand); commutative operators
-with a non-leaf child get their commuted variant. Problems are collected in the given
+with a non-leaf child, or with a leaf bound twice in the pattern, get their commuted
+variant. Problems are collected in the given
 ``Diagnostics`` (an unknown operator, a leaf type that names nothing).
 """
 
@@ -199,18 +200,38 @@ def _with(p: PNode, **kw) -> PNode:
     return PNode(**d)
 
 
-def _variants(p: PNode) -> list[PNode]:
-    """All commuted variants of ``p`` (TableGen's GenerateVariants for SDNPCommutative)."""
+def _dep_vars(p: PNode) -> frozenset[str]:
+    """TableGen's DepVars: names bound more than once in the pattern."""
+    seen: dict[str, int] = {}
+
+    def walk(n: PNode) -> None:
+        if n.name:
+            seen[n.name] = seen.get(n.name, 0) + 1
+        for c in n.children:
+            walk(c)
+
+    walk(p)
+    return frozenset(k for k, v in seen.items() if v > 1)
+
+
+def _variants(p: PNode, dep: frozenset[str] | None = None) -> list[PNode]:
+    """All commuted variants of ``p`` (TableGen's GenerateVariants for SDNPCommutative).
+    Swapping two plain leaves gives an isomorphic pattern -- dropped, as TableGen's
+    isIsomorphicTo does -- unless one of them is a dependent variable (a name the pattern
+    binds twice, e.g. ``x`` in ``(or (and y, x), (and z, (not x)))``)."""
+    if dep is None:
+        dep = _dep_vars(p)
     if p.kind != "node" or not p.children:
         return [p]
-    kid_vars = [_variants(c) for c in p.children]
+    kid_vars = [_variants(c, dep) for c in p.children]
     combos: list[tuple[PNode, ...]] = [()]
     for kv in kid_vars:
         combos = [c + (k,) for c in combos for k in kv]
     out = [_with(p, children=c) for c in combos]
     if p.commutative and len(p.children) >= 2:
         a, b = p.children[0], p.children[1]
-        trivially_same = a.kind == "leaf" and b.kind == "leaf" and not a.preds and not b.preds
+        trivially_same = (a.kind == "leaf" and b.kind == "leaf" and not a.preds and not b.preds
+                          and a.name not in dep and b.name not in dep)
         if not trivially_same:
             out += [_with(p, children=(c[1], c[0]) + c[2:]) for c in combos]
     out = [v for v in out if _can_match(v)]

@@ -141,6 +141,7 @@ class Checker:
         self.check_effects(insts)
         self.each(t.lowerings, self.check_lowering)
         self.each(t.rewrites, self.check_rewrite)
+        self.each(t.custom_selects, lambda c: self.check_custom_select(c, insts))
         self.check_wave()
 
     # ---------------------------------------------------------------- wave
@@ -656,6 +657,43 @@ class Checker:
                     )
 
     # ------------------------------------------------------------ lowering
+    def check_custom_select(self, cs, insts) -> None:
+        """A custom selection step: C++ identifier, known root nodes, legal result type,
+        declared instructions, and model source that compiles and defines ``select``."""
+        rec = cs.name if isinstance(cs.name, str) else "CustomSelect"
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", cs.name or ""):
+            self.err(cs.field_span("name")[0], expected("a C++ function name", repr(cs.name)), rec, "name")
+        if not cs.opcodes:
+            self.err(cs.field_span("opcodes")[0], expected("at least one SDNode name", "an empty list"), rec, "opcodes")
+        for k, op in enumerate(cs.opcodes):
+            if op not in self.t.sdnodes:
+                self.err(cs.field_span("opcodes", k)[0], expected("an SDNode name (builtin or declared by the target)",
+                                                                  repr(op)), rec, "opcodes")
+        if cs.vt not in VALUE_TYPES:
+            self.err(cs.field_span("vt")[0], expected("a value type", repr(cs.vt)), rec, "vt")
+        if not cs.emits:
+            self.err(cs.field_span("emits")[0], expected("the instructions the step may produce", "an empty list"),
+                     rec, "emits")
+        for k, name in enumerate(cs.emits):
+            inst = insts.get(name)
+            if inst is None:
+                self.err(cs.field_span("emits", k)[0], expected("an instruction defined by the target", repr(name)),
+                         rec, "emits")
+            elif not inst.outs:
+                self.err(cs.field_span("emits", k)[0],
+                         expected("an instruction with a result (it replaces the node)", f"'{name}' without outs"),
+                         rec, "emits")
+        try:
+            code = compile(cs.model, f"<{rec}.model>", "exec")
+        except SyntaxError as e:
+            span, _exact = cs.field_span("model")
+            self.err(span, expected("Python source defining select(N, cur)",
+                                    f"a syntax error at model line {e.lineno}: {e.msg}"), rec, "model")
+            return
+        if "select" not in code.co_names:
+            self.err(cs.field_span("model")[0], expected("Python source defining select(N, cur)",
+                                                         "no function named select"), rec, "model")
+
     def check_lowering(self, low) -> None:
         intr, node = low.intrinsic, low.node
         rec = low.name

@@ -329,7 +329,16 @@ def instructions_context(target: m.Target, lay: Layout) -> dict:
             "src": src,
             "dst": dst,
         })
-    return {"layout": lay, "multiclasses": multiclasses, "defs": defs, "pats": pats}
+    # CustomSelect steps are C++ (the target's Select switch), not TableGen: listed as a
+    # comment so the reader of the .td knows which nodes never reach these patterns first
+    custom = [{
+        "name": cs.name,
+        "vt": cs.vt,
+        "opcodes": ", ".join(target.sdnodes[o].opcode if o in target.sdnodes else o for o in cs.opcodes),
+        "emits": ", ".join(cs.emits),
+        "doc": " ".join(cs.doc.split()),
+    } for cs in getattr(target, "custom_selects", ())]
+    return {"layout": lay, "multiclasses": multiclasses, "defs": defs, "pats": pats, "custom": custom}
 
 
 def _def(d: m.Instruction, lay: Layout, scope: dict[str, str]) -> dict:

@@ -61,10 +61,14 @@ Records (what the emitters and the engine read)
 - ``Rewrite(foreign, target, operands)``: an IR rewrite of foreign intrinsic calls
   (IR name, e.g. ``llvm.nvvm.shfl.sync.idx.i32``) to a target intrinsic; ``operands``
   entries are foreign argument indices or ``Const(value, type)``.
+- ``CustomSelect(name, opcodes, emits, model, vt, doc)``: a case of the target's C++
+  ``Select`` switch tried before the matcher table for the named root nodes (e.g.
+  AMDGPU's ``SelectS_BFE``); ``model`` is Python source defining ``select(N, cur)``, the
+  executable model of that C++ (see the class).
 - ``Target(name, namespace, target_prefix, isd_namespace, description, intrinsics,
   profiles, nodes, frags, frag_classes, register_classes, operands, classes,
-  multiclasses, defs, patterns, lowerings, rewrites, physical_registers, uniformity,
-  wave)``: the declarations as the spec lists them (tuples, in record order; ``defs``
+  multiclasses, defs, patterns, lowerings, rewrites, custom_selects, physical_registers,
+  uniformity, wave)``: the declarations as the spec lists them (tuples, in record order; ``defs``
   mixes ``Instruction`` and ``Defm``), plus ``uniformity``
   (``tdgen.hw.UniformityModel``) and ``wave`` (``tdgen.hw.WaveModel``); ``spec_path``
   is set by the loader.
@@ -984,6 +988,30 @@ class Lowering(Record):
 
 
 @dataclass(frozen=True)
+class CustomSelect(Record):
+    """A target's custom selection step: a case of the C++ ``Select(SDNode *N)`` switch
+    that runs *before* the generated matcher table for the nodes it names (LLVM's
+    ``AMDGPUDAGToDAGISel::Select`` -> ``SelectS_BFE`` for and/srl/sra/sext_inreg).
+
+    ``name`` is the C++ function it stands for (``SelectS_BFE``); ``opcodes`` the SDNode
+    names (TableGen names: ``and``, ``srl``, ``AMDGPUbfe_u32``) whose nodes go to it;
+    ``vt`` the result type the switch case requires (``N->getValueType(0)``; other types
+    go straight to the table); ``emits`` every instruction the step may produce;
+    ``model`` Python source defining ``select(N, cur)``, the executable model of the C++
+    code: it returns ``cur.machine_node(OPCODE, operand, ...)`` (operands are DAG nodes
+    or ``cur.target_constant(int)``) to replace ``N``, or None / ``cur.decline(why)``
+    to fall through to the table (``SelectCode(N)``). ``doc`` says what it does.
+    Source text rather than a Python function so the checked target can be cached."""
+
+    name: str
+    opcodes: tuple[str, ...]
+    emits: tuple[str, ...]
+    model: str
+    vt: str = "i32"
+    doc: str = ""
+
+
+@dataclass(frozen=True)
 class Const:
     """A constant operand in a rewrite: ``value`` of IR type ``type`` (``i32``)."""
 
@@ -1160,6 +1188,7 @@ class Target(Record):
     patterns: tuple[Pat, ...] = ()
     lowerings: tuple[Lowering, ...] = ()
     rewrites: tuple[Rewrite, ...] = ()
+    custom_selects: tuple[CustomSelect, ...] = ()
     physical_registers: tuple[str, ...] = ()
     uniformity: UniformityModel = field(default_factory=UniformityModel)
     wave: WaveModel = field(default_factory=WaveModel)

@@ -206,3 +206,36 @@ def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
     monkeypatch.setattr(type(target), "intrinsic_divergence", boom)
     with pytest.raises(RuntimeError, match="hook failed for llvm.amdgcn.workitem.id.x"):
         build_function_dags(fn, target, ua)
+
+
+def test_explain_shows_the_custom_step_before_the_table():
+    """A uniform and(srl) goes to SelectS_BFE (a CustomSelect) before any table pattern:
+    explain prints the step first, with what it selected (s_bfe_u32 with the packed
+    offset | width << 16 immediate), and every table pattern as not tried; a node the step
+    declines says why and the table decides."""
+    f = "tests/golden/isel/pass/bfe.ll"
+    r = tdgen("explain", f, "--target", "amdgpu", "--value", "%u")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("  [custom] SelectS_BFE") and lines[1].endswith(f"SELECTED S_BFE_U32 t8, {4 | 8 << 16}")
+    assert len(lines) > 3 and all(ln.endswith("not tried (a custom step selected the node)") for ln in lines[2:])
+    r = tdgen("explain", f, "--target", "amdgpu", "--value", "%y")
+    assert "[custom]" not in r.stdout  # SelectS_BFE does not handle or
+    r = tdgen("isel", f, "--target", "amdgpu", "--format", "json")
+    (fn,) = json.loads(r.stdout)
+    by_ir = {i["ir"]: i for b in fn["blocks"] for i in b["instrs"] if i["ir"]}
+    assert (by_ir["%u"]["opcode"], by_ir["%u"]["operands"][1], by_ir["%u"]["file"]) == ("S_BFE_U32", "524292", "scalar")
+    assert (by_ir["%d"]["opcode"], by_ir["%d"]["operands"][1:], by_ir["%d"]["file"]) == ("V_BFE_U32_e64", ["8", "16"], "vector")
+    assert by_ir["%u"]["pattern"] == "SelectS_BFE"
+
+
+def test_custom_step_decline_is_explained(tmp_path):
+    f = tmp_path / "k.ll"
+    f.write_text("define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %b) {\n"
+                 "  %s = lshr i32 %a, 4\n  %m = and i32 %s, 65280\n"
+                 "  store i32 %m, ptr addrspace(1) %out\n  ret void\n}\n")
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "%m")
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if "[custom]" in ln)
+    assert "declined (not (and (srl x, constant), low-bit mask)); the table is tried" in line
+    assert "MATCHED" in r.stdout

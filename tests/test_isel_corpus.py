@@ -25,6 +25,7 @@ from llvm_tools import manifest, require_corpus
 
 # (file, function) pairs the reference target must select and agree on.
 SUPPORTED = {
+    ("isel/divergence-driven-bfe-isel.ll", "bfe_uniform"),
     ("isel/divergence-driven-bfe-isel.ll", "bfe_divergent"),
     ("isel/divergence-driven-bitreverse.ll", "uniform_bitreverse_i32"),
     ("isel/divergence-driven-bitreverse.ll", "divergent_bitreverse_i32"),
@@ -71,10 +72,8 @@ NOT_ALU = ("S_LOAD", "S_ENDPGM", "S_BUFFER", "V_MOV_B32", "S_MOV_B32", "S_MOV_B6
 
 # Operations the reference target cannot declare yet, with the reason; their functions are
 # reported, not compared (and may not appear in SUPPORTED).
-KNOWN_GAPS = {
-    "bfe_uniform": "s_bfe_u32 takes offset and width packed into one immediate, which needs an "
-                   "SDNodeXForm the spec model lacks; the reference target has no s_bfe_u32",
-}
+# (Empty since s_bfe_u32's packed immediate is modeled by the SelectS_BFE CustomSelect.)
+KNOWN_GAPS: dict[str, str] = {}
 
 # Generic pseudos the selector emits for value operations the target has no patterns for
 # (compares, selects, extensions): a function that needs them is outside the model.
@@ -201,3 +200,28 @@ def test_check_line_reader_finds_both_kinds():
     r = rows["isel/divergence-driven-bfe-isel.ll"]
     exp = expected_opcodes(corpus / r["relative_path"], r["run_command_used"])
     assert exp["bfe_uniform"] == ["s_bfe_u32"] and exp["bfe_divergent"] == ["v_bfe_u32"]
+
+
+def test_bfe_immediates_match_check_lines(amdgpu):
+    """Not only the opcode: the s_bfe_u32 packed immediate (offset | width << 16) and the
+    v_bfe_u32 offset/width operands are the ones the corpus CHECK lines spell out."""
+    from patterns.ir import parse_module
+
+    corpus = require_corpus()
+    path = corpus / "isel/divergence-driven-bfe-isel.ll"
+    text = path.read_text()
+    want = {}
+    for m in re.finditer(r"GCN-LABEL: @(\w+)\s*\n; GCN: ([sv]_bfe_u32) [sv]\{\{.*?\}\}, [sv]\{\{.*?\}\}, (.+)", text):
+        want[m.group(1)] = (m.group(2).upper(), [str(int(x, 0)) for x in m.group(3).strip().split(", ")])
+    assert set(want) == {"bfe_uniform", "bfe_divergent"}
+    module = parse_module(text, str(path))
+    for fn in module.functions:
+        if fn.name not in want:
+            continue
+        from patterns.divergence import analyze
+        from patterns.isel import select_function
+
+        sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu))
+        (mi,) = [mi for mi in sf.instrs() if "BFE" in mi.opcode]
+        opcode, imms = want[fn.name]
+        assert mi.opcode.startswith(opcode) and mi.operands[1:] == imms, (fn.name, mi.mir_text(), imms)

@@ -15,8 +15,8 @@ must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-i
   ``AGREEMENT_FLOORS`` (set just under the measured rate), so a regression in the DAG
   builder, combines or matcher fails the test. Full agreement is the goal, not yet met:
   the remaining differences are llc IR/DAG simplifications we do not model (see
-  patterns/combine.py) and s_bfe_u32/s_bfe_i32, which the spec model cannot express;
-  ``python bench/isel_triage.py --count 500 [--constants] [--ir-cause]`` lists them.
+  patterns/combine.py); ``python bench/isel_triage.py --count 500 [--constants]
+  [--ir-cause]`` lists them.
 - ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.sdag.sink_placement).
 """
 
@@ -30,9 +30,9 @@ import pytest
 from llvm_tools import require
 
 # (constants in the generated kernels, floor): measured over 500 kernels when the floors
-# were set: 81.2% without and 61.0% with constants (over the 60 CI kernels: 88.3% and
-# 73.3%); see the module docstring and bench/isel_triage.py (per-kernel differences).
-AGREEMENT_FLOORS = {False: 0.80, True: 0.60}
+# were set: 82.2% without and 63.6% with constants (over the 60 CI kernels: 88.3% and
+# 75.0%); see the module docstring and bench/isel_triage.py (per-kernel differences).
+AGREEMENT_FLOORS = {False: 0.80, True: 0.62}
 
 _OPS = {
     "add": "add i32 %x, %y", "sub": "sub i32 %x, %y", "mul": "mul i32 %x, %y", "and": "and i32 %x, %y",
@@ -69,6 +69,22 @@ _OPS = {
     "andnot_xor": "xor i32 %y, -1\n  %r1 = and i32 %x, %r0\n  %r = xor i32 %r1, %y",
     "andnot_xor2": "xor i32 %x, -1\n  %r1 = and i32 %r0, %y\n  %r = xor i32 %x, %r1",
     "sub_and": "and i32 %x, %y\n  %r = sub i32 %x, %r0", "sub_and_c": "and i32 %y, %x\n  %r = sub i32 %y, %r0",
+    # bit-field extracts, AMDGPU's SelectS_BFE (a CustomSelect step before the table):
+    # s_bfe_* with a packed immediate for a uniform source, v_bfe_* for a divergent one;
+    # no one-use condition (the srl/shl with another user is selected again on its own)
+    "bfe_mu": "lshr i32 %x, 4\n  %r1 = and i32 %r0, 255\n  %r = xor i32 %r1, %r0",
+    "srl_and": "and i32 %x, 4080\n  %r = lshr i32 %r0, 4",
+    "sext_srl": "lshr i32 %x, 16\n  %r1 = trunc i32 %r0 to i8\n  %r = sext i8 %r1 to i32",
+    "bfe_i32_mu": "shl i32 %x, 8\n  %r1 = ashr i32 %r0, 24\n  %r = add i32 %r1, %r0",
+    "sext_odd": "shl i32 %x, 4\n  %r = ashr i32 %r0, 4",
+    "bfe_shifted_mask": "lshr i32 %x, 4\n  %r = and i32 %r0, 65280",
+    "bfe_or": "lshr i32 %x, 4\n  %r1 = and i32 %r0, 255\n  %r = or i32 %r1, %y",
+    "bfe_srl_mu": "shl i32 %x, 2\n  %r1 = lshr i32 %r0, 10\n  %r = or i32 %r1, %r0",
+    # v_bfi_b32: the select, SHA-256 Ch and Ma shapes (no one-use / constant-bus condition)
+    "bfi_sel": "and i32 %y, %x\n  %n = xor i32 %x, -1\n  %t = and i32 %z, %n\n  %r = or i32 %r0, %t",
+    "bfi_ch": "xor i32 %y, %x\n  %t = and i32 %z, %r0\n  %r = xor i32 %x, %t",
+    "bfi_ma": "and i32 %x, %z\n  %t = or i32 %x, %z\n  %t2 = and i32 %y, %t\n  %r = or i32 %r0, %t2",
+    "bfi_ch_mu": "xor i32 %y, %x\n  %t = and i32 %z, %r0\n  %r1 = xor i32 %x, %t\n  %r = add i32 %r1, %r0",
     # InstSimplify's associative regrouping: ((x | y) | z) | x -> (x | y) | z
     "assoc_or": "or i32 %x, %y\n  %r1 = or i32 %r0, %z\n  %r = or i32 %r1, %x",
     "assoc_xor": "xor i32 %x, %y\n  %r1 = xor i32 %r0, %z\n  %r2 = xor i32 %r1, %x\n  %r = add i32 %r2, %x",
@@ -85,11 +101,14 @@ declare i32 @llvm.abs.i32(i32, i1)
 
 
 # Single-op kernels known to differ from llc, with the reason (the test also checks they
-# still differ, so the list shrinks when the model grows).
-_S_BFE = ("uniform bit-field extract: llc selects s_bfe_u32/s_bfe_i32, whose packed "
-          "offset|width<<16 operand the spec model cannot express; we select the shifts")
-KNOWN_DIFFERENT = {
-    "bfe_u": _S_BFE, "bfe_i32_u": _S_BFE, "srl_shl_bfe_u": _S_BFE,
+# still differ, so the list shrinks when the model grows). The uniform bit-field
+# extracts (s_bfe_u32/s_bfe_i32) agree since the SelectS_BFE CustomSelect models them.
+KNOWN_DIFFERENT: dict[str, str] = {
+    "bfe_i32_mu_d": "patterns.combine._select_time_bfe turns the divergent sra(shl) into BFE_I32 "
+                    "before selection, so the shl has one user when the add is selected and "
+                    "v_lshl_add_u32 absorbs it; llc forms the BFE at selection time (SelectS_BFE, "
+                    "now the CustomSelect step), after the add took v_add_u32 + v_lshlrev_b32. "
+                    "Removing _select_time_bfe (combine.py, helper S5's file) makes it agree.",
 }
 
 

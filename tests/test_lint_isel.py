@@ -3,6 +3,8 @@ and none on a target without it."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from tdgen.model import Instruction, Pat, RegisterClass, Target
 
 from test_isel_engine import _uniformity, mini_target
@@ -65,3 +67,43 @@ def test_convergent_intrinsic_needs_convergent_instruction():
                uniformity=_uniformity())
     found = lint_target(t)
     assert _codes(found, "error") == [("convergent", "PERM_BAD")]
+
+
+def test_custom_select_steps_are_linted():
+    """A CustomSelect whose model puts a divergent node in a scalar register is an error
+    the probe finds; a root with no table fallback is a warning; the good step is clean."""
+    from patterns.lint import lint_target
+
+    from test_isel_engine import _MAD_MODEL, custom_target
+
+    assert not [f for f in lint_target(custom_target()) if f.code.startswith("custom-select")]
+    bad = _MAD_MODEL.replace("    if not N.divergent:\n        return None\n", "")
+    bad = bad.replace('cur.machine_node("V_MAD_U32", m.ops[0], m.ops[1], N.ops[1])',
+                      'cur.machine_node("S_ADD_I32", m.ops[0], N.ops[1])')
+    found = lint_target(custom_target(bad, emits=("V_MAD_U32", "S_ADD_I32")))
+    (err,) = [f for f in found if f.level == "error"]
+    assert err.code == "custom-select-divergent-scalar" and err.record == "SelectMad"
+    assert "probe (add (mul %div" in err.message and "S_ADD_I32 writing scalar class SReg_32" in err.message
+    # sra has no pattern in the mini target: when the step declines, nothing selects it
+    found = lint_target(custom_target(opcodes=("add", "sra")))
+    gaps = sorted(f.message for f in found if f.code == "custom-select-fallback")
+    assert gaps == [f"when SelectMad declines a {d} i32 ISD::SRA, no table pattern selects it with arbitrary operands"
+                    for d in ("divergent", "uniform")]
+
+
+def test_amdgpu_bfe_step_is_covered_and_probed_clean():
+    """The amdgpu SelectS_BFE step: every root it handles has a table fallback for both
+    divergences, and the probe finds no scalar result for a divergent node."""
+    from patterns.lint import lint_target
+    from tdgen.spec import load_target
+
+    amd = load_target("amdgpu")
+    assert [cs.name for cs in amd.custom_selects] == ["SelectS_BFE"]
+    assert lint_target(amd) == []
+    # the probe reaches the model: a step that always picks the SALU is caught
+    (cs,) = amd.custom_selects
+    model = cs.model.replace("if val.divergent:", "if False:")
+    assert model != cs.model
+    t = dataclasses.replace(amd, custom_selects=(dataclasses.replace(cs, model=model),))
+    errs = [f for f in lint_target(t) if f.level == "error"]
+    assert [f.code for f in errs] == ["custom-select-divergent-scalar"] and "S_BFE_" in errs[0].message

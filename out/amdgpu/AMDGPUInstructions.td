@@ -168,6 +168,11 @@ def V_MAD_U64_U32_e64 : VOP3_32<"v_mad_u64_u32"> {
   let AsmString = "v_mad_u64_u32 $vdst, $src0, $src1, $src2";
 }
 
+def V_BFI_B32_e64 : VOP3_32<"v_bfi_b32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_bfi_b32 $vdst, $src0, $src1, $src2";
+}
+
 def S_ANDN2_B32 : SOP2_32<"s_andn2_b32"> {
   let Pattern = [(set i32:$sdst, (UniformBinFrag<and> i32:$src0, (UniformUnaryFrag<not> i32:$src1)))];
   let Defs = [SCC];
@@ -292,6 +297,14 @@ def V_BFE_U32_e64 : VOP3_32<"v_bfe_u32"> {
   let AsmString = "v_bfe_u32 $vdst, $src0, $src1, $src2";
 }
 
+def S_BFE_U32 : SOP2_32<"s_bfe_u32"> {
+  let Defs = [SCC];
+}
+
+def S_BFE_I32 : SOP2_32<"s_bfe_i32"> {
+  let Defs = [SCC];
+}
+
 // Selection patterns
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
@@ -344,6 +357,15 @@ def : Pat<(i32 (ThreeOp_xor_add i32:$src0, i32:$src1, i32:$src2)),
 def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2)),
   (V_MAD_U64_U32_e64 $src0, $src1, $src2)>;
 
+def : Pat<(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x))),
+  (V_BFI_B32_e64 $x, $y, $z)>;
+
+def : Pat<(DivergentBinFrag<xor> i32:$z, (and i32:$x, (xor i32:$y, i32:$z))),
+  (V_BFI_B32_e64 $x, $y, $z)>;
+
+def : Pat<(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i32:$z))),
+  (V_BFI_B32_e64 (V_XOR_B32_e64 $x, $y), $z, $y)>;
+
 def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
   (V_BCNT_U32_B32_e64 $src, (i32 0))>;
 
@@ -362,8 +384,13 @@ def : Pat<(i32 (DivergentSextInreg_i8 i32:$src)),
 def : Pat<(i32 (DivergentSextInreg_i16 i32:$src)),
   (V_BFE_I32_e64 $src, (i32 0), (i32 16))>;
 
-def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width)),
+def : Pat<(i32 (AMDGPUbfe_u32 i32:$src, i32:$off, i32:$width)),
   (V_BFE_U32_e64 $src, $off, $width)>;
 
-def : Pat<(i32 (DivergentTernaryFrag<AMDGPUbfe_i32> i32:$src, i32:$off, i32:$width)),
+def : Pat<(i32 (AMDGPUbfe_i32 i32:$src, i32:$off, i32:$width)),
   (V_BFE_I32_e64 $src, $off, $width)>;
+
+// Custom selection: cases of the C++ AMDGPUDAGToDAGISel::Select() switch, tried
+// before the patterns above for the nodes they name (no TableGen form).
+//   SelectS_BFE: i32 ISD::AND, ISD::SRL, ISD::SRA, ISD::SIGN_EXTEND_INREG, AMDGPUISD::BFE_U32, AMDGPUISD::BFE_I32 -> S_BFE_U32, S_BFE_I32, V_BFE_U32_e64, V_BFE_I32_e64
+//     bit-field extracts: s_bfe_u32/s_bfe_i32 (packed offset | width << 16) for a uniform source, v_bfe_u32/v_bfe_i32 for a divergent one

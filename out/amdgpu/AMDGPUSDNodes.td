@@ -29,10 +29,6 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
   (ops node:$src0),
   (Op $src0),
   [{ return N->isDivergent(); }]>;
-class DivergentTernaryFrag<SDPatternOperator Op> : PatFrag<
-  (ops node:$src0, node:$src1, node:$src2),
-  (Op $src0, $src1, $src2),
-  [{ return N->isDivergent(); }]>;
 
 // Fragments
 def xor_oneuse : PatFrag<(ops node:$src0, node:$src1),

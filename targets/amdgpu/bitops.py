@@ -12,15 +12,21 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
 - smin/smax/umin/umax: s_min_i32 ... / v_min_i32_e64 ...; abs: s_abs_i32, divergent
   abs = v_max_i32(x, v_sub_u32(0, x));
 - sext_inreg i8/i16 (width a value-type leaf): s_sext_i32_i8/i16 / v_bfe_i32(x, 0, 8|16);
-- AMDGPUISD::BFE_U32 (the combine of ``and (srl x, c), 2^w-1``): v_bfe_u32 for divergent
-  nodes; AMDGPUISD::BFE_I32 (``sra (shl x, c1), c2``, c1 <= c2): v_bfe_i32. Not modeled: s_bfe_u32, whose second operand packs offset and width into one
-  immediate (``c | w << 16``) -- that needs an SDNodeXForm in the result, which the spec
-  model lacks; uniform bit-field extracts therefore stay s_lshr + s_and.
+- bit-field extracts: AMDGPU selects them in C++ before the matcher table
+  (``AMDGPUDAGToDAGISel::Select`` sends i32 and/srl/sra/sign_extend_inreg and the
+  BFE_U32/BFE_I32 nodes to ``SelectS_BFE``); modeled as the ``CustomSelect``
+  ``SELECT_S_BFE`` below: ``(and (srl x, b), mask)``, ``(srl (and x, mask), b)``,
+  ``(srl|sra (shl x, a), c)`` with 0 < a <= c < 32, ``(sext_inreg (srl x, b), iN)``
+  and BFE nodes with constant offset/width become s_bfe_u32/s_bfe_i32 with one packed
+  immediate ``offset | width << 16`` when the source value is uniform, v_bfe_u32/
+  v_bfe_i32 with separate immediates when it is divergent. The table keeps LLVM's plain
+  ``AMDGPUbfe_u32/i32`` -> v_bfe patterns (no divergence predicate, as VOP3Inst has
+  them) for BFE nodes with register offset/width.
 """
 
 from tdgen.hw import DivergenceKind
 from tdgen.model import (
-    DivergenceFrag,
+    CustomSelect,
     Instruction,
     Intrinsic,
     IntrNoMem,
@@ -49,8 +55,6 @@ AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
 AMDGPUbfe_i32 = SDNode("AMDGPUbfe_i32", "AMDGPUISD::BFE_I32", SDTIntBitField32)
 
-DivergentTernaryFrag = DivergenceFrag("DivergentTernaryFrag", "divergent", 3)
-
 
 def _sext_inreg_frag(div: str, vt: str) -> PatFrag:
     # The width of sext_inreg is a VT operand (SDTCisVTSmallerThanOp): llvm-tblgen wants the
@@ -62,7 +66,6 @@ def _sext_inreg_frag(div: str, vt: str) -> PatFrag:
 
 
 FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt in ("i8", "i16"))
-FRAG_CLASSES = (DivergentTernaryFrag,)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
 NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32)
@@ -125,6 +128,10 @@ DEFS = (
                 asm="v_bfe_i32 $vdst, $src0, $src1, $src2"),
     Instruction("V_BFE_U32_e64", VOP3_32, ["v_bfe_u32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm="v_bfe_u32 $vdst, $src0, $src1, $src2"),
+    # src1 packs the field: offset in bits [5:0], width in bits [22:16]; selected only by
+    # SELECT_S_BFE (a TableGen result cannot compute the packed immediate from two operands)
+    Instruction("S_BFE_U32", SOP2_32, ["s_bfe_u32"], implicit_defs=_SCC),
+    Instruction("S_BFE_I32", SOP2_32, ["s_bfe_i32"], implicit_defs=_SCC),
 )
 
 PATTERNS = (
@@ -136,8 +143,80 @@ PATTERNS = (
     Pat("(i32 (UniformSextInreg_i16 i32:$src))", "(S_SEXT_I32_I16 $src)"),
     Pat("(i32 (DivergentSextInreg_i8 i32:$src))", "(V_BFE_I32_e64 $src, (i32 0), (i32 8))"),
     Pat("(i32 (DivergentSextInreg_i16 i32:$src))", "(V_BFE_I32_e64 $src, (i32 0), (i32 16))"),
-    Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_u32> i32:$src, i32:$off, i32:$width))",
-        "(V_BFE_U32_e64 $src, $off, $width)"),
-    Pat("(i32 (DivergentTernaryFrag<AMDGPUbfe_i32> i32:$src, i32:$off, i32:$width))",
-        "(V_BFE_I32_e64 $src, $off, $width)"),
+    # no divergence predicate (LLVM's VOP3Inst patterns have none): a uniform BFE node
+    # with a register offset or width is a VALU op; constant ones never get here
+    # (SELECT_S_BFE takes them first)
+    Pat("(i32 (AMDGPUbfe_u32 i32:$src, i32:$off, i32:$width))", "(V_BFE_U32_e64 $src, $off, $width)"),
+    Pat("(i32 (AMDGPUbfe_i32 i32:$src, i32:$off, i32:$width))", "(V_BFE_I32_e64 $src, $off, $width)"),
 )
+
+# The model of AMDGPUDAGToDAGISel::SelectS_BFE / SelectS_BFEFromShifts / getBFE32 and of
+# the BFE_I32/BFE_U32 case of Select, in the order the C++ tests the shapes (checked
+# against llc-19 -mcpu=gfx900 on minimal kernels, tests/test_isel_llc.py). No one-use
+# conditions: an inner srl/and/shl with other users is selected again on its own.
+_S_BFE_MODEL = """
+def bfe32(cur, signed, val, offset, width):
+    # the source value's divergence picks the unit (getBFE32)
+    if val.divergent:
+        return cur.machine_node("V_BFE_I32_e64" if signed else "V_BFE_U32_e64", val,
+                                cur.target_constant(offset), cur.target_constant(width))
+    return cur.machine_node("S_BFE_I32" if signed else "S_BFE_U32", val,
+                            cur.target_constant(offset | (width << 16)))
+
+
+def from_shifts(N, cur):
+    # (srl|sra (shl a, b), c) -> BFE a, c - b, 32 - c  when 0 < b <= c < 32
+    shl = N.ops[0]
+    b, c = cur.const(shl.ops[1]), cur.const(N.ops[1])
+    if b is None or c is None:
+        return cur.decline("the shift amounts are not both constants")
+    if not 0 < b <= c < 32:
+        return cur.decline(f"shift amounts {b}, {c} are not 0 < b <= c < 32")
+    return bfe32(cur, N.opcode == "ISD::SRA", shl.ops[0], c - b, 32 - c)
+
+
+def select(N, cur):
+    opc, op0 = N.opcode, N.ops[0]
+    if opc in ("AMDGPUISD::BFE_U32", "AMDGPUISD::BFE_I32"):
+        off, width = cur.const(N.ops[1]), cur.const(N.ops[2])
+        if off is None or width is None:
+            return cur.decline("offset or width is not a constant")
+        return bfe32(cur, opc == "AMDGPUISD::BFE_I32", op0, off, width)
+    if opc == "ISD::AND":
+        if op0.opcode != "ISD::SRL":
+            return cur.decline("operand 0 is not srl")
+        shift, mask = cur.const(op0.ops[1]), cur.const(N.ops[1])
+        if shift is None or mask is None or not cur.is_mask_32(mask):
+            return cur.decline("not (and (srl x, constant), low-bit mask)")
+        return bfe32(cur, False, op0.ops[0], shift, cur.popcount(mask))
+    if opc == "ISD::SRL":
+        if op0.opcode == "ISD::AND":
+            shift, mask = cur.const(N.ops[1]), cur.const(op0.ops[1])
+            if shift is None or mask is None or not cur.is_mask_32(mask >> shift):
+                return cur.decline("not (srl (and x, mask), constant) with mask >> constant a low-bit mask")
+            return bfe32(cur, False, op0.ops[0], shift, cur.popcount(mask >> shift))
+        if op0.opcode == "ISD::SHL":
+            return from_shifts(N, cur)
+        return cur.decline("operand 0 is neither and nor shl")
+    if opc == "ISD::SRA":
+        if op0.opcode == "ISD::SHL":
+            return from_shifts(N, cur)
+        return cur.decline("operand 0 is not shl")
+    if opc == "ISD::SIGN_EXTEND_INREG":
+        # sext_inreg (srl x, b), iN -> BFE_I32 x, b, N
+        if op0.opcode != "ISD::SRL" or cur.const(op0.ops[1]) is None:
+            return cur.decline("operand 0 is not srl by a constant")
+        return bfe32(cur, True, op0.ops[0], cur.const(op0.ops[1]), cur.vt_bits(N.ops[1]))
+    return None
+"""
+
+SELECT_S_BFE = CustomSelect(
+    "SelectS_BFE",
+    opcodes=("and", "srl", "sra", "sext_inreg", "AMDGPUbfe_u32", "AMDGPUbfe_i32"),
+    emits=("S_BFE_U32", "S_BFE_I32", "V_BFE_U32_e64", "V_BFE_I32_e64"),
+    model=_S_BFE_MODEL,
+    vt="i32",
+    doc="bit-field extracts: s_bfe_u32/s_bfe_i32 (packed offset | width << 16) for a uniform "
+        "source, v_bfe_u32/v_bfe_i32 for a divergent one",
+)
+CUSTOM_SELECTS = (SELECT_S_BFE,)

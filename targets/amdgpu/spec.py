@@ -14,7 +14,7 @@ from .uniformity import UNIFORMITY
 
 # Modules contributing records (any of REGISTER_CLASSES, PHYSICAL_REGISTERS, OPERANDS,
 # INTRINSICS, NODES, FRAGS, FRAG_CLASSES, CLASSES, MULTICLASSES, DEFS, PATTERNS,
-# LOWERINGS, REWRITES), in record order.
+# LOWERINGS, REWRITES, CUSTOM_SELECTS), in record order.
 MODULE_NAMES = (
     "alu",
     "ds",
@@ -49,6 +49,7 @@ TARGET = Target(
     patterns=_all("PATTERNS"),
     lowerings=_all("LOWERINGS"),
     rewrites=_all("REWRITES"),
+    custom_selects=_all("CUSTOM_SELECTS"),
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
 )

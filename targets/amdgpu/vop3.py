@@ -5,6 +5,12 @@ constant bus allows it (checked with llc-19 -mcpu=gfx900 -stop-after=amdgpu-isel
 v_add3_u32 (a+b)+c, v_or3_b32 (a|b)|c, v_and_or_b32 (a&b)|c, v_lshl_or_b32 (a<<b)|c,
 v_lshl_add_u32 (a<<b)+c, v_add_lshl_u32 (a+b)<<c, v_xad_u32 (a^b)+c.
 
+v_bfi_b32 (bit-field insert, ``(x & y) | (~x & z)``) for a divergent or/xor root in the
+three shapes LLVM's BFIPatterns/SHA256MaPattern give it: the select form itself, the
+SHA-256 Ch form ``z ^ (x & (y ^ z))`` and the Ma form ``(x & z) | (y & (x | z))`` (as
+v_bfi_b32 (v_xor_b32 x, y), z, y). No one-use or constant-bus condition (llc-19 selects
+it with two scalar operands and with an inner node that has other users).
+
 Each pattern goes through a ``ThreeOp_<op1>_<op2>`` fragment: the outer node must be
 divergent, the inner node used once, and at most one of the three operands may be a
 uniform value that is not an inline constant (gfx900's VOP3 constant-bus limit is one
@@ -65,9 +71,17 @@ DEFS = tuple(
     Instruction(name, VOP3_32, [mn], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm=f"{mn} $vdst, $src0, $src1, $src2")
     for name, mn, _a, _b in _OPS
+) + (
+    Instruction("V_BFI_B32_e64", VOP3_32, ["v_bfi_b32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
+                asm="v_bfi_b32 $vdst, $src0, $src1, $src2"),
 )
 
 PATTERNS = tuple(
     Pat(f"(i32 ({_THREE[(a, b)].name} i32:$src0, i32:$src1, i32:$src2))", f"({name} $src0, $src1, $src2)")
     for name, _mn, a, b in _OPS
+) + (
+    Pat("(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x)))", "(V_BFI_B32_e64 $x, $y, $z)"),
+    Pat("(DivergentBinFrag<xor> i32:$z, (and i32:$x, (xor i32:$y, i32:$z)))", "(V_BFI_B32_e64 $x, $y, $z)"),
+    Pat("(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i32:$z)))",
+        "(V_BFI_B32_e64 (V_XOR_B32_e64 $x, $y), $z, $y)"),
 )

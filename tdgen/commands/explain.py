@@ -6,10 +6,13 @@ it prints the argument's divergence and reason chain (it enters the DAG as a Cop
 no pattern selects it).
 
 Finds the DAG node computing ``%v`` (after the combines), prints it with its divergence
-and the reason chain for a divergent node, then every pattern rooted at its opcode in the
+and the reason chain for a divergent node, then the target's custom selection steps
+(``CustomSelect``, C++ Select cases tried before the table) that handle its opcode, each
+with what it selects or why it declines, then every pattern rooted at its opcode in the
 order the matcher tries them, each with the first failing check
 (e.g. ``UniformBinFrag<add> predicate failed: t12 is divergent, via operand t9 <- %tid``)
-or ``MATCHED`` for the one that is selected (later ones are never tried).
+or ``MATCHED`` for the one that is selected (later ones, and the whole table after a
+custom step selected the node, are never tried).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def _parse_value(spec: str, path: str) -> tuple[str | None, str]:
 
 def run(args) -> int:
     from patterns.divergence import analyze
-    from patterns.isel import describe_failure, divergence_path
+    from patterns.isel import describe_failure, divergence_path, explain_custom
     from patterns.matcher import build_table
     from patterns.sdag import build_function_dags
 
@@ -95,14 +98,17 @@ def run(args) -> int:
     if node.divergent:
         out.append("  divergent because: " + " <- ".join(s for s in divergence_path(node)))
     table = build_table(target)
+    # the target's custom selection steps (C++ Select cases) come before the table
+    custom_lines, chosen = explain_custom(target, node)
+    out.extend(custom_lines)
+    why_not = "a custom step selected the node" if chosen else "an earlier pattern matched"
     cands = table.candidates(node.opcode)
     if not cands:
         out.append(f"  no pattern has root {node.opcode}")
-    chosen = False
     for p in cands:
         head = f"  [{p.index}] {p.record} complexity={p.complexity} {p.src_text()} -> {p.dst_text()}"
         if chosen:
-            out.append(head + ": not tried (an earlier pattern matched)")
+            out.append(head + f": not tried ({why_not})")
             continue
         ok, _i, why = describe_failure(table, p, node)
         out.append(head + (": MATCHED" if ok else f": {why}"))
