@@ -282,6 +282,23 @@ class DomTree:
         self._pre = pre
         self._post = post
 
+    @classmethod
+    def for_blocks(cls, blocks: Sequence) -> "DomTree":
+        """``DomTree(blocks[0], lambda b: b.successors)`` for IR blocks whose ``index``
+        is their position in ``blocks``, with ``by_index`` set: ``(pre, post)``, the DFS
+        intervals of the tree per block index (-1 for unreachable blocks), for
+        dominance checks without dictionary lookups."""
+        tree = cls(blocks[0], lambda b: b.successors)
+        pre, post = tree._pre, tree._post
+        bpre = [-1] * len(blocks)
+        bpost = [-1] * len(blocks)
+        for b, i in tree._index.items():
+            j = b.index
+            bpre[j] = pre[i]
+            bpost[j] = post[i]
+        tree.by_index = (bpre, bpost)
+        return tree
+
     def __len__(self) -> int:
         """Number of nodes reachable from the root (the root included)."""
         return len(self._order)

@@ -44,9 +44,10 @@ opt-19 exactly (the differential test checks that on generated kernels).
 
 Cost: every value and edge is visited a bounded number of times by the worklist; each
 divergent branch's propagation is bounded by its region up to that post-dominator (the
-floor version by LLVM's own bound). Kept cheap per value (bench/divergence.py): one
-pass over the instructions builds the user lists and the seed candidates (only the
-opcodes ``_Model.classify`` answers for); a data step stores just the operand it came
+floor version by LLVM's own bound). Kept cheap per value (bench/divergence.py): the
+user lists and the seed candidates (only the opcodes ``_Model.classify`` answers for)
+come from the direct builder (``Function.uses``, made while parsing, when the objects
+are still in the cache), else from one pass over the instructions; a data step stores just the operand it came
 from as its cause (reason ``Step`` objects are made only for ``why``/JSON); the
 dominator tree is built only if a join inside an irreducible cycle asks for it; the
 cyclic garbage collector is off while the analysis runs and the new objects are moved
@@ -66,7 +67,7 @@ from typing import Any, Iterable
 from tdgen.hw import DivergenceKind, UniformityModel
 
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
-from .ir import Argument, Constant, Instruction
+from .ir import TERMINATORS, Argument, Constant, Instruction
 
 _EXIT = "<exit>"  # virtual sink of the post-dominator graph
 
@@ -525,7 +526,7 @@ class _Propagator:
         track_floor = compat or bool(irreducible)
         floor_label = None
         div_idx = index[div_block]
-        succs_of = ctx.succs
+        heappush = heapq.heappush
         headers = ctx.reducible_headers
         steps = 0
         while heap:
@@ -557,9 +558,26 @@ class _Propagator:
                     caused_join |= visit_exit_edge(ex, label)
                     lowered = min(lowered, index[ex])
             else:
-                for s in succs_of(block):
-                    caused_join |= visit_edge(s, label)
-                    lowered = min(lowered, index[s])
+                # visit_edge inlined (the hot case: one call per edge)
+                for s in block.successors:
+                    i = index[s]
+                    old = labels.get(s)
+                    if old is None:
+                        labels[s] = label
+                        if i not in fresh:
+                            fresh.add(i)
+                            heappush(heap, -i)
+                    elif old is not label:
+                        if old is not s and i not in fresh:
+                            fresh.add(i)
+                            heappush(heap, -i)
+                        labels[s] = s
+                        caused_join = True
+                        if s not in join_set:
+                            join_set.add(s)
+                            joins.append(s)
+                    if i < lowered:
+                        lowered = i
             if caused_join:
                 floor_idx = lowered
             elif floor_label is not label:
@@ -613,31 +631,49 @@ class _FunctionAnalysis:
         self.po_index = {b: i for i, b in enumerate(po)}
         # users (each user once per value, in program order); on the same pass, the
         # instructions whose opcode can make them a seed (``_Model.classify``)
+        uses = getattr(fn, "uses", None)
+        if uses is not None and uses[3] == sum(len(b.instructions) for b in fn.blocks):
+            # the same lists, built by the direct builder while parsing
+            self.users, self.seed_candidates, terms_list, _n = uses
+            self.terms = set(terms_list)
+            return
         users: dict[Any, list[Any]] = {}
         get = users.get
-        local = (Instruction, Argument)
+        Inst = Instruction
+        Arg = Argument
         operand_values = _operand_values
         seed_ops = _SEED_OPCODES
         self.seed_candidates = cands = []
+        terms = set()
+        term_ops = TERMINATORS
         for b in fn.blocks:
-            for inst in b.instructions:
+            insts = b.instructions
+            for inst in insts:
                 op = inst.opcode
                 if op in seed_ops:
                     cands.append(inst)
-                d = inst.__dict__
-                if op == "phi" or "callee_value" in d or "bundles" in d:
-                    vals = operand_values(inst)
+                    # only call-like instructions have a callee value or bundles (read
+                    # through __dict__, which no other instruction needs to create)
+                    d = inst.__dict__
+                    vals = operand_values(inst) if "callee_value" in d or "bundles" in d else inst.operands
+                elif op == "phi":
+                    vals = [v for v, _b in inst.incoming]
                 else:
                     vals = inst.operands
                 for v in vals:
-                    if isinstance(v, local):
+                    c = v.__class__
+                    if c is Inst or c is Arg:
                         lst = get(v)
                         if lst is None:
                             users[v] = [inst]
                         elif lst[-1] is not inst:
                             lst.append(inst)
+            if insts:
+                t = insts[-1]
+                if t.opcode in term_ops:
+                    terms.add(t)
         self.users = users
-        self.terms = {b.terminator for b in fn.blocks} - {None}
+        self.terms = terms
 
     def dom(self) -> DomTree:
         """The dominator tree, built on first use (only joins inside irreducible
@@ -648,9 +684,9 @@ class _FunctionAnalysis:
 
     def post_dom(self) -> DomTree:
         if self._pdt is None:
-            exits = [b for b in self.fn.blocks if not b.successors]
             preds = self.preds
-            self._pdt = DomTree(_EXIT, lambda b: exits if b is _EXIT else preds[b])
+            preds[_EXIT] = [b for b in self.fn.blocks if not b.successors]
+            self._pdt = DomTree(_EXIT, preds.__getitem__)
         return self._pdt
 
     def stop_block(self, div_block: Any) -> Any:

@@ -15,11 +15,20 @@ object, as on the exact path (the SelectionDAG builder relies on object identity
 
 The builder never reports errors itself. Whenever a line is outside the forms above,
 or anything is wrong (undefined value, type mismatch, missing terminator, redefinition,
-unknown callee, ...), it gives up (``build_module`` returns ``None``) and
+unknown callee, a use its definition does not dominate, a phi naming a block that is
+not a predecessor, ...), it gives up (``build_module`` returns ``None``) and
 ``parse_module`` parses the file with the exact path (``patterns/ir_exact.py``: ``ir_fast``
 records or lark, then ``_Resolver``), which produces the error text. So the error messages have one
 source, and the AST built here must equal the resolver's: tests/test_ir.py compares
 both field by field on the whole corpus and on generated kernels.
+
+SSA dominance (``ir.verify_dominance``'s rules) is checked here, so ``parse_module``
+runs the verifier only on the exact path: a use of a value defined earlier in the
+same block is valid as parsed; for the others (earlier in another block, later in the
+text, phi incoming values) the blocks that must dominate are collected per using block
+and checked at the end of the function against one dominator tree (integer DFS
+intervals). tests/test_ir_verify.py checks on operand swaps that the builder gives up
+exactly when the verifier rejects.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import re
 
 from tdgen.errors import Span
 
+from .cycles import DomTree
 from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
                  Function, GlobalRef, Instruction, IntType, MAX_INT_BITS, Module, PtrType, _int_type, wrap_signed)
 
@@ -199,6 +209,7 @@ def _const_fields(ty, tok: str) -> tuple:
 _setattr = object.__setattr__
 
 
+
 def _constant(ty, fields: tuple) -> Constant:
     """A new ``Constant`` (each use gets its own object, as on the exact path)."""
     c = _new(Constant)
@@ -234,6 +245,9 @@ class _Builder:
         self.mod = Module([], path)
         self.funcs: dict = {}  # name -> Function (defined or declared)
         self.calls: list = []  # (inst, callee name, callee column, line, arg types) in source order
+        # (id of the type, token) -> (text, kind, value, the type): keyed by identity, as
+        # hashing a type runs its dataclass __hash__ (types come from ``_ty``'s cache; the
+        # entry keeps its type alive, so the id stays its own)
         self.consts: dict = {}
         self.attr_users: list = []  # functions and calls with '#N' attribute references
 
@@ -349,6 +363,22 @@ class _Builder:
         phis: list = []  # (inst, [(value token, block name)], source text or None)
         odd: list = []  # instructions with a constant operand not in canonical spelling
         terms: list = []  # (inst, [block names])
+        # SSA dominance: a use of a value defined earlier in the same block is valid by
+        # construction; the blocks of values defined earlier in other blocks are
+        # collected per using block (``cur_cross``, then ``checks``: (block, [blocks
+        # that must dominate it])) and checked at the end of the function, with the
+        # uses before the definition (``pending``) and the phi incoming values
+        cur_cross: list = []
+        checks: list = []
+        # the uniformity analysis' user lists, built here while the objects are fresh in
+        # the cache (see ``Function.uses``): value -> users in program order, each once;
+        # uses bound as parsed (the value is defined earlier) go straight in, the others
+        # (``late_uses``: (user, token) in text order) precede them and are added at the end
+        users: dict = {}
+        uget = users.get
+        late_uses: list = []
+        seeds: list = []  # loads and calls, in program order
+        bcur = None  # the block of the next instruction, None if it opens a new one
         calls = self.calls
         n_slot = 0  # opt's renumbering of unnamed values
         for a in f.args:
@@ -378,10 +408,10 @@ class _Builder:
                 numbered = True
 
         def const(tok, ty):
-            key = (ty, tok)
+            key = (id(ty), tok)
             c = consts.get(key)
             if c is None:
-                c = consts[key] = _const_fields(ty, tok)
+                c = consts[key] = _const_fields(ty, tok) + (ty,)
             return _constant(ty, c)
 
         def operand(tok, ty, inst, idx):
@@ -389,11 +419,12 @@ class _Builder:
             if v is None:
                 if tok[0] == "%":
                     pending.append((inst, idx, tok, ty))
+                    late_uses.append((inst, tok))
                     return None
-                key = (ty, tok)
+                key = (id(ty), tok)
                 c = consts.get(key)
                 if c is None:
-                    c = consts[key] = _const_fields(ty, tok)
+                    c = consts[key] = _const_fields(ty, tok) + (ty,)
                 if c[0] != tok:
                     odd.append(inst)
                 v = new(Constant)  # a new object per use, as on the exact path
@@ -405,6 +436,13 @@ class _Builder:
                 return v
             if v.type is not ty and v.type != ty:
                 raise _Bail
+            if v.__class__ is Inst and v.block is not bcur:
+                cur_cross.append(v.block)
+            ul = uget(v)
+            if ul is None:
+                users[v] = [inst]
+            elif ul[-1] is not inst:
+                ul.append(inst)
             return v
 
         n = len(lines)
@@ -443,6 +481,7 @@ class _Builder:
                 blocks.append(cur)
                 cur_insts = cur.instructions
                 terminated = False
+                bcur = cur
                 continue
             parts = s.split(None, 3)
             op = parts[0]
@@ -485,14 +524,30 @@ class _Builder:
                 va = vals.get(a)
                 if va is None:
                     va = operand(a, ty, inst, 0)
-                elif va.type is not ty and va.type != ty:
-                    raise _Bail
+                else:
+                    if va.type is not ty and va.type != ty:
+                        raise _Bail
+                    if va.__class__ is Inst and va.block is not bcur:
+                        cur_cross.append(va.block)
+                    ul = uget(va)
+                    if ul is None:
+                        users[va] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 b = g[5]
                 vb = vals.get(b)
                 if vb is None:
                     vb = operand(b, ty, inst, 1)
-                elif vb.type is not ty and vb.type != ty:
-                    raise _Bail
+                else:
+                    if vb.type is not ty and vb.type != ty:
+                        raise _Bail
+                    if vb.__class__ is Inst and vb.block is not bcur:
+                        cur_cross.append(vb.block)
+                    ul = uget(vb)
+                    if ul is None:
+                        users[vb] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 inst.operands = [va, vb]
             elif fam == 1:  # icmp
                 ty = tys.get(g[3]) or _ty(g[3])
@@ -505,14 +560,30 @@ class _Builder:
                 va = vals.get(a)
                 if va is None:
                     va = operand(a, ty, inst, 0)
-                elif va.type is not ty and va.type != ty:
-                    raise _Bail
+                else:
+                    if va.type is not ty and va.type != ty:
+                        raise _Bail
+                    if va.__class__ is Inst and va.block is not bcur:
+                        cur_cross.append(va.block)
+                    ul = uget(va)
+                    if ul is None:
+                        users[va] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 b = g[5]
                 vb = vals.get(b)
                 if vb is None:
                     vb = operand(b, ty, inst, 1)
-                elif vb.type is not ty and vb.type != ty:
-                    raise _Bail
+                else:
+                    if vb.type is not ty and vb.type != ty:
+                        raise _Bail
+                    if vb.__class__ is Inst and vb.block is not bcur:
+                        cur_cross.append(vb.block)
+                    ul = uget(vb)
+                    if ul is None:
+                        users[vb] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 inst.operands = [va, vb]
             elif fam == 2:  # phi
                 pairs = _PHI_PAIR.findall(g[3])
@@ -520,6 +591,17 @@ class _Builder:
                 inst.type = _ty(g[2])
                 inst.operands = [None] * len(pairs)
                 phis.append((inst, pairs, s[m.start(1 if dname is not None else 2):] if keep else None))
+                for tok, _bn in pairs:
+                    v = vals.get(tok)
+                    if v is None:
+                        if tok[0] == "%":
+                            late_uses.append((inst, tok))
+                    else:
+                        ul = uget(v)
+                        if ul is None:
+                            users[v] = [inst]
+                        elif ul[-1] is not inst:
+                            ul.append(inst)
                 keep = False  # decided when the incoming values are bound
             elif fam == 3:  # br
                 inst.opcode = op
@@ -532,8 +614,16 @@ class _Builder:
                     va = vals.get(a)
                     if va is None:
                         va = operand(a, I1, inst, 0)
-                    elif va.type is not I1 and va.type != I1:
-                        raise _Bail
+                    else:
+                        if va.type is not I1 and va.type != I1:
+                            raise _Bail
+                        if va.__class__ is Inst and va.block is not bcur:
+                            cur_cross.append(va.block)
+                        ul = uget(va)
+                        if ul is None:
+                            users[va] = [inst]
+                        elif ul[-1] is not inst:
+                            ul.append(inst)
                     inst.operands = [va]
                     terms.append((inst, (g[4], g[5])))
             elif fam == 4:  # select
@@ -547,22 +637,47 @@ class _Builder:
                 vc = vals.get(c)
                 if vc is None:
                     vc = operand(c, I1, inst, 0)
-                elif vc.type is not I1 and vc.type != I1:
-                    raise _Bail
+                else:
+                    if vc.type is not I1 and vc.type != I1:
+                        raise _Bail
+                    if vc.__class__ is Inst and vc.block is not bcur:
+                        cur_cross.append(vc.block)
+                    ul = uget(vc)
+                    if ul is None:
+                        users[vc] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 a = g[4]
                 va = vals.get(a)
                 if va is None:
                     va = operand(a, ty, inst, 1)
-                elif va.type is not ty and va.type != ty:
-                    raise _Bail
+                else:
+                    if va.type is not ty and va.type != ty:
+                        raise _Bail
+                    if va.__class__ is Inst and va.block is not bcur:
+                        cur_cross.append(va.block)
+                    ul = uget(va)
+                    if ul is None:
+                        users[va] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 b = g[6]
                 vb = vals.get(b)
                 if vb is None:
                     vb = operand(b, ty, inst, 2)
-                elif vb.type is not ty and vb.type != ty:
-                    raise _Bail
+                else:
+                    if vb.type is not ty and vb.type != ty:
+                        raise _Bail
+                    if vb.__class__ is Inst and vb.block is not bcur:
+                        cur_cross.append(vb.block)
+                    ul = uget(vb)
+                    if ul is None:
+                        users[vb] = [inst]
+                    elif ul[-1] is not inst:
+                        ul.append(inst)
                 inst.operands = [vc, va, vb]
             elif fam == 5:  # load
+                seeds.append(inst)
                 pty = _ty(g[3])
                 if pty.__class__ is not PtrType:
                     raise _Bail
@@ -617,6 +732,7 @@ class _Builder:
                 else:
                     keep = False  # printed with the ABI alignment
             elif fam == 8:  # call
+                seeds.append(inst)
                 kw = g[1]
                 inst.opcode = "call"
                 inst.type = _ty(g[2])
@@ -689,6 +805,7 @@ class _Builder:
                 blocks.append(cur)
                 cur_insts = cur.instructions
                 terminated = False
+                bcur = cur
             inst.block = cur
             if keep and (not odd or odd[-1] is not inst) and (not odd_types or _plain_types(s)):
                 inst._text = s[col - 1:]
@@ -701,6 +818,10 @@ class _Builder:
                     raise _Bail
                 if fam == 3 or fam >= 10:
                     terminated = True
+                    bcur = None
+                    if cur_cross:
+                        checks.append((cur, cur_cross))
+                        cur_cross = []
             elif dname is None:
                 name = str(next_slot)
                 next_slot += 1
@@ -730,11 +851,16 @@ class _Builder:
         for b in blocks:
             if "%" + b.name in vals:
                 raise _Bail
+        late = []  # (index of the block that must dominate, index of the using block)
         for inst, idx, tok, ty in pending:
             v = vals.get(tok)
             if v is None or (v.type is not ty and v.type != ty):
                 raise _Bail
             inst.operands[idx] = v
+            if v.__class__ is Inst:  # a use before the definition: fine only across blocks
+                if v.block is inst.block:
+                    raise _Bail
+                late.append((v.block.index, inst.block.index))
         for inst, pairs, text in phis:
             ty = inst.type
             ops = inst.operands
@@ -777,7 +903,48 @@ class _Builder:
                 p = s.predecessors
                 if not p or p[-1] is not b:
                     p.append(b)
+        # SSA dominance, by the rules of ``ir.verify_dominance`` (which words the errors
+        # when the exact path parses the file again)
+        pairs = late
+        for inst, _p, _t in phis:
+            preds = inst.block.predecessors
+            for v, b in inst.incoming:
+                if b not in preds:
+                    raise _Bail
+                if v.__class__ is Inst and v.block is not b:
+                    pairs.append((v.block.index, b.index))
+        if checks or pairs:
+            pre, post = DomTree.for_blocks(blocks).by_index
+            for blk, defs in checks:
+                j = blk.index
+                pb = pre[j]
+                if pb < 0:  # everything dominates an unreachable block
+                    continue
+                qb = post[j]
+                for d in defs:
+                    i = d.index
+                    pa = pre[i]
+                    if pa < 0 or pa > pb or qb > post[i]:
+                        raise _Bail
+            for a, b in pairs:
+                pb = pre[b]
+                if pb >= 0:  # everything dominates an unreachable block
+                    pa = pre[a]
+                    if pa < 0 or pa > pb or post[b] > post[a]:
+                        raise _Bail
         f.blocks = blocks
+        late_users: dict = {}
+        for u, tok in late_uses:
+            v = vals[tok]
+            lu = late_users.get(v)
+            if lu is None:
+                late_users[v] = [u]
+            elif lu[-1] is not u:
+                lu.append(u)
+        for v, lu in late_users.items():
+            e = uget(v)
+            users[v] = lu + e if e else lu
+        f.uses = (users, seeds, [b.instructions[-1] for b in blocks], sum(len(b.instructions) for b in blocks))
         return k
 
     # ------------------------------------------------------------------ calls

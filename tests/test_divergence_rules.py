@@ -449,3 +449,107 @@ def default_model_rules():
     from tdgen.commands.divergence import default_model
 
     return default_model()
+
+
+def test_dominator_trees_match_networkx():
+    """cycles.DomTree (used by the verifier, the analysis and the DAG builder) and its
+    integer-indexed form ``for_blocks`` against networkx's dominators (an independent
+    implementation), forward and reverse (post-dominators through a virtual exit), on
+    generated CFGs with irreducible cycles and unreachable blocks."""
+    import networkx as nx
+
+    from patterns.cycles import DomTree
+    from patterns.divergence_gen import generate_cfg_module
+    from patterns.ir import parse_module
+
+    exit_node = "<exit>"
+    checked = 0
+    for seed in range(40):
+        mod = parse_module(generate_cfg_module([seed], 3 + seed % 16), "g.ll")
+        for fn in mod.definitions():
+            blocks = fn.blocks
+            g = nx.DiGraph()
+            g.add_nodes_from(blocks)
+            g.add_edges_from((b, s) for b in blocks for s in b.successors)
+            idom = dict(nx.immediate_dominators(g, blocks[0]))
+            idom[blocks[0]] = blocks[0]  # networkx versions differ on whether the root is listed
+            tree = DomTree.for_blocks(blocks)
+            plain = DomTree(blocks[0], lambda b: b.successors)
+            assert (tree._order, tree._idom, tree._pre, tree._post) == \
+                (plain._order, plain._idom, plain._pre, plain._post)
+            pre, post = tree.by_index
+            for b in blocks:
+                assert tree.parent(b) == (None if b is blocks[0] or b not in idom else idom[b])
+                for a in blocks:
+                    if b not in idom:  # unreachable: everything dominates it (LLVM's rule)
+                        want = True
+                    else:
+                        want = a in idom and (a is b or _dominates(idom, a, b))
+                    assert tree.dominates(a, b) == want
+                    by_index = pre[b.index] < 0 or (pre[a.index] >= 0 and pre[a.index] <= pre[b.index]
+                                                    and post[b.index] <= post[a.index])
+                    assert by_index == want
+            # post-dominators: predecessors from a virtual exit joined to every exit block
+            r = g.reverse()
+            r.add_edges_from((exit_node, b) for b in blocks if not b.successors)
+            ipdom = dict(nx.immediate_dominators(r, exit_node)) if r.has_node(exit_node) else {}
+            ipdom.pop(exit_node, None)
+            preds = {b: list(r.successors(b)) for b in blocks}
+            preds[exit_node] = [b for b in blocks if not b.successors]
+            pdt = DomTree(exit_node, preds.__getitem__)
+            for b in blocks:
+                assert pdt.parent(b) == ipdom.get(b)
+            checked += 1
+    assert checked >= 40
+
+
+def _dominates(idom: dict, a, b) -> bool:
+    while True:
+        if b is a:
+            return True
+        p = idom[b]
+        if p is b:
+            return False
+        b = p
+
+
+def test_user_lists_from_the_parser_equal_the_analysis_own():
+    """The direct builder fills ``Function.uses`` (users of every value in program order,
+    loads and calls, terminators) for the analysis; they must equal what the analysis
+    computes itself on the same function (corpus, goldens, generated kernels with loops,
+    phis that use later values, irreducible cycles)."""
+    import glob
+
+    from patterns import ir_direct
+    from patterns.divergence import _FunctionAnalysis, _Model
+    from patterns.divergence_gen import generate_cfg_module
+    from patterns.irgen import generate_kernel
+
+    texts = [generate_kernel(seed, 600) for seed in range(6)]
+    texts += [generate_cfg_module([seed, seed + 500], 4 + seed % 12) for seed in range(30)]
+    root = __import__("pathlib").Path(__file__).resolve().parent
+    for path in sorted(glob.glob(str(root.parent.parent / "shared/corpus/llvm/**/*.ll"), recursive=True)) + \
+            sorted(glob.glob(str(root / "golden/ir/pass/*.ll"))):
+        texts.append(open(path).read())
+    model = _Model(None)
+    compared = entries = 0
+    for text in texts:
+        mod = ir_direct.build_module(text, "g.ll")
+        if mod is None:
+            continue
+        for fn in mod.definitions():
+            assert fn.uses is not None
+            hinted = _FunctionAnalysis(fn, model, False)
+            hinted.build()
+            uses, fn.uses = fn.uses, None
+            own = _FunctionAnalysis(fn, model, False)
+            own.build()
+            fn.uses = uses
+            assert hinted.users is uses[0]  # the parser's lists were used
+            assert hinted.users.keys() == own.users.keys()
+            for v, us in own.users.items():
+                assert hinted.users[v] == us and all(a is b for a, b in zip(hinted.users[v], us))
+            assert hinted.seed_candidates == own.seed_candidates and hinted.terms == own.terms
+            compared += 1
+            entries += sum(len(us) for us in own.users.values())
+    assert compared >= 60 and entries >= 4000, (compared, entries)
