@@ -12,7 +12,10 @@ Run: ``python bench/isel.py [--ops 50000] [--repeat 3]``. Prints
    with the pattern set multiplied 10x, once as copies rooted at opcodes no node has (the
    root-opcode switch keeps the per-node cost unchanged) and once as copies at the same
    root opcodes that fail on their second check (10x the patterns per opcode list).
-Best of ``--repeat`` runs for each number.
+Best of ``--repeat`` runs for each number. In-process numbers are CPU time of this process
+(``time.process_time``, cyclic GC off), which other processes on a loaded machine do not
+inflate; the whole-command numbers are wall time, so the 1-minute load average is printed
+next to them (on a shared machine, compare ratios taken at low load).
 
 The whole-command timing is the installed case: the project is byte-compiled first
 (``compileall``) and the child runs with ``PYTHONDONTWRITEBYTECODE`` removed, so it loads
@@ -37,9 +40,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def best(fn, repeat: int) -> float:
-    """Best wall time of ``repeat`` runs, with the cyclic GC off during each (as
-    ``tdgen isel`` runs selection)."""
+def best(fn, repeat: int, clock=time.perf_counter) -> float:
+    """Best time of ``repeat`` runs by ``clock`` (wall by default), with the cyclic GC off
+    during each (as ``tdgen isel`` runs selection)."""
     import gc
 
     times = []
@@ -47,12 +50,24 @@ def best(fn, repeat: int) -> float:
         gc.collect()
         gc.disable()
         try:
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            times.append(time.perf_counter() - t0)
+            times.append(clock() - t0)
         finally:
             gc.enable()
     return min(times)
+
+
+def cpu(fn, repeat: int) -> float:
+    """Best CPU time of this process over ``repeat`` runs (GC off during each)."""
+    return best(fn, repeat, time.process_time)
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
@@ -73,10 +88,10 @@ def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
         gc.collect()
         gc.disable()
         try:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             for dag in fd.dags:
                 sel.select_dag(dag, diags)
-            times.append(time.perf_counter() - t0)
+            times.append(time.process_time() - t0)
         finally:
             gc.enable()
         diags.check()
@@ -84,28 +99,71 @@ def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
 
 
 def stage_split(text: str, target, repeat: int) -> dict[str, float]:
-    """Best-of-``repeat`` time of each stage of ``tdgen isel`` on ``text``."""
+    """Best-of-``repeat`` CPU time of each stage of ``tdgen isel`` on ``text``; the DAG
+    stage also split into its function-wide IR prepasses (EarlyCSE, dead code, Sink,
+    value classification), building the block DAGs and combining them."""
+    from patterns import combine
+    from patterns.cfg import reverse_post_order
     from patterns.divergence import analyze
     from patterns.ir import parse_module
     from patterns.matcher import build_table
     from patterns.mir import print_function
-    from patterns.sdag import build_function_dags
+    from patterns.sdag import _Builder, build_function_dags
     from tdgen.target_cache import load_target as cached_target
 
     h: dict = {}
     out: dict[str, float] = {}
-    out["load target (cache hit)"] = best(lambda: cached_target("amdgpu"), repeat)
-    out["parse IR"] = best(lambda: h.__setitem__("m", parse_module(text, "k.ll")), repeat)
+
+    def timed(key, fn):
+        def run():
+            h.pop(key, None)  # the last run's result is freed before the clock starts
+            t0 = time.process_time()
+            h[key] = fn()
+            return time.process_time() - t0
+        import gc
+
+        ts = []
+        for _ in range(repeat):
+            gc.collect()
+            gc.disable()
+            try:
+                ts.append(run())
+            finally:
+                gc.enable()
+        return min(ts)
+
+    out["load target (cache hit)"] = timed("t", lambda: cached_target("amdgpu"))
+    out["parse IR"] = timed("m", lambda: parse_module(text, "k.ll"))
     fn = next(f for f in h["m"].functions if not f.is_declaration)
-    out["uniformity analysis"] = best(lambda: h.__setitem__("ua", analyze(fn, target)), repeat)
+    out["uniformity analysis"] = timed("ua", lambda: analyze(fn, target))
     table = build_table(target)
-    out["DAG build + combine"] = best(lambda: h.__setitem__("fd", build_function_dags(fn, target, h["ua"])), repeat)
+    out["DAG build + combine"] = timed("fd", lambda: build_function_dags(fn, target, h["ua"]))
+    # the same stage in three parts (the blocks built in the order build_function_dags
+    # uses, all before any is combined: combining then sees no folded values of other
+    # blocks, so the parts are close to, not exactly, the stage)
+    out["  IR prepasses"] = timed("b", lambda: _Builder(fn, target, h["ua"]))
+    order = reverse_post_order(fn)
+    out["  block DAGs"] = timed("d", lambda: [h["b"].build_block(blk) for blk in order])
+
+    def combine_all():
+        dags = [h["b"].build_block(blk) for blk in order]
+        t0 = time.process_time()
+        for d in dags:
+            combine.run(d, target)
+        return time.process_time() - t0
+    import gc
+
+    gc.disable()
+    try:
+        out["  combines"] = min(combine_all() for _ in range(repeat))
+    finally:
+        gc.enable()
 
     out["select (matcher + emit)"] = select_only(fn, target, h["ua"], table, repeat)[0]
     from patterns.isel import select_function
 
     sf, _ = select_function(fn, target, h["ua"], table)
-    out["print MIR"] = best(lambda: print_function(sf), repeat)
+    out["print MIR"] = cpu(lambda: print_function(sf), repeat)
     return out
 
 
@@ -151,23 +209,24 @@ def main() -> int:
     if not args.cold:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
     ours = best(lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT), args.repeat)
+    print(f"load average before: {load_average()}")
     print(f"tdgen isel (whole command, {case}): {ours:8.3f} s")
     if llc:
         theirs = best(lambda: subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=finalize-isel",
                                               str(kfile), "-o", os.devnull], check=True), args.repeat)
         print(f"llc-19 -stop-after=finalize-isel:      {theirs:8.3f} s")
-        print(f"ratio tdgen/llc: {ours / theirs:.2f}x (goal <= 0.50x)")
+        print(f"ratio tdgen/llc: {ours / theirs:.2f}x (goal <= 0.50x; wall times, load average now {load_average()})")
     else:
         print("llc-19 not found: ratio not measured")
 
-    print("\nstage split (in-process, same kernel, seconds):")
+    print("\nstage split (in-process CPU time, same kernel, seconds):")
     split = stage_split(text, target, args.repeat)
-    total = sum(split.values())
+    total = sum(v for k, v in split.items() if not k.startswith(" "))
     for k, v in split.items():
         print(f"  {k:<28} {v:7.3f}  {100 * v / total:5.1f}%")
     print(f"  {'total':<28} {total:7.3f}")
     if not args.no_scaling:
-        print("\nscaling (in-process, microseconds per IR instruction):")
+        print("\nscaling (in-process CPU time, microseconds per IR instruction):")
         print(f"{'ops':>8} {'parse':>8} {'uniform':>8} {'isel':>8} {'total':>8}")
         table = build_table(target)
         for frac in (10, 4, 2, 1):
@@ -179,14 +238,14 @@ def main() -> int:
             def parse():
                 holder["m"] = parse_module(t, "k.ll")
 
-            tp = best(parse, args.repeat)
+            tp = cpu(parse, args.repeat)
             fn = next(f for f in holder["m"].functions if not f.is_declaration)
 
             def ua():
                 holder["ua"] = analyze(fn, target)
 
-            tu = best(ua, args.repeat)
-            ts = best(lambda: select_function(fn, target, holder["ua"], table), args.repeat)
+            tu = cpu(ua, args.repeat)
+            ts = cpu(lambda: select_function(fn, target, holder["ua"], table), args.repeat)
             us = 1e6 / count
             print(f"{count:8d} {tp * us:8.2f} {tu * us:8.2f} {ts * us:8.2f} {(tp + tu + ts) * us:8.2f}")
 

@@ -56,6 +56,14 @@ only when the target has patterns rooted at that node (DAGCombiner's isOperation
 Rules run to a fixpoint, users before operands (DAGCombiner's worklist order). Then the
 block's nodes are re-sorted topologically, renumbered, nodes no root reaches are dropped,
 and use counts and divergence bits recomputed (sources keep their bits).
+
+How it is kept fast (every shortcut gives exactly the answer of the plain loop; the DAG
+dumps of thousands of generated kernels are byte-identical, tests/test_sdag_prepass.py):
+a pass skips nodes whose opcode no rule handles without a call; a binary node runs the
+shared rules and then only the rules of its own opcode (``_TAIL``); use counts the rules
+see live on the nodes (``cuses``/``cpass``) instead of a dict keyed by ``id``; and when
+the last pass (after a re-sort) changed nothing, the final re-sort is skipped, as it
+would reproduce the same order.
 """
 
 from __future__ import annotations
@@ -106,10 +114,14 @@ class _Ctx:
         self.consts: dict = {}
         self.forward: dict[int, SDNode] = {}
         self.created: list[SDNode] = []
-        self.uses: dict[int, int] = {}
+        # use counts the rules see: a node's ``cuses`` when its ``cpass`` is this pass's
+        # number ``self.pass_no`` (set from ``uses`` at the start of the pass), else 0
+        self.pass_no = 0
+        self.mutated = False
+        consts = self.consts
         for n in dag.nodes:
-            if _is_c(n):
-                self.consts.setdefault((n.value, n.vt), n)
+            if n.opcode == "ISD::Constant" and isinstance(n.value, int):  # _is_c(n)
+                consts.setdefault((n.value, n.vt), n)
 
     def const(self, v: int, vt: str) -> SDNode:
         v = _wrap(v, vt)
@@ -137,13 +149,17 @@ class _Ctx:
         n.divergent = any(o.divergent for o in ops)
         self.dag.nodes.append(n)
         self.created.append(n)
-        self.uses[id(n)] = 1
+        p = self.pass_no
+        n.cuses, n.cpass = 1, p
         for o in ops:
-            self.uses[id(o)] = self.uses.get(id(o), 0) + 1
+            if o.cpass == p:
+                o.cuses += 1
+            else:
+                o.cuses, o.cpass = 1, p
         return n
 
     def one_use(self, n: SDNode) -> bool:
-        return self.uses.get(id(n), 0) == 1
+        return n.cpass == self.pass_no and n.cuses == 1
 
     def replace(self, n: SDNode, m: SDNode) -> None:
         """Every user of ``n`` uses ``m`` instead (applied at the end of the pass)."""
@@ -157,6 +173,7 @@ def _set(n: SDNode, opcode: str, ops) -> None:
 
 
 _ASSOC = frozenset({"ISD::ADD", "ISD::AND", "ISD::OR", "ISD::XOR"})
+_NOT_OR_ABSORB = frozenset({"ISD::XOR", "ISD::AND", "ISD::OR"})
 
 
 def _is_not_of(n: SDNode, x: SDNode) -> bool:
@@ -172,36 +189,50 @@ def _simplify(opc: str, x: SDNode, y: SDNode, ctx: _Ctx, rec: int):
         return None
     rec -= 1
     vt = x.vt
-    if _is_c(x) and _is_c(y):
+    xo, yo = x.opcode, y.opcode
+    xc = xo == "ISD::Constant" and isinstance(x.value, int)
+    yc = yo == "ISD::Constant" and isinstance(y.value, int)
+    if xc and yc:
         return ctx.const(_FOLD[opc](x.value, y.value), vt)
-    for a, b in ((x, y), (y, x)):
-        if _is_c(b):
-            c = _wrap(b.value, vt)
-            if c == 0 and opc in ("ISD::ADD", "ISD::OR", "ISD::XOR"):
-                return a
-            if c == 0 and opc == "ISD::AND":
-                return b
-            if c == -1 and opc == "ISD::AND":
-                return a
-            if c == -1 and opc == "ISD::OR":
-                return b
+    if xc or yc:
+        for a, b in ((x, y), (y, x)):
+            if _is_c(b):
+                c = _wrap(b.value, vt)
+                if c == 0 and opc in ("ISD::ADD", "ISD::OR", "ISD::XOR"):
+                    return a
+                if c == 0 and opc == "ISD::AND":
+                    return b
+                if c == -1 and opc == "ISD::AND":
+                    return a
+                if c == -1 and opc == "ISD::OR":
+                    return b
     if x is y:
         if opc in ("ISD::AND", "ISD::OR"):
             return x
         if opc == "ISD::XOR":
             return ctx.const(0, vt)
-    for a, b in ((x, y), (y, x)):
-        if _is_not_of(a, b) or _is_not_of(b, a):
+    # the not/absorption tests below need an xor, and, or operand
+    if xo in _NOT_OR_ABSORB or yo in _NOT_OR_ABSORB:
+        # x == ~y or y == ~x (the test is symmetric, so one evaluation serves both orders)
+        if (xo == "ISD::XOR" and _is_not_of(x, y)) or (yo == "ISD::XOR" and _is_not_of(y, x)):
             if opc == "ISD::AND":
                 return ctx.const(0, vt)
             if opc in ("ISD::OR", "ISD::XOR"):
                 return ctx.const(-1, vt)
-        # absorption: a & (a | z) -> a ; a | (a & z) -> a
-        if opc == "ISD::AND" and b.opcode == "ISD::OR" and a in b.ops:
-            return a
-        if opc == "ISD::OR" and b.opcode == "ISD::AND" and a in b.ops:
-            return a
-    if opc not in _ASSOC:
+        # absorption: a & (a | z) -> a ; a | (a & z) -> a (x's test first, then y's)
+        if opc == "ISD::AND":
+            if yo == "ISD::OR" and x in y.ops:
+                return x
+            if xo == "ISD::OR" and y in x.ops:
+                return y
+        elif opc == "ISD::OR":
+            if yo == "ISD::AND" and x in y.ops:
+                return x
+            if xo == "ISD::AND" and y in x.ops:
+                return y
+    if opc not in _ASSOC or (xo != opc and yo != opc) or rec <= 0:
+        # simplifyAssociativeBinOp needs an operand of the same opcode, and a recursion
+        # level left for its inner queries (at 0 they all answer None)
         return None
     # simplifyAssociativeBinOp
     if x.opcode == opc:
@@ -271,22 +302,28 @@ def _feeds_mad(m: SDNode, ctx: _Ctx) -> bool:
 def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
     opc = n.opcode
     a, b = n.ops
-    if _is_c(a) and _is_c(b):
-        n.opcode, n.ops, n.value, n.source, n.divergent = "ISD::Constant", [], _wrap(_FOLD[opc](a.value, b.value), n.vt), "uniform", False
-        return True
-    if opc in COMMUTATIVE and _is_c(a):
-        n.ops = [b, a]
-        return True
-    if opc in ("ISD::SRA", "ISD::SRL", "ISD::SHL") and _is_c(a) and _wrap(a.value, n.vt) == 0 \
-            or opc == "ISD::SRA" and _is_c(a) and _wrap(a.value, n.vt) == -1:
-        ctx.replace(n, a)  # shifting 0 (or sra of all ones) gives the same value
-        return True
-    if opc in _ASSOC and not (_is_c(b) and opc == "ISD::ADD"):
-        r = _simplify(opc, a, b, ctx, 3)
-        if r is not None and r is not n:
-            ctx.replace(n, r)
+    ac = a.opcode == "ISD::Constant" and isinstance(a.value, int)  # _is_c(a), _is_c(b)
+    bc = b.opcode == "ISD::Constant" and isinstance(b.value, int)
+    if ac:
+        if bc:
+            n.opcode, n.ops, n.value, n.source, n.divergent = "ISD::Constant", [], _wrap(_FOLD[opc](a.value, b.value), n.vt), "uniform", False
             return True
-    if _is_c(b):
+        if opc in COMMUTATIVE:
+            n.ops = [b, a]
+            return True
+        if opc in ("ISD::SRA", "ISD::SRL", "ISD::SHL") and _wrap(a.value, n.vt) == 0 \
+                or opc == "ISD::SRA" and _wrap(a.value, n.vt) == -1:
+            ctx.replace(n, a)  # shifting 0 (or sra of all ones) gives the same value
+            return True
+    if opc in _ASSOC and not (bc and opc == "ISD::ADD"):
+        ao, bo = a.opcode, b.opcode
+        # (_simplify answers None unless one of these holds: see its tests)
+        if ac or bc or a is b or ao in _NOT_OR_ABSORB or bo in _NOT_OR_ABSORB or ao == opc or bo == opc:
+            r = _simplify(opc, a, b, ctx, 3)
+            if r is not None and r is not n:
+                ctx.replace(n, r)
+                return True
+    if bc:
         c = b.value
         if (c == 0 and opc in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA")) \
                 or (c == 1 and opc == "ISD::MUL") or (c == -1 and opc == "ISD::AND"):
@@ -319,7 +356,7 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if opc == "ISD::SRA" and _non_negative(a):
             n.opcode = "ISD::SRL"  # the sign bit is known zero
             return True
-    if opc == "ISD::SRA" and _non_negative(a):
+    elif opc == "ISD::SRA" and _non_negative(a):  # (with a constant b: tested just above)
         n.opcode = "ISD::SRL"  # the sign bit is known zero
         return True
     if a is b:
@@ -329,6 +366,49 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
         if opc in ("ISD::AND", "ISD::OR"):
             ctx.replace(n, a)
             return True
+    tail = _TAIL.get(opc)
+    return tail(n, ctx, opc, a, b) if tail is not None else False
+
+
+# The opcode-specific rules of _binop_rules, one function per opcode: each holds, in the
+# chain's original order, exactly the rules whose opcode test admits that opcode (the
+# others cannot fire for it), so the rules an opcode runs, and their order, are unchanged.
+# Rules shared by several opcodes are the _rule_* functions.
+
+def _rule_absorb(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if opc in ("ISD::AND", "ISD::OR"):
+        # absorption: (or x, (and x, y)) -> x ; (and x, (or x, y)) -> x
+        other = "ISD::AND" if opc == "ISD::OR" else "ISD::OR"
+        for x, y in ((a, b), (b, a)):
+            if y.opcode == other and x in y.ops:
+                ctx.replace(n, x)
+                return True
+    return False
+
+
+def _rule_shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == opc and _is_c(a.ops[1]):
+        # (shift (shift x, c1), c2) -> (shift x, c1 + c2)
+        total = (a.ops[1].value & 31) + (b.value & 31)
+        if total < 32:
+            _set(n, opc, [a.ops[0], ctx.const(total, n.vt)])
+        elif opc == "ISD::SRA":
+            _set(n, opc, [a.ops[0], ctx.const(31, n.vt)])
+        else:
+            ctx.replace(n, ctx.const(0, n.vt))
+        return True
+    return False
+
+
+def _rule_reassociate(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if opc in _REASSOC:
+        for x, y in ((a, b), (b, a)) if opc in COMMUTATIVE else ((a, b),):
+            if _reassociate(n, x, y, ctx):
+                return True
+    return False
+
+
+def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if opc == "ISD::ADD" and _is_c(b) and b.value == 1 and a.opcode == "ISD::XOR" and _is_c(a.ops[1]) \
             and a.ops[1].value == -1:
         # (add (xor x, -1), 1) -> (sub 0, x)
@@ -346,103 +426,21 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             if s.opcode == "ISD::SUB" and s.ops[1] is x:
                 ctx.replace(n, s.ops[0])
                 return True
-    if opc in ("ISD::AND", "ISD::OR"):
-        # absorption: (or x, (and x, y)) -> x ; (and x, (or x, y)) -> x
-        other = "ISD::AND" if opc == "ISD::OR" else "ISD::OR"
-        for x, y in ((a, b), (b, a)):
-            if y.opcode == other and x in y.ops:
-                ctx.replace(n, x)
-                return True
-    if opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == opc and _is_c(a.ops[1]):
-        # (shift (shift x, c1), c2) -> (shift x, c1 + c2)
-        total = (a.ops[1].value & 31) + (b.value & 31)
-        if total < 32:
-            _set(n, opc, [a.ops[0], ctx.const(total, n.vt)])
-        elif opc == "ISD::SRA":
-            _set(n, opc, [a.ops[0], ctx.const(31, n.vt)])
-        else:
-            ctx.replace(n, ctx.const(0, n.vt))
-        return True
-    if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
-        c1, c2 = a.ops[1].value & 31, b.value & 31
-        if c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
-            # DAGCombiner: (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
-            x = a.ops[0]
-            mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
-            if c1 == c2:
-                inner = x
-            else:
-                inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
-                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(n, "ISD::AND", [inner, mask])
-            return True
-    if opc == "ISD::XOR" and not _is_c(b):
-        # DAGCombiner: (x & ~y) ^ y -> x | y
-        for p_, y in ((a, b), (b, a)):
-            if p_.opcode == "ISD::AND":
-                for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
-                    if _is_not_of(q, y):
-                        _set(n, "ISD::OR", [x, y])
-                        return True
-    if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
-        # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
-        if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
-            _set(n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
-            return True
-        if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
-            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
-            return True
-    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and ctx.one_use(a):
-        # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
-        # the sign bit -> srl
-        c = a.ops[1].value & 31
-        if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
-            a.opcode = "ISD::SRL"
-            return True
-    if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
-        c1, c2 = a.ops[1].value & 31, b.value & 31
-        x = a.ops[0]
-        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
-            # DAGCombiner: (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
-            mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
-            if c1 == c2:
-                inner = x
-            else:
-                inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
-                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(n, "ISD::AND", [inner, mask])
-            return True
     if opc == "ISD::ADD" and _is_c(b) and -64 <= b.value < -16:
         # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
         # (LLVM's NegSubInlineConst32 patterns); we express it as the DAG it selects from
         _set(n, "ISD::SUB", [a, ctx.const(-b.value, n.vt)])
         n.value = "negsub"
+        ctx.mutated = True  # a change no pass reports (see run)
         return False
-    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]) and b.value > 0 \
-            and (b.value & (b.value + 1)) == 0:
-        shift, width = a.ops[1].value & 31, (b.value + 1).bit_length() - 1
-        if shift + width >= 32:  # the mask keeps every bit the shift leaves
-            ctx.replace(n, a)
-            return True
-        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal and n.divergent:
-            _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
-            return True
-    if opc == "ISD::OR":
-        # (or (xor x, y), y) -> (or x, y)
-        for p_, y in ((a, b), (b, a)):
-            if p_.opcode == "ISD::XOR" and y in p_.ops:
-                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
-                _set(n, "ISD::OR", [x, y])
-                return True
-    if opc == "ISD::XOR":
-        # (xor (and x, y), y) -> (and (not x), y) when the and has one use; DAGCombiner
-        # tries this operand order only (the and first, y its second operand)
-        for p_, y in ((a, b),):
-            if p_.opcode == "ISD::AND" and p_.ops[1] is y and ctx.one_use(p_):
-                x = p_.ops[0]
-                notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
-                _set(n, "ISD::AND", [notx, y])
-                return True
+    if _rule_reassociate(n, ctx, opc, a, b):
+        return True
+    if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
+        return True
+    return False
+
+
+def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1 \
             and ctx.one_use(b) and not _has_not_inside(b.ops[0]):
         # (sub x, (xor y, -1)) -> (add (add y, 1), x), only when the not has one use
@@ -469,13 +467,134 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             inner = ctx.new("ISD::SUB", n.vt, [b.ops[1], b.ops[0]], like=b)
             _set(n, "ISD::ADD", [a, inner])
             return True
-    if opc in _REASSOC:
-        for x, y in ((a, b), (b, a)) if opc in COMMUTATIVE else ((a, b),):
-            if _reassociate(n, x, y, ctx):
+    return False
+
+
+def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_reassociate(n, ctx, opc, a, b):
+        return True
+    return False
+
+
+def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_absorb(n, ctx, opc, a, b):
+        return True
+    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and ctx.one_use(a):
+        # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
+        # the sign bit -> srl
+        c = a.ops[1].value & 31
+        if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
+            a.opcode = "ISD::SRL"
+            return True
+    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]) and b.value > 0 \
+            and (b.value & (b.value + 1)) == 0:
+        shift, width = a.ops[1].value & 31, (b.value + 1).bit_length() - 1
+        if shift + width >= 32:  # the mask keeps every bit the shift leaves
+            ctx.replace(n, a)
+            return True
+        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal and n.divergent:
+            _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
+            return True
+    if _rule_reassociate(n, ctx, opc, a, b):
+        return True
+    return False
+
+
+def _tail_OR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_absorb(n, ctx, opc, a, b):
+        return True
+    if opc == "ISD::OR":
+        # (or (xor x, y), y) -> (or x, y)
+        for p_, y in ((a, b), (b, a)):
+            if p_.opcode == "ISD::XOR" and y in p_.ops:
+                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
+                _set(n, "ISD::OR", [x, y])
                 return True
+    if _rule_reassociate(n, ctx, opc, a, b):
+        return True
+    return False
+
+
+def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if opc == "ISD::XOR" and not _is_c(b):
+        # DAGCombiner: (x & ~y) ^ y -> x | y
+        for p_, y in ((a, b), (b, a)):
+            if p_.opcode == "ISD::AND":
+                for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
+                    if _is_not_of(q, y):
+                        _set(n, "ISD::OR", [x, y])
+                        return True
+    if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
+        # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
+        if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
+            _set(n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
+            return True
+        if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
+            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+            return True
+    if opc == "ISD::XOR":
+        # (xor (and x, y), y) -> (and (not x), y) when the and has one use; DAGCombiner
+        # tries this operand order only (the and first, y its second operand)
+        for p_, y in ((a, b),):
+            if p_.opcode == "ISD::AND" and p_.ops[1] is y and ctx.one_use(p_):
+                x = p_.ops[0]
+                notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
+                _set(n, "ISD::AND", [notx, y])
+                return True
+    if _rule_reassociate(n, ctx, opc, a, b):
+        return True
     if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
         return True
     return False
+
+
+def _tail_SHL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_shift_of_shift(n, ctx, opc, a, b):
+        return True
+    if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
+        c1, c2 = a.ops[1].value & 31, b.value & 31
+        if c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+            # DAGCombiner: (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
+            x = a.ops[0]
+            mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
+            if c1 == c2:
+                inner = x
+            else:
+                inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
+                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+            _set(n, "ISD::AND", [inner, mask])
+            return True
+    return False
+
+
+def _tail_SRL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_shift_of_shift(n, ctx, opc, a, b):
+        return True
+    if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
+        c1, c2 = a.ops[1].value & 31, b.value & 31
+        x = a.ops[0]
+        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+            # DAGCombiner: (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
+            mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
+            if c1 == c2:
+                inner = x
+            else:
+                inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
+                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+            _set(n, "ISD::AND", [inner, mask])
+            return True
+    return False
+
+
+def _tail_SRA(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if _rule_shift_of_shift(n, ctx, opc, a, b):
+        return True
+    return False
+
+
+_TAIL = {"ISD::ADD": _tail_ADD, "ISD::SUB": _tail_SUB, "ISD::MUL": _tail_MUL, "ISD::AND": _tail_AND,
+         "ISD::OR": _tail_OR, "ISD::XOR": _tail_XOR, "ISD::SHL": _tail_SHL, "ISD::SRL": _tail_SRL,
+         "ISD::SRA": _tail_SRA}
 
 
 def _has_not_inside(n: SDNode) -> bool:
@@ -620,39 +739,75 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
+# opcodes _other_rules has rules for (it answers False for every other opcode)
+_OTHER_OPS = frozenset({"ISD::SRA", "ISD::SIGN_EXTEND", "ISD::SELECT", "ISD::CTLZ", "ISD::CTTZ", "ISD::SMAX"})
+
+
 def _visit(n: SDNode, ctx: _Ctx) -> bool:
-    if id(n) in ctx.forward:
+    if ctx.forward and id(n) in ctx.forward:
         return False
-    if len(n.ops) == 2 and n.opcode in _FOLD:
+    if n.opcode in _FOLD and len(n.ops) == 2:
         if _binop_rules(n, ctx):
             return True
-    return _other_rules(n, ctx)
+    # (a binop rule may have changed the opcode without reporting a change: NegSub)
+    if n.opcode in _OTHER_OPS:
+        return _other_rules(n, ctx)
+    return False
+
+
+_PASS_NO = [0]
 
 
 def run(dag, target=None, max_passes: int = 8) -> None:
     ctx = _Ctx(dag, target)
     touched = False
+    fold, other = _FOLD, _OTHER_OPS
+    binop, other_rules = _binop_rules, _other_rules
+    created, forward = ctx.created, ctx.forward
     for k in range(max_passes):
         if k:
             _resort(dag, ctx)
-        ctx.uses = {id(n): n.uses for n in dag.nodes}
+        ctx.mutated = False
+        _PASS_NO[0] += 1
+        p = ctx.pass_no = _PASS_NO[0]
+        nodes = list(dag.nodes)
+        for n in nodes:
+            n.cuses = n.uses
+            n.cpass = p
         changed = False
-        for n in reversed(list(dag.nodes)):  # users before operands, as DAGCombiner's worklist
-            if _visit(n, ctx):
+        for n in reversed(nodes):  # users before operands, as DAGCombiner's worklist
+            # _visit(n, ctx), inline: nodes of opcodes without rules are passed over
+            opc = n.opcode
+            if opc in fold:
+                if forward and id(n) in forward:
+                    continue
+                fired = (len(n.ops) == 2 and binop(n, ctx)) or (n.opcode in other and other_rules(n, ctx))
+            elif opc in other:
+                if forward and id(n) in forward:
+                    continue
+                fired = other_rules(n, ctx)
+            else:
+                continue
+            if fired:
                 changed = True
                 # nodes a rule just created are combined right away (they are pushed on
                 # DAGCombiner's worklist and popped next)
                 budget = 16
-                while ctx.created and budget:
+                while created and budget:
                     budget -= 1
-                    _visit(ctx.created.pop(), ctx)
-            ctx.created.clear()
+                    _visit(created.pop(), ctx)
+            created.clear()
         if ctx.forward:
             _apply_forward(dag, ctx)
         touched = touched or changed
         if not changed:
             break
-    if touched or any(n.id < 0 for n in dag.nodes):
+    if k and not changed and not ctx.mutated:
+        # The last pass, after a re-sort, changed nothing: re-sorting again would give the
+        # same order, ids, uses and bits; only the constants that pass made and left
+        # unused (appended after the sorted nodes) go.
+        del dag.nodes[len(nodes):]
+    elif touched or any(n.id < 0 for n in dag.nodes):
         _resort(dag, ctx)
     if "AMDGPUISD::BFE_I32" in ctx.legal and _select_time_bfe(dag, ctx):
         _resort(dag, ctx)
@@ -691,38 +846,58 @@ def _apply_forward(dag, ctx: _Ctx) -> None:
     ctx.forward.clear()
 
 
+_MARK = [0]
+
+
 def _resort(dag, ctx: _Ctx | None = None) -> None:
-    """Topological order from the roots (drops unreachable nodes), ids, uses, divergence."""
+    """Topological order from the roots (drops unreachable nodes), ids, uses, divergence.
+
+    Iterative DFS post-order over operands, from the roots and the entry token in node
+    order; a node's ``mark`` says it was reached in this sort."""
+    _MARK[0] += 1
+    mark = _MARK[0]
     order: list[SDNode] = []
-    state: set[int] = set()
-    root_ids = {id(r) for r in dag.roots}
-    starts = [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]
+    append = order.append
+    roots = dag.roots
+    if len(roots) == 1:
+        r0 = roots[0]
+        starts = [r for r in dag.nodes if r is r0 or r.opcode == "ISD::EntryToken"]
+    else:
+        root_ids = {id(r) for r in roots}
+        starts = [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]
     for root in starts:
-        if id(root) in state:
+        if root.mark == mark:
             continue
-        stack = [(root, 0)]
-        state.add(id(root))
+        root.mark = mark
+        stack = [(root, iter(root.ops))]
+        push, top = stack.append, stack.pop
         while stack:
-            node, i = stack[-1]
-            if i < len(node.ops):
-                stack[-1] = (node, i + 1)
-                child = node.ops[i]
-                if id(child) not in state:
-                    state.add(id(child))
-                    stack.append((child, 0))
+            node, it = stack[-1]
+            for child in it:
+                if child.mark != mark:
+                    child.mark = mark
+                    push((child, iter(child.ops)))
+                    break
             else:
-                stack.pop()
-                order.append(node)
+                top()
+                append(node)
     for n in order:
         n.uses = 0
     for i, n in enumerate(order):
         n.id = i
-        for o in n.ops:
+        ops = n.ops
+        for o in ops:
             o.uses += 1
-        if n.source == "divergent":
+        src = n.source
+        if src == "divergent":
             n.divergent = True
-        elif n.source == "uniform":
+        elif src == "uniform":
             n.divergent = False
-        elif n.ops:
-            n.divergent = any(o.divergent for o in n.ops)
+        elif ops:
+            d = False
+            for o in ops:
+                if o.divergent:
+                    d = True
+                    break
+            n.divergent = d
     dag.nodes[:] = order

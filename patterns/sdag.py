@@ -27,6 +27,11 @@ analysis), and a phi divergent only through its incoming values is recomputed fr
 
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
+
+The function-wide prepasses walk the instructions once each and share one dominator tree;
+operands are told apart by their class (cached per class) before any dictionary lookup, so
+constants are never hashed; the Sink sweeps after the first re-evaluate only instructions
+whose own or a user's block changed.
 """
 
 from __future__ import annotations
@@ -86,9 +91,10 @@ class SDNode:
     """A DAG node. One result (``vt``); chain operands are kept apart in ``chain``."""
 
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
-                 "source", "chain", "intrinsic", "reg", "block", "target_op")
+                 "source", "chain", "intrinsic", "reg", "block", "target_op",
+                 "mark", "cuses", "cpass")
 
-    def __init__(self, id, opcode, vt, ops=(), *, value=None, cc=None, ir=None, intrinsic=None,
+    def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
         self.id = id
         self.opcode = opcode
@@ -105,6 +111,11 @@ class SDNode:
         self.reg = reg            # vreg name for CopyFromReg/CopyToReg
         self.block = block
         self.target_op = target_op  # TableGen SDNode name for target nodes
+        # scratch fields of patterns.combine: DFS mark of the re-sort, and the use count
+        # its rules see during one pass (valid when ``cpass`` is that pass's number)
+        self.mark = 0
+        self.cuses = 0
+        self.cpass = 0
 
     @property
     def name(self) -> str:
@@ -153,11 +164,13 @@ class SelectionDAG:
         self.nodes: list[SDNode] = []
         self.roots: list[SDNode] = []  # CopyToReg / STORE / branch / RET: selected even when unused
 
-    def node(self, opcode, vt, ops=(), **kw) -> SDNode:
-        n = SDNode(len(self.nodes), opcode, vt, ops, block=self.block, **kw)
+    def node(self, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None, reg=None,
+             target_op=None) -> SDNode:
+        nodes = self.nodes
+        n = SDNode(len(nodes), opcode, vt, ops, value, cc, ir, intrinsic, reg, self.block, target_op)
         for o in n.ops:
             o.uses += 1
-        self.nodes.append(n)
+        nodes.append(n)
         return n
 
     def recompute_divergence(self, n: SDNode) -> None:
@@ -183,8 +196,20 @@ def _const_int(v) -> int | None:
         return None
 
 
+_INT_BITS: dict = {}
+
+
 def _wrap(value: int, vt: str) -> int:
     """Sign-normalize ``value`` to the width of ``vt`` (as APInt::getSExtValue prints)."""
+    bits = _INT_BITS.get(vt)
+    if bits is not None:  # an integer type seen before (the width cached)
+        value &= (1 << bits) - 1
+        if value >> (bits - 1):
+            value -= 1 << bits
+        return value
+    if vt.startswith("i") and vt[1:].isdigit() and int(vt[1:]) > 0:
+        _INT_BITS[vt] = int(vt[1:])
+        return _wrap(value, vt)
     if vt.startswith("i") and vt[1:].isdigit():
         bits = int(vt[1:])
         value &= (1 << bits) - 1
@@ -200,11 +225,32 @@ _CSE_OPS = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc",
 _COMMUTATIVE_IR = frozenset({"add", "mul", "and", "or", "xor"})
 
 
-def _operand_key(v, rep):
-    v = rep.get(v, v)
-    if type(v).__name__ == "Constant":
-        return (0, v.text, str(v.type))
-    return (1, id(v), "")
+def _class_is(cls, name: str, cache: dict) -> bool:
+    """``type(v).__name__ == name`` with the answer cached per class (the IR classes are few)."""
+    hit = cache.get(cls)
+    if hit is None:
+        hit = cache[cls] = cls.__name__ == name
+    return hit
+
+
+_CONSTANT_CLASS: dict = {}  # IR class -> is it the Constant class (see _class_is)
+
+
+def _cse_key(v, rep, is_const: dict, type_text: dict):
+    """EarlyCSE's key of operand ``v``: ``(0, text, type text)`` for a constant, else
+    ``(1, id of its representative, "")`` (only instructions have representatives). The
+    class test is cached in ``is_const``, a type's text per type object in ``type_text``."""
+    cls = v.__class__
+    c = is_const.get(cls)
+    if c is None:
+        c = _class_is(cls, "Constant", is_const)
+    if c:
+        t = v.type
+        tt = type_text.get(id(t))
+        if tt is None:
+            tt = type_text[id(t)] = (t, str(t))
+        return (0, v.text, tt[1])
+    return (1, id(rep.get(v, v)), "")
 
 
 def immediate_dominators(fn) -> dict:
@@ -222,13 +268,14 @@ def immediate_dominators(fn) -> dict:
     return idom
 
 
-def common_subexpressions(fn) -> dict:
+def common_subexpressions(fn, idom: dict | None = None) -> dict:
     """EarlyCSE as llc runs it: an instruction equal to one in a dominating position (same
     opcode, type, predicate and operands, commutative operands in either order) is
     replaced by it. Returns instruction -> its representative."""
     if not fn.blocks:
         return {}
-    idom = immediate_dominators(fn)
+    if idom is None:
+        idom = immediate_dominators(fn)
     children: dict = {}
     for b in fn.blocks:  # source order keeps the walk deterministic
         p = idom.get(b)
@@ -237,6 +284,15 @@ def common_subexpressions(fn) -> dict:
     rep: dict = {}
     table: dict = {}
     undo: list = []
+    # Operand keys from _cse_key; in an instruction's key its type is replaced by the id of
+    # the first equal type seen (so key equality is type equality without hashing a
+    # dataclass per instruction).
+    is_const = _CONSTANT_CLASS
+    type_text: dict = {}
+    type_canon: dict = {}
+    canon: dict = {}
+    cse_ops = _CSE_OPS
+    commutative = _COMMUTATIVE_IR
     # iterative preorder walk with scoped table: ("enter", block) / ("leave", marker)
     work = [("enter", fn.blocks[0])]
     while work:
@@ -248,12 +304,34 @@ def common_subexpressions(fn) -> dict:
         b = item
         work.append(("leave", len(undo)))
         for ins in b.instructions:
-            if ins.opcode not in _CSE_OPS or ins.name is None:
+            opc = ins.opcode
+            if opc not in cse_ops or ins.name is None:
                 continue
-            ops = tuple(_operand_key(v, rep) for v in ins.operands)
-            if ins.opcode in _COMMUTATIVE_IR and ops[1] < ops[0]:
-                ops = (ops[1], ops[0])
-            key = (ins.opcode, ins.type, ins.predicate, ops, ins.flags)
+            operands = ins.operands
+            if len(operands) == 2:
+                # two operands (most instructions): both keys at once, without a list
+                x, y = operands
+                if is_const.get(x.__class__) is False:
+                    kx = (1, id(rep.get(x, x)), "")
+                else:
+                    kx = _cse_key(x, rep, is_const, type_text)
+                if is_const.get(y.__class__) is False:
+                    ky = (1, id(rep.get(y, y)), "")
+                else:
+                    ky = _cse_key(y, rep, is_const, type_text)
+                if opc in commutative and ky < kx:
+                    kx, ky = ky, kx
+                okeys = (kx, ky)
+            else:
+                ops = [_cse_key(v, rep, is_const, type_text) for v in operands]
+                if opc in commutative and ops[1] < ops[0]:
+                    ops[0], ops[1] = ops[1], ops[0]
+                okeys = tuple(ops)
+            t = ins.type
+            tc = type_canon.get(id(t))
+            if tc is None:
+                tc = type_canon[id(t)] = (t, id(canon.setdefault(t, t)))
+            key = (opc, tc[1], ins.predicate, okeys, ins.flags)
             hit = table.get(key)
             if hit is not None:
                 rep[ins] = hit
@@ -277,7 +355,7 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
     insts = [i for b in fn.blocks for i in b.instructions]
     if mode == "all":
         return set(insts)
-    users: dict = {i: 0 for i in insts}
+    users: dict = dict.fromkeys(insts, 0)
 
     rep = rep or {}
 
@@ -287,14 +365,23 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
         return [rep.get(v, v) for v in i.operands]
 
     if mode == "aggressive":
+        # Only instructions of ``fn`` can be in ``users`` (and only they are keys of
+        # ``rep``): other operands (constants, arguments) are skipped by their class.
+        inst_classes = {i.__class__ for i in insts}
         live = set()
-        work = [i for i in insts if _has_side_effect(i)]
+        side, maybe = _SIDE_EFFECTS, ("call", "load")  # (_has_side_effect answers False for the rest)
+        work = [i for i in insts if i.opcode in side or i.opcode in maybe and _has_side_effect(i)]
+        pop, push = work.pop, work.append
         while work:
-            i = work.pop()
+            i = pop()
             if i in live:
                 continue
             live.add(i)
-            work.extend(v for v in ops_of(i) if v in users and v not in live)
+            for v in (i.operands if i.opcode != "phi" else [v for v, _b in i.incoming]):
+                if v.__class__ in inst_classes:
+                    v = rep.get(v, v)
+                    if v in users and v not in live:
+                        push(v)
         return live
 
     for i in insts:
@@ -333,6 +420,12 @@ _SINKABLE = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select"
 
 
 def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
+    """See ``_sink``: block -> its instructions in order."""
+    return _sink(fn, live, rep)[0]
+
+
+def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
+          incremental: bool = True) -> tuple[dict, dict]:
     """Where llc's IR "Code sinking" pass (Sink.cpp, run late in llc's IR pipeline) leaves
     each live instruction: block -> its instructions in order.
 
@@ -345,14 +438,20 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
     another loop (else its immediate dominator is tried, up to the instruction's block).
     A moved instruction is put at the top of the target block (after the phis). This
     changes what one block's DAG sees: e.g. an add whose only user sits after a loop is
-    selected next to that user (and may fold into v_add3_u32 there)."""
+    selected next to that user (and may fold into v_add3_u32 there).
+
+    Returns (block -> instructions, instruction -> block). ``idom`` is
+    ``immediate_dominators(fn)`` when the caller has it. ``incremental=False``
+    re-evaluates every instruction in every sweep (the literal pass; same answer, slower:
+    the tests compare the two)."""
     rep = rep or {}
     blocks = list(fn.blocks)
     place = {b: [i for i in b.instructions if i in live] for b in blocks}
     if len(blocks) < 2:
-        return place
+        return place, {i: b for b in blocks for i in place[b]}
     entry = blocks[0]
-    idom = immediate_dominators(fn)
+    if idom is None:
+        idom = immediate_dominators(fn)
     reach = set(idom)
     depth: dict = {}
     depth[entry] = 0
@@ -441,21 +540,38 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
             continue
         through[b] = preds[0]
     home = {i: b for b in blocks for i in place[b]}
-    users: dict = {i: [] for i in home}
+    # users of each placed instruction: the instructions using it (``iusers``) and the
+    # incoming blocks of the phis using it (``pusers``). Only instructions are keys of
+    # ``rep``: other operands (constants, arguments) are skipped by their class.
+    inst_classes = {i.__class__ for i in home}
+    iusers: dict = {}
+    pusers: dict = {}
     for b in blocks:
         for u in place[b]:
             if u.opcode == "phi":
                 for v, pb in u.incoming:
+                    if v.__class__ not in inst_classes:
+                        continue
                     v = rep.get(v, v)
-                    if v in users:
+                    if v in home:
                         while pb in through:
                             pb = through[pb]
-                        users[v].append((None, pb))
+                        us = pusers.get(v)
+                        if us is None:
+                            pusers[v] = [pb]
+                        else:
+                            us.append(pb)
             else:
                 for v in u.operands:
+                    if v.__class__ not in inst_classes:
+                        continue
                     v = rep.get(v, v)
-                    if v in users:
-                        users[v].append((u, None))
+                    us = iusers.get(v)
+                    if us is None:
+                        if v in home:
+                            iusers[v] = [u]
+                    else:
+                        us.append(u)
 
     def acceptable(bb, succ) -> bool:
         preds = succ.predecessors
@@ -467,10 +583,24 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
         return True
 
     def target(ins):
+        # The nearest common dominator of the user blocks, visited in any order: it only
+        # climbs, so once bb does not dominate it, it never will (the answer is None).
         bb = home[ins]
         to = None
-        for u, pb in users[ins]:
-            ub = home[u] if u is not None else pb
+        for u in iusers.get(ins, ()):
+            ub = home[u]
+            if ub is bb:
+                # the common dominator of bb and anything is bb or above it, which
+                # either ends as bb or fails the dominance test: no move
+                return None
+            if ub not in reach:
+                continue
+            to = ub if to is None else nca(to, ub)
+            if not dominates(bb, to):
+                return None
+        for ub in pusers.get(ins, ()):
+            if ub is bb:
+                return None
             if ub not in reach:
                 continue
             to = ub if to is None else nca(to, ub)
@@ -482,6 +612,13 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
             to = idom[to]
         return None if to is bb else to
 
+    # The sweeps repeat until nothing moves. ``target(ins)`` depends only on where ``ins``
+    # and its users are, so a sweep re-evaluates just the instructions whose own place or
+    # a user's place changed since their last evaluation (``dirty``); the others would
+    # stay put again. Sweep order is unchanged, so the result is the same as re-evaluating
+    # everything.
+    dirty = set(home)
+    sinkable = _SINKABLE
     changed = True
     while changed:
         changed = False
@@ -489,8 +626,14 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
             if b not in reach:
                 continue
             for ins in reversed(list(place[b])):
-                if ins.opcode not in _SINKABLE or ins in rep:
+                if ins not in dirty and incremental:
                     continue
+                dirty.discard(ins)
+                if ins.opcode not in sinkable or ins in rep:
+                    continue
+                us = iusers.get(ins)
+                if us is not None and home[us[0]] is b:
+                    continue  # a user in its own block: target() answers None
                 to = target(ins)
                 if to is None:
                     continue
@@ -501,8 +644,12 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
                     k += 1
                 lst.insert(k, ins)
                 home[ins] = to
+                dirty.add(ins)
+                for v in ins.operands:  # their users' places changed
+                    if v.__class__ in inst_classes:
+                        dirty.add(rep.get(v, v))
                 changed = True
-    return place
+    return place, home
 
 
 class _Builder:
@@ -514,6 +661,7 @@ class _Builder:
         self.used_outside: set = set()
         self._intr_cache: dict[str, tuple] = {}
         self._decl_cache: dict[str, str] = {}
+        self._vt_cache: dict = {}
         # divergence of values already lowered in their own block, after combines: llc's
         # uniformity analysis runs on IR that EarlyCSE/InstSimplify already simplified, so a
         # value whose divergent inputs cancel out is uniform in its users' blocks too
@@ -521,29 +669,41 @@ class _Builder:
         # values the combines folded, in their own block, to a constant or to another IR
         # value: llc's EarlyCSE/InstSimplify folds them at IR level, so every block sees it
         self.value_alias: dict = {}
-        self.rep = common_subexpressions(fn)
+        idom = immediate_dominators(fn) if fn.blocks else None
+        self.rep = common_subexpressions(fn, idom)
         self.live = live_instructions(fn, dce, self.rep)
         # the block each live instruction is selected in, after llc's IR Sink pass
-        self.placed = sink_placement(fn, self.live, self.rep)
-        self.home = {i: blk for blk, insts in self.placed.items() for i in insts}
+        self.placed, self.home = _sink(fn, self.live, self.rep, idom)
         # llc reads a value defined in a cycle with a divergent exit, outside that cycle,
         # through an LCSSA phi that the analysis calls divergent (temporal divergence)
         self.temporal: dict = {}
         for ci, c in enumerate(getattr(ua, "cycles_with_divergent_exit", ())):
             for b in c.block_set:
                 self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
+        # (only instructions are keys of ``rep``: other operands are classified by their
+        # class name, cached per class, without hashing them)
+        rep, home, used_outside = self.rep, self.home, self.used_outside
+        kinds: dict = {}
         for b in fn.blocks:
             for ins in self.placed[b]:
                 if ins.opcode == "phi":
                     for v, _blk in ins.incoming:
-                        v = self.rep.get(v, v)
-                        if type(v).__name__ == "Instruction" or type(v).__name__ == "Argument":
-                            self.used_outside.add(v)
+                        k = kinds.get(v.__class__)
+                        if k is None:
+                            k = kinds[v.__class__] = v.__class__.__name__
+                        if k == "Instruction":
+                            used_outside.add(rep.get(v, v))
+                        elif k == "Argument":
+                            used_outside.add(v)
                     continue
                 for v in ins.operands:
-                    v = self.rep.get(v, v)
-                    if type(v).__name__ == "Instruction" and self.home.get(v, v.block) is not b:
-                        self.used_outside.add(v)
+                    k = kinds.get(v.__class__)
+                    if k is None:
+                        k = kinds[v.__class__] = v.__class__.__name__
+                    if k == "Instruction":
+                        v = rep.get(v, v)
+                        if home.get(v, v.block) is not b:
+                            used_outside.add(v)
 
     def is_divergent(self, v) -> bool:
         return bool(self.ua.is_divergent(v))
@@ -644,8 +804,29 @@ class _Builder:
         rep = self.rep
 
         value_alias = self.value_alias
+        is_const_cls = _CONSTANT_CLASS
+        vt_cache = self._vt_cache
+
+        def vt_of_cached(ty) -> str:
+            hit = vt_cache.get(id(ty))
+            if hit is None:
+                hit = vt_cache[id(ty)] = (ty, vt_of(ty))  # (the type kept alive with its id)
+            return hit[1]
 
         def get(v) -> SDNode:
+            cls = v.__class__
+            c = is_const_cls.get(cls)
+            if c is None:
+                c = _class_is(cls, "Constant", is_const_cls)
+            if c:
+                # a constant is never a CSE representative, a local value or an alias key
+                c = _const_int(v)
+                vt = vt_of_cached(v.type)
+                if c is None:
+                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant", vt, ir=v)
+                    n.source = "uniform"
+                    return n
+                return const(c, vt)
             v = rep.get(v, v)
             n = local.get(v)
             if n is not None:
@@ -668,7 +849,7 @@ class _Builder:
                 return const(c, vt)
             kind = type(v).__name__
             if kind in ("Instruction", "Argument"):
-                n = dag.node("ISD::CopyFromReg", vt_of(v.type), ir=v, reg=self.reg_of(v))
+                n = dag.node("ISD::CopyFromReg", vt_of_cached(v.type), ir=v, reg=self.reg_of(v))
                 known = self.value_div.get(v)
                 base = self.is_divergent(v) if known is None else known
                 div = base or (kind == "Instruction" and self._temporal(v, block))
@@ -682,11 +863,30 @@ class _Builder:
             local[v] = n
             return n
 
+        nodes = dag.nodes
+        used_outside = self.used_outside
+        binops = ISD_OF_BINOP
         for ins in self.placed[block]:
             op = ins.opcode
+            isd = binops.get(op)
+            if isd is not None:
+                # the common case, as below with dag.node and the divergence of a node
+                # without a source (the OR of its operands') written out
+                x, y = ins.operands[0], ins.operands[1]
+                a, b = get(x), get(y)
+                n = SDNode(len(nodes), isd, vt_of_cached(ins.type), (a, b), None, None, ins, None, None, block)
+                a.uses += 1
+                b.uses += 1
+                nodes.append(n)
+                n.divergent = True if a.divergent or b.divergent else False
+                if ins.name is not None:
+                    local[ins] = n
+                    if ins in used_outside:
+                        self._copy_out(dag, ins, n)
+                continue
             n: SDNode | None = None
             if op == "phi":
-                n = dag.node("ISD::CopyFromReg", vt_of(ins.type), ir=ins, reg=self.reg_of(ins))
+                n = dag.node("ISD::CopyFromReg", vt_of_cached(ins.type), ir=ins, reg=self.reg_of(ins))
                 div = self.phi_divergent(ins)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
@@ -694,27 +894,27 @@ class _Builder:
                 continue
             if op in ISD_OF_BINOP:
                 a, b = get(ins.operands[0]), get(ins.operands[1])
-                n = dag.node(ISD_OF_BINOP[op], vt_of(ins.type), (a, b), ir=ins)
+                n = dag.node(ISD_OF_BINOP[op], vt_of_cached(ins.type), (a, b), ir=ins)
             elif op == "icmp":
                 a, b = get(ins.operands[0]), get(ins.operands[1])
-                n = dag.node("ISD::SETCC", vt_of(ins.type), (a, b), ir=ins, cc=CONDCODES.get(ins.predicate, ins.predicate))
+                n = dag.node("ISD::SETCC", vt_of_cached(ins.type), (a, b), ir=ins, cc=CONDCODES.get(ins.predicate, ins.predicate))
             elif op == "select":
                 c, a, b = (get(x) for x in ins.operands[:3])
-                n = dag.node("ISD::SELECT", vt_of(ins.type), (c, a, b), ir=ins)
+                n = dag.node("ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ir=ins)
             elif op in ISD_OF_CAST:
                 a = get(ins.operands[0])
-                if op == "freeze" or (op == "bitcast" and a.vt == vt_of(ins.type)):
+                if op == "freeze" or (op == "bitcast" and a.vt == vt_of_cached(ins.type)):
                     local[ins] = a
                     if ins in self.used_outside:
                         self._copy_out(dag, ins, a)
                     continue
-                n = dag.node(ISD_OF_CAST[op], vt_of(ins.type), (a,), ir=ins)
+                n = dag.node(ISD_OF_CAST[op], vt_of_cached(ins.type), (a,), ir=ins)
             elif op == "getelementptr":
                 ops = tuple(get(x) for x in ins.operands)
-                n = dag.node("ISD::PTRADD", vt_of(ins.type), ops, ir=ins)
+                n = dag.node("ISD::PTRADD", vt_of_cached(ins.type), ops, ir=ins)
             elif op == "load":
                 p = get(ins.operands[0])
-                n = dag.node("ISD::LOAD", vt_of(ins.type), (p,), ir=ins)
+                n = dag.node("ISD::LOAD", vt_of_cached(ins.type), (p,), ir=ins)
                 n.chain = chain
                 chain = n
                 div = self.is_divergent(ins)
@@ -728,7 +928,7 @@ class _Builder:
                 dag.roots.append(n)
             elif op == "call":
                 n = self._call(dag, ins, get, const)
-                if n is not None and ins.type is not None and vt_of(ins.type) == "isVoid":
+                if n is not None and ins.type is not None and vt_of_cached(ins.type) == "isVoid":
                     n.chain = chain
                     chain = n
                     dag.roots.append(n)
@@ -756,7 +956,18 @@ class _Builder:
             if n is None:
                 continue
             if n.opcode not in ("ISD::STORE", "ISD::BR", "ISD::BRCOND", "ISD::RET"):
-                self._set_divergence(n)
+                src = n.source  # (_set_divergence, inline)
+                if src == "divergent":
+                    n.divergent = True
+                elif src == "uniform":
+                    n.divergent = False
+                else:
+                    d = False
+                    for o in n.ops:
+                        if o.divergent:
+                            d = True
+                            break
+                    n.divergent = d
             else:
                 dag.recompute_divergence(n)
             if ins.name is not None:
