@@ -9,25 +9,28 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(shift (shift x, c1), c2)`` -> ``(shift x, c1+c2)``; ``add x, C`` with C in [-64, -17]
   -> ``sub x, -C`` (AMDGPU's NegSubInlineConst32 selection, kept as a sub so the plain
   S_SUB/V_SUB patterns select it);
-  ``and (srl x, c), 2^w-1`` -> ``AMDGPUISD::BFE_U32 x, c, w`` for divergent nodes when the
-  target has that node (llc does it for uniform ones too, but the reference target
-  cannot declare s_bfe_u32's packed operand); just ``srl x, c`` when c + w >= 32;
+  ``and (srl x, c), 2^w-1`` -> just ``srl x, c`` when c + w >= 32 (bit-field extracts
+  themselves are formed at selection time, the target's SelectS_BFE CustomSelect step,
+  for both divergences, as llc does: formed here they would hide the ``and`` from an
+  ``or`` root's v_and_or_b32);
   ``(srl (shl x, c1), c2)`` -> ``(and (srl|shl x, |c2-c1|), -1 >> c2)`` and
   ``(shl (srl x, c1), c2)`` -> ``(and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)`` (inner
-  shift used once or c1 == c2; DAGCombiner); after all rules, a divergent ``(sra (shl x, c1), c2)`` with
-  0 < c1 <= c2 -> ``AMDGPUISD::BFE_I32 x, c2-c1, 32-c2`` (AMDGPU's SelectS_BFE at selection
-  time, ``_select_time_bfe``; the uniform s_bfe_i32 has the packed operand the model
-  cannot express);
+  shift used once or c1 == c2; DAGCombiner);
   ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
   ``mul x, 2^k+1`` -> ``(x << k) + x`` unless it is selected into v_mad_u64_u32 by its add
-  user (``_feeds_mad``);
+  user (``_feeds_mad``); ``(mul (shl x, C), y)`` -> ``(shl (mul x, y), C)`` (the shl used
+  once; visitMUL);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
-  whose sign bit is known zero -> ``srl`` (known leading zeros, ``_known_lz``); a one-use
+  whose sign bit is known zero -> ``srl`` (known leading zeros, ``_known_lz``, which reads
+  a CopyFromReg's count recorded in the block that computed the value, see
+  ``sdag._Builder.live_lz``); a one-use
   ``sra x, c`` under ``and`` with a mask whose top c bits are clear -> ``srl`` (demanded
   bits);
   ``(x ^ y) | y`` -> ``x | y``;
-  ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
-  ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``C2 - (x + C1)`` -> ``(C2 - C1) - x``;
+  ``x - (y + C)`` -> ``(x - y) + -C`` (the add used once; visitSUB); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
+  ``~(and x, C)`` -> ``~x | ~C`` and ``~(or x, C)`` -> ``~x & ~C`` (the and/or used once;
+  visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
 - InstSimplify as llc's EarlyCSE applies it, for add/and/or/xor (``_simplify``):
   identities, ``x op x``, ``x op ~x``, absorption, and simplifyAssociativeBinOp (regroup
   ``(a op b) op c`` when a sub-pair simplifies, up to 3 levels); ``sra``/``srl``/``shl``
@@ -47,10 +50,10 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``abs x``; ``ctlz``/``cttz`` (zero defined) -> ``umin (ctlz_zero_undef x), 32``;
   ``sra (shl x, 32-n), 32-n`` and ``sext (trunc x to i<n>)`` (x of the result type) ->
   ``sign_extend_inreg x, i<n>`` for n = 8, 16, the width a VTSDNode operand (opcode
-  ``ISD::VALUETYPE``, never divergent); other widths stay shifts, which llc selects as
-  bit-field extracts (``_select_time_bfe``) exactly like its expanded sext_inreg i<n>.
+  ``ISD::VALUETYPE``, never divergent); other widths stay shifts, which the selector's
+  SelectS_BFE step turns into bit-field extracts exactly like llc's expanded sext_inreg.
 
-Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef, BFE_U32) apply
+Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef) apply
 only when the target has patterns rooted at that node (DAGCombiner's isOperationLegal).
 
 Rules run to a fixpoint, users before operands (DAGCombiner's worklist order). Then the
@@ -441,6 +444,10 @@ def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
 
 
 def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if b.opcode == "ISD::ADD" and _is_c(a) and _is_c(b.ops[1]):
+        # DAGCombiner visitSUB: C2 - (x + C1) -> (C2 - C1) - x (no one-use condition)
+        _set(n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, n.vt), b.ops[0]])
+        return True
     if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1 \
             and ctx.one_use(b) and not _has_not_inside(b.ops[0]):
         # (sub x, (xor y, -1)) -> (add (add y, 1), x), only when the not has one use
@@ -467,10 +474,24 @@ def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
             inner = ctx.new("ISD::SUB", n.vt, [b.ops[1], b.ops[0]], like=b)
             _set(n, "ISD::ADD", [a, inner])
             return True
+        # DAGCombiner visitSUB hoists a one-use add of a constant: x - (y + C) ->
+        # (x - y) + -C (llc makes (x - y) - C, which its next visit turns into this add)
+        if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and ctx.one_use(b):
+            inner = ctx.new("ISD::SUB", n.vt, [a, b.ops[0]], like=n)
+            _set(n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, n.vt)])
+            return True
     return False
 
 
 def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    if (a.opcode == "ISD::SHL" or b.opcode == "ISD::SHL") and not _is_c(b):
+        # DAGCombiner visitMUL: (mul (shl x, C), y) -> (shl (mul x, y), C), the shl used
+        # once (either operand order, the first operand tried first)
+        for s_, y in ((a, b), (b, a)):
+            if s_.opcode == "ISD::SHL" and _is_c(s_.ops[1]) and ctx.one_use(s_):
+                inner = ctx.new("ISD::MUL", n.vt, [s_.ops[0], y], like=n)
+                _set(n, "ISD::SHL", [inner, s_.ops[1]])
+                return True
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
     return False
@@ -492,9 +513,9 @@ def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         if shift + width >= 32:  # the mask keeps every bit the shift leaves
             ctx.replace(n, a)
             return True
-        if shift > 0 and ctx.one_use(a) and "AMDGPUISD::BFE_U32" in ctx.legal and n.divergent:
-            _set(n, "AMDGPUISD::BFE_U32", [a.ops[0], ctx.const(shift, n.vt), ctx.const(width, n.vt)])
-            return True
+        # (no BFE_U32 here: AMDGPU forms it at selection time for both divergences, the
+        # SelectS_BFE CustomSelect step; forming it early would hide the and from an or
+        # root's v_and_or_b32)
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
     return False
@@ -525,6 +546,14 @@ def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
                         _set(n, "ISD::OR", [x, y])
                         return True
     if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
+        ao = a.opcode
+        if (ao == "ISD::AND" or ao == "ISD::OR") and ctx.one_use(a) and (_is_c(a.ops[1]) or _is_c(a.ops[0])):
+            # DAGCombiner visitXOR (De Morgan when one side is a constant, the and/or used
+            # once): not (and x, C) -> or (not x), ~C ; not (or x, C) -> and (not x), ~C
+            x, c = (a.ops[0], a.ops[1]) if _is_c(a.ops[1]) else (a.ops[1], a.ops[0])
+            notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=a)
+            _set(n, "ISD::OR" if ao == "ISD::AND" else "ISD::AND", [notx, ctx.const(~c.value, n.vt)])
+            return True
         # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
         if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
             _set(n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
@@ -619,6 +648,13 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
         if not isinstance(n.value, int):
             return 0
         return 32 - (n.value & 0xFFFFFFFF).bit_length()
+    if opc == "ISD::CopyFromReg":
+        # recorded where the value was computed (sdag._Builder.live_lz): the exporting
+        # node of that finished block until first asked, counted from depth 0 there
+        k = n.klz
+        if k.__class__ is not int:
+            k = n.klz = _known_lz(k)
+        return k
     if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
         return 26  # at most 32: six bits
     if opc == "AMDGPUISD::BFE_U32":
@@ -809,26 +845,6 @@ def run(dag, target=None, max_passes: int = 8) -> None:
         del dag.nodes[len(nodes):]
     elif touched or any(n.id < 0 for n in dag.nodes):
         _resort(dag, ctx)
-    if "AMDGPUISD::BFE_I32" in ctx.legal and _select_time_bfe(dag, ctx):
-        _resort(dag, ctx)
-
-
-def _select_time_bfe(dag, ctx: _Ctx) -> bool:
-    """AMDGPU's selector (SelectS_BFE), after all combines: a divergent
-    ``(sra (shl x, c1), c2)`` with 0 < c1 <= c2 < 32 becomes ``BFE_I32 x, c2-c1, 32-c2``
-    (v_bfe_i32; the uniform s_bfe_i32 has the packed operand the model cannot express)."""
-    changed = False
-    for n in list(dag.nodes):
-        if n.opcode != "ISD::SRA" or not n.divergent or n.vt != "i32":
-            continue
-        a, b = n.ops
-        if a.opcode != "ISD::SHL" or not _is_c(b) or not _is_c(a.ops[1]):
-            continue
-        c1, c2 = a.ops[1].value & 31, b.value & 31
-        if 0 < c1 <= c2:
-            _set(n, "AMDGPUISD::BFE_I32", [a.ops[0], ctx.const(c2 - c1, n.vt), ctx.const(32 - c2, n.vt)])
-            changed = True
-    return changed
 
 
 def _apply_forward(dag, ctx: _Ctx) -> None:

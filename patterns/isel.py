@@ -16,6 +16,11 @@ declines, and the table is tried. A model producing an undeclared instruction, a
 scalar-class result for a divergent node, or raising, is a ``SpecError`` naming the
 record and its ``model`` field.
 
+A result DAG may use Target.td's instructions: they become what LLVM's InstrEmitter
+makes of them (``REG_SEQUENCE`` and ``IMPLICIT_DEF`` stay, ``EXTRACT_SUBREG`` and
+``COPY_TO_REGCLASS`` become ``COPY``), and an operand whose register class does not fit
+the instruction operand's class gets a ``COPY`` into that class in between.
+
 Bookkeeping nodes (EntryToken, CopyFromReg, CopyToReg, branches, loads, stores,
 compares, selects, casts, constants) are selected by the target's patterns when it has
 patterns rooted at their opcode; otherwise they become generic pseudo instructions
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tdgen.builtins import GENERIC_INSTRUCTIONS
 from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
@@ -50,16 +56,22 @@ class MachineInstr:
     node: str
     pattern: str | None = None
     order: int = 0
+    # results after the first (V_MAD_U64_U32's carry-out): (vreg, register class) pairs
+    more_defs: tuple[tuple[str, str | None], ...] = ()
 
     def mir_text(self) -> str:
         ops = ", ".join(self.operands)
-        lhs = f"{self.dst}:{self.regclass.lower() if self.regclass else '_'} = " if self.dst else ""
+        defs = ([(self.dst, self.regclass)] if self.dst else []) + list(self.more_defs)
+        lhs = ", ".join(f"{d}:{rc.lower() if rc else '_'}" for d, rc in defs) + " = " if defs else ""
         tail = f"  ; {self.ir}" if self.ir else ""
         return f"{lhs}{self.opcode} {ops}".rstrip() + tail
 
     def as_json(self) -> dict:
-        return {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
-                "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
+        out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
+               "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
+        if self.more_defs:
+            out["more_defs"] = [{"dst": d, "regclass": rc} for d, rc in self.more_defs]
+        return out
 
 
 @dataclass
@@ -352,7 +364,10 @@ class _FnSelector:
             self._plans[id(p)] = plan
         return plan
 
-    def _compile(self, d, opkind):
+    def _compile(self, d, opkind, cast=None):
+        """A result DAG as a nested plan: ``("lit", text)``, ``("var", name, is_register)``,
+        ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
+        Target.td ones included, see ``_compile_generic``)."""
         if isinstance(d, Leaf):
             if d.kind == "int":
                 return ("lit", str(d.value))
@@ -361,14 +376,88 @@ class _FnSelector:
                 return ("var", d.name, kind is not None and kind in self.rcs)
             return ("lit", str(d.value if d.value is not None else d.render()))
         if d.cast_type is not None and len(d.args) == 1:
-            return self._compile(d.args[0], opkind)
+            return self._compile(d.args[0], opkind, d.cast_type)
         inst = self.insts.get(d.op)
+        if inst is None and d.op in GENERIC_INSTRUCTIONS:
+            return self._compile_generic(d, cast)
         ins = inst.ins if inst is not None else ()
-        kids = tuple(self._compile(a, ins[i].kind if i < len(ins) else None) for i, a in enumerate(d.args))
+        kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None), ins[i].kind if i < len(ins) else None)
+                     for i, a in enumerate(d.args))
         rc = inst.outs[0].kind if inst is not None and inst.outs else None
         file = getattr(self.rcs.get(rc), "file", None) if rc else None
         has_out = inst is None or bool(inst.outs)
-        return ("inst", d.op, rc, file, has_out, kids)
+        more = tuple(o.kind for o in inst.outs[1:]) if inst is not None else ()
+        return ("inst", d.op, rc, file, has_out, kids, more)
+
+    def _constrain(self, kid, kind):
+        """As InstrEmitter does for an operand whose register class does not fit the
+        operand's (the sreg_64 REG_SEQUENCE feeding V_MAD_U64_U32's VReg_64 addend): a
+        ``COPY`` into the operand's class in between."""
+        if kid[0] != "inst" or kind not in self.rcs or kid[2] not in self.rcs or kid[2] == kind:
+            return kid
+        if set(self.rcs[kid[2]].registers) <= set(self.rcs[kind].registers):
+            return kid
+        return ("inst", "COPY", kind, self._file(kind), True, (kid,), ())
+
+    def _compile_generic(self, d, cast):
+        """Target.td instructions as LLVM's InstrEmitter leaves them after isel:
+        ``REG_SEQUENCE`` keeps its operands with ``%subreg.<index>`` markers and defines a
+        register of its class; ``EXTRACT_SUBREG v, idx`` becomes ``COPY v.idx`` into the
+        class of that sub-register; ``COPY_TO_REGCLASS v, RC`` a ``COPY`` into RC;
+        ``IMPLICIT_DEF`` a register of the scalar class of its type (it has no divergent
+        operand; llc-19 gives ``(i32 (IMPLICIT_DEF))`` an sreg_32)."""
+        op = d.op
+        if op == "IMPLICIT_DEF":
+            rc = self._class_for(cast, "scalar") or self._scalar_rc
+            return ("inst", op, rc, self._file(rc), True, (), ())
+        if op == "REG_SEQUENCE":
+            rc = str(d.args[0].value)
+            kids = []
+            for k in range(1, len(d.args), 2):
+                kids.append(self._compile(d.args[k], rc))
+                kids.append(("lit", f"%subreg.{d.args[k + 1].value}"))
+            return ("inst", op, rc, self._file(rc), True, tuple(kids), ())
+        if op == "COPY_TO_REGCLASS":
+            rc = str(d.args[1].value)
+            return ("inst", "COPY", rc, self._file(rc), True, (self._compile(d.args[0], rc),), ())
+        # EXTRACT_SUBREG
+        idx = str(d.args[1].value)
+        inner = self._compile(d.args[0], None)
+        outer = inner[2] if inner[0] == "inst" else None
+        rc = self._sub_class(outer, idx) if outer else None
+        return ("sub", idx, rc, self._file(rc), inner)
+
+    def _file(self, rc):
+        return getattr(self.rcs.get(rc), "file", None) if rc else None
+
+    def _class_for(self, vt, file):
+        """The first register class of ``file`` holding values of type ``vt``."""
+        for rc in self.t.register_classes:
+            if rc.file == file and any(getattr(t, "name", None) == vt for t in rc.types):
+                return rc.name
+        return None
+
+    def _sub_class(self, rc_name, idx):
+        """The class of sub-register ``idx`` of class ``rc_name`` (VReg_64, sub0 ->
+        VGPR_32): the first class holding every register's component at that index."""
+        rc = self.rcs.get(rc_name)
+        if rc is None or idx not in rc.subreg_indices:
+            return None
+        k = rc.subreg_indices.index(idx)
+        parts = {regs[k] for regs in rc.subregs}
+        for c in self.t.register_classes:
+            if parts <= set(c.registers):
+                return c.name
+        return None
+
+    def sub_copy_class(self, rc, operand: str, env) -> tuple[str | None, str | None]:
+        """Class and file of ``COPY x.idx`` when ``x`` is a bound value (its class is not
+        known from the plan): the default 32-bit class of the file its divergence picks."""
+        if rc is not None:
+            return rc, self._file(rc)
+        v = next((n for n in env.values() if self.vreg_of.get(id(n)) == operand), None)
+        div = v is not None and v.divergent
+        return (self._vector_rc, "vector") if div else (self._scalar_rc, "scalar")
 
     def _emit_dst(self, plan, root: SDNode, env, out, p, top=False) -> str:
         tag = plan[0]
@@ -387,15 +476,24 @@ class _FnSelector:
                 return f"%{v.reg}"
             r = self.vreg_of.get(id(v))
             return r if r is not None else self.vreg(v)
-        _tag, op, rc, file, has_out, kids = plan
+        if tag == "sub":
+            _tag, idx, rc, file, inner = plan
+            src = self._emit_dst(inner, root, env, out, p)
+            rc, file = self.sub_copy_class(rc, src, env)
+            dst = self.vreg(root) if top else f"%{self._fresh()}"
+            out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), f"t{root.id}", p.record,
+                                    root.id * 64 + (32 if top else 0) + len(out) % 32))
+            return dst
+        _tag, op, rc, file, has_out, kids, more = plan
         emit = self._emit_dst
         ops = [emit(k, root, env, out, p) for k in kids]
         if has_out:
             dst = self.vreg(root) if top else f"%{self._fresh()}"
         else:
             dst = None
+        more_defs = tuple((f"%{self._fresh()}", m) for m in more)
         out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), f"t{root.id}", p.record,
-                                root.id * 64 + (32 if top else 0) + len(out) % 32))
+                                root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
         return dst or ""
 
     def operand(self, env, name: str, reg_operand: bool) -> str:
@@ -471,7 +569,17 @@ def _compile_emitter(plan, p):
             v = f"v{count[0]}"
             lines.append(f"    {v} = sel.operand(env, {pl[1]!r}, {bool(pl[2])!r})")
             return v
-        _tag, op, rc, file, has_out, kids = pl
+        if tag == "sub":
+            _tag, idx, rc, file, inner = pl
+            src = expr(inner, False)
+            count[0] += 1
+            d = f"d{count[0]}"
+            lines.append(f"    rc{count[0]}, f{count[0]} = sel.sub_copy_class({rc!r}, {src}, env)")
+            lines.append(f"    {d} = sel.vreg(root)" if top else f"    {d} = f'%{{sel._fresh()}}'")
+            lines.append(f"    out.append(MI('COPY', {d}, rc{count[0]}, f{count[0]}, [{src} + {'.' + idx!r}], irn, tn, REC, "
+                         f"base + {32 if top else 0} + len(out) % 32))")
+            return d
+        _tag, op, rc, file, has_out, kids, more = pl
         args = [expr(k, False) for k in kids]
         count[0] += 1
         d = f"d{count[0]}"
@@ -481,8 +589,9 @@ def _compile_emitter(plan, p):
             lines.append(f"    {d} = sel.vreg(root)")
         else:
             lines.append(f"    {d} = f'%{{sel._fresh()}}'")
+        more_defs = "(" + "".join(f"(f'%{{sel._fresh()}}', {m!r}), " for m in more) + ")"
         lines.append(f"    out.append(MI({op!r}, {d}, {rc!r}, {file!r}, [{', '.join(args)}], irn, tn, REC, "
-                     f"base + {32 if top else 0} + len(out) % 32))")
+                     f"base + {32 if top else 0} + len(out) % 32, {more_defs}))")
         return f"({d} or '')"
 
     expr(plan, True)

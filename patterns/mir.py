@@ -6,7 +6,10 @@ Two jobs, both about LLVM's machine-IR text form:
   function (``patterns.isel.SelectedFunction``) in a MIR-like layout that uses LLVM's
   opcode and register-class names, so a reader can put it next to
   ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=finalize-isel`` (or
-  ``-stop-after=amdgpu-isel``) output.
+  ``-stop-after=amdgpu-isel``) output. Result DAGs with Target.td instructions print as
+  llc leaves them after isel: ``REG_SEQUENCE %a, %subreg.sub0, %b, %subreg.sub1``,
+  ``IMPLICIT_DEF``, ``EXTRACT_SUBREG`` as ``COPY %v.sub0``, and every def of a
+  multi-result instruction (``%1:vreg_64, %2:sreg_64 = V_MAD_U64_U32_e64 ...``).
 - ``read_mir`` parses llc's ``-stop-after=...`` output into per-function instruction
   lists (opcode, destination register class), and ``opcode_multiset`` reduces one to the
   multiset of "modeled" opcodes used by the differential test against llc.
@@ -16,8 +19,8 @@ in a result DAG of the target's selection patterns whose name starts with ``S_``
 ``V_`` (for amdgpu: the 32-bit SALU/VALU ALU ops, VOP3 three-operand forms, bit counts,
 min/max, bit-field extracts ...), except the moves S_MOV_B32/V_MOV_B32_e32. Copies,
 constant materialization, compares feeding branches (S_CMP/V_CMP), loads/stores,
-control-flow pseudos (SI_IF, SI_ELSE, SI_END_CF, S_CBRANCH) and REG_SEQUENCE are not
-modeled and are ignored by the comparison. ``compare_with_llc`` runs the comparison
+control-flow pseudos (SI_IF, SI_ELSE, SI_END_CF, S_CBRANCH), REG_SEQUENCE and
+IMPLICIT_DEF are not modeled and are ignored by the comparison. ``compare_with_llc`` runs the comparison
 (llc-19 ``-stop-after=amdgpu-isel`` by default: the DAG selector's own choice, before
 SIFixSGPRCopies moves SALU users of VGPR values to the VALU).
 """

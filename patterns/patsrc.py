@@ -14,6 +14,7 @@ variant. Problems are collected in the given
 
 from __future__ import annotations
 
+from tdgen.builtins import GENERIC_INSTRUCTIONS
 from tdgen.dag import Dag, Leaf
 from tdgen.errors import SpecError, expected
 
@@ -262,7 +263,9 @@ def _dst_cost(dst, target) -> tuple[int, int]:
     insts = target.instructions
     cost = size = 0
     for n in dst.walk():
-        if isinstance(n, Dag) and n.op in insts:
+        if isinstance(n, Dag) and n.op in GENERIC_INSTRUCTIONS and n.op not in insts:
+            cost += 1  # Target.td's REG_SEQUENCE, IMPLICIT_DEF ... are instructions too (CodeSize 0)
+        elif isinstance(n, Dag) and n.op in insts:
             cost += 1
             ri = insts[n.op]
             if ri.field("usesCustomInserter", False):

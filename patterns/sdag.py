@@ -24,6 +24,12 @@ their uses are, as llc's Sink pass does (``sink_placement``). Blocks are built a
 a value the combines fold to a constant or to another value, or find uniform, is seen
 that way by the blocks that read it (llc's InstSimplify runs before its uniformity
 analysis), and a phi divergent only through its incoming values is recomputed from them.
+The known leading zero bits of each exported i32 value, computed after its block's
+combines, are recorded per function (``_Builder.live_lz``; the exporting node is kept
+and counted when a rule first asks) and carried by the CopyFromRegs that read it
+(``SDNode.klz``, see ``patterns.combine._known_lz``), a phi taking the minimum over its incoming
+values (0 for a value not built yet, e.g. over a back edge): llc's FunctionLoweringInfo
+LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext.
 
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
@@ -92,7 +98,7 @@ class SDNode:
 
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
-                 "mark", "cuses", "cpass")
+                 "mark", "cuses", "cpass", "klz")
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
@@ -116,6 +122,10 @@ class SDNode:
         self.mark = 0
         self.cuses = 0
         self.cpass = 0
+        # known leading zero bits of a CopyFromReg's value, from the block that computed
+        # it (llc's FunctionLoweringInfo::LiveOutRegInfo, an AssertZext on the copy): an
+        # int, or the exporting node of that (finished) block until first asked
+        self.klz = 0
 
     @property
     def name(self) -> str:
@@ -669,6 +679,12 @@ class _Builder:
         # values the combines folded, in their own block, to a constant or to another IR
         # value: llc's EarlyCSE/InstSimplify folds them at IR level, so every block sees it
         self.value_alias: dict = {}
+        # known leading zeros of each exported i32 value, recorded after its block is
+        # combined (as the exporting node: counted on first use, the block is finished),
+        # and of each i32 phi (the minimum over its incoming values): llc's
+        # FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo. Per function.
+        self.live_lz: dict = {}
+        self.track_lz = False  # set by build_function_dags when it combines
         idom = immediate_dominators(fn) if fn.blocks else None
         self.rep = common_subexpressions(fn, idom)
         self.live = live_instructions(fn, dce, self.rep)
@@ -804,6 +820,7 @@ class _Builder:
         rep = self.rep
 
         value_alias = self.value_alias
+        live_lz = self.live_lz
         is_const_cls = _CONSTANT_CLASS
         vt_cache = self._vt_cache
 
@@ -850,6 +867,7 @@ class _Builder:
             kind = type(v).__name__
             if kind in ("Instruction", "Argument"):
                 n = dag.node("ISD::CopyFromReg", vt_of_cached(v.type), ir=v, reg=self.reg_of(v))
+                n.klz = live_lz.get(v, 0)
                 known = self.value_div.get(v)
                 base = self.is_divergent(v) if known is None else known
                 div = base or (kind == "Instruction" and self._temporal(v, block))
@@ -887,6 +905,8 @@ class _Builder:
             n: SDNode | None = None
             if op == "phi":
                 n = dag.node("ISD::CopyFromReg", vt_of_cached(ins.type), ir=ins, reg=self.reg_of(ins))
+                if self.track_lz:
+                    n.klz = live_lz[ins] = self._phi_lz(ins)
                 div = self.phi_divergent(ins)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
@@ -975,6 +995,38 @@ class _Builder:
                 if ins in self.used_outside:
                     self._copy_out(dag, ins, n)
         return dag
+
+    def _phi_lz(self, phi) -> int:
+        """Known leading zeros of an i32 phi: the minimum over its incoming values, a
+        constant's own, a value's recorded one, 0 for a value not recorded yet (a back
+        edge, an argument) or undef (ComputePHILiveOutRegInfo gives up on those)."""
+        if vt_of(phi.type) != "i32":
+            return 0
+        lz = 32
+        rep, alias, live_lz = self.rep, self.value_alias, self.live_lz
+        for v, _blk in phi.incoming:
+            if _is_const(v):
+                c = _const_int(v)
+                if c is None:
+                    return 0
+                lz = min(lz, 32 - (c & 0xFFFFFFFF).bit_length())
+                continue
+            v = rep.get(v, v)
+            al = alias.get(v)
+            if isinstance(al, tuple):
+                lz = min(lz, 32 - (al[0] & 0xFFFFFFFF).bit_length())
+                continue
+            if al is not None:
+                v = al
+            k = live_lz.get(v, 0)
+            if k.__class__ is not int:
+                from .combine import _known_lz  # (sdag is imported first)
+
+                k = live_lz[v] = _known_lz(k)
+            lz = min(lz, k)
+            if not lz:
+                return 0
+        return lz
 
     def _copy_out(self, dag, ins, n):
         c = dag.node("ISD::CopyToReg", "ch", (n,), ir=ins, reg=self.reg_of(ins))
@@ -1091,6 +1143,8 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     from .cfg import reverse_post_order
 
     b = _Builder(fn, target, ua, dce)
+    live_lz = b.live_lz
+    b.track_lz = combine
     built: dict = {}
     order = reverse_post_order(fn)
     seen = set(order)
@@ -1103,6 +1157,9 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
                 if r.opcode == "ISD::CopyToReg" and r.ir is not None and r.ops:
                     src = r.ops[0]
                     b.value_div[r.ir] = src.divergent
+                    if src.vt == "i32":
+                        # counted when first asked (_known_lz of a CopyFromReg, _phi_lz)
+                        live_lz[r.ir] = src.klz if src.opcode == "ISD::CopyFromReg" else src
                     if src.opcode == "ISD::Constant" and isinstance(src.value, int):
                         b.value_alias[r.ir] = (src.value, src.vt)
                     elif src.opcode == "ISD::CopyFromReg" and src.ir is not None and src.ir is not r.ir \

@@ -11,6 +11,11 @@ re-emit them (the generated .td includes LLVM's own definitions).
 - ``BUILTIN_OPERANDS``: name -> OperandKind (i1imm ... f64imm)
 - ``BUILTIN_LEAVES``: name -> value type name of non-node records usable as DAG leaves
   (``srcvalue``, condition codes ``SETEQ`` ..., ``immAllOnesV``), or None when untyped.
+- ``GENERIC_INSTRUCTIONS``: name -> ``GenericInstruction``: Target.td's target-independent
+  instructions a Pat result may use and the selector executes (``REG_SEQUENCE``,
+  ``EXTRACT_SUBREG``, ``COPY_TO_REGCLASS``, ``IMPLICIT_DEF``; not yet INSERT_SUBREG /
+  SUBREG_TO_REG), with the role of each operand (value, sub-register index, register
+  class).
 - ``SPECIAL_OPERATORS``: DAG operators that are not nodes (``set``, ``ops``, ``outs``,
   ``ins``, ``node``, ``null_frag``).
 - ``FOREIGN_INTRINSICS``: IR name -> ``ForeignIntrinsic``: the other targets'
@@ -207,6 +212,53 @@ BUILTIN_LEAVES: dict[str, str | None] = {
 }
 
 SPECIAL_OPERATORS = frozenset({"set", "ops", "outs", "ins", "node", "null_frag", "implicit"})
+
+
+# ------------------------------------------------- generic (Target.td) instructions
+
+
+@dataclass(frozen=True)
+class GenericInstruction:
+    """A target-independent instruction of Target.td usable in a result DAG.
+
+    ``operands`` are the roles of the fixed operands, ``repeat`` a group of roles that
+    follows them one or more times (REG_SEQUENCE's value/sub-register pairs). Roles:
+    ``"value"`` (a value: variable, instruction DAG ...), ``"subreg"`` (a sub-register
+    index of the target, e.g. ``sub0``), ``"regclass"`` (a register class name).
+    ``result``: how the result type is found -- ``"regclass"`` (the types of the
+    register-class operand) or ``"context"`` (from where the result is used, or a cast like ``(i32 (IMPLICIT_DEF))``).
+    """
+
+    name: str
+    operands: tuple[str, ...]
+    repeat: tuple[str, ...] = ()
+    result: str = "context"
+
+    def roles(self, n: int) -> list[str] | None:
+        """The role of each of ``n`` operands, or None when ``n`` is not a valid count."""
+        fixed = len(self.operands)
+        if not self.repeat:
+            return list(self.operands) if n == fixed else None
+        extra = n - fixed
+        if extra < len(self.repeat) or extra % len(self.repeat):
+            return None
+        return list(self.operands) + list(self.repeat) * (extra // len(self.repeat))
+
+    def shape(self) -> str:
+        """The operand list as text, e.g. ``(REG_SEQUENCE regclass, value, subreg, ...)``."""
+        parts = list(self.operands) + [f"{', '.join(self.repeat)}, ..."] * bool(self.repeat)
+        return f"({self.name}{' ' if parts else ''}{', '.join(parts)})"
+
+
+GENERIC_INSTRUCTIONS: dict[str, GenericInstruction] = {
+    g.name: g
+    for g in (
+        GenericInstruction("REG_SEQUENCE", ("regclass",), ("value", "subreg"), result="regclass"),
+        GenericInstruction("EXTRACT_SUBREG", ("value", "subreg")),
+        GenericInstruction("COPY_TO_REGCLASS", ("value", "regclass"), result="regclass"),
+        GenericInstruction("IMPLICIT_DEF", ()),
+    )
+}
 
 
 # ------------------------------------------------------------ foreign intrinsics

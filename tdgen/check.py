@@ -13,8 +13,10 @@
   unique, implicit registers exist;
 - patterns (instruction ``pattern``, ``Pat`` src/dst, PatFrag fragments): they parse;
   operators are known SDNodes / PatFrags / intrinsics / divergence-frag instances (and
-  instructions or casts in results); arity matches the node profile, fragment ``ops``,
-  intrinsic params or instruction ``ins``; every ``$name`` of an instruction pattern is
+  instructions or casts in results, including Target.td's REG_SEQUENCE /
+  EXTRACT_SUBREG / COPY_TO_REGCLASS / IMPLICIT_DEF with a register class or target
+  sub-register index where their operands take one); arity matches the node profile,
+  fragment ``ops``, intrinsic params or instruction ``ins``; every ``$name`` of an instruction pattern is
   one of its operands and every input operand appears; result variables are bound in
   the source; types unify under the SDTC constraints (``tdgen.typeinfer``; a top-level
   form of an instruction pattern yields no value unless under ``set``; every value of
@@ -45,7 +47,7 @@ from __future__ import annotations
 
 import re
 
-from .builtins import BUILTIN_LEAVES, BUILTIN_NODES
+from .builtins import BUILTIN_LEAVES, BUILTIN_NODES, GENERIC_INSTRUCTIONS
 from .dag import Dag, Leaf, Node
 from .errors import Diagnostics, Span, SpecError, TdgenError, expected
 from .hw import DivergenceKind
@@ -531,13 +533,21 @@ class Checker:
             self.err(dst.span, expected("an instruction DAG", f"'{dst.render()}'"), name, "dst")
             return
         bound = set(src.variables()) if isinstance(src, Dag) else set()
+        checked: set[int] = set()  # leaves already checked as a generic instruction's operand
         for n in inner.walk():
             if isinstance(n, Dag) and n is not inner and n.cast_type is not None:
+                continue
+            if isinstance(n, Leaf) and id(n) in checked:
+                continue
+            if isinstance(n, Dag) and n.op in GENERIC_INSTRUCTIONS and n.op not in insts:
+                ok = self.check_generic(n, name, checked) and ok
                 continue
             if isinstance(n, Dag):
                 inst = insts.get(n.op)
                 if inst is None:
                     self.err(n.operator.span, expected("an instruction", f"'{n.op}'"), name, "dst")
+                    # its name operands (sub-register indices ...) are not reported again
+                    checked.update(id(a) for a in n.args if isinstance(a, Leaf) and a.kind == "name")
                     ok = False
                     continue
                 if len(n.args) != len(inst.ins):
@@ -564,6 +574,37 @@ class Checker:
             infer(self.t, src, record=name, field="src", result=dst, instructions=insts)
         except TypeError_ as e:
             self.d.add(e.error)
+
+    def check_generic(self, n: Dag, record: str, checked: set[int]) -> bool:
+        """A Target.td instruction in a result DAG (``REG_SEQUENCE``, ``EXTRACT_SUBREG``
+        ...): its operand count, and each sub-register index / register class operand where its role puts one (value operands are checked by the caller's walk)."""
+        g = GENERIC_INSTRUCTIONS[n.op]
+        roles = g.roles(len(n.args))
+        if roles is None:
+            # one error for the node: its index / class leaves are not reported again
+            checked.update(id(a) for a in n.args if isinstance(a, Leaf) and a.kind == "name")
+            self.err(n.span, expected(f"operands {g.shape()}", f"{_plural(len(n.args), 'operand')}"), record, "dst")
+            return False
+        ok = True
+        indices = sorted({i for rc in self.t.register_classes for i in rc.subreg_indices})
+        for k, (role, a) in enumerate(zip(roles, n.args)):
+            if role == "value":
+                continue
+            leaf = a if isinstance(a, Leaf) else None
+            text = f"'{a.render()}'" if leaf is not None else f"the DAG '({a.op} ...)'"
+            where = f"operand {k} of '{n.op}'"
+            if role == "subreg":
+                good = leaf is not None and leaf.kind == "name" and str(leaf.value) in indices
+                want = f"a sub-register index ({', '.join(indices) or 'the target has none'}) as {where}"
+            else:  # regclass
+                good = leaf is not None and leaf.kind == "name" and str(leaf.value) in self.t.register_classes_by_name
+                want = f"a register class ({', '.join(sorted(self.t.register_classes_by_name))}) as {where}"
+            if leaf is not None:
+                checked.add(id(leaf))
+            if not good:
+                self.err(a.span or n.span, expected(want, text), record, "dst")
+                ok = False
+        return ok
 
     # ------------------------------------------------------- memory effects
     def pattern_effects(self, node: Node, seen: frozenset[str] = frozenset()) -> dict[str, str]:

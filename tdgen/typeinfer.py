@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .builtins import GENERIC_INSTRUCTIONS, GenericInstruction
 from .dag import Dag, Leaf, Node
 from .errors import Span, SpecError, expected
 from .model import (
@@ -313,6 +314,8 @@ class _Inference:
             results = self.intrinsic(t.intrinsics_by_name[key], kid_vars, kid_spans, n.span)
         elif key in self.instructions:
             results = self.instruction(self.instructions[key], kid_vars, kid_spans, n.span)
+        elif key in GENERIC_INSTRUCTIONS:
+            results = self.generic(GENERIC_INSTRUCTIONS[key], n, kid_vars)
         else:
             results = [self.new()]
         if results and n.name is not None:
@@ -409,6 +412,21 @@ class _Inference:
             types = self.leaf_types(op.kind)
             results.append(self.new(types if types is not None else ALL))
         return results
+
+
+    def generic(self, g: GenericInstruction, n: Dag, kid_vars: list[int]) -> list[int]:
+        """A Target.td instruction in a result DAG: REG_SEQUENCE and COPY_TO_REGCLASS
+        produce a value of their register class's types; the others (EXTRACT_SUBREG, IMPLICIT_DEF ...) take the type the
+        context gives them (the pattern's result type, a cast, an instruction operand)."""
+        r = self.new()
+        if g.result == "regclass":
+            roles = g.roles(len(n.args)) or []
+            for role, a in zip(roles, n.args):
+                if role == "regclass" and isinstance(a, Leaf):
+                    types = self.leaf_types(str(a.value))
+                    if types is not None:
+                        self.rule(lambda r=r, s=types, sp=n.span, w=f"'{n.op}' makes a {a.value} value": self.restrict(r, s, sp, w))
+        return [r]
 
 
 def _respan(node: Node, span: Span | None) -> Node:

@@ -336,14 +336,7 @@ def test_amdgpu_divergence_classes_match_opt():
 # Instructions the amdgpu model declares differently from LLVM on purpose, with why.
 # The test below checks that llc-19 really rejects each (so an entry cannot go stale)
 # and that every other instruction is accepted.
-DEVIATIONS = {
-    "V_MAD_U64_U32_e64": (
-        "declared by its low 32 bits (VGPR_32 result and addend, no carry-out, no clamp) "
-        "so that 32-bit mul+add selects it as llc does; LLVM's has a VReg_64 result, an "
-        "SReg_64 carry-out, a VReg_64 addend and a clamp bit, which needs REG_SEQUENCE / "
-        "EXTRACT_SUBREG in result patterns, not modeled yet"
-    ),
-}
+DEVIATIONS: dict[str, str] = {}
 
 
 def _mir(t, extra: dict[str, list[str]], only=None, skip=()) -> tuple[str, dict[int, str]]:
@@ -427,3 +420,31 @@ def test_amdgpu_instructions_exist_with_our_operands(tmp_path):
             f"{name}: llc-19 reports no operand class/count problem:\n{r.stderr}"
         )
         assert "missing implicit register operand" not in r.stderr
+
+
+def test_amdgpu_mad_u64_u32_declared_as_llvm_does(tmp_path):
+    """V_MAD_U64_U32_e64 has LLVM's operands (VReg_64 result, SReg_64 carry-out, VReg_64
+    addend, clamp): llc-19's MIR verifier accepts our declaration, and rejects the same
+    instruction once the addend is narrowed to a 32-bit register as the model once had it
+    (so the check above really looks at these operands)."""
+    llc = require("llc-19")
+    t = load_target("amdgpu")
+    inst = t.instructions["V_MAD_U64_U32_e64"]
+    assert [o.kind for o in inst.outs] == ["VReg_64", "SReg_64"]
+    assert [o.kind for o in inst.ins] == ["VGPR_32", "VGPR_32", "VReg_64", "clampmod0"]
+
+    def run(text: str) -> subprocess.CompletedProcess:
+        f = tmp_path / "m.mir"
+        f.write_text(text)
+        return subprocess.run(
+            [llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-run-pass=none", "-verify-machineinstrs", str(f), "-o", "/dev/null"],
+            capture_output=True, text=True,
+        )
+
+    text, _owner = _mir(t, {}, only={"V_MAD_U64_U32_e64"})
+    r = run(text)
+    assert r.returncode == 0, r.stderr
+    narrowed = re.sub(r"(%\d+):vreg_64 = IMPLICIT_DEF", r"\1:vgpr_32 = IMPLICIT_DEF", text)
+    assert narrowed != text
+    r = run(narrowed)
+    assert r.returncode != 0 and "*** Bad machine code:" in r.stderr, r.stderr

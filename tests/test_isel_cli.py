@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -217,7 +218,12 @@ def test_explain_shows_the_custom_step_before_the_table():
     r = tdgen("explain", f, "--target", "amdgpu", "--value", "%u")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[1].startswith("  [custom] SelectS_BFE") and lines[1].endswith(f"SELECTED S_BFE_U32 t8, {4 | 8 << 16}")
+    # the step's source operand is the srl's own operand (%a's CopyFromReg), not the srl
+    root = re.match(r"@k %u: (t\d+): i32 = ISD::AND (t\d+), (t\d+) \[uniform\]$", lines[0])
+    assert root, lines[0]
+    step = re.match(r"  \[custom\] SelectS_BFE .*: SELECTED S_BFE_U32 (t\d+), (\d+)$", lines[1])
+    assert step and int(step.group(2)) == 4 | 8 << 16, lines[1]
+    assert step.group(1) not in (root.group(2), root.group(3))
     assert len(lines) > 3 and all(ln.endswith("not tried (a custom step selected the node)") for ln in lines[2:])
     r = tdgen("explain", f, "--target", "amdgpu", "--value", "%y")
     assert "[custom]" not in r.stdout  # SelectS_BFE does not handle or

@@ -367,3 +367,76 @@ def test_custom_select_is_listed_in_the_generated_td():
     (td,) = [text for rel, text in files.items() if rel.endswith("Instructions.td")]
     assert "// Custom selection: cases of the C++ MINIDAGToDAGISel::Select() switch" in td
     assert "//   SelectMad: i32 ISD::ADD -> V_MAD_U32" in td
+
+
+# Result DAGs with Target.td instructions (REG_SEQUENCE, IMPLICIT_DEF, EXTRACT_SUBREG,
+# COPY_TO_REGCLASS) on the mini target plus a 64-bit pair class and a two-result op.
+WIDE_KERNEL = """
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %b) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = sub i32 %tid, %a
+  %u = sub i32 %a, %b
+  %r = add i32 %d, %u
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def wide_target():
+    from dataclasses import replace
+
+    from tdgen.model import reg_tuples
+
+    t = mini_target(extra_pats=(
+        Pat("(DivergentBinFrag<sub> i32:$a, i32:$b)",
+            "(EXTRACT_SUBREG (V_MULW $a, $b, (REG_SEQUENCE VReg_64, $b, sub0, (i32 (IMPLICIT_DEF)), sub1)), sub1)"),
+        Pat("(UniformBinFrag<sub> i32:$a, i32:$b)", "(COPY_TO_REGCLASS (V_XOR_B32_e64 $a, $b), SReg_32)"),
+    ))
+    v32 = t.register_classes_by_name["VGPR_32"]
+    pairs, parts = reg_tuples(v32.registers, 2, 2)
+    v64 = RegisterClass("VReg_64", "vector", (VALUE_TYPES["i64"],), pairs, size=64,
+                        subreg_indices=("sub0", "sub1"), subregs=parts)
+    mulw = Instruction("V_MULW", outs="(outs VReg_64:$vdst, SReg_32:$carry)",
+                       ins="(ins VGPR_32:$src0, VGPR_32:$src1, VReg_64:$src2)", asm="v_mulw $vdst, $carry, $src0, $src1, $src2")
+    return replace(t, register_classes=t.register_classes + (v64,), defs=t.defs + (mulw,))
+
+
+@pytest.mark.parametrize("interpreted", [False, True])
+def test_generic_result_instructions_are_emitted_like_instr_emitter(interpreted, monkeypatch):
+    """REG_SEQUENCE keeps %subreg operands and defines its class; IMPLICIT_DEF gets the
+    scalar class of its cast type; a two-result instruction defines both classes;
+    EXTRACT_SUBREG is a COPY of ``.sub1`` into the sub-register's class (VGPR_32);
+    COPY_TO_REGCLASS a COPY into the named class. The compiled emitters and the
+    interpreted result plans (``_emit_dst``) give the same instructions."""
+    from tdgen.check import check_target
+    from patterns import isel
+
+    if interpreted:
+        monkeypatch.setattr(isel, "_compile_emitter",
+                            lambda plan, p: lambda sel, root, env, out: sel._emit_dst(plan, root, env, out, p, True))
+    t = wide_target()
+    check_target(t)
+    (fn,) = _select(WIDE_KERNEL, t)
+    by_ir = {}
+    for mi in fn.instrs():
+        by_ir.setdefault(mi.ir, []).append(mi)
+    d = by_ir["%d"]
+    assert [(mi.opcode, mi.regclass, [c for _r, c in mi.more_defs]) for mi in d] == [
+        ("IMPLICIT_DEF", "SReg_32", []),
+        ("REG_SEQUENCE", "VReg_64", []),
+        ("V_MULW", "VReg_64", ["SReg_32"]),
+        ("COPY", "VGPR_32", []),
+    ]
+    imp, seq, mulw, copy = d
+    assert seq.operands[1:] == ["%subreg.sub0", imp.dst, "%subreg.sub1"]
+    assert mulw.operands[2] == seq.dst and copy.operands == [f"{mulw.dst}.sub1"] and copy.file == "vector"
+    assert mulw.mir_text().startswith(f"{mulw.dst}:vreg_64, {mulw.more_defs[0][0]}:sreg_32 = V_MULW ")
+    u = by_ir["%u"]
+    assert [(mi.opcode, mi.regclass, mi.file) for mi in u] == [("V_XOR_B32_e64", "VGPR_32", "vector"), ("COPY", "SReg_32", "scalar")]
+    assert u[1].operands == [u[0].dst]
+    # every vreg is defined once
+    defs = [mi.dst for mi in fn.instrs() if mi.dst] + [r for mi in fn.instrs() for r, _c in mi.more_defs]
+    assert len(defs) == len(set(defs))

@@ -102,14 +102,9 @@ declare i32 @llvm.abs.i32(i32, i1)
 
 # Single-op kernels known to differ from llc, with the reason (the test also checks they
 # still differ, so the list shrinks when the model grows). The uniform bit-field
-# extracts (s_bfe_u32/s_bfe_i32) agree since the SelectS_BFE CustomSelect models them.
-KNOWN_DIFFERENT: dict[str, str] = {
-    "bfe_i32_mu_d": "patterns.combine._select_time_bfe turns the divergent sra(shl) into BFE_I32 "
-                    "before selection, so the shl has one user when the add is selected and "
-                    "v_lshl_add_u32 absorbs it; llc forms the BFE at selection time (SelectS_BFE, "
-                    "now the CustomSelect step), after the add took v_add_u32 + v_lshlrev_b32. "
-                    "Removing _select_time_bfe (combine.py, helper S5's file) makes it agree.",
-}
+# extracts (s_bfe_u32/s_bfe_i32) agree since the SelectS_BFE CustomSelect models them;
+# bfe_i32_mu_d agrees since the select-time BFE left patterns/combine.py.
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def single_op_module() -> str:
@@ -221,3 +216,80 @@ def test_generated_kernels_agree(amdgpu, constants):
     for d in diffs[:20]:
         print("  " + d)
     assert rate >= floor, f"agreement {rate:.1%} below {floor:.0%}:\n" + "\n".join(diffs[:20])
+
+
+# v_mad_u64_u32 for a 32-bit multiply-add: the widened addend and the low-half result.
+_MAD_KERNEL = """declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workitem.id.y()
+define amdgpu_kernel void @mad_vv(ptr addrspace(1) %p, i32 %a) {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %y = call i32 @llvm.amdgcn.workitem.id.y()
+  %m = mul i32 %t, %a
+  %r = add i32 %m, %y
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+define amdgpu_kernel void @mad_uniform_mul(ptr addrspace(1) %p, i32 %a) {
+  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %m = mul i32 %a, 7
+  %r = add i32 %m, %t
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+"""
+
+_MIR_DEF = __import__("re").compile(r"^((?:%\d+:\w+(?:\([^)]*\))?,?\s*)+)=\s+(\w+)\s*(.*)$")
+
+
+def _mad_chain(lines) -> set[tuple]:
+    """(opcode, def classes, sub-register read) of the instructions that build the MAD's
+    addend and take its low half: IMPLICIT_DEF, REG_SEQUENCE, V_MAD_U64_U32_e64, the
+    COPY into a 64-bit class and the COPY of ``.sub0``."""
+    import re
+
+    out = set()
+    for line in lines:
+        m = _MIR_DEF.match(line.strip())
+        if not m:
+            continue
+        classes = tuple(c.split(":")[1].split("(")[0] for c in m.group(1).replace(" ", "").rstrip(",").split(","))
+        opc, ops = m.group(2), m.group(3)
+        sub = re.search(r"%\d+\.(sub\d+)", ops)
+        if opc in ("IMPLICIT_DEF", "REG_SEQUENCE", "V_MAD_U64_U32_e64") or (
+                opc == "COPY" and (sub or classes[0] in ("vreg_64", "sreg_64")) and "$" not in ops):
+            subregs = tuple(re.findall(r"%subreg\.(\w+)", ops))
+            out.add((opc, classes, sub.group(1) if sub else None, subregs))
+    return out
+
+
+def test_mad_result_shape_matches_llc(amdgpu):
+    """The MAD pattern's result DAG (EXTRACT_SUBREG of V_MAD_U64_U32_e64 whose addend is
+    REG_SEQUENCE SReg_64 of the addend and an IMPLICIT_DEF) gives the instructions llc-19
+    shows at amdgpu-isel: an sreg_32 IMPLICIT_DEF, an sreg_64 REG_SEQUENCE (sub0, sub1),
+    its COPY into vreg_64 for the VReg_64 operand, the MAD defining vreg_64 and sreg_64,
+    and a vgpr_32 COPY of ``.sub0``."""
+    import subprocess
+
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.isel import select_function
+
+    llc = require("llc-19")
+    proc = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=amdgpu-isel", "-o", "-"],
+                          input=_MAD_KERNEL, capture_output=True, text=True, check=True)
+    theirs: dict[str, list[str]] = {}
+    name = None
+    for line in proc.stdout.splitlines():
+        if line.startswith("name:"):
+            name = line.split()[1]
+        elif name:
+            theirs.setdefault(name, []).append(line)
+    module = parse_module(_MAD_KERNEL, "mad.ll")
+    for fn in module.functions:
+        if fn.is_declaration:
+            continue
+        sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu, llvm19_compat=True))
+        ours = _mad_chain(mi.mir_text().split("  ;")[0] for mi in sf.instrs())
+        llcs = _mad_chain(theirs[fn.name])
+        assert ("V_MAD_U64_U32_e64", ("vreg_64", "sreg_64"), None, ()) in llcs, theirs[fn.name]
+        assert ours == llcs, f"@{fn.name}: ours {sorted(ours)}\nllc {sorted(llcs)}"

@@ -163,14 +163,15 @@ def V_XAD_U32_e64 : VOP3_32<"v_xad_u32"> {
   let AsmString = "v_xad_u32 $vdst, $src0, $src1, $src2";
 }
 
-def V_MAD_U64_U32_e64 : VOP3_32<"v_mad_u64_u32"> {
-  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
-  let AsmString = "v_mad_u64_u32 $vdst, $src0, $src1, $src2";
-}
-
 def V_BFI_B32_e64 : VOP3_32<"v_bfi_b32"> {
   let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
   let AsmString = "v_bfi_b32 $vdst, $src0, $src1, $src2";
+}
+
+def V_MAD_U64_U32_e64 : VOP3_32<"v_mad_u64_u32"> {
+  let OutOperandList = (outs VReg_64:$vdst, SReg_64:$sdst);
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VReg_64:$src2, clampmod0:$clamp);
+  let AsmString = "v_mad_u64_u32 $vdst, $sdst, $src0, $src1, $src2$clamp";
 }
 
 def S_ANDN2_B32 : SOP2_32<"s_andn2_b32"> {
@@ -355,7 +356,7 @@ def : Pat<(i32 (ThreeOp_xor_add i32:$src0, i32:$src1, i32:$src2)),
   (V_XAD_U32_e64 $src0, $src1, $src2)>;
 
 def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2)),
-  (V_MAD_U64_U32_e64 $src0, $src1, $src2)>;
+  (EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, (REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)>;
 
 def : Pat<(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x))),
   (V_BFI_B32_e64 $x, $y, $z)>;

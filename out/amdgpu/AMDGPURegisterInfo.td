@@ -8,6 +8,20 @@ class AMDGPUReg<string asmName, bits<16> enc> : Register<asmName> {
   let HWEncoding = enc;
 }
 
+// A register made of consecutive narrower ones, addressed by sub-register index.
+class AMDGPURegTuple<string asmName, list<Register> parts, bits<16> enc>
+    : RegisterWithSubRegs<asmName, parts> {
+  let Namespace = "AMDGPU";
+  let HWEncoding = enc;
+  let CoveredBySubRegs = 1;
+}
+
+// Sub-register indices
+let Namespace = "AMDGPU" in {
+def sub0 : SubRegIndex<32, 0>;
+def sub1 : SubRegIndex<32, 32>;
+}
+
 def SGPR0 : AMDGPUReg<"sgpr0", 0>;
 def SGPR1 : AMDGPUReg<"sgpr1", 1>;
 def SGPR2 : AMDGPUReg<"sgpr2", 2>;
@@ -367,6 +381,926 @@ def VGPR253 : AMDGPUReg<"vgpr253", 253>;
 def VGPR254 : AMDGPUReg<"vgpr254", 254>;
 def VGPR255 : AMDGPUReg<"vgpr255", 255>;
 
+// Register tuples
+def SGPR0_SGPR1 : AMDGPURegTuple<"sgpr0_sgpr1", [SGPR0, SGPR1], 0> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR2_SGPR3 : AMDGPURegTuple<"sgpr2_sgpr3", [SGPR2, SGPR3], 2> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR4_SGPR5 : AMDGPURegTuple<"sgpr4_sgpr5", [SGPR4, SGPR5], 4> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR6_SGPR7 : AMDGPURegTuple<"sgpr6_sgpr7", [SGPR6, SGPR7], 6> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR8_SGPR9 : AMDGPURegTuple<"sgpr8_sgpr9", [SGPR8, SGPR9], 8> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR10_SGPR11 : AMDGPURegTuple<"sgpr10_sgpr11", [SGPR10, SGPR11], 10> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR12_SGPR13 : AMDGPURegTuple<"sgpr12_sgpr13", [SGPR12, SGPR13], 12> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR14_SGPR15 : AMDGPURegTuple<"sgpr14_sgpr15", [SGPR14, SGPR15], 14> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR16_SGPR17 : AMDGPURegTuple<"sgpr16_sgpr17", [SGPR16, SGPR17], 16> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR18_SGPR19 : AMDGPURegTuple<"sgpr18_sgpr19", [SGPR18, SGPR19], 18> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR20_SGPR21 : AMDGPURegTuple<"sgpr20_sgpr21", [SGPR20, SGPR21], 20> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR22_SGPR23 : AMDGPURegTuple<"sgpr22_sgpr23", [SGPR22, SGPR23], 22> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR24_SGPR25 : AMDGPURegTuple<"sgpr24_sgpr25", [SGPR24, SGPR25], 24> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR26_SGPR27 : AMDGPURegTuple<"sgpr26_sgpr27", [SGPR26, SGPR27], 26> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR28_SGPR29 : AMDGPURegTuple<"sgpr28_sgpr29", [SGPR28, SGPR29], 28> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR30_SGPR31 : AMDGPURegTuple<"sgpr30_sgpr31", [SGPR30, SGPR31], 30> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR32_SGPR33 : AMDGPURegTuple<"sgpr32_sgpr33", [SGPR32, SGPR33], 32> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR34_SGPR35 : AMDGPURegTuple<"sgpr34_sgpr35", [SGPR34, SGPR35], 34> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR36_SGPR37 : AMDGPURegTuple<"sgpr36_sgpr37", [SGPR36, SGPR37], 36> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR38_SGPR39 : AMDGPURegTuple<"sgpr38_sgpr39", [SGPR38, SGPR39], 38> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR40_SGPR41 : AMDGPURegTuple<"sgpr40_sgpr41", [SGPR40, SGPR41], 40> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR42_SGPR43 : AMDGPURegTuple<"sgpr42_sgpr43", [SGPR42, SGPR43], 42> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR44_SGPR45 : AMDGPURegTuple<"sgpr44_sgpr45", [SGPR44, SGPR45], 44> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR46_SGPR47 : AMDGPURegTuple<"sgpr46_sgpr47", [SGPR46, SGPR47], 46> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR48_SGPR49 : AMDGPURegTuple<"sgpr48_sgpr49", [SGPR48, SGPR49], 48> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR50_SGPR51 : AMDGPURegTuple<"sgpr50_sgpr51", [SGPR50, SGPR51], 50> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR52_SGPR53 : AMDGPURegTuple<"sgpr52_sgpr53", [SGPR52, SGPR53], 52> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR54_SGPR55 : AMDGPURegTuple<"sgpr54_sgpr55", [SGPR54, SGPR55], 54> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR56_SGPR57 : AMDGPURegTuple<"sgpr56_sgpr57", [SGPR56, SGPR57], 56> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR58_SGPR59 : AMDGPURegTuple<"sgpr58_sgpr59", [SGPR58, SGPR59], 58> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR60_SGPR61 : AMDGPURegTuple<"sgpr60_sgpr61", [SGPR60, SGPR61], 60> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR62_SGPR63 : AMDGPURegTuple<"sgpr62_sgpr63", [SGPR62, SGPR63], 62> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR64_SGPR65 : AMDGPURegTuple<"sgpr64_sgpr65", [SGPR64, SGPR65], 64> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR66_SGPR67 : AMDGPURegTuple<"sgpr66_sgpr67", [SGPR66, SGPR67], 66> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR68_SGPR69 : AMDGPURegTuple<"sgpr68_sgpr69", [SGPR68, SGPR69], 68> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR70_SGPR71 : AMDGPURegTuple<"sgpr70_sgpr71", [SGPR70, SGPR71], 70> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR72_SGPR73 : AMDGPURegTuple<"sgpr72_sgpr73", [SGPR72, SGPR73], 72> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR74_SGPR75 : AMDGPURegTuple<"sgpr74_sgpr75", [SGPR74, SGPR75], 74> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR76_SGPR77 : AMDGPURegTuple<"sgpr76_sgpr77", [SGPR76, SGPR77], 76> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR78_SGPR79 : AMDGPURegTuple<"sgpr78_sgpr79", [SGPR78, SGPR79], 78> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR80_SGPR81 : AMDGPURegTuple<"sgpr80_sgpr81", [SGPR80, SGPR81], 80> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR82_SGPR83 : AMDGPURegTuple<"sgpr82_sgpr83", [SGPR82, SGPR83], 82> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR84_SGPR85 : AMDGPURegTuple<"sgpr84_sgpr85", [SGPR84, SGPR85], 84> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR86_SGPR87 : AMDGPURegTuple<"sgpr86_sgpr87", [SGPR86, SGPR87], 86> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR88_SGPR89 : AMDGPURegTuple<"sgpr88_sgpr89", [SGPR88, SGPR89], 88> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR90_SGPR91 : AMDGPURegTuple<"sgpr90_sgpr91", [SGPR90, SGPR91], 90> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR92_SGPR93 : AMDGPURegTuple<"sgpr92_sgpr93", [SGPR92, SGPR93], 92> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR94_SGPR95 : AMDGPURegTuple<"sgpr94_sgpr95", [SGPR94, SGPR95], 94> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR96_SGPR97 : AMDGPURegTuple<"sgpr96_sgpr97", [SGPR96, SGPR97], 96> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR98_SGPR99 : AMDGPURegTuple<"sgpr98_sgpr99", [SGPR98, SGPR99], 98> {
+  let SubRegIndices = [sub0, sub1];
+}
+def SGPR100_SGPR101 : AMDGPURegTuple<"sgpr100_sgpr101", [SGPR100, SGPR101], 100> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR0_VGPR1 : AMDGPURegTuple<"vgpr0_vgpr1", [VGPR0, VGPR1], 0> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR1_VGPR2 : AMDGPURegTuple<"vgpr1_vgpr2", [VGPR1, VGPR2], 1> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR2_VGPR3 : AMDGPURegTuple<"vgpr2_vgpr3", [VGPR2, VGPR3], 2> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR3_VGPR4 : AMDGPURegTuple<"vgpr3_vgpr4", [VGPR3, VGPR4], 3> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR4_VGPR5 : AMDGPURegTuple<"vgpr4_vgpr5", [VGPR4, VGPR5], 4> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR5_VGPR6 : AMDGPURegTuple<"vgpr5_vgpr6", [VGPR5, VGPR6], 5> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR6_VGPR7 : AMDGPURegTuple<"vgpr6_vgpr7", [VGPR6, VGPR7], 6> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR7_VGPR8 : AMDGPURegTuple<"vgpr7_vgpr8", [VGPR7, VGPR8], 7> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR8_VGPR9 : AMDGPURegTuple<"vgpr8_vgpr9", [VGPR8, VGPR9], 8> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR9_VGPR10 : AMDGPURegTuple<"vgpr9_vgpr10", [VGPR9, VGPR10], 9> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR10_VGPR11 : AMDGPURegTuple<"vgpr10_vgpr11", [VGPR10, VGPR11], 10> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR11_VGPR12 : AMDGPURegTuple<"vgpr11_vgpr12", [VGPR11, VGPR12], 11> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR12_VGPR13 : AMDGPURegTuple<"vgpr12_vgpr13", [VGPR12, VGPR13], 12> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR13_VGPR14 : AMDGPURegTuple<"vgpr13_vgpr14", [VGPR13, VGPR14], 13> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR14_VGPR15 : AMDGPURegTuple<"vgpr14_vgpr15", [VGPR14, VGPR15], 14> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR15_VGPR16 : AMDGPURegTuple<"vgpr15_vgpr16", [VGPR15, VGPR16], 15> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR16_VGPR17 : AMDGPURegTuple<"vgpr16_vgpr17", [VGPR16, VGPR17], 16> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR17_VGPR18 : AMDGPURegTuple<"vgpr17_vgpr18", [VGPR17, VGPR18], 17> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR18_VGPR19 : AMDGPURegTuple<"vgpr18_vgpr19", [VGPR18, VGPR19], 18> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR19_VGPR20 : AMDGPURegTuple<"vgpr19_vgpr20", [VGPR19, VGPR20], 19> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR20_VGPR21 : AMDGPURegTuple<"vgpr20_vgpr21", [VGPR20, VGPR21], 20> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR21_VGPR22 : AMDGPURegTuple<"vgpr21_vgpr22", [VGPR21, VGPR22], 21> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR22_VGPR23 : AMDGPURegTuple<"vgpr22_vgpr23", [VGPR22, VGPR23], 22> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR23_VGPR24 : AMDGPURegTuple<"vgpr23_vgpr24", [VGPR23, VGPR24], 23> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR24_VGPR25 : AMDGPURegTuple<"vgpr24_vgpr25", [VGPR24, VGPR25], 24> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR25_VGPR26 : AMDGPURegTuple<"vgpr25_vgpr26", [VGPR25, VGPR26], 25> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR26_VGPR27 : AMDGPURegTuple<"vgpr26_vgpr27", [VGPR26, VGPR27], 26> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR27_VGPR28 : AMDGPURegTuple<"vgpr27_vgpr28", [VGPR27, VGPR28], 27> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR28_VGPR29 : AMDGPURegTuple<"vgpr28_vgpr29", [VGPR28, VGPR29], 28> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR29_VGPR30 : AMDGPURegTuple<"vgpr29_vgpr30", [VGPR29, VGPR30], 29> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR30_VGPR31 : AMDGPURegTuple<"vgpr30_vgpr31", [VGPR30, VGPR31], 30> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR31_VGPR32 : AMDGPURegTuple<"vgpr31_vgpr32", [VGPR31, VGPR32], 31> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR32_VGPR33 : AMDGPURegTuple<"vgpr32_vgpr33", [VGPR32, VGPR33], 32> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR33_VGPR34 : AMDGPURegTuple<"vgpr33_vgpr34", [VGPR33, VGPR34], 33> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR34_VGPR35 : AMDGPURegTuple<"vgpr34_vgpr35", [VGPR34, VGPR35], 34> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR35_VGPR36 : AMDGPURegTuple<"vgpr35_vgpr36", [VGPR35, VGPR36], 35> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR36_VGPR37 : AMDGPURegTuple<"vgpr36_vgpr37", [VGPR36, VGPR37], 36> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR37_VGPR38 : AMDGPURegTuple<"vgpr37_vgpr38", [VGPR37, VGPR38], 37> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR38_VGPR39 : AMDGPURegTuple<"vgpr38_vgpr39", [VGPR38, VGPR39], 38> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR39_VGPR40 : AMDGPURegTuple<"vgpr39_vgpr40", [VGPR39, VGPR40], 39> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR40_VGPR41 : AMDGPURegTuple<"vgpr40_vgpr41", [VGPR40, VGPR41], 40> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR41_VGPR42 : AMDGPURegTuple<"vgpr41_vgpr42", [VGPR41, VGPR42], 41> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR42_VGPR43 : AMDGPURegTuple<"vgpr42_vgpr43", [VGPR42, VGPR43], 42> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR43_VGPR44 : AMDGPURegTuple<"vgpr43_vgpr44", [VGPR43, VGPR44], 43> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR44_VGPR45 : AMDGPURegTuple<"vgpr44_vgpr45", [VGPR44, VGPR45], 44> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR45_VGPR46 : AMDGPURegTuple<"vgpr45_vgpr46", [VGPR45, VGPR46], 45> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR46_VGPR47 : AMDGPURegTuple<"vgpr46_vgpr47", [VGPR46, VGPR47], 46> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR47_VGPR48 : AMDGPURegTuple<"vgpr47_vgpr48", [VGPR47, VGPR48], 47> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR48_VGPR49 : AMDGPURegTuple<"vgpr48_vgpr49", [VGPR48, VGPR49], 48> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR49_VGPR50 : AMDGPURegTuple<"vgpr49_vgpr50", [VGPR49, VGPR50], 49> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR50_VGPR51 : AMDGPURegTuple<"vgpr50_vgpr51", [VGPR50, VGPR51], 50> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR51_VGPR52 : AMDGPURegTuple<"vgpr51_vgpr52", [VGPR51, VGPR52], 51> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR52_VGPR53 : AMDGPURegTuple<"vgpr52_vgpr53", [VGPR52, VGPR53], 52> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR53_VGPR54 : AMDGPURegTuple<"vgpr53_vgpr54", [VGPR53, VGPR54], 53> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR54_VGPR55 : AMDGPURegTuple<"vgpr54_vgpr55", [VGPR54, VGPR55], 54> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR55_VGPR56 : AMDGPURegTuple<"vgpr55_vgpr56", [VGPR55, VGPR56], 55> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR56_VGPR57 : AMDGPURegTuple<"vgpr56_vgpr57", [VGPR56, VGPR57], 56> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR57_VGPR58 : AMDGPURegTuple<"vgpr57_vgpr58", [VGPR57, VGPR58], 57> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR58_VGPR59 : AMDGPURegTuple<"vgpr58_vgpr59", [VGPR58, VGPR59], 58> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR59_VGPR60 : AMDGPURegTuple<"vgpr59_vgpr60", [VGPR59, VGPR60], 59> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR60_VGPR61 : AMDGPURegTuple<"vgpr60_vgpr61", [VGPR60, VGPR61], 60> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR61_VGPR62 : AMDGPURegTuple<"vgpr61_vgpr62", [VGPR61, VGPR62], 61> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR62_VGPR63 : AMDGPURegTuple<"vgpr62_vgpr63", [VGPR62, VGPR63], 62> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR63_VGPR64 : AMDGPURegTuple<"vgpr63_vgpr64", [VGPR63, VGPR64], 63> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR64_VGPR65 : AMDGPURegTuple<"vgpr64_vgpr65", [VGPR64, VGPR65], 64> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR65_VGPR66 : AMDGPURegTuple<"vgpr65_vgpr66", [VGPR65, VGPR66], 65> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR66_VGPR67 : AMDGPURegTuple<"vgpr66_vgpr67", [VGPR66, VGPR67], 66> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR67_VGPR68 : AMDGPURegTuple<"vgpr67_vgpr68", [VGPR67, VGPR68], 67> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR68_VGPR69 : AMDGPURegTuple<"vgpr68_vgpr69", [VGPR68, VGPR69], 68> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR69_VGPR70 : AMDGPURegTuple<"vgpr69_vgpr70", [VGPR69, VGPR70], 69> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR70_VGPR71 : AMDGPURegTuple<"vgpr70_vgpr71", [VGPR70, VGPR71], 70> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR71_VGPR72 : AMDGPURegTuple<"vgpr71_vgpr72", [VGPR71, VGPR72], 71> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR72_VGPR73 : AMDGPURegTuple<"vgpr72_vgpr73", [VGPR72, VGPR73], 72> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR73_VGPR74 : AMDGPURegTuple<"vgpr73_vgpr74", [VGPR73, VGPR74], 73> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR74_VGPR75 : AMDGPURegTuple<"vgpr74_vgpr75", [VGPR74, VGPR75], 74> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR75_VGPR76 : AMDGPURegTuple<"vgpr75_vgpr76", [VGPR75, VGPR76], 75> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR76_VGPR77 : AMDGPURegTuple<"vgpr76_vgpr77", [VGPR76, VGPR77], 76> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR77_VGPR78 : AMDGPURegTuple<"vgpr77_vgpr78", [VGPR77, VGPR78], 77> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR78_VGPR79 : AMDGPURegTuple<"vgpr78_vgpr79", [VGPR78, VGPR79], 78> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR79_VGPR80 : AMDGPURegTuple<"vgpr79_vgpr80", [VGPR79, VGPR80], 79> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR80_VGPR81 : AMDGPURegTuple<"vgpr80_vgpr81", [VGPR80, VGPR81], 80> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR81_VGPR82 : AMDGPURegTuple<"vgpr81_vgpr82", [VGPR81, VGPR82], 81> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR82_VGPR83 : AMDGPURegTuple<"vgpr82_vgpr83", [VGPR82, VGPR83], 82> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR83_VGPR84 : AMDGPURegTuple<"vgpr83_vgpr84", [VGPR83, VGPR84], 83> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR84_VGPR85 : AMDGPURegTuple<"vgpr84_vgpr85", [VGPR84, VGPR85], 84> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR85_VGPR86 : AMDGPURegTuple<"vgpr85_vgpr86", [VGPR85, VGPR86], 85> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR86_VGPR87 : AMDGPURegTuple<"vgpr86_vgpr87", [VGPR86, VGPR87], 86> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR87_VGPR88 : AMDGPURegTuple<"vgpr87_vgpr88", [VGPR87, VGPR88], 87> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR88_VGPR89 : AMDGPURegTuple<"vgpr88_vgpr89", [VGPR88, VGPR89], 88> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR89_VGPR90 : AMDGPURegTuple<"vgpr89_vgpr90", [VGPR89, VGPR90], 89> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR90_VGPR91 : AMDGPURegTuple<"vgpr90_vgpr91", [VGPR90, VGPR91], 90> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR91_VGPR92 : AMDGPURegTuple<"vgpr91_vgpr92", [VGPR91, VGPR92], 91> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR92_VGPR93 : AMDGPURegTuple<"vgpr92_vgpr93", [VGPR92, VGPR93], 92> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR93_VGPR94 : AMDGPURegTuple<"vgpr93_vgpr94", [VGPR93, VGPR94], 93> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR94_VGPR95 : AMDGPURegTuple<"vgpr94_vgpr95", [VGPR94, VGPR95], 94> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR95_VGPR96 : AMDGPURegTuple<"vgpr95_vgpr96", [VGPR95, VGPR96], 95> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR96_VGPR97 : AMDGPURegTuple<"vgpr96_vgpr97", [VGPR96, VGPR97], 96> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR97_VGPR98 : AMDGPURegTuple<"vgpr97_vgpr98", [VGPR97, VGPR98], 97> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR98_VGPR99 : AMDGPURegTuple<"vgpr98_vgpr99", [VGPR98, VGPR99], 98> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR99_VGPR100 : AMDGPURegTuple<"vgpr99_vgpr100", [VGPR99, VGPR100], 99> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR100_VGPR101 : AMDGPURegTuple<"vgpr100_vgpr101", [VGPR100, VGPR101], 100> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR101_VGPR102 : AMDGPURegTuple<"vgpr101_vgpr102", [VGPR101, VGPR102], 101> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR102_VGPR103 : AMDGPURegTuple<"vgpr102_vgpr103", [VGPR102, VGPR103], 102> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR103_VGPR104 : AMDGPURegTuple<"vgpr103_vgpr104", [VGPR103, VGPR104], 103> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR104_VGPR105 : AMDGPURegTuple<"vgpr104_vgpr105", [VGPR104, VGPR105], 104> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR105_VGPR106 : AMDGPURegTuple<"vgpr105_vgpr106", [VGPR105, VGPR106], 105> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR106_VGPR107 : AMDGPURegTuple<"vgpr106_vgpr107", [VGPR106, VGPR107], 106> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR107_VGPR108 : AMDGPURegTuple<"vgpr107_vgpr108", [VGPR107, VGPR108], 107> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR108_VGPR109 : AMDGPURegTuple<"vgpr108_vgpr109", [VGPR108, VGPR109], 108> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR109_VGPR110 : AMDGPURegTuple<"vgpr109_vgpr110", [VGPR109, VGPR110], 109> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR110_VGPR111 : AMDGPURegTuple<"vgpr110_vgpr111", [VGPR110, VGPR111], 110> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR111_VGPR112 : AMDGPURegTuple<"vgpr111_vgpr112", [VGPR111, VGPR112], 111> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR112_VGPR113 : AMDGPURegTuple<"vgpr112_vgpr113", [VGPR112, VGPR113], 112> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR113_VGPR114 : AMDGPURegTuple<"vgpr113_vgpr114", [VGPR113, VGPR114], 113> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR114_VGPR115 : AMDGPURegTuple<"vgpr114_vgpr115", [VGPR114, VGPR115], 114> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR115_VGPR116 : AMDGPURegTuple<"vgpr115_vgpr116", [VGPR115, VGPR116], 115> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR116_VGPR117 : AMDGPURegTuple<"vgpr116_vgpr117", [VGPR116, VGPR117], 116> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR117_VGPR118 : AMDGPURegTuple<"vgpr117_vgpr118", [VGPR117, VGPR118], 117> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR118_VGPR119 : AMDGPURegTuple<"vgpr118_vgpr119", [VGPR118, VGPR119], 118> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR119_VGPR120 : AMDGPURegTuple<"vgpr119_vgpr120", [VGPR119, VGPR120], 119> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR120_VGPR121 : AMDGPURegTuple<"vgpr120_vgpr121", [VGPR120, VGPR121], 120> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR121_VGPR122 : AMDGPURegTuple<"vgpr121_vgpr122", [VGPR121, VGPR122], 121> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR122_VGPR123 : AMDGPURegTuple<"vgpr122_vgpr123", [VGPR122, VGPR123], 122> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR123_VGPR124 : AMDGPURegTuple<"vgpr123_vgpr124", [VGPR123, VGPR124], 123> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR124_VGPR125 : AMDGPURegTuple<"vgpr124_vgpr125", [VGPR124, VGPR125], 124> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR125_VGPR126 : AMDGPURegTuple<"vgpr125_vgpr126", [VGPR125, VGPR126], 125> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR126_VGPR127 : AMDGPURegTuple<"vgpr126_vgpr127", [VGPR126, VGPR127], 126> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR127_VGPR128 : AMDGPURegTuple<"vgpr127_vgpr128", [VGPR127, VGPR128], 127> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR128_VGPR129 : AMDGPURegTuple<"vgpr128_vgpr129", [VGPR128, VGPR129], 128> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR129_VGPR130 : AMDGPURegTuple<"vgpr129_vgpr130", [VGPR129, VGPR130], 129> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR130_VGPR131 : AMDGPURegTuple<"vgpr130_vgpr131", [VGPR130, VGPR131], 130> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR131_VGPR132 : AMDGPURegTuple<"vgpr131_vgpr132", [VGPR131, VGPR132], 131> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR132_VGPR133 : AMDGPURegTuple<"vgpr132_vgpr133", [VGPR132, VGPR133], 132> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR133_VGPR134 : AMDGPURegTuple<"vgpr133_vgpr134", [VGPR133, VGPR134], 133> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR134_VGPR135 : AMDGPURegTuple<"vgpr134_vgpr135", [VGPR134, VGPR135], 134> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR135_VGPR136 : AMDGPURegTuple<"vgpr135_vgpr136", [VGPR135, VGPR136], 135> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR136_VGPR137 : AMDGPURegTuple<"vgpr136_vgpr137", [VGPR136, VGPR137], 136> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR137_VGPR138 : AMDGPURegTuple<"vgpr137_vgpr138", [VGPR137, VGPR138], 137> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR138_VGPR139 : AMDGPURegTuple<"vgpr138_vgpr139", [VGPR138, VGPR139], 138> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR139_VGPR140 : AMDGPURegTuple<"vgpr139_vgpr140", [VGPR139, VGPR140], 139> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR140_VGPR141 : AMDGPURegTuple<"vgpr140_vgpr141", [VGPR140, VGPR141], 140> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR141_VGPR142 : AMDGPURegTuple<"vgpr141_vgpr142", [VGPR141, VGPR142], 141> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR142_VGPR143 : AMDGPURegTuple<"vgpr142_vgpr143", [VGPR142, VGPR143], 142> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR143_VGPR144 : AMDGPURegTuple<"vgpr143_vgpr144", [VGPR143, VGPR144], 143> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR144_VGPR145 : AMDGPURegTuple<"vgpr144_vgpr145", [VGPR144, VGPR145], 144> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR145_VGPR146 : AMDGPURegTuple<"vgpr145_vgpr146", [VGPR145, VGPR146], 145> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR146_VGPR147 : AMDGPURegTuple<"vgpr146_vgpr147", [VGPR146, VGPR147], 146> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR147_VGPR148 : AMDGPURegTuple<"vgpr147_vgpr148", [VGPR147, VGPR148], 147> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR148_VGPR149 : AMDGPURegTuple<"vgpr148_vgpr149", [VGPR148, VGPR149], 148> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR149_VGPR150 : AMDGPURegTuple<"vgpr149_vgpr150", [VGPR149, VGPR150], 149> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR150_VGPR151 : AMDGPURegTuple<"vgpr150_vgpr151", [VGPR150, VGPR151], 150> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR151_VGPR152 : AMDGPURegTuple<"vgpr151_vgpr152", [VGPR151, VGPR152], 151> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR152_VGPR153 : AMDGPURegTuple<"vgpr152_vgpr153", [VGPR152, VGPR153], 152> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR153_VGPR154 : AMDGPURegTuple<"vgpr153_vgpr154", [VGPR153, VGPR154], 153> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR154_VGPR155 : AMDGPURegTuple<"vgpr154_vgpr155", [VGPR154, VGPR155], 154> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR155_VGPR156 : AMDGPURegTuple<"vgpr155_vgpr156", [VGPR155, VGPR156], 155> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR156_VGPR157 : AMDGPURegTuple<"vgpr156_vgpr157", [VGPR156, VGPR157], 156> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR157_VGPR158 : AMDGPURegTuple<"vgpr157_vgpr158", [VGPR157, VGPR158], 157> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR158_VGPR159 : AMDGPURegTuple<"vgpr158_vgpr159", [VGPR158, VGPR159], 158> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR159_VGPR160 : AMDGPURegTuple<"vgpr159_vgpr160", [VGPR159, VGPR160], 159> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR160_VGPR161 : AMDGPURegTuple<"vgpr160_vgpr161", [VGPR160, VGPR161], 160> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR161_VGPR162 : AMDGPURegTuple<"vgpr161_vgpr162", [VGPR161, VGPR162], 161> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR162_VGPR163 : AMDGPURegTuple<"vgpr162_vgpr163", [VGPR162, VGPR163], 162> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR163_VGPR164 : AMDGPURegTuple<"vgpr163_vgpr164", [VGPR163, VGPR164], 163> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR164_VGPR165 : AMDGPURegTuple<"vgpr164_vgpr165", [VGPR164, VGPR165], 164> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR165_VGPR166 : AMDGPURegTuple<"vgpr165_vgpr166", [VGPR165, VGPR166], 165> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR166_VGPR167 : AMDGPURegTuple<"vgpr166_vgpr167", [VGPR166, VGPR167], 166> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR167_VGPR168 : AMDGPURegTuple<"vgpr167_vgpr168", [VGPR167, VGPR168], 167> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR168_VGPR169 : AMDGPURegTuple<"vgpr168_vgpr169", [VGPR168, VGPR169], 168> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR169_VGPR170 : AMDGPURegTuple<"vgpr169_vgpr170", [VGPR169, VGPR170], 169> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR170_VGPR171 : AMDGPURegTuple<"vgpr170_vgpr171", [VGPR170, VGPR171], 170> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR171_VGPR172 : AMDGPURegTuple<"vgpr171_vgpr172", [VGPR171, VGPR172], 171> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR172_VGPR173 : AMDGPURegTuple<"vgpr172_vgpr173", [VGPR172, VGPR173], 172> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR173_VGPR174 : AMDGPURegTuple<"vgpr173_vgpr174", [VGPR173, VGPR174], 173> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR174_VGPR175 : AMDGPURegTuple<"vgpr174_vgpr175", [VGPR174, VGPR175], 174> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR175_VGPR176 : AMDGPURegTuple<"vgpr175_vgpr176", [VGPR175, VGPR176], 175> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR176_VGPR177 : AMDGPURegTuple<"vgpr176_vgpr177", [VGPR176, VGPR177], 176> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR177_VGPR178 : AMDGPURegTuple<"vgpr177_vgpr178", [VGPR177, VGPR178], 177> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR178_VGPR179 : AMDGPURegTuple<"vgpr178_vgpr179", [VGPR178, VGPR179], 178> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR179_VGPR180 : AMDGPURegTuple<"vgpr179_vgpr180", [VGPR179, VGPR180], 179> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR180_VGPR181 : AMDGPURegTuple<"vgpr180_vgpr181", [VGPR180, VGPR181], 180> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR181_VGPR182 : AMDGPURegTuple<"vgpr181_vgpr182", [VGPR181, VGPR182], 181> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR182_VGPR183 : AMDGPURegTuple<"vgpr182_vgpr183", [VGPR182, VGPR183], 182> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR183_VGPR184 : AMDGPURegTuple<"vgpr183_vgpr184", [VGPR183, VGPR184], 183> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR184_VGPR185 : AMDGPURegTuple<"vgpr184_vgpr185", [VGPR184, VGPR185], 184> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR185_VGPR186 : AMDGPURegTuple<"vgpr185_vgpr186", [VGPR185, VGPR186], 185> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR186_VGPR187 : AMDGPURegTuple<"vgpr186_vgpr187", [VGPR186, VGPR187], 186> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR187_VGPR188 : AMDGPURegTuple<"vgpr187_vgpr188", [VGPR187, VGPR188], 187> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR188_VGPR189 : AMDGPURegTuple<"vgpr188_vgpr189", [VGPR188, VGPR189], 188> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR189_VGPR190 : AMDGPURegTuple<"vgpr189_vgpr190", [VGPR189, VGPR190], 189> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR190_VGPR191 : AMDGPURegTuple<"vgpr190_vgpr191", [VGPR190, VGPR191], 190> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR191_VGPR192 : AMDGPURegTuple<"vgpr191_vgpr192", [VGPR191, VGPR192], 191> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR192_VGPR193 : AMDGPURegTuple<"vgpr192_vgpr193", [VGPR192, VGPR193], 192> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR193_VGPR194 : AMDGPURegTuple<"vgpr193_vgpr194", [VGPR193, VGPR194], 193> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR194_VGPR195 : AMDGPURegTuple<"vgpr194_vgpr195", [VGPR194, VGPR195], 194> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR195_VGPR196 : AMDGPURegTuple<"vgpr195_vgpr196", [VGPR195, VGPR196], 195> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR196_VGPR197 : AMDGPURegTuple<"vgpr196_vgpr197", [VGPR196, VGPR197], 196> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR197_VGPR198 : AMDGPURegTuple<"vgpr197_vgpr198", [VGPR197, VGPR198], 197> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR198_VGPR199 : AMDGPURegTuple<"vgpr198_vgpr199", [VGPR198, VGPR199], 198> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR199_VGPR200 : AMDGPURegTuple<"vgpr199_vgpr200", [VGPR199, VGPR200], 199> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR200_VGPR201 : AMDGPURegTuple<"vgpr200_vgpr201", [VGPR200, VGPR201], 200> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR201_VGPR202 : AMDGPURegTuple<"vgpr201_vgpr202", [VGPR201, VGPR202], 201> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR202_VGPR203 : AMDGPURegTuple<"vgpr202_vgpr203", [VGPR202, VGPR203], 202> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR203_VGPR204 : AMDGPURegTuple<"vgpr203_vgpr204", [VGPR203, VGPR204], 203> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR204_VGPR205 : AMDGPURegTuple<"vgpr204_vgpr205", [VGPR204, VGPR205], 204> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR205_VGPR206 : AMDGPURegTuple<"vgpr205_vgpr206", [VGPR205, VGPR206], 205> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR206_VGPR207 : AMDGPURegTuple<"vgpr206_vgpr207", [VGPR206, VGPR207], 206> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR207_VGPR208 : AMDGPURegTuple<"vgpr207_vgpr208", [VGPR207, VGPR208], 207> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR208_VGPR209 : AMDGPURegTuple<"vgpr208_vgpr209", [VGPR208, VGPR209], 208> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR209_VGPR210 : AMDGPURegTuple<"vgpr209_vgpr210", [VGPR209, VGPR210], 209> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR210_VGPR211 : AMDGPURegTuple<"vgpr210_vgpr211", [VGPR210, VGPR211], 210> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR211_VGPR212 : AMDGPURegTuple<"vgpr211_vgpr212", [VGPR211, VGPR212], 211> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR212_VGPR213 : AMDGPURegTuple<"vgpr212_vgpr213", [VGPR212, VGPR213], 212> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR213_VGPR214 : AMDGPURegTuple<"vgpr213_vgpr214", [VGPR213, VGPR214], 213> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR214_VGPR215 : AMDGPURegTuple<"vgpr214_vgpr215", [VGPR214, VGPR215], 214> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR215_VGPR216 : AMDGPURegTuple<"vgpr215_vgpr216", [VGPR215, VGPR216], 215> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR216_VGPR217 : AMDGPURegTuple<"vgpr216_vgpr217", [VGPR216, VGPR217], 216> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR217_VGPR218 : AMDGPURegTuple<"vgpr217_vgpr218", [VGPR217, VGPR218], 217> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR218_VGPR219 : AMDGPURegTuple<"vgpr218_vgpr219", [VGPR218, VGPR219], 218> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR219_VGPR220 : AMDGPURegTuple<"vgpr219_vgpr220", [VGPR219, VGPR220], 219> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR220_VGPR221 : AMDGPURegTuple<"vgpr220_vgpr221", [VGPR220, VGPR221], 220> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR221_VGPR222 : AMDGPURegTuple<"vgpr221_vgpr222", [VGPR221, VGPR222], 221> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR222_VGPR223 : AMDGPURegTuple<"vgpr222_vgpr223", [VGPR222, VGPR223], 222> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR223_VGPR224 : AMDGPURegTuple<"vgpr223_vgpr224", [VGPR223, VGPR224], 223> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR224_VGPR225 : AMDGPURegTuple<"vgpr224_vgpr225", [VGPR224, VGPR225], 224> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR225_VGPR226 : AMDGPURegTuple<"vgpr225_vgpr226", [VGPR225, VGPR226], 225> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR226_VGPR227 : AMDGPURegTuple<"vgpr226_vgpr227", [VGPR226, VGPR227], 226> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR227_VGPR228 : AMDGPURegTuple<"vgpr227_vgpr228", [VGPR227, VGPR228], 227> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR228_VGPR229 : AMDGPURegTuple<"vgpr228_vgpr229", [VGPR228, VGPR229], 228> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR229_VGPR230 : AMDGPURegTuple<"vgpr229_vgpr230", [VGPR229, VGPR230], 229> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR230_VGPR231 : AMDGPURegTuple<"vgpr230_vgpr231", [VGPR230, VGPR231], 230> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR231_VGPR232 : AMDGPURegTuple<"vgpr231_vgpr232", [VGPR231, VGPR232], 231> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR232_VGPR233 : AMDGPURegTuple<"vgpr232_vgpr233", [VGPR232, VGPR233], 232> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR233_VGPR234 : AMDGPURegTuple<"vgpr233_vgpr234", [VGPR233, VGPR234], 233> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR234_VGPR235 : AMDGPURegTuple<"vgpr234_vgpr235", [VGPR234, VGPR235], 234> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR235_VGPR236 : AMDGPURegTuple<"vgpr235_vgpr236", [VGPR235, VGPR236], 235> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR236_VGPR237 : AMDGPURegTuple<"vgpr236_vgpr237", [VGPR236, VGPR237], 236> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR237_VGPR238 : AMDGPURegTuple<"vgpr237_vgpr238", [VGPR237, VGPR238], 237> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR238_VGPR239 : AMDGPURegTuple<"vgpr238_vgpr239", [VGPR238, VGPR239], 238> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR239_VGPR240 : AMDGPURegTuple<"vgpr239_vgpr240", [VGPR239, VGPR240], 239> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR240_VGPR241 : AMDGPURegTuple<"vgpr240_vgpr241", [VGPR240, VGPR241], 240> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR241_VGPR242 : AMDGPURegTuple<"vgpr241_vgpr242", [VGPR241, VGPR242], 241> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR242_VGPR243 : AMDGPURegTuple<"vgpr242_vgpr243", [VGPR242, VGPR243], 242> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR243_VGPR244 : AMDGPURegTuple<"vgpr243_vgpr244", [VGPR243, VGPR244], 243> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR244_VGPR245 : AMDGPURegTuple<"vgpr244_vgpr245", [VGPR244, VGPR245], 244> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR245_VGPR246 : AMDGPURegTuple<"vgpr245_vgpr246", [VGPR245, VGPR246], 245> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR246_VGPR247 : AMDGPURegTuple<"vgpr246_vgpr247", [VGPR246, VGPR247], 246> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR247_VGPR248 : AMDGPURegTuple<"vgpr247_vgpr248", [VGPR247, VGPR248], 247> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR248_VGPR249 : AMDGPURegTuple<"vgpr248_vgpr249", [VGPR248, VGPR249], 248> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR249_VGPR250 : AMDGPURegTuple<"vgpr249_vgpr250", [VGPR249, VGPR250], 249> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR250_VGPR251 : AMDGPURegTuple<"vgpr250_vgpr251", [VGPR250, VGPR251], 250> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR251_VGPR252 : AMDGPURegTuple<"vgpr251_vgpr252", [VGPR251, VGPR252], 251> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR252_VGPR253 : AMDGPURegTuple<"vgpr252_vgpr253", [VGPR252, VGPR253], 252> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR253_VGPR254 : AMDGPURegTuple<"vgpr253_vgpr254", [VGPR253, VGPR254], 253> {
+  let SubRegIndices = [sub0, sub1];
+}
+def VGPR254_VGPR255 : AMDGPURegTuple<"vgpr254_vgpr255", [VGPR254, VGPR255], 254> {
+  let SubRegIndices = [sub0, sub1];
+}
+
 // Registers read or written only implicitly (Uses / Defs of instructions)
 def SCC : AMDGPUReg<"scc", 0>;
 def EXEC : AMDGPUReg<"exec", 1>;
@@ -381,4 +1315,53 @@ def SReg_32 : RegisterClass<"AMDGPU", [i32, f32, i16, v2i16, v2f16], 32,
 def VGPR_32 : RegisterClass<"AMDGPU", [i32, f32, i16, v2i16, v2f16], 32,
     (sequence "VGPR%u", 0, 255)> {
   let Size = 32;
+}
+
+// scalar register file
+def SReg_64 : RegisterClass<"AMDGPU", [i64, f64, v2i32], 32,
+    (add SGPR0_SGPR1, SGPR2_SGPR3, SGPR4_SGPR5, SGPR6_SGPR7, SGPR8_SGPR9, SGPR10_SGPR11, SGPR12_SGPR13, SGPR14_SGPR15,
+         SGPR16_SGPR17, SGPR18_SGPR19, SGPR20_SGPR21, SGPR22_SGPR23, SGPR24_SGPR25, SGPR26_SGPR27, SGPR28_SGPR29, SGPR30_SGPR31,
+         SGPR32_SGPR33, SGPR34_SGPR35, SGPR36_SGPR37, SGPR38_SGPR39, SGPR40_SGPR41, SGPR42_SGPR43, SGPR44_SGPR45, SGPR46_SGPR47,
+         SGPR48_SGPR49, SGPR50_SGPR51, SGPR52_SGPR53, SGPR54_SGPR55, SGPR56_SGPR57, SGPR58_SGPR59, SGPR60_SGPR61, SGPR62_SGPR63,
+         SGPR64_SGPR65, SGPR66_SGPR67, SGPR68_SGPR69, SGPR70_SGPR71, SGPR72_SGPR73, SGPR74_SGPR75, SGPR76_SGPR77, SGPR78_SGPR79,
+         SGPR80_SGPR81, SGPR82_SGPR83, SGPR84_SGPR85, SGPR86_SGPR87, SGPR88_SGPR89, SGPR90_SGPR91, SGPR92_SGPR93, SGPR94_SGPR95,
+         SGPR96_SGPR97, SGPR98_SGPR99, SGPR100_SGPR101)> {
+  let Size = 64;
+}
+
+// vector register file
+def VReg_64 : RegisterClass<"AMDGPU", [i64, f64, v2i32], 32,
+    (add VGPR0_VGPR1, VGPR1_VGPR2, VGPR2_VGPR3, VGPR3_VGPR4, VGPR4_VGPR5, VGPR5_VGPR6, VGPR6_VGPR7, VGPR7_VGPR8,
+         VGPR8_VGPR9, VGPR9_VGPR10, VGPR10_VGPR11, VGPR11_VGPR12, VGPR12_VGPR13, VGPR13_VGPR14, VGPR14_VGPR15, VGPR15_VGPR16,
+         VGPR16_VGPR17, VGPR17_VGPR18, VGPR18_VGPR19, VGPR19_VGPR20, VGPR20_VGPR21, VGPR21_VGPR22, VGPR22_VGPR23, VGPR23_VGPR24,
+         VGPR24_VGPR25, VGPR25_VGPR26, VGPR26_VGPR27, VGPR27_VGPR28, VGPR28_VGPR29, VGPR29_VGPR30, VGPR30_VGPR31, VGPR31_VGPR32,
+         VGPR32_VGPR33, VGPR33_VGPR34, VGPR34_VGPR35, VGPR35_VGPR36, VGPR36_VGPR37, VGPR37_VGPR38, VGPR38_VGPR39, VGPR39_VGPR40,
+         VGPR40_VGPR41, VGPR41_VGPR42, VGPR42_VGPR43, VGPR43_VGPR44, VGPR44_VGPR45, VGPR45_VGPR46, VGPR46_VGPR47, VGPR47_VGPR48,
+         VGPR48_VGPR49, VGPR49_VGPR50, VGPR50_VGPR51, VGPR51_VGPR52, VGPR52_VGPR53, VGPR53_VGPR54, VGPR54_VGPR55, VGPR55_VGPR56,
+         VGPR56_VGPR57, VGPR57_VGPR58, VGPR58_VGPR59, VGPR59_VGPR60, VGPR60_VGPR61, VGPR61_VGPR62, VGPR62_VGPR63, VGPR63_VGPR64,
+         VGPR64_VGPR65, VGPR65_VGPR66, VGPR66_VGPR67, VGPR67_VGPR68, VGPR68_VGPR69, VGPR69_VGPR70, VGPR70_VGPR71, VGPR71_VGPR72,
+         VGPR72_VGPR73, VGPR73_VGPR74, VGPR74_VGPR75, VGPR75_VGPR76, VGPR76_VGPR77, VGPR77_VGPR78, VGPR78_VGPR79, VGPR79_VGPR80,
+         VGPR80_VGPR81, VGPR81_VGPR82, VGPR82_VGPR83, VGPR83_VGPR84, VGPR84_VGPR85, VGPR85_VGPR86, VGPR86_VGPR87, VGPR87_VGPR88,
+         VGPR88_VGPR89, VGPR89_VGPR90, VGPR90_VGPR91, VGPR91_VGPR92, VGPR92_VGPR93, VGPR93_VGPR94, VGPR94_VGPR95, VGPR95_VGPR96,
+         VGPR96_VGPR97, VGPR97_VGPR98, VGPR98_VGPR99, VGPR99_VGPR100, VGPR100_VGPR101, VGPR101_VGPR102, VGPR102_VGPR103, VGPR103_VGPR104,
+         VGPR104_VGPR105, VGPR105_VGPR106, VGPR106_VGPR107, VGPR107_VGPR108, VGPR108_VGPR109, VGPR109_VGPR110, VGPR110_VGPR111, VGPR111_VGPR112,
+         VGPR112_VGPR113, VGPR113_VGPR114, VGPR114_VGPR115, VGPR115_VGPR116, VGPR116_VGPR117, VGPR117_VGPR118, VGPR118_VGPR119, VGPR119_VGPR120,
+         VGPR120_VGPR121, VGPR121_VGPR122, VGPR122_VGPR123, VGPR123_VGPR124, VGPR124_VGPR125, VGPR125_VGPR126, VGPR126_VGPR127, VGPR127_VGPR128,
+         VGPR128_VGPR129, VGPR129_VGPR130, VGPR130_VGPR131, VGPR131_VGPR132, VGPR132_VGPR133, VGPR133_VGPR134, VGPR134_VGPR135, VGPR135_VGPR136,
+         VGPR136_VGPR137, VGPR137_VGPR138, VGPR138_VGPR139, VGPR139_VGPR140, VGPR140_VGPR141, VGPR141_VGPR142, VGPR142_VGPR143, VGPR143_VGPR144,
+         VGPR144_VGPR145, VGPR145_VGPR146, VGPR146_VGPR147, VGPR147_VGPR148, VGPR148_VGPR149, VGPR149_VGPR150, VGPR150_VGPR151, VGPR151_VGPR152,
+         VGPR152_VGPR153, VGPR153_VGPR154, VGPR154_VGPR155, VGPR155_VGPR156, VGPR156_VGPR157, VGPR157_VGPR158, VGPR158_VGPR159, VGPR159_VGPR160,
+         VGPR160_VGPR161, VGPR161_VGPR162, VGPR162_VGPR163, VGPR163_VGPR164, VGPR164_VGPR165, VGPR165_VGPR166, VGPR166_VGPR167, VGPR167_VGPR168,
+         VGPR168_VGPR169, VGPR169_VGPR170, VGPR170_VGPR171, VGPR171_VGPR172, VGPR172_VGPR173, VGPR173_VGPR174, VGPR174_VGPR175, VGPR175_VGPR176,
+         VGPR176_VGPR177, VGPR177_VGPR178, VGPR178_VGPR179, VGPR179_VGPR180, VGPR180_VGPR181, VGPR181_VGPR182, VGPR182_VGPR183, VGPR183_VGPR184,
+         VGPR184_VGPR185, VGPR185_VGPR186, VGPR186_VGPR187, VGPR187_VGPR188, VGPR188_VGPR189, VGPR189_VGPR190, VGPR190_VGPR191, VGPR191_VGPR192,
+         VGPR192_VGPR193, VGPR193_VGPR194, VGPR194_VGPR195, VGPR195_VGPR196, VGPR196_VGPR197, VGPR197_VGPR198, VGPR198_VGPR199, VGPR199_VGPR200,
+         VGPR200_VGPR201, VGPR201_VGPR202, VGPR202_VGPR203, VGPR203_VGPR204, VGPR204_VGPR205, VGPR205_VGPR206, VGPR206_VGPR207, VGPR207_VGPR208,
+         VGPR208_VGPR209, VGPR209_VGPR210, VGPR210_VGPR211, VGPR211_VGPR212, VGPR212_VGPR213, VGPR213_VGPR214, VGPR214_VGPR215, VGPR215_VGPR216,
+         VGPR216_VGPR217, VGPR217_VGPR218, VGPR218_VGPR219, VGPR219_VGPR220, VGPR220_VGPR221, VGPR221_VGPR222, VGPR222_VGPR223, VGPR223_VGPR224,
+         VGPR224_VGPR225, VGPR225_VGPR226, VGPR226_VGPR227, VGPR227_VGPR228, VGPR228_VGPR229, VGPR229_VGPR230, VGPR230_VGPR231, VGPR231_VGPR232,
+         VGPR232_VGPR233, VGPR233_VGPR234, VGPR234_VGPR235, VGPR235_VGPR236, VGPR236_VGPR237, VGPR237_VGPR238, VGPR238_VGPR239, VGPR239_VGPR240,
+         VGPR240_VGPR241, VGPR241_VGPR242, VGPR242_VGPR243, VGPR243_VGPR244, VGPR244_VGPR245, VGPR245_VGPR246, VGPR246_VGPR247, VGPR247_VGPR248,
+         VGPR248_VGPR249, VGPR249_VGPR250, VGPR250_VGPR251, VGPR251_VGPR252, VGPR252_VGPR253, VGPR253_VGPR254, VGPR254_VGPR255)> {
+  let Size = 64;
 }

@@ -1,11 +1,13 @@
 """AMDGPU register classes and immediate operand kinds used by the subset.
 
-Names follow LLVM's SIRegisterInfo.td / SIInstrInfo.td. Only the 32-bit classes are
-modeled: every modeled pattern is on i32 values.
+Names follow LLVM's SIRegisterInfo.td / SIInstrInfo.td. The selected values are all
+i32 (SReg_32 / VGPR_32); the 64-bit pair classes SReg_64 and VReg_64 (sub-registers
+sub0 = low half, sub1 = high half) exist for instructions with 64-bit operands, such as
+v_mad_u64_u32's result, carry-out and addend (see vop3.py).
 """
 
-from tdgen.model import OperandKind, RegisterClass, reg_names
-from tdgen.types import f32, i1, i16, i32, v2f16, v2i16
+from tdgen.model import OperandKind, RegisterClass, reg_names, reg_tuples
+from tdgen.types import f32, f64, i1, i16, i32, i64, v2f16, v2i16, v2i32
 
 # Scalar file: s0..s101 are allocatable on GFX9 (s102/s103 hold VCC).
 SReg_32 = RegisterClass(
@@ -16,7 +18,20 @@ VGPR_32 = RegisterClass(
     "VGPR_32", "vector", [i32, f32, i16, v2i16, v2f16], reg_names("VGPR", 256), size=32
 )
 
-REGISTER_CLASSES = (SReg_32, VGPR_32)
+# 64-bit pairs. Scalar pairs start at an even SGPR (s[0:1], s[2:3], ...); on gfx900 a
+# vector pair may start at any VGPR (v[1:2] is legal; even alignment is gfx90a's rule).
+_SGPR_PAIRS, _SGPR_PARTS = reg_tuples(SReg_32.registers, 2, 2)
+SReg_64 = RegisterClass(
+    "SReg_64", "scalar", [i64, f64, v2i32], _SGPR_PAIRS, size=64, alignment=32,
+    subreg_indices=("sub0", "sub1"), subregs=_SGPR_PARTS,
+)
+_VGPR_PAIRS, _VGPR_PARTS = reg_tuples(VGPR_32.registers, 2, 1)
+VReg_64 = RegisterClass(
+    "VReg_64", "vector", [i64, f64, v2i32], _VGPR_PAIRS, size=64, alignment=32,
+    subreg_indices=("sub0", "sub1"), subregs=_VGPR_PARTS,
+)
+
+REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64)
 
 # Registers used implicitly: the scalar condition code and the exec mask.
 PHYSICAL_REGISTERS = ("SCC", "EXEC")

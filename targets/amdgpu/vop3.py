@@ -22,14 +22,16 @@ from tdgen.model import Instruction, Pat, PatFrag
 
 from .formats import VOP3_32
 
-# v_mad_u64_u32 as gfx9 uses it for a 32-bit multiply-add: LLVM selects a divergent
-# ``add (mul x, y), z`` whose mul has one use (the same ThreeOp fragment and constant-bus
-# rule as v_add3_u32; the mul itself may be uniform, e.g. ``(mul %a, 7) + %tid``) into
-# v_mad_u64_u32 with z widened to 64 bits (an undefined high half) and keeps the low 32
-# bits of the 64-bit result. The reference target has no 64-bit register classes, so the
-# def below models the instruction by that low half: VGPR_32 result and addend (the carry
-# out and the clamp bit are left out). Checked against llc-19 -mcpu=gfx900 in
-# tests/test_isel_llc.py (single-op kernels mad_*).
+# v_mad_u64_u32 {vdst, sdst} = src0 * src1 + src2 (u32 x u32 + u64 -> u64, carry-out in
+# a scalar pair) is declared as LLVM declares it: VReg_64 result $vdst, SReg_64 carry-out
+# $sdst, 32-bit sources src0/src1, a 64-bit addend src2 and the clamp bit. gfx9 also uses
+# it for a 32-bit multiply-add: LLVM selects a divergent ``add (mul x, y), z`` whose mul
+# has one use (the same ThreeOp fragment and constant-bus rule as v_add3_u32; the mul
+# itself may be uniform, e.g. ``(mul %a, 7) + %tid``) into it, widening z to a pair
+# whose high half is undefined (REG_SEQUENCE of z and an IMPLICIT_DEF, built in a scalar
+# pair and left for SIFixSGPRCopies to move) and keeping the low half of the result
+# (EXTRACT_SUBREG ... sub0, a COPY of %vdst.sub0 after isel). Checked against llc-19
+# -mcpu=gfx900 in tests/test_isel_llc.py (single-op kernels mad_*).
 _BUS_PREDICATE = """\
 if (!N->isDivergent())
   return false;
@@ -60,10 +62,9 @@ _OPS = (
     ("V_AND_OR_B32_e64", "v_and_or_b32", "and", "or"),
     ("V_OR3_B32_e64", "v_or3_b32", "or", "or"),
     ("V_XAD_U32_e64", "v_xad_u32", "xor", "add"),
-    ("V_MAD_U64_U32_e64", "v_mad_u64_u32", "mul", "add"),
 )
 
-_THREE = {(a, b): _three(a, b) for _n, _m, a, b in _OPS}
+_THREE = {(a, b): _three(a, b) for a, b in [(a, b) for _n, _m, a, b in _OPS] + [("mul", "add")]}
 
 FRAGS = tuple(_ONEUSE.values()) + tuple(_THREE.values())
 
@@ -74,12 +75,18 @@ DEFS = tuple(
 ) + (
     Instruction("V_BFI_B32_e64", VOP3_32, ["v_bfi_b32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm="v_bfi_b32 $vdst, $src0, $src1, $src2"),
+    Instruction("V_MAD_U64_U32_e64", VOP3_32, ["v_mad_u64_u32"], outs="(outs VReg_64:$vdst, SReg_64:$sdst)",
+                ins="(ins VGPR_32:$src0, VGPR_32:$src1, VReg_64:$src2, clampmod0:$clamp)",
+                asm="v_mad_u64_u32 $vdst, $sdst, $src0, $src1, $src2$clamp"),
 )
 
 PATTERNS = tuple(
     Pat(f"(i32 ({_THREE[(a, b)].name} i32:$src0, i32:$src1, i32:$src2))", f"({name} $src0, $src1, $src2)")
     for name, _mn, a, b in _OPS
 ) + (
+    Pat("(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2))",
+        "(EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, "
+        "(REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)"),
     Pat("(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x)))", "(V_BFI_B32_e64 $x, $y, $z)"),
     Pat("(DivergentBinFrag<xor> i32:$z, (and i32:$x, (xor i32:$y, i32:$z)))", "(V_BFI_B32_e64 $x, $y, $z)"),
     Pat("(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i32:$z)))",
