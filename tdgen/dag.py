@@ -23,16 +23,10 @@ Syntax errors raise ``ParseError`` at the offending character:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
 from typing import Iterator, Union
-
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import ParseError, Span, expected
 
-GRAMMAR = Path(__file__).resolve().parent / "grammar" / "dag.lark"
 
 
 @dataclass(frozen=True)
@@ -150,88 +144,6 @@ def substitute(node: Node, mapping: dict[str, str]) -> Node:
     return replace(node, operator=op, args=tuple(substitute(a, mapping) for a in node.args))
 
 
-_TERMINALS = {
-    "NAME": "a name",
-    "VAR": "a $variable",
-    "INT": "an integer",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COMMA": "','",
-    "COLON": "':'",
-    "LESSTHAN": "'<'",
-    "MORETHAN": "'>'",
-    "$END": "end of pattern",
-}
-
-
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", propagate_positions=True, maybe_placeholders=False)
-
-
-class _Build(Transformer):
-    def __init__(self, base: Span | None):
-        super().__init__()
-        self.base = base
-
-    def _span(self, meta_or_tok) -> Span | None:
-        return _map(self.base, getattr(meta_or_tok, "line", None), getattr(meta_or_tok, "column", None))
-
-    def start(self, items):
-        return items[0]
-
-    @v_args(meta=True)
-    def dag(self, meta, items):
-        op = items[0]
-        name = None
-        rest = list(items[1:])
-        if rest and isinstance(rest[-1], tuple) and rest[-1] and rest[-1][0] == "binding":
-            name = rest.pop()[1]
-        return Dag(op, tuple(rest), name, self._span(meta))
-
-    @v_args(meta=True)
-    def operator(self, meta, items):
-        name = str(items[0])
-        targs = tuple(items[1]) if len(items) > 1 else ()
-        return Operator(name, targs, self._span(meta))
-
-    def template_args(self, items):
-        return [str(t) for t in items]
-
-    def binding(self, items):
-        return ("binding", str(items[0])[1:])
-
-    @v_args(meta=True)
-    def typed(self, meta, items):
-        return Leaf("typed", type=str(items[0]), name=str(items[1])[1:], span=self._span(meta))
-
-    @v_args(meta=True)
-    def var(self, meta, items):
-        return Leaf("var", name=str(items[0])[1:], span=self._span(meta))
-
-    @v_args(meta=True)
-    def int(self, meta, items):
-        return Leaf("int", value=int(str(items[0]), 0), span=self._span(meta))
-
-    @v_args(meta=True)
-    def name(self, meta, items):
-        return Leaf("name", value=str(items[0]), span=self._span(meta))
-
-
-def _map(base: Span | None, line: int | None, col: int | None) -> Span | None:
-    if base is None or line is None or col is None:
-        return base
-    return base.offset(line - 1, col)
-
-
-def _describe(tok: object) -> str:
-    if isinstance(tok, Token):
-        if tok.type == "$END":
-            return "end of pattern"
-        return f"'{tok}'"
-    return repr(tok)
-
-
 def parse_pattern(
     text: str,
     base: Span | None = None,
@@ -239,41 +151,13 @@ def parse_pattern(
     record: str | None = None,
     field: str | None = None,
 ) -> Node:
-    """Parse one DAG (or leaf) written in TableGen syntax; see module docstring."""
-    try:
-        return _parse_at(text, base)
-    except UnexpectedInput as e:
-        line, col = getattr(e, "line", 1), getattr(e, "column", 1)
-        if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-            # Point just past the last character.
-            lines = text.split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
-            found = "end of pattern"
-            exp = getattr(e, "expected", None) or ["RPAR"]
-        elif isinstance(e, UnexpectedToken):
-            found = _describe(e.token)
-            exp = e.expected
-        elif isinstance(e, UnexpectedCharacters):
-            found = f"'{text[e.pos_in_stream]}'"
-            exp = e.allowed or ()
-        else:  # pragma: no cover - lark raises only the kinds above
-            found, exp = "text", ()
-        names = sorted({_TERMINALS.get(t, t) for t in exp if t not in ("COMMENT", "WS")})
-        what = " or ".join(names) if names else "a DAG"
-        raise ParseError(
-            _map(base, line, col) if base is not None else Span("<pattern>", line, col),
-            expected(what, found),
-            record=record,
-            field=field,
-        ) from None
+    """Parse one DAG (or leaf) written in TableGen syntax; see module docstring.
 
+    The lark parser lives in ``tdgen.dag_parse``, imported on first use: a command that
+    reads a target from the cache builds no pattern and need not import lark."""
+    from .dag_parse import parse_pattern as parse
 
-@lru_cache(maxsize=8192)
-def _parse_at(text: str, base: Span | None) -> Node:
-    """The AST of ``text`` placed at ``base``. Memoized: the checks, the resolver and the
-    selection-pattern view each read the same pattern strings of a spec, and the
-    result (frozen nodes) depends on nothing else. Parse failures are not kept."""
-    return _Build(base).transform(_parser().parse(text))
+    return parse(text, base, record=record, field=field)
 
 
 def parse_dag(text: str, base: Span | None = None, *, record: str | None = None, field: str | None = None) -> Dag:
