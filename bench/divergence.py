@@ -4,9 +4,11 @@
 Generates kernels with branches and loops (patterns/irgen.py) of 5,000 and 50,000
 operations, runs both tools on each in the same run (separate processes, wall time,
 best of --repeat runs, parse and printing included) and prints the ratio, plus the
-5k -> 50k scaling of each tool and an in-process breakdown of ours
-(target load / parse / analysis / print, CPU seconds: the wall times of a loaded
-machine are noisy, so read the ratio column from runs on a quiet one).
+5k -> 50k scaling of each tool and a breakdown of ours (target load / parse / analysis
+/ print, CPU seconds, user + system, best of --repeat). Each breakdown run is a fresh
+process doing what ``tdgen divergence`` does once, so first-touch costs (page faults,
+cold caches) count as they do in the command; the wall times of a loaded machine are
+noisy, so read the ratio column from runs on a quiet one (the load average is printed).
 
 ``tdgen s`` runs tdgen as installed: Python bytecode cached (``.pyc``, written by the
 untimed warm-up run even when PYTHONDONTWRITEBYTECODE is set in the calling shell) and
@@ -45,28 +47,47 @@ def wall(cmd: list[str], repeat: int, env: dict | None = None) -> float:
     return best
 
 
-def breakdown(path: str, repeat: int) -> dict[str, float]:
-    """CPU seconds (best of ``repeat``) of each stage, in this process."""
-    from patterns.divergence import analyze
-    from patterns.divergence_print import format_llvm
-    from patterns.ir import parse_module
-    from tdgen.commands.divergence import load_target_facts
+_STAGES = r"""
+import os, resource, sys
+sys.path.insert(0, sys.argv[2])
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+from patterns.divergence import analyze
+from patterns.divergence_print import format_llvm
+from patterns.ir import parse_module
+from tdgen.commands.divergence import load_target_facts
+path = sys.argv[1]
+t0 = cpu()
+target = load_target_facts("amdgpu")
+text = open(path).read()
+t1 = cpu()
+module = parse_module(text, path)
+t2 = cpu()
+info = analyze(module, target)
+t3 = cpu()
+format_llvm(info)
+t4 = cpu()
+steps = sum(f.stats["worklist_pops"] + f.stats["propagation_steps"] for f in info.functions)
+print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, steps)
+sys.stdout.flush()
+os._exit(0)
+"""
 
+
+def breakdown(path: str, repeat: int, env: dict | None = None) -> dict[str, float]:
+    """CPU seconds (user + system, best of ``repeat`` fresh processes) of each stage."""
     best: dict[str, float] = {}
-    text = Path(path).read_text()
     for _ in range(repeat):
-        t0 = time.process_time()
-        target = load_target_facts("amdgpu")
-        t1 = time.process_time()
-        module = parse_module(text, path)
-        t2 = time.process_time()
-        info = analyze(module, target)
-        t3 = time.process_time()
-        format_llvm(info)
-        t4 = time.process_time()
-        best["steps"] = float(sum(f.stats["worklist_pops"] + f.stats["propagation_steps"] for f in info.functions))
-        for k, v in (("target", t1 - t0), ("parse", t2 - t1), ("analyze", t3 - t2), ("print", t4 - t3)):
+        r = subprocess.run([sys.executable, "-c", _STAGES, path, str(ROOT)], cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"breakdown failed: {r.stderr}")
+        *times, steps = r.stdout.split()
+        for k, v in zip(("target", "parse", "analyze", "print"), map(float, times)):
             best[k] = min(best.get(k, v), v)  # target: through the (warm) on-disk cache
+        best["steps"] = float(steps)
+    best["total"] = best["parse"] + best["analyze"] + best["print"]
     return best
 
 
@@ -99,19 +120,21 @@ def main() -> int:
             wall(ours, 1, warm_env)  # warm-up: writes .pyc files and the target cache
             t_ours = wall(ours, args.repeat, warm_env)
             t_cold = wall(ours, max(1, args.repeat // 2), cold_env)
-            parts = breakdown(path, args.repeat)
+            parts = breakdown(path, args.repeat, warm_env)
             rows.append((n, n_inst, t_opt, t_ours, parts, t_cold))
-    print(f"python -c pass: {t_py:.3f} s")
+    print(f"python -c pass: {t_py:.3f} s   load average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cpus")
     print(f"{'ops':>7} {'insts':>7} {'opt-19 s':>9} {'tdgen s':>9} {'ratio':>7} {'cold s':>7}   in-process CPU s, best of --repeat")
     for n, n_inst, t_opt, t_ours, parts, t_cold in rows:
-        bd = " ".join(f"{k}={v:.3f}" for k, v in parts.items() if k != "steps")
+        bd = " ".join(f"{k}={v:.3f}" for k, v in parts.items() if k not in ("steps", "total"))
         bd += f" work={int(parts['steps'])}"
         print(f"{n:>7} {n_inst:>7} {t_opt:>9.3f} {t_ours:>9.3f} {t_ours / t_opt:>6.2f}x {t_cold:>7.3f}   {bd}")
     if len(rows) >= 2:
         (n0, i0, o0, t0, p0, _c0), (n1, i1, o1, t1, p1, _c1) = rows[0], rows[-1]
         size = i1 / i0
         print(f"scaling {n0} -> {n1} ops (x{size:.1f} instructions): opt-19 x{o1 / o0:.2f}, "
-              f"tdgen x{t1 / t0:.2f} (wall), tdgen analysis alone x{p1['analyze'] / p0['analyze']:.2f} (CPU), "
+              f"tdgen x{t1 / t0:.2f} (wall), tdgen in-process CPU x{p1['total'] / p0['total']:.2f} "
+              f"(parse x{p1['parse'] / p0['parse']:.2f}, analysis x{p1['analyze'] / p0['analyze']:.2f}, "
+              f"print x{p1['print'] / max(p0['print'], 1e-9):.2f}), "
               f"analysis work (worklist pops + propagation steps) x{p1['steps'] / p0['steps']:.2f}")
     if args.diff:
         env = dict(os.environ, TDGEN_DIFF_COUNT=str(args.diff))

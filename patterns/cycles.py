@@ -17,7 +17,7 @@ so it is independent of the IR classes.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 Block = Hashable
 
@@ -101,6 +101,7 @@ class CycleInfo:
         open_depth: list[int] = []
         open_blocks: list[Block] = []
         succs = self.succs
+        preorder = self.preorder
         while stack:
             b = stack[-1]
             if b not in start:
@@ -109,7 +110,7 @@ class CycleInfo:
                 open_depth.append(len(stack))
                 open_blocks.append(b)
                 stack.extend(succs(b))
-                self.preorder.append(b)
+                preorder.append(b)
             else:
                 if open_depth and open_depth[-1] == len(stack) and open_blocks[-1] is b:
                     end[b] = counter
@@ -121,23 +122,32 @@ class CycleInfo:
     def _compute(self, entry: Block, preds: Callable[[Block], Sequence[Block]]) -> None:
         start, end = self._dfs(entry)
 
-        def is_ancestor(a: Block, b: Block) -> bool:
-            sb = start.get(b)
-            return sb is not None and start[a] <= sb <= end[a]
-
         top_of: dict[Block, Cycle] = {}  # block -> its current outermost cycle
+        # the top-level cycles so far, in order of discovery (a dict: merged cycles
+        # leave it in O(1))
+        top: dict[Cycle, None] = {}
+        sget = start.get
+        block_cycle = self.block_cycle
         for cand in reversed(self.preorder):
-            work = [p for p in preds(cand) if is_ancestor(cand, p)]
-            if not work:
+            # the predecessors that ``cand`` is a DFS ancestor of (back edges); an
+            # unreachable predecessor has no start number (-1 here)
+            lo = start[cand]
+            hi = end[cand]
+            ps = preds(cand)
+            for p in ps:  # (most blocks have none: no list is made for them)
+                if lo <= sget(p, -1) <= hi:
+                    break
+            else:
                 continue
+            work = [p for p in ps if lo <= sget(p, -1) <= hi]
             cyc = Cycle(cand)
-            self.block_cycle.setdefault(cand, cyc)
+            block_cycle.setdefault(cand, cyc)
             top_of[cand] = cyc
 
             def process_preds(b: Block) -> None:
                 is_entry = False
                 for p in preds(b):
-                    if is_ancestor(cand, p):
+                    if lo <= sget(p, -1) <= hi:  # ``cand`` is a DFS ancestor of ``p``
                         work.append(p)
                     else:
                         # As in LLVM 19, a predecessor that is unreachable from the
@@ -158,7 +168,7 @@ class CycleInfo:
                     if outer is not cyc:
                         outer.parent = cyc
                         cyc.children.append(outer)
-                        self.top_level.remove(outer)
+                        del top[outer]
                         for ob in outer.blocks:
                             if ob not in cyc.block_set:
                                 cyc.block_set.add(ob)
@@ -166,12 +176,13 @@ class CycleInfo:
                         for e in outer.entries:
                             process_preds(e)
                     continue
-                self.block_cycle[b] = cyc
+                block_cycle[b] = cyc
                 top_of[b] = cyc
                 cyc.block_set.add(b)
                 cyc.blocks.append(b)
                 process_preds(b)
-            self.top_level.append(cyc)
+            top[cyc] = None
+        self.top_level = list(top)
 
         def set_depth(c: Cycle, d: int) -> None:
             c.depth = d
@@ -208,31 +219,71 @@ class DomTree:
 
     Cooper-Harvey-Kennedy's iterative algorithm over reverse post-order indices (the
     same algorithm networkx's ``immediate_dominators`` implements; written out here on
-    integer arrays because it runs on every analysed function)."""
+    integer arrays because it runs on every parsed function). The nodes are numbered
+    first (``for_blocks``: by their ``index``), so the construction itself hashes no
+    node."""
 
     def __init__(self, root: Hashable, succs: Callable[[Hashable], Iterable[Hashable]]) -> None:
-        self.root = root
-        # iterative DFS post-order
-        order: list[Hashable] = []
-        index: dict[Hashable, int] = {}
-        seen = {root}
-        stack: list[tuple[Hashable, Iterator]] = [(root, iter(succs(root)))]
+        # number the nodes reachable from the root (DFS preorder), then run the
+        # integer version
+        nodes: list[Hashable] = [root]
+        num = {root: 0}
+        succ: list[list[int]] = []
+        i = 0
+        while i < len(nodes):
+            out = []
+            for s in succs(nodes[i]):
+                j = num.get(s)
+                if j is None:
+                    j = num[s] = len(nodes)
+                    nodes.append(s)
+                out.append(j)
+            succ.append(out)
+            i += 1
+        self._build(nodes, succ, 0)
+
+    @classmethod
+    def for_blocks(cls, blocks: Sequence) -> "DomTree":
+        """``DomTree(blocks[0], lambda b: b.successors)`` for IR blocks whose ``index``
+        is their position in ``blocks``, with ``by_index`` set: ``(pre, post)``, the DFS
+        intervals of the tree per block index (-1 for unreachable blocks), for
+        dominance checks without dictionary lookups."""
+        tree = cls.__new__(cls)
+        tree._build(blocks, [[s.index for s in b.successors] for b in blocks], 0)
+        pre, post, po = tree._pre, tree._post, tree._po_of
+        bpre = [-1] * len(blocks)
+        bpost = [-1] * len(blocks)
+        for j, i in enumerate(po):
+            if i >= 0:
+                bpre[j] = pre[i]
+                bpost[j] = post[i]
+        tree.by_index = (bpre, bpost)
+        return tree
+
+    def _build(self, nodes: Sequence, succ: list[list[int]], root: int) -> None:
+        n_all = len(succ)
+        # iterative DFS post-order (successors in the given order)
+        po_of = [-1] * n_all  # node index -> post-order number, -1 if unreachable
+        seen = bytearray(n_all)
+        seen[root] = 1
+        order: list[int] = []  # post-order number -> node index
+        stack = [(root, iter(succ[root]))]
         while stack:
-            node, it = stack[-1]
-            for s in it:
-                if s not in seen:
-                    seen.add(s)
-                    stack.append((s, iter(succs(s))))
+            v, it = stack[-1]
+            for w in it:
+                if not seen[w]:
+                    seen[w] = 1
+                    stack.append((w, iter(succ[w])))
                     break
             else:
                 stack.pop()
-                index[node] = len(order)
-                order.append(node)
+                po_of[v] = len(order)
+                order.append(v)
         n = len(order)
         preds: list[list[int]] = [[] for _ in range(n)]
-        for i, node in enumerate(order):
-            for s in succs(node):
-                preds[index[s]].append(i)
+        for i, v in enumerate(order):
+            for w in succ[v]:
+                preds[po_of[w]].append(i)
         idom = [-1] * n
         root_i = n - 1
         idom[root_i] = root_i
@@ -258,9 +309,12 @@ class DomTree:
                     idom[b] = new_idom
                     changed = True
         # Everything is kept in arrays indexed by post-order number; ``_index`` maps a
-        # node to it (one dict instead of one per property: this runs per function).
-        self._index = index
-        self._order = order
+        # node to it (made on first use).
+        self.root = nodes[root]
+        self._nodes = nodes
+        self._po_of = po_of
+        self._index_map = None
+        self._order = [nodes[v] for v in order]
         self._idom = idom
         self._root_i = root_i
         children: list[list[int]] = [[] for _ in range(n)]
@@ -282,22 +336,14 @@ class DomTree:
         self._pre = pre
         self._post = post
 
-    @classmethod
-    def for_blocks(cls, blocks: Sequence) -> "DomTree":
-        """``DomTree(blocks[0], lambda b: b.successors)`` for IR blocks whose ``index``
-        is their position in ``blocks``, with ``by_index`` set: ``(pre, post)``, the DFS
-        intervals of the tree per block index (-1 for unreachable blocks), for
-        dominance checks without dictionary lookups."""
-        tree = cls(blocks[0], lambda b: b.successors)
-        pre, post = tree._pre, tree._post
-        bpre = [-1] * len(blocks)
-        bpost = [-1] * len(blocks)
-        for b, i in tree._index.items():
-            j = b.index
-            bpre[j] = pre[i]
-            bpost[j] = post[i]
-        tree.by_index = (bpre, bpost)
-        return tree
+    @property
+    def _index(self) -> dict:
+        """Node -> post-order number, for the reachable nodes."""
+        m = self._index_map
+        if m is None:
+            nodes = self._nodes
+            m = self._index_map = {nodes[v]: i for v, i in enumerate(self._po_of) if i >= 0}
+        return m
 
     def __len__(self) -> int:
         """Number of nodes reachable from the root (the root included)."""
@@ -308,10 +354,11 @@ class DomTree:
 
     def dominates(self, a: Hashable, b: Hashable) -> bool:
         """LLVM's convention: everything dominates an unreachable block."""
-        ib = self._index.get(b)
+        index = self._index
+        ib = index.get(b)
         if ib is None:
             return True
-        ia = self._index.get(a)
+        ia = index.get(a)
         if ia is None:
             return False
         pre = self._pre
@@ -338,10 +385,12 @@ def modified_post_order(
     order: list[Block] = []
     reducible_headers: set[Block] = set()
     finalized: set[Block] = set()
+    block_cycle = ci.block_cycle
+    exits: dict[Cycle, list[Block]] = {}  # each cycle's exit blocks, computed once
 
-    def child_of(cycle: Cycle | None, block: Block) -> Cycle | None:
-        """The child cycle of ``cycle`` (None = function) that contains ``block``."""
-        nested = ci.cycle(block)
+    def child_of(cycle: Cycle | None, nested: Cycle | None) -> Cycle | None:
+        """The child cycle of ``cycle`` (None = function) that contains ``nested`` (the
+        innermost cycle of a block)."""
         if nested is cycle:
             return None
         if cycle is not None and not cycle.contains_cycle(nested):
@@ -353,16 +402,22 @@ def modified_post_order(
         return nested
 
     def stack_po(stack: list[Block], cycle: Cycle | None) -> None:
+        inside = cycle.block_set if cycle is not None else None
         while stack:
             nxt = stack[-1]
             if nxt in finalized:
                 stack.pop()
                 continue
-            nested = child_of(cycle, nxt)
+            nested = block_cycle.get(nxt)
+            if nested is not None:
+                nested = child_of(cycle, nested)
             if nested is not None:
                 pushed = False
-                for ex in nested.exit_blocks(succs):
-                    if cycle is not None and not cycle.contains(ex):
+                ex_list = exits.get(nested)
+                if ex_list is None:
+                    ex_list = exits[nested] = nested.exit_blocks(succs)
+                for ex in ex_list:
+                    if inside is not None and ex not in inside:
                         continue
                     if ex in finalized:
                         continue
@@ -374,7 +429,7 @@ def modified_post_order(
                 continue
             pushed = False
             for s in succs(nxt):
-                if cycle is not None and not cycle.contains(s):
+                if inside is not None and s not in inside:
                     continue
                 if s in finalized:
                     continue
@@ -391,9 +446,8 @@ def modified_post_order(
         order.append(header)
         if cycle.reducible:
             reducible_headers.add(header)
-        stack = [
-            s for s in succs(header) if cycle.contains(s) and s is not header and s not in finalized
-        ]
+        inside = cycle.block_set
+        stack = [s for s in succs(header) if s in inside and s is not header and s not in finalized]
         stack_po(stack, cycle)
 
     stack_po([entry], None)

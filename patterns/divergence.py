@@ -36,18 +36,21 @@ before the second label reaches the join, so the join's phis stay uniform (LLVM 
 divergent branch we run the propagation twice and take the union: once with LLVM 19's
 floor (so we are never less divergent than opt-19, which matters for irreducible
 cycles: its exit check compares the labels left by the early stop) and once without
-the floor, stopping only at the first post-dominator of the branch lying outside every
-cycle that contains it (beyond it no second label can arrive; inside irreducible
-cycles we do not stop at all). The result therefore equals opt-19's plus the joins its
-early stop misses. ``llvm19_compat=True`` runs only the floor version and reproduces
+the floor, stopping only once every pending path has merged into one block that lies
+in no cycle (beyond it no second label can arrive: at the latest the first
+post-dominator of the branch outside every cycle; inside irreducible cycles we do not
+stop at all). The result therefore equals opt-19's plus the joins its early stop
+misses. ``llvm19_compat=True`` runs only the floor version and reproduces
 opt-19 exactly (the differential test checks that on generated kernels).
 
 Cost: every value and edge is visited a bounded number of times by the worklist; each
-divergent branch's propagation is bounded by its region up to that post-dominator (the
-floor version by LLVM's own bound). Kept cheap per value (bench/divergence.py): the
+divergent branch's propagation is bounded by its region up to that merge point (the
+floor version by LLVM's own bound), with no post-dominator tree to build. Kept cheap per value (bench/divergence.py): the
 user lists and the seed candidates (only the opcodes ``_Model.classify`` answers for)
-come from the direct builder (``Function.uses``, made while parsing, when the objects
-are still in the cache), else from one pass over the instructions; a data step stores just the operand it came
+come from the direct builder (``Function.uses`` and each value's ``_users``, made while
+parsing, when the objects are still in the cache; so do the predecessor lists in LLVM's
+use-list order), else from one pass over the instructions; the worklist tests a user's
+verdict first (one lookup for a user already divergent); a data step stores just the operand it came
 from as its cause (reason ``Step`` objects are made only for ``why``/JSON); the
 dominator tree is built only if a join inside an irreducible cycle asks for it; the
 cyclic garbage collector is off while the analysis runs and the new objects are moved
@@ -62,6 +65,7 @@ import gc
 import heapq
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from operator import attrgetter
 from typing import Any, Iterable
 
 from tdgen.hw import DivergenceKind, UniformityModel
@@ -69,7 +73,6 @@ from tdgen.hw import DivergenceKind, UniformityModel
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
 from .ir import TERMINATORS, Argument, Constant, Instruction
 
-_EXIT = "<exit>"  # virtual sink of the post-dominator graph
 
 
 @dataclass(frozen=True)
@@ -184,8 +187,13 @@ def _value_name(v: Any) -> str:
 
 
 def _inst_text(inst: Any) -> str:
-    t = inst.text
-    return t if t.startswith("  ") else "  " + t
+    """The instruction text indented by two spaces (``Instruction._text``, made by the
+    first read of ``text`` unless the parser kept the source line)."""
+    t = inst._text
+    if t is None:
+        inst.text
+        t = inst._text
+    return t
 
 
 def _term_name(block: Any) -> str:
@@ -200,6 +208,8 @@ def _asm_outputs(constraints: str) -> list[str]:
             outs.append(part)
     return outs
 
+
+_SUCCESSORS = attrgetter("successors")
 
 # the opcodes ``_Model.classify`` can answer for (every other instruction follows its
 # operands)
@@ -435,8 +445,63 @@ class _Propagator:
     by two different labels is a join; a reducible cycle header containing the
     branch hands its label straight to the cycle's exits)."""
 
+    # The walk's state lives on the object (one per analysed function, reused for each
+    # divergent branch); the helpers below serve the rare paths (cycle exits,
+    # irreducible cycles), the hot edge visit is inlined in ``run``.
+    __slots__ = ("ctx", "index", "labels", "fresh", "heap", "joins", "join_set", "cycle_exits",
+                 "cycle_exit_set", "irreducible")
+
     def __init__(self, ctx: "_FunctionAnalysis") -> None:
         self.ctx = ctx
+
+    def mark_fresh(self, b: Any) -> None:
+        i = self.index[b]
+        if i not in self.fresh:
+            self.fresh.add(i)
+            heapq.heappush(self.heap, -i)
+
+    def compute_join(self, succ: Any, label: Any) -> bool:
+        labels = self.labels
+        old = labels.get(succ)
+        if old is None:
+            labels[succ] = label
+            self.mark_fresh(succ)
+            return False
+        if old is label:
+            return False
+        if old is not succ:
+            self.mark_fresh(succ)
+        labels[succ] = succ
+        return True
+
+    def visit_edge(self, succ: Any, label: Any) -> bool:
+        if not self.compute_join(succ, label):
+            return False
+        if succ not in self.join_set:
+            self.join_set.add(succ)
+            self.joins.append(succ)
+        return True
+
+    def add_exit(self, ex: Any) -> None:
+        if ex not in self.cycle_exit_set:
+            self.cycle_exit_set.add(ex)
+            self.cycle_exits.append(ex)
+
+    def visit_exit_edge(self, succ: Any, label: Any) -> bool:
+        if not self.compute_join(succ, label):
+            return False
+        self.add_exit(succ)
+        return True
+
+    def irreducible_exit_check(self) -> None:
+        # An exit of an irreducible cycle around the branch whose label differs from
+        # the header's is a divergent exit.
+        labels = self.labels
+        for cyc in self.irreducible:
+            hl = labels.get(cyc.header)
+            for ex in self.ctx.exits(cyc):
+                if labels.get(ex) is not hl:
+                    self.add_exit(ex)
 
     def run(self, div_block: Any) -> tuple[list[Any], list[Any]]:
         """Join blocks and divergent cycle exits of the branch ending ``div_block``.
@@ -445,97 +510,74 @@ class _Propagator:
         goes on past that point: LLVM 19's early part is a prefix of it, so its joins
         and header-forwarded exits are found too; only its irreducible-exit check
         depends on where it stopped, so that check is also made at that moment.
-        Propagation is cut only at ``stop_block`` (see there), never inside
-        irreducible cycles."""
+
+        Outside irreducible cycles the walk ends once the only pending block X lies in
+        no cycle. The modified post-order numbers every block reachable from such an X
+        below X, and blocks are taken highest number first; a labelled block reachable
+        from X that is no longer pending would have been taken before X was pushed,
+        which needs a path back up the order, i.e. a cycle through X. So nothing
+        reachable from X carries a label yet, only X's label can travel on, and no
+        further join or exit can appear: the result is the unbounded walk's. (This is
+        the first post-dominator of the branch that lies in no cycle, or an earlier
+        point where all remaining paths have merged.) Inside irreducible cycles the walk
+        is never cut."""
         ctx = self.ctx
         compat = ctx.llvm19_compat
-        index = ctx.po_index
+        self.index = index = ctx.po_index
         blocks_po = ctx.po
         ci = ctx.ci
-        labels: dict[Any, Any] = {}
-        fresh: set[int] = set()
-        heap: list[int] = []
-        joins: list[Any] = []
-        join_set: set[Any] = set()
-        cycle_exits: list[Any] = []
-        cycle_exit_set: set[Any] = set()
-
-        def mark_fresh(b: Any) -> None:
-            i = index[b]
-            if i not in fresh:
-                fresh.add(i)
-                heapq.heappush(heap, -i)
-
-        def compute_join(succ: Any, label: Any) -> bool:
-            old = labels.get(succ)
-            if old is None:
-                labels[succ] = label
-                mark_fresh(succ)
-                return False
-            if old is label:
-                return False
-            if old is not succ:
-                mark_fresh(succ)
-            labels[succ] = succ
-            return True
-
-        def visit_edge(succ: Any, label: Any) -> bool:
-            if not compute_join(succ, label):
-                return False
-            if succ not in join_set:
-                join_set.add(succ)
-                joins.append(succ)
-            return True
-
-        def add_exit(ex: Any) -> None:
-            if ex not in cycle_exit_set:
-                cycle_exit_set.add(ex)
-                cycle_exits.append(ex)
-
-        def visit_exit_edge(succ: Any, label: Any) -> bool:
-            if not compute_join(succ, label):
-                return False
-            add_exit(succ)
-            return True
+        self.labels = labels = {}
+        self.fresh = fresh = set()
+        self.heap = heap = []
+        self.joins = joins = []
+        self.join_set = join_set = set()
+        self.cycle_exits = cycle_exits = []
+        self.cycle_exit_set = set()
 
         irreducible = []  # irreducible cycles around the branch, innermost first
-        div_cycle = ci.cycle(div_block)
+        div_cycle = ci.block_cycle.get(div_block)
         c = div_cycle
         while c is not None:
             if not c.reducible:
                 irreducible.append(c)
             c = c.parent
-
-        def irreducible_exit_check() -> None:
-            # An exit of an irreducible cycle around the branch whose label differs
-            # from the header's is a divergent exit.
-            for cyc in irreducible:
-                hl = labels.get(cyc.header)
-                for ex in ctx.exits(cyc):
-                    if labels.get(ex) is not hl:
-                        add_exit(ex)
+        self.irreducible = irreducible
 
         floor_idx = len(blocks_po) - 1
         for s in div_block.successors:
-            if div_cycle is not None and not div_cycle.contains(s):
-                add_exit(s)
-            visit_edge(s, s)
-            floor_idx = min(floor_idx, index[s])
+            if div_cycle is not None and s not in div_cycle.block_set:
+                self.add_exit(s)
+            i = index[s]
+            old = labels.get(s)
+            if old is None:  # ``visit_edge(s, s)`` for a block without a label yet
+                labels[s] = s
+                if i not in fresh:
+                    fresh.add(i)
+                    heapq.heappush(heap, -i)
+            elif old is not s:
+                self.visit_edge(s, s)
+            if i < floor_idx:
+                floor_idx = i
 
-        stop = None if compat else ctx.stop_block(div_block)
+        # Outside compat mode and irreducible cycles the walk ends as soon as its only
+        # pending block lies in no cycle (see ``run``'s docstring)
+        may_stop = not compat and not irreducible
         track_floor = compat or bool(irreducible)
         floor_label = None
         div_idx = index[div_block]
         heappush = heapq.heappush
         headers = ctx.reducible_headers
+        block_cycle = ci.block_cycle
         steps = 0
         while heap:
             idx = -heap[0]
+            if may_stop and len(heap) == 1 and idx != div_idx and blocks_po[idx] not in block_cycle:
+                break
             if track_floor and idx < floor_idx:
                 # LLVM 19 stops here.
                 if compat:
                     break
-                irreducible_exit_check()
+                self.irreducible_exit_check()
                 track_floor = False
             heapq.heappop(heap)
             fresh.discard(idx)
@@ -543,19 +585,17 @@ class _Propagator:
             if idx == div_idx:
                 continue
             block = blocks_po[idx]
-            if block is stop:
-                continue
             label = labels[block]
             caused_join = False
             lowered = floor_idx
             cyc = None
             if block in headers:
-                c = ci.cycle(block)
-                if c is not None and c.contains(div_block):
+                c = block_cycle.get(block)
+                if c is not None and div_block in c.block_set:
                     cyc = c
             if cyc is not None:
                 for ex in ctx.exits(cyc):
-                    caused_join |= visit_exit_edge(ex, label)
+                    caused_join |= self.visit_exit_edge(ex, label)
                     lowered = min(lowered, index[ex])
             else:
                 # visit_edge inlined (the hot case: one call per edge)
@@ -584,7 +624,8 @@ class _Propagator:
                 floor_idx = lowered
                 floor_label = label
 
-        irreducible_exit_check()
+        if irreducible:
+            self.irreducible_exit_check()
         ctx.res.stats["propagation_steps"] += steps
         return joins, cycle_exits
 
@@ -597,10 +638,9 @@ class _FunctionAnalysis:
         self.res = FunctionUniformity(fn)
         self.worklist: list[Any] = []
         self._exits: dict[Cycle, list[Any]] = {}
-        self._stop: dict[Any, Any] = {}
-        self._acyclic: dict[Any, Any] = {}
-        self._pdt: DomTree | None = None
         self._dt: DomTree | None = None
+        self._propagator = _Propagator(self)
+        self._exit_cycle_set: set[Cycle] = set()  # ``res.divergent_exit_cycles`` as a set
 
     # -- structure
     def succs(self, b: Any) -> list[Any]:
@@ -609,32 +649,41 @@ class _FunctionAnalysis:
     def exits(self, c: Cycle) -> list[Any]:
         e = self._exits.get(c)
         if e is None:
-            e = self._exits[c] = c.exit_blocks(self.succs)
+            e = self._exits[c] = c.exit_blocks(_SUCCESSORS)
         return e
 
     def build(self) -> None:
         fn = self.fn
         entry = fn.blocks[0]
+        uses = getattr(fn, "uses", None)
+        if uses is not None and uses[3] != sum(len(b.instructions) for b in fn.blocks):
+            uses = None  # stale
         # LLVM walks predecessors through the block's use list, newest use first:
         # the reverse of the order in which the branches naming it were parsed.
-        preds: dict[Any, list[Any]] = {b: [] for b in fn.blocks}
-        for b in fn.blocks:
-            for s in b.successors:
-                preds.setdefault(s, []).append(b)
-        for lst in preds.values():
-            lst.reverse()
+        if uses is not None and uses[4]:
+            # no branch names a block twice: each block's predecessors (each once, in
+            # block order, as parsed) reversed
+            preds: dict[Any, list[Any]] = {b: b.predecessors[::-1] for b in fn.blocks}
+        else:
+            preds = {b: [] for b in fn.blocks}
+            for b in fn.blocks:
+                for s in b.successors:
+                    preds.setdefault(s, []).append(b)
+            for lst in preds.values():
+                lst.reverse()
         self.preds = preds
-        self.ci = CycleInfo(entry, lambda b: b.successors, preds.__getitem__)
+        self.ci = CycleInfo(entry, _SUCCESSORS, preds.__getitem__)
         self.res.cycles = self.ci
-        po, self.reducible_headers = modified_post_order(entry, self.succs, self.ci)
+        po, self.reducible_headers = modified_post_order(entry, _SUCCESSORS, self.ci)
         self.po = po
         self.po_index = {b: i for i, b in enumerate(po)}
         # users (each user once per value, in program order); on the same pass, the
         # instructions whose opcode can make them a seed (``_Model.classify``)
-        uses = getattr(fn, "uses", None)
-        if uses is not None and uses[3] == sum(len(b.instructions) for b in fn.blocks):
-            # the same lists, built by the direct builder while parsing
-            self.users, self.seed_candidates, terms_list, _n = uses
+        if uses is not None:
+            # the same lists, built by the direct builder while parsing (the user lists
+            # are on the values themselves)
+            self.users = None
+            self.seed_candidates, terms_list = uses[1:3]
             self.terms = set(terms_list)
             return
         users: dict[Any, list[Any]] = {}
@@ -646,9 +695,12 @@ class _FunctionAnalysis:
         self.seed_candidates = cands = []
         terms = set()
         term_ops = TERMINATORS
+        for a in fn.args:
+            a._users = None
         for b in fn.blocks:
             insts = b.instructions
             for inst in insts:
+                inst._users = None
                 op = inst.opcode
                 if op in seed_ops:
                     cands.append(inst)
@@ -672,6 +724,10 @@ class _FunctionAnalysis:
                 t = insts[-1]
                 if t.opcode in term_ops:
                     terms.add(t)
+        # the same place and form as the direct builder's lists: on the values, the
+        # user itself when it is the only one
+        for v, lst in users.items():
+            v._users = lst[0] if len(lst) == 1 else lst
         self.users = users
         self.terms = terms
 
@@ -681,53 +737,6 @@ class _FunctionAnalysis:
         if self._dt is None:
             self._dt = DomTree(self.fn.blocks[0], lambda b: b.successors)
         return self._dt
-
-    def post_dom(self) -> DomTree:
-        if self._pdt is None:
-            preds = self.preds
-            preds[_EXIT] = [b for b in self.fn.blocks if not b.successors]
-            self._pdt = DomTree(_EXIT, preds.__getitem__)
-        return self._pdt
-
-    def stop_block(self, div_block: Any) -> Any:
-        """Where propagation from ``div_block`` may stop: its first post-dominator that
-        lies in no cycle. Every path from the branch to the exit passes it, and nothing
-        reachable from it comes back (that would close a cycle through it), so all
-        labels beyond it descend from its single label: no join can lie beyond it.
-        None (never stop) inside irreducible cycles or when some block cannot reach
-        the function's exit (post-dominance then ignores paths that never leave)."""
-        hit = self._stop.get(div_block, 0)
-        if hit != 0:
-            return hit
-        p = None
-        c = self.ci.cycle(div_block)
-        while c is not None and c.reducible:
-            c = c.parent
-        if c is None:
-            pdt = self.post_dom()
-            if len(pdt) == len(self.fn.blocks) + 1:  # every block reaches the exit
-                p = self._acyclic_pdom(div_block, pdt)
-        self._stop[div_block] = p
-        return p
-
-    def _acyclic_pdom(self, block: Any, pdt: DomTree) -> Any:
-        """The nearest strict post-dominator of ``block`` in no cycle (memoised, so
-        the walks up the post-dominator tree stay linear overall)."""
-        memo = self._acyclic
-        path = []
-        p = pdt.parent(block)
-        while p is not None and p is not _EXIT and self.ci.cycle(p) is not None:
-            hit = memo.get(p, 0)
-            if hit != 0:
-                p = hit
-                break
-            path.append(p)
-            p = pdt.parent(p)
-        if p is _EXIT:
-            p = None
-        for q in path:
-            memo[q] = p
-        return p
 
     # -- marking
     def mark(self, inst: Any, cause: tuple) -> bool:
@@ -750,20 +759,23 @@ class _FunctionAnalysis:
         # The hot loop: ``mark`` inlined for data steps, whose cause is stored as the
         # bare operand (``_cause`` reads it as ("data", v, None)); terminator causes
         # keep only the operand too; _why words them.
-        us = self.users.get(v)
+        us = v._users
         if us is None:
             return
+        if us.__class__ is not list:  # the only user
+            us = (us,)
         terms = self.terms
         res = self.res
         div = res.divergent
         override = res.uniform_override
         wl = self.worklist
         for u in us:
-            if u in terms:
-                self.mark(u, ("terminator", v, None))
-            elif u not in div and u not in override:
-                div[u] = v
-                wl.append(u)
+            if u not in div:
+                if u in terms:
+                    self.mark(u, ("terminator", v, None))
+                elif u not in override:
+                    div[u] = v
+                    wl.append(u)
 
     # -- the analysis
     def run(self) -> FunctionUniformity:
@@ -792,35 +804,60 @@ class _FunctionAnalysis:
             else:
                 res.divergent[inst] = ("source", None, why)
                 seeds.append(inst)
+        n_quiet = len(res.divergent)  # the seeds that are not pushed (their users are)
         for s in seeds:
             if s in self.terms:
                 self.worklist.append(s)
             else:
                 self.push_users(s)
         # The worklist loop, with ``push_users`` inlined (it runs once per divergent
-        # value).
+        # value). A user already in ``divergent`` needs no other test (terminators are
+        # never in it: their verdict is ``divergent_term_blocks``); the test of
+        # ``uniform_override`` is left out when it is empty (marks only add to
+        # ``divergent``), so the usual user costs one or two lookups.
         wl = self.worklist
+        pop = wl.pop
+        push = wl.append
         terms = self.terms
-        users = self.users
         div = res.divergent
         override = res.uniform_override
-        pops = 0
+        mark = self.mark
+        control = self.control_divergence
         while wl:
-            pops += 1
-            v = wl.pop()
+            v = pop()
             if v in terms:
-                self.control_divergence(v)
+                control(v)
                 continue
-            us = users.get(v)
+            us = v._users
             if us is None:
                 continue
-            for u in us:
-                if u in terms:
-                    self.mark(u, ("terminator", v, None))
-                elif u not in div and u not in override:
-                    div[u] = v
-                    wl.append(u)
-        res.stats["worklist_pops"] = pops
+            if us.__class__ is not list:  # the only user (the common case)
+                if us not in div:
+                    if us in terms:
+                        mark(us, ("terminator", v, None))
+                    elif us not in override:
+                        div[us] = v
+                        push(us)
+                continue
+            if override:
+                for u in us:
+                    if u not in div:
+                        if u in terms:
+                            mark(u, ("terminator", v, None))
+                        elif u not in override:
+                            div[u] = v
+                            push(u)
+            else:
+                for u in us:
+                    if u not in div:
+                        if u in terms:
+                            mark(u, ("terminator", v, None))
+                        else:
+                            div[u] = v
+                            push(u)
+        # every value or terminator pushed was new in ``divergent`` or
+        # ``divergent_term_blocks``, and each entry made after the seeds was pushed once
+        res.stats["worklist_pops"] = len(div) - n_quiet + len(res.divergent_term_blocks)
         return res
 
     def control_divergence(self, term: Any) -> None:
@@ -829,7 +866,7 @@ class _FunctionAnalysis:
             return
         if len(block.successors) < 2:
             return
-        joins, cycle_exits = _Propagator(self).run(block)
+        joins, cycle_exits = self._propagator.run(block)
         div_cycles: list[Cycle] = []
         for j in joins:
             outer = self.outermost_divergent_cycle(self.ci.cycle(j), block, j)
@@ -837,7 +874,8 @@ class _FunctionAnalysis:
                 div_cycles.append(outer)
                 continue
             self.taint_phis(j, term)
-        div_cycles.sort(key=lambda c: -c.depth)
+        if len(div_cycles) > 1:
+            div_cycles.sort(key=lambda c: -c.depth)
         for c in div_cycles:
             if c in self.res.assumed_divergent:
                 continue
@@ -853,6 +891,8 @@ class _FunctionAnalysis:
             self.cycle_exit_divergence(ex, branch_cycle, term)
 
     def taint_phis(self, join: Any, term: Any) -> None:
+        if join.instructions[0].opcode != "phi":
+            return
         detail = f"phi at join block {join.slot} of divergent branch in block {term.block.slot}"
         for inst in join.instructions:
             if inst.opcode != "phi":
@@ -897,8 +937,9 @@ class _FunctionAnalysis:
         while c is not None and c.depth > exit_depth:
             outer = c
             c = c.parent
-        if outer in self.res.divergent_exit_cycles:
+        if outer in self._exit_cycle_set:
             return
+        self._exit_cycle_set.add(outer)
         self.res.divergent_exit_cycles.append(outer)
         for a in self.res.assumed_divergent:
             if a.contains_cycle(outer):
@@ -907,19 +948,30 @@ class _FunctionAnalysis:
 
     def analyze_cycle_exit(self, cycle: Cycle, term: Any) -> None:
         detail_base = f"cycle {cycle.describe(_bname)} has a divergent exit (branch in block {term.block.slot})"
+        inside = cycle.block_set
         for ex in self.exits(cycle):
             for inst in ex.instructions:
                 if inst.opcode != "phi":
                     break
-                if any(_is_inst(v) and cycle.contains(v.block) for v, _b in inst.incoming):
+                if any(_is_inst(v) and v.block in inside for v, _b in inst.incoming):
                     self.mark(inst, ("temporal", term, f"phi at exit {ex.slot}: {detail_base}"))
         res = self.res
+        div = res.divergent
+        override = res.uniform_override
+        terms = self.terms
+        div_terms = res.divergent_term_blocks
         for b in cycle.blocks:
             for inst in b.instructions:
-                if inst in res.divergent:
+                if inst in div:
                     continue
-                for u in self.users.get(inst, ()):
-                    if cycle.contains(u.block):
+                us = inst._users
+                if us is None:
+                    continue
+                for u in (us if us.__class__ is list else (us,)):
+                    if u.block in inside:
+                        continue
+                    # the reason text is made only for a user ``mark`` will change
+                    if u in override or (u.block in div_terms if u in terms else u in div):
                         continue
                     self.mark(
                         u,

@@ -282,6 +282,7 @@ class Argument(Value):
     span: Span | None = None
     slot: str = ""  # the name opt prints (unnamed arguments renumbered)
     attr_text: tuple = ()  # parameter attributes in source order
+    _users: object = field(default=None, repr=False)  # users, for the uniformity analysis (``Function.uses``)
 
     @property
     def ref(self) -> str:
@@ -329,7 +330,8 @@ def _instruction_text(inst) -> str:
 
 class _LazySpan:
     """``Instruction.span`` of instructions built by ``ir_direct``: they store only
-    ``_loc`` (line << 20 | column); the ``Span`` is made on first read (and cached)."""
+    ``_loc``, the line number (the column is 3: two spaces of indentation) or
+    -(line << 20 | column); the ``Span`` is made on first read (and cached)."""
 
     __slots__ = ()
 
@@ -344,7 +346,11 @@ class _LazySpan:
             path = obj.block.function.module.path
         except AttributeError:
             path = "<input>"
-        sp = d["span"] = Span(path, loc >> 20, loc & 0xFFFFF)
+        if loc >= 0:
+            sp = Span(path, loc, 3)
+        else:
+            sp = Span(path, -loc >> 20, -loc & 0xFFFFF)
+        d["span"] = sp
         return sp
 
 
@@ -399,6 +405,7 @@ class Instruction(Value):
     metadata = _LazyList()  # [(name, text)]
     slot = None  # the name opt prints
     _text = None
+    _users = None  # users, for the uniformity analysis (see ``Function.uses``)
 
     def __init__(self, opcode: str, name: str | None = None, type: Type = VOID, operands: list | None = None,
                  block: "BasicBlock | None" = None, span: Span | None = None, **fields) -> None:
@@ -426,11 +433,13 @@ class Instruction(Value):
     def text(self) -> str:
         """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
         Printed by ir_print on first read, unless the direct builder already kept the
-        source line, which it does only where that line is provably the printed text."""
+        source line, which it does only where that line is provably the printed text.
+        ``_text`` holds it indented by two spaces (a kept line as it is: no copy), or
+        None before the first read."""
         t = self._text
         if t is None:
-            t = self._text = _instruction_text(self)
-        return t
+            t = self._text = "  " + _instruction_text(self)
+        return t[2:]
 
     @property
     def function(self) -> "Function | None":
@@ -454,7 +463,7 @@ def _prime_instance_keys() -> None:
     setting the common fields fills the table; rarer fields still work, at the old
     cost."""
     probe = object.__new__(Instruction)
-    for k in ("opcode", "name", "type", "operands", "block", "_loc", "_text", "slot",
+    for k in ("_users", "opcode", "name", "type", "operands", "block", "_loc", "_text", "slot",
               "predicate", "incoming", "targets"):
         setattr(probe, k, None)
 
@@ -510,10 +519,13 @@ class Function:
     header_words: tuple = ()  # linkage, visibility, cc, return attributes as written
     vararg: bool = False
     # Filled by the direct builder (patterns/ir_direct.py) for the uniformity analysis:
-    # (users: value -> its users in program order, each once; the loads and calls in
-    # program order; each block's terminator; the number of instructions). Derived
-    # data, not part of the AST: whoever edits a parsed function's instructions must
-    # reset it to None (patterns/divergence.py then computes the same lists itself).
+    # (True: every argument's and instruction's ``_users`` holds its users in program
+    # order, each once: None, the one user itself, or a list of two or more; the loads
+    # and calls in program order; each block's terminator; the number of instructions;
+    # whether no branch names the same block twice). Derived data, not part of the AST:
+    # whoever edits a parsed function's instructions or CFG must reset it to None
+    # (patterns/divergence.py then computes the same lists itself and stores them in
+    # ``_users``).
     uses: object = field(default=None, repr=False)
 
     @property

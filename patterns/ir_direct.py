@@ -5,13 +5,20 @@ simple forms (named or numbered values, labels, the integer/pointer instructions
 ``irgen`` emits and most hand-written GPU kernels use: binary ops, icmp, select, phi,
 br, ret, direct calls, load, store, getelementptr, casts, unreachable; ``declare`` and
 ``define`` headers, ``#N`` attribute groups of plain words and strings) it builds the final AST directly from
-the text -- no raw records, no lark, no second resolution pass. Each line's opcode is
-found with ``str.split``, the whole line is matched by the one regular expression of
-that opcode's family, and its operands are bound with dict lookups; forward references (phi
-incoming values, branch targets, values defined later) are patched once at the end of
-the function. Instructions store only their line and column (``_loc``); the ``Span`` is
-made when someone reads ``inst.span``. Every constant operand is a new ``Constant``
+the text -- no raw records, no lark, no second resolution pass. A line's opcode family
+is found from the first three characters after " = " (or after the indentation of
+two spaces; other lines take ``str.split``), the whole line is matched by the one
+regular expression of that family (whose groups give result names and local operands
+without their '%', so names are never sliced), and its operands are bound with dict
+lookups; forward references (phi incoming values, branch targets, values defined later)
+are patched once at the end of the function, where redefinitions are found by counting
+the names. Instructions store only where they are (``_loc``: for the usual two-space
+indentation just the line number) and, where it is provably opt's spelling, their
+source line (``_text``, the line itself, not a copy); the ``Span`` is made when someone
+reads ``inst.span``. Every constant operand is a new ``Constant``
 object, as on the exact path (the SelectionDAG builder relies on object identity).
+For the uniformity analysis the builder also records each value's users on the value
+(``_users``) and the rest of ``Function.uses``, while the objects are fresh in the cache.
 
 The builder never reports errors itself. Whenever a line is outside the forms above,
 or anything is wrong (undefined value, type mismatch, missing terminator, redefinition,
@@ -34,6 +41,7 @@ exactly when the verifier rejects.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from tdgen.errors import Span
 
@@ -50,38 +58,45 @@ class _Bail(Exception):
 
 _N = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _T = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
-# operands: names are matched loosely here (a reference to a name that cannot be
-# defined, such as %1a, is simply never found and the builder gives up)
-_V = r'%[-a-zA-Z$._0-9]+|-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
-_P = r'[ \t]*(?:(%[-a-zA-Z$._0-9]+) = )?'  # optional result name
+# An operand is two groups: a local value's name without the '%' (names are matched
+# loosely here: a reference to a name that cannot be defined, such as %1a, is simply
+# never found and the builder gives up), or a constant token. _VN: the same, no groups.
+_CONST = r'-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
+_V = r'(?:%([-a-zA-Z$._0-9]+)|(' + _CONST + r'))'
+_VN = r'%[-a-zA-Z$._0-9]+|' + _CONST
+# Every instruction's expression starts with the same four groups: 1 the indentation,
+# 2 always empty (a placeholder that keeps the numbering of the groups below), 3 a
+# result name that is not a number, 4 a numbered result name (both without the '%').
+# Instructions without a result use _PV, whose groups 3 and 4 always match the empty
+# string (so a line giving them a name does not match at all). Each expression ends
+# with ')$', closing the group opened here.
+_P = r'([ \t]*)()(?:(?:%(?:([-a-zA-Z$._][-a-zA-Z$._0-9]*)|([0-9]+)) = )?'
+_PV = r'([ \t]*)()()()(?:'
 
 _LABEL = re.compile(r'[ \t]*([-a-zA-Z$._0-9]+):$')
-# one regular expression per opcode family, each for the whole line; group 1 is the
-# result name, group 2 the opcode (or the first keyword: tail call)
-_BIN = re.compile(_P + r'(add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
-                  + _T + r') (' + _V + r'), (' + _V + r')$')
-_ICMP = re.compile(_P + r'(icmp) (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') (' + _V + r'), ('
-                   + _V + r')$')
-_SELECT = re.compile(_P + r'(select) i1 (' + _V + r'), (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V
-                     + r')$')
-_PHI = re.compile(_P + r'(phi) (' + _T + r') ((?:\[ (?:' + _V + r'), %(?:' + _N + r') \], )*\[ (?:' + _V
-                  + r'), %(?:' + _N + r') \])$')
-_PHI_PAIR = re.compile(r'\[ (' + _V + r'), %(' + _N + r') \]')
-_BR = re.compile(_P + r'(br) (?:label %(' + _N + r')|i1 (' + _V + r'), label %(' + _N + r'), label %(' + _N
-                 + r'))$')
-_RET = re.compile(_P + r'(ret) (?:void|(' + _T + r') (' + _V + r'))$')
+# one regular expression per opcode family, each for the whole line; the opcode itself
+# comes from the dispatch table (the expression only checks it)
+_BIN = re.compile(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
+                  + _T + r') ' + _V + r', ' + _V + r')$')
+_ICMP = re.compile(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
+_SELECT = re.compile(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
+_PHI = re.compile(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
+                  + r'), %(?:' + _N + r') \]))$')
+_PHI_PAIR = re.compile(r'\[ ' + _V + r', %(' + _N + r') \]')
+_BR = re.compile(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
+                 + r')))$')
+_RET = re.compile(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
 _CALL = re.compile(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
-                   r'((?: #[0-9]+)*)$')
-_ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) (' + _V + r')$')
-_LOAD = re.compile(_P + r'(load) (' + _T + r'), (' + _T + r') (' + _V + r')(?:, align ([0-9]+))?$')
-_STORE = re.compile(_P + r'(store) (' + _T + r') (' + _V + r'), (' + _T + r') (' + _V
-                    + r')(?:, align ([0-9]+))?$')
-_GEP = re.compile(_P + r'(getelementptr)((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') (' + _V
-                  + r')((?:, (?:' + _T + r') (?:' + _V + r'))*)$')
-_GEP_IDX = re.compile(r', (' + _T + r') (' + _V + r')')
-_CAST = re.compile(_P + r'(trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
-                   + _T + r') (' + _V + r') to (' + _T + r')$')
-_UNREACHABLE = re.compile(_P + r'(unreachable)$')
+                   r'((?: #[0-9]+)*))$')
+_ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
+_LOAD = re.compile(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_STORE = re.compile(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_GEP = re.compile(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
+                  + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
+_GEP_IDX = re.compile(r', (' + _T + r') ' + _V)
+_CAST = re.compile(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
+                   + _T + r') ' + _V + r' to (' + _T + r'))$')
+_UNREACHABLE = re.compile(_PV + r'unreachable)$')
 _HEADER = re.compile(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
                      + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
 # attribute groups of plain words and strings ("key" or "key"="value"); 'align' is a
@@ -109,15 +124,22 @@ _MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "
 
 _BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
 _CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
-# opcode -> (family, regular expression, the opcode string shared by all its instructions)
+# opcode -> (family, regular expression, the opcode string shared by all its
+# instructions). Families 0-6 always have a result, 7 (call) may have one, 8 and up never
+# do; 10 and up are the terminators.
 _DISPATCH = {op: (0, _BIN, op) for op in _BINOPS}
-_DISPATCH.update({op: (9, _CAST, op) for op in _CASTS})
-_DISPATCH.update({"icmp": (1, _ICMP, "icmp"), "phi": (2, _PHI, "phi"), "br": (3, _BR, "br"),
-                  "select": (4, _SELECT, "select"), "load": (5, _LOAD, "load"),
-                  "getelementptr": (6, _GEP, "getelementptr"), "store": (7, _STORE, "store"),
-                  "call": (8, _CALL, "call"), "tail": (8, _CALL, "call"), "musttail": (8, _CALL, "call"),
-                  "notail": (8, _CALL, "call"), "ret": (10, _RET, "ret"),
-                  "unreachable": (11, _UNREACHABLE, "unreachable")})
+_DISPATCH.update({op: (6, _CAST, op) for op in _CASTS})
+_DISPATCH.update({"icmp": (1, _ICMP, "icmp"), "phi": (2, _PHI, "phi"), "select": (3, _SELECT, "select"),
+                  "load": (4, _LOAD, "load"), "getelementptr": (5, _GEP, "getelementptr"),
+                  "call": (7, _CALL, "call"), "tail": (7, _CALL, "call"), "musttail": (7, _CALL, "call"),
+                  "notail": (7, _CALL, "call"), "store": (8, _STORE, "store"), "br": (10, _BR, "br"),
+                  "ret": (11, _RET, "ret"), "unreachable": (12, _UNREACHABLE, "unreachable")})
+# the same by the first three characters of the opcode ("br " and "or " with their
+# space); where two opcodes share them (add, addrspacecast) the first one listed above
+# wins and the other takes the general way (its line does not match the expression)
+_DISPATCH3: dict = {}
+for _op, _d in _DISPATCH.items():
+    _DISPATCH3.setdefault((_op + " ")[:3], _d)
 
 # words allowed before the return type of a header (checked against lark in the tests)
 _HEADER_WORDS = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
@@ -206,19 +228,10 @@ def _const_fields(ty, tok: str) -> tuple:
     raise _Bail
 
 
-_setattr = object.__setattr__
-
-
-
-def _constant(ty, fields: tuple) -> Constant:
-    """A new ``Constant`` (each use gets its own object, as on the exact path)."""
-    c = _new(Constant)
-    _setattr(c, "type", ty)
-    _setattr(c, "text", fields[0])
-    _setattr(c, "kind", fields[1])
-    _setattr(c, "value", fields[2])
-    _setattr(c, "elements", ())
-    return c
+# The setters of Constant's slots (a frozen dataclass): calling them directly is cheaper
+# than object.__setattr__, which looks each descriptor up first.
+_C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS = (Constant.__dict__[k].__set__
+                                                     for k in ("type", "text", "kind", "value", "elements"))
 
 
 def _cast_ok(op: str, s, d) -> bool:
@@ -358,11 +371,11 @@ class _Builder:
         path = self.path
         consts = self.consts
         tys = _TYPES
-        vals: dict = {}
-        pending: list = []  # (inst, operand index, token, type): uses before the definition
-        phis: list = []  # (inst, [(value token, block name)], source text or None)
+        vals: dict = {}  # value name (without the '%') -> Argument or Instruction
+        pending: list = []  # (inst, operand index, name, type): uses before the definition
+        phis: list = []  # (inst, [(local name, constant token, block name)], source text)
         odd: list = []  # instructions with a constant operand not in canonical spelling
-        terms: list = []  # (inst, [block names])
+        terms: list = []  # (branch, [block names]), in block order
         # SSA dominance: a use of a value defined earlier in the same block is valid by
         # construction; the blocks of values defined earlier in other blocks are
         # collected per using block (``cur_cross``, then ``checks``: (block, [blocks
@@ -371,24 +384,28 @@ class _Builder:
         cur_cross: list = []
         checks: list = []
         # the uniformity analysis' user lists, built here while the objects are fresh in
-        # the cache (see ``Function.uses``): value -> users in program order, each once;
-        # uses bound as parsed (the value is defined earlier) go straight in, the others
-        # (``late_uses``: (user, token) in text order) precede them and are added at the end
-        users: dict = {}
-        uget = users.get
+        # the cache (see ``Function.uses``): each value's ``_users``, its users in program
+        # order, each once (the user itself while there is only one: no list for the
+        # many values used once); uses bound as parsed (the value is defined earlier) go
+        # straight in, the others (``late_uses``: (user, name) in text order) precede
+        # them and are added at the end
         late_uses: list = []
         seeds: list = []  # loads and calls, in program order
         bcur = None  # the block of the next instruction, None if it opens a new one
         calls = self.calls
         n_slot = 0  # opt's renumbering of unnamed values
+        # any numbered argument, value or block: no kept text in this function
+        numbered = False
         for a in f.args:
-            vals["%" + a.name] = a
+            vals[a.name] = a
             if a.name.isdigit():
                 a.slot = str(n_slot)
                 n_slot += 1
+                numbered = True
             else:
                 a.slot = a.name
         next_slot = self.first_slot
+        n_void = 0  # stores and void calls
         blocks: list = []
         block_names: dict = {}
         cur = None
@@ -397,120 +414,129 @@ class _Builder:
         ret_type = f.ret_type
         Inst = Instruction
         new = _new
-        setattr_ = _setattr
+        c_type, c_text, c_kind, c_value, c_elements = _C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS
         dispatch = _DISPATCH
+        dispatch3 = _DISPATCH3
         binop_flags = _BINOP_FLAGS
-        # any numbered argument, value or block: no kept text in this function
-        numbered = False
         odd_types = _ODD_TYPES
-        for a in f.args:
-            if a.name.isdigit():
-                numbered = True
 
-        def const(tok, ty):
-            key = (id(ty), tok)
-            c = consts.get(key)
+        def const(tok, ty, inst):
+            """A new ``Constant`` for ``ty tok`` (each use gets its own object, as on the
+            exact path); ``inst`` (the user, or None) goes to ``odd`` when ``tok`` is
+            not the canonical spelling."""
+            c = consts.get((id(ty), tok))
             if c is None:
-                c = consts[key] = _const_fields(ty, tok) + (ty,)
-            return _constant(ty, c)
+                c = consts[(id(ty), tok)] = _const_fields(ty, tok) + (ty,)
+            if inst is not None and c[0] != tok:
+                odd.append(inst)
+            v = new(Constant)
+            c_type(v, ty)
+            c_text(v, c[0])
+            c_kind(v, c[1])
+            c_value(v, c[2])
+            c_elements(v, ())
+            return v
 
-        def operand(tok, ty, inst, idx):
-            v = vals.get(tok)
+        def operand(loc, cst, ty, inst, idx):
+            """Operand ``idx`` of ``inst``: the value named ``loc`` or the constant ``cst``
+            (the two groups of _V); None for a value defined later (bound at the end)."""
+            if not loc:
+                return const(cst, ty, inst)
+            v = vals.get(loc)
             if v is None:
-                if tok[0] == "%":
-                    pending.append((inst, idx, tok, ty))
-                    late_uses.append((inst, tok))
-                    return None
-                key = (id(ty), tok)
-                c = consts.get(key)
-                if c is None:
-                    c = consts[key] = _const_fields(ty, tok) + (ty,)
-                if c[0] != tok:
-                    odd.append(inst)
-                v = new(Constant)  # a new object per use, as on the exact path
-                setattr_(v, "type", ty)
-                setattr_(v, "text", c[0])
-                setattr_(v, "kind", c[1])
-                setattr_(v, "value", c[2])
-                setattr_(v, "elements", ())
-                return v
+                pending.append((inst, idx, loc, ty))
+                late_uses.append((inst, loc))
+                return None
             if v.type is not ty and v.type != ty:
                 raise _Bail
             if v.__class__ is Inst and v.block is not bcur:
                 cur_cross.append(v.block)
-            ul = uget(v)
+            ul = v._users
             if ul is None:
-                users[v] = [inst]
-            elif ul[-1] is not inst:
-                ul.append(inst)
+                v._users = inst
+            elif ul.__class__ is list:
+                if ul[-1] is not inst:
+                    ul.append(inst)
+            elif ul is not inst:
+                v._users = [ul, inst]
             return v
 
-        n = len(lines)
-        while True:
-            if k >= n:
-                raise _Bail  # missing '}'
-            line = lines[k]
-            k += 1
-            if ";" in line:
-                if '"' in line:
-                    raise _Bail
-                line = line[:line.index(";")]
-            s = line.rstrip()
-            if not s:
-                continue
-            if s[-1] == ":":
-                m = _LABEL.match(s)
-                if m is None or not terminated:
-                    raise _Bail
-                name = m.group(1)
-                if name.isdigit():
-                    if int(name) < next_slot:
-                        raise _Bail
-                    next_slot = int(name) + 1
-                    slot = str(n_slot)
-                    n_slot += 1
-                    numbered = True
-                else:
-                    if name[0].isdigit():
-                        raise _Bail  # digits then letters: quoted when printed
-                    slot = name
-                if name in block_names:
-                    raise _Bail
-                cur = BasicBlock(name, [], f, [], [], _span(path, k, m.start(1) + 1), slot, len(blocks))
-                block_names[name] = cur
-                blocks.append(cur)
-                cur_insts = cur.instructions
-                terminated = False
-                bcur = cur
-                continue
-            parts = s.split(None, 3)
-            op = parts[0]
-            if op[0] == "%":
-                if len(parts) < 3 or parts[1] != "=":
-                    raise _Bail
-                op = parts[2]
-            elif op == "}":
-                if len(parts) > 1:
-                    raise _Bail
-                break
-            d = dispatch.get(op)
-            if d is None:
-                raise _Bail
-            fam, rx, op = d
-            m = rx.match(s)
+        # The hot loop. The frequent families bind their operands inline (a value
+        # defined earlier: type check, dominance bookkeeping, user list); constants and
+        # uses before the definition go through ``const``/``operand``. A line the
+        # split or the expressions do not expect ends in _Bail or IndexError, both of
+        # which mean "use the exact path".
+        for k, s in enumerate(islice(lines, k, None), k + 1):  # k: the line number
+            # The usual instruction line ("  %x = op ..." or "  op ...") is dispatched on
+            # the first three characters of its opcode (_DISPATCH3; without " = ", find
+            # gives -1 and the slice is [2:5]) and matched as it is. Anything else takes
+            # the general way: a comment and white space at the end removed, then a
+            # blank line, a label, an instruction (opcode found with str.split) or the
+            # closing brace.
+            i = s.find(" = ")
+            d = dispatch3.get(s[i + 3:i + 6])
+            if d is not None:
+                fam, rx, op = d
+                m = rx.match(s)
+            else:
+                m = None
             if m is None:
-                raise _Bail
+                if ";" in s:
+                    if '"' in s:
+                        raise _Bail
+                    s = s[:s.index(";")]
+                s = s.rstrip()
+                if not s:
+                    continue
+                if s[-1] == ":":
+                    m = _LABEL.match(s)
+                    if m is None or not terminated:
+                        raise _Bail
+                    name = m.group(1)
+                    if name.isdigit():
+                        if int(name) < next_slot:
+                            raise _Bail
+                        next_slot = int(name) + 1
+                        slot = str(n_slot)
+                        n_slot += 1
+                        numbered = True
+                    else:
+                        if name[0].isdigit():
+                            raise _Bail  # digits then letters: quoted when printed
+                        slot = name
+                    if name in block_names:
+                        raise _Bail
+                    cur = BasicBlock(name, [], f, [], [], _span(path, k, m.start(1) + 1), slot, len(blocks))
+                    block_names[name] = cur
+                    blocks.append(cur)
+                    cur_insts = cur.instructions
+                    terminated = False
+                    bcur = cur
+                    continue
+                parts = s.split(None, 3)
+                op = parts[0]
+                if op[0] == "%":
+                    op = parts[2]  # "%x = op ...": the expression checks the " = "
+                d = dispatch.get(op)
+                if d is None:
+                    if parts == ["}"]:
+                        break
+                    raise _Bail
+                fam, rx, op = d
+                m = rx.match(s)
+                if m is None:
+                    raise _Bail
             g = m.groups()
-            dname = g[0]
             inst = new(Inst)
+            inst._users = None
             keep = True  # the source text is the printed text (see _ODD_TYPES)
             if fam == 0:  # binary operator
-                ty = tys.get(g[3]) or _ty(g[3])
+                ty = tys.get(g[5]) or _ty(g[5])
                 if ty.__class__ is not IntType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = ty
-                fl = g[2]
+                fl = g[4]
                 if fl:
                     words = fl.split()
                     allowed = binop_flags[op]
@@ -520,227 +546,232 @@ class _Builder:
                     inst.flags = frozenset(words)
                     if fl not in _CANON_BINFLAGS:
                         keep = False
-                a = g[4]
-                va = vals.get(a)
-                if va is None:
-                    va = operand(a, ty, inst, 0)
+                a = g[6]
+                if a:
+                    va = vals.get(a)
+                    if va is None:
+                        va = operand(a, None, ty, inst, 0)
+                    else:
+                        if va.type is not ty and va.type != ty:
+                            raise _Bail
+                        if va.__class__ is Inst and va.block is not bcur:
+                            cur_cross.append(va.block)
+                        ul = va._users
+                        if ul is None:
+                            va._users = inst
+                        elif ul.__class__ is list:
+                            ul.append(inst)  # a new user: never the last one yet
+                        else:
+                            va._users = [ul, inst]
                 else:
-                    if va.type is not ty and va.type != ty:
-                        raise _Bail
-                    if va.__class__ is Inst and va.block is not bcur:
-                        cur_cross.append(va.block)
-                    ul = uget(va)
-                    if ul is None:
-                        users[va] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                b = g[5]
-                vb = vals.get(b)
-                if vb is None:
-                    vb = operand(b, ty, inst, 1)
-                else:
-                    if vb.type is not ty and vb.type != ty:
-                        raise _Bail
-                    if vb.__class__ is Inst and vb.block is not bcur:
-                        cur_cross.append(vb.block)
-                    ul = uget(vb)
-                    if ul is None:
-                        users[vb] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
+                    va = const(g[7], ty, inst)
+                b = g[8]
+                if b:
+                    vb = vals.get(b)
+                    if vb is None:
+                        vb = operand(b, None, ty, inst, 1)
+                    else:
+                        if vb.type is not ty and vb.type != ty:
+                            raise _Bail
+                        if vb.__class__ is Inst and vb.block is not bcur:
+                            cur_cross.append(vb.block)
+                        ul = vb._users
+                        if ul is None:
+                            vb._users = inst
+                        elif ul.__class__ is list:
+                            if ul[-1] is not inst:
+                                ul.append(inst)
+                        elif ul is not inst:
+                            vb._users = [ul, inst]
+                else:  # ``const`` inlined: a constant second operand is the usual case
+                    tok = g[9]
+                    c = consts.get((id(ty), tok))
+                    if c is None:
+                        c = consts[(id(ty), tok)] = _const_fields(ty, tok) + (ty,)
+                    if c[0] != tok:
+                        odd.append(inst)
+                    vb = new(Constant)
+                    c_type(vb, ty)
+                    c_text(vb, c[0])
+                    c_kind(vb, c[1])
+                    c_value(vb, c[2])
+                    c_elements(vb, ())
                 inst.operands = [va, vb]
+            elif fam == 10:  # br
+                inst.opcode = op
+                inst.type = VOID
+                if g[4] is not None:
+                    inst.operands = []
+                    terms.append((inst, (g[4],)))
+                else:
+                    a = g[5]
+                    if a:
+                        va = vals.get(a)
+                        if va is None:
+                            va = operand(a, None, I1, inst, 0)
+                        else:
+                            if va.type is not I1 and va.type != I1:
+                                raise _Bail
+                            if va.__class__ is Inst and va.block is not bcur:
+                                cur_cross.append(va.block)
+                            ul = va._users
+                            if ul is None:
+                                va._users = inst
+                            elif ul.__class__ is list:
+                                ul.append(inst)
+                            else:
+                                va._users = [ul, inst]
+                    else:
+                        va = const(g[6], I1, inst)
+                    inst.operands = [va]
+                    terms.append((inst, (g[7], g[8])))
             elif fam == 1:  # icmp
-                ty = tys.get(g[3]) or _ty(g[3])
+                ty = tys.get(g[5]) or _ty(g[5])
                 if ty.__class__ is not IntType and ty.__class__ is not PtrType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = I1
-                inst.predicate = g[2]
-                a = g[4]
-                va = vals.get(a)
-                if va is None:
-                    va = operand(a, ty, inst, 0)
-                else:
-                    if va.type is not ty and va.type != ty:
-                        raise _Bail
-                    if va.__class__ is Inst and va.block is not bcur:
-                        cur_cross.append(va.block)
-                    ul = uget(va)
-                    if ul is None:
-                        users[va] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                b = g[5]
-                vb = vals.get(b)
-                if vb is None:
-                    vb = operand(b, ty, inst, 1)
-                else:
-                    if vb.type is not ty and vb.type != ty:
-                        raise _Bail
-                    if vb.__class__ is Inst and vb.block is not bcur:
-                        cur_cross.append(vb.block)
-                    ul = uget(vb)
-                    if ul is None:
-                        users[vb] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                inst.operands = [va, vb]
-            elif fam == 2:  # phi
-                pairs = _PHI_PAIR.findall(g[3])
-                inst.opcode = op
-                inst.type = _ty(g[2])
-                inst.operands = [None] * len(pairs)
-                phis.append((inst, pairs, s[m.start(1 if dname is not None else 2):] if keep else None))
-                for tok, _bn in pairs:
-                    v = vals.get(tok)
-                    if v is None:
-                        if tok[0] == "%":
-                            late_uses.append((inst, tok))
-                    else:
-                        ul = uget(v)
-                        if ul is None:
-                            users[v] = [inst]
-                        elif ul[-1] is not inst:
-                            ul.append(inst)
-                keep = False  # decided when the incoming values are bound
-            elif fam == 3:  # br
-                inst.opcode = op
-                inst.type = VOID
-                if g[2] is not None:
-                    inst.operands = []
-                    terms.append((inst, (g[2],)))
-                else:
-                    a = g[3]
+                inst.predicate = g[4]
+                a = g[6]
+                if a:
                     va = vals.get(a)
                     if va is None:
-                        va = operand(a, I1, inst, 0)
+                        va = operand(a, None, ty, inst, 0)
                     else:
-                        if va.type is not I1 and va.type != I1:
+                        if va.type is not ty and va.type != ty:
                             raise _Bail
                         if va.__class__ is Inst and va.block is not bcur:
                             cur_cross.append(va.block)
-                        ul = uget(va)
+                        ul = va._users
                         if ul is None:
-                            users[va] = [inst]
-                        elif ul[-1] is not inst:
+                            va._users = inst
+                        elif ul.__class__ is list:
                             ul.append(inst)
-                    inst.operands = [va]
-                    terms.append((inst, (g[4], g[5])))
-            elif fam == 4:  # select
-                ta = g[3]
-                if ta != g[5]:
+                        else:
+                            va._users = [ul, inst]
+                else:
+                    va = const(g[7], ty, inst)
+                b = g[8]
+                if b:
+                    vb = vals.get(b)
+                    if vb is None:
+                        vb = operand(b, None, ty, inst, 1)
+                    else:
+                        if vb.type is not ty and vb.type != ty:
+                            raise _Bail
+                        if vb.__class__ is Inst and vb.block is not bcur:
+                            cur_cross.append(vb.block)
+                        ul = vb._users
+                        if ul is None:
+                            vb._users = inst
+                        elif ul.__class__ is list:
+                            if ul[-1] is not inst:
+                                ul.append(inst)
+                        elif ul is not inst:
+                            vb._users = [ul, inst]
+                else:
+                    vb = const(g[9], ty, inst)
+                inst.operands = [va, vb]
+            elif fam == 2:  # phi
+                pairs = _PHI_PAIR.findall(g[5])
+                inst.opcode = op
+                inst.type = tys.get(g[4]) or _ty(g[4])
+                inst.operands = [None] * len(pairs)
+                phis.append((inst, pairs, s if g[0] == "  " else "  " + s[len(g[0]):]))  # the text (see below)
+                for loc, _c, _bn in pairs:
+                    if loc:
+                        v = vals.get(loc)
+                        if v is None:
+                            late_uses.append((inst, loc))
+                        else:
+                            ul = v._users
+                            if ul is None:
+                                v._users = inst
+                            elif ul.__class__ is list:
+                                if ul[-1] is not inst:
+                                    ul.append(inst)
+                            elif ul is not inst:
+                                v._users = [ul, inst]
+                keep = False  # decided when the incoming values are bound
+            elif fam == 3:  # select
+                ta = g[6]
+                if ta != g[9]:
                     raise _Bail
                 ty = tys.get(ta) or _ty(ta)
                 inst.opcode = op
                 inst.type = ty
-                c = g[2]
-                vc = vals.get(c)
-                if vc is None:
-                    vc = operand(c, I1, inst, 0)
-                else:
-                    if vc.type is not I1 and vc.type != I1:
-                        raise _Bail
-                    if vc.__class__ is Inst and vc.block is not bcur:
-                        cur_cross.append(vc.block)
-                    ul = uget(vc)
-                    if ul is None:
-                        users[vc] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                a = g[4]
-                va = vals.get(a)
-                if va is None:
-                    va = operand(a, ty, inst, 1)
-                else:
-                    if va.type is not ty and va.type != ty:
-                        raise _Bail
-                    if va.__class__ is Inst and va.block is not bcur:
-                        cur_cross.append(va.block)
-                    ul = uget(va)
-                    if ul is None:
-                        users[va] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                b = g[6]
-                vb = vals.get(b)
-                if vb is None:
-                    vb = operand(b, ty, inst, 2)
-                else:
-                    if vb.type is not ty and vb.type != ty:
-                        raise _Bail
-                    if vb.__class__ is Inst and vb.block is not bcur:
-                        cur_cross.append(vb.block)
-                    ul = uget(vb)
-                    if ul is None:
-                        users[vb] = [inst]
-                    elif ul[-1] is not inst:
-                        ul.append(inst)
-                inst.operands = [vc, va, vb]
-            elif fam == 5:  # load
+                inst.operands = [operand(g[4], g[5], I1, inst, 0), operand(g[7], g[8], ty, inst, 1),
+                                 operand(g[10], g[11], ty, inst, 2)]
+            elif fam == 4:  # load
                 seeds.append(inst)
-                pty = _ty(g[3])
+                pty = _ty(g[5])
                 if pty.__class__ is not PtrType:
                     raise _Bail
                 inst.opcode = op
-                inst.type = _ty(g[2])
+                inst.type = _ty(g[4])
                 inst.operands = ops = [None]
-                ops[0] = operand(g[4], pty, inst, 0)
+                ops[0] = operand(g[6], g[7], pty, inst, 0)
                 inst.addrspace = pty.addrspace
-                if g[5] is not None:
-                    al = inst.align = int(g[5])
-                    if keep and str(al) != g[5]:
+                if g[8] is not None:
+                    al = inst.align = int(g[8])
+                    if keep and str(al) != g[8]:
                         keep = False
                 else:
                     keep = False  # printed with the ABI alignment
-            elif fam == 6:  # getelementptr
-                pty = _ty(g[4])
+            elif fam == 5:  # getelementptr
+                pty = _ty(g[6])
                 if pty.__class__ is not PtrType:
                     raise _Bail
-                ix = _GEP_IDX.findall(g[6]) if g[6] else ()
+                ix = _GEP_IDX.findall(g[9]) if g[9] else ()
                 inst.opcode = op
                 inst.type = pty
                 inst.operands = ops = [None] * (1 + len(ix))
-                if g[2]:
-                    inst.flags = frozenset(g[2].split())
-                    if g[2] not in _CANON_GEPFLAGS:
+                if g[4]:
+                    inst.flags = frozenset(g[4].split())
+                    if g[4] not in _CANON_GEPFLAGS:
                         keep = False
-                inst.source_type = _ty(g[3])
+                inst.source_type = _ty(g[5])
                 inst.addrspace = pty.addrspace
-                ops[0] = operand(g[5], pty, inst, 0)
+                ops[0] = operand(g[7], g[8], pty, inst, 0)
                 j = 1
-                for ti, vi in ix:
+                for ti, li, ci in ix:
                     ity = _ty(ti)
                     if ity.__class__ is not IntType:
                         raise _Bail
-                    ops[j] = operand(vi, ity, inst, j)
+                    ops[j] = operand(li, ci, ity, inst, j)
                     j += 1
-            elif fam == 7:  # store
-                vty, pty = _ty(g[2]), _ty(g[4])
+            elif fam == 8:  # store
+                n_void += 1
+                vty, pty = _ty(g[4]), _ty(g[7])
                 if pty.__class__ is not PtrType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = VOID
                 inst.operands = ops = [None, None]
-                ops[0] = operand(g[3], vty, inst, 0)
-                ops[1] = operand(g[5], pty, inst, 1)
+                ops[0] = operand(g[5], g[6], vty, inst, 0)
+                ops[1] = operand(g[8], g[9], pty, inst, 1)
                 inst.addrspace = pty.addrspace
                 inst.source_type = vty
-                if g[6] is not None:
-                    al = inst.align = int(g[6])
-                    if keep and str(al) != g[6]:
+                if g[10] is not None:
+                    al = inst.align = int(g[10])
+                    if keep and str(al) != g[10]:
                         keep = False
                 else:
                     keep = False  # printed with the ABI alignment
-            elif fam == 8:  # call
+            elif fam == 7:  # call
                 seeds.append(inst)
-                kw = g[1]
+                kw = g[4]
                 inst.opcode = "call"
-                inst.type = _ty(g[2])
+                inst.type = _ty(g[5])
+                if inst.type is VOID:
+                    if g[2] or g[3]:
+                        raise _Bail  # a name for a void result
+                    n_void += 1
                 if kw != "call":
                     inst.tail = kw[:kw.index(" ")]
                 inst.operands = ops = []
                 arg_types = []
-                inner = g[4]
+                inner = g[7]
                 if inner:
                     aattrs = inst.arg_attrs
                     for j, piece in enumerate(inner.split(", ")):
@@ -749,55 +780,55 @@ class _Builder:
                             raise _Bail
                         aty = _ty(am.group(1))
                         arg_types.append(aty)
-                        ops.append(operand(am.group(3), aty, inst, j))
+                        ops.append(operand(am.group(3), am.group(4), aty, inst, j))
                         aattrs.append(tuple(am.group(2).split()))
-                calls.append((inst, g[3], m.start(4), k, arg_types))  # column of '@' (1-based)
-                if g[3][0].isdigit():  # a numbered global
+                calls.append((inst, g[6], m.start(7), k, arg_types))  # column of '@' (1-based)
+                if g[6][0].isdigit():  # a numbered global
                     keep = False
-                if g[5]:
+                if g[8]:
                     keep = False
-                    inst.attr_items = tuple(g[5].split())
+                    inst.attr_items = tuple(g[8].split())
                     self.attr_users.append(inst)
-            elif fam == 9:  # cast
-                sty, dty = _ty(g[3]), _ty(g[5])
+            elif fam == 6:  # cast
+                sty, dty = _ty(g[5]), _ty(g[8])
                 if not _cast_ok(op, sty, dty):
                     raise _Bail
                 inst.opcode = op
                 inst.type = dty
-                if g[2]:
-                    words = g[2].split()
+                if g[4]:
+                    words = g[4].split()
                     allowed = _CAST_FLAGS.get(op, ())
                     for w in words:
                         if w not in allowed:
                             raise _Bail
                     inst.flags = frozenset(words)
-                    if g[2] not in _CANON_CASTFLAGS:
+                    if g[4] not in _CANON_CASTFLAGS:
                         keep = False
                 inst.source_type = sty
                 inst.operands = ops = [None]
-                ops[0] = operand(g[4], sty, inst, 0)
-            elif fam == 10:  # ret
+                ops[0] = operand(g[6], g[7], sty, inst, 0)
+            elif fam == 11:  # ret
                 inst.opcode = op
                 inst.type = VOID
                 inst.operands = ops = []
-                if g[2] is None:
+                if g[4] is None:
                     if ret_type is not VOID:
                         raise _Bail
                 else:
-                    ty = _ty(g[2])
+                    ty = _ty(g[4])
                     if ty != ret_type:
                         raise _Bail
-                    ops.append(operand(g[3], ty, inst, 0))
+                    ops.append(operand(g[5], g[6], ty, inst, 0))
             else:  # unreachable
                 inst.opcode = op
                 inst.type = VOID
                 inst.operands = []
             # ------------------------------------------------ block and name
-            col = m.start(1) + 1 if dname is not None else m.start(2) + 1
             if terminated:
                 # an unlabeled block (entry, or after a terminator): numbered before
                 # its first instruction
-                cur = BasicBlock(str(next_slot), [], f, [], [], _span(path, k, col), str(n_slot), len(blocks))
+                cur = BasicBlock(str(next_slot), [], f, [], [], _span(path, k, len(g[0]) + 1), str(n_slot),
+                                 len(blocks))
                 next_slot += 1
                 n_slot += 1
                 numbered = True
@@ -807,53 +838,72 @@ class _Builder:
                 terminated = False
                 bcur = cur
             inst.block = cur
-            if keep and (not odd or odd[-1] is not inst) and (not odd_types or _plain_types(s)):
-                inst._text = s[col - 1:]
-            if col < 0x100000:
-                inst._loc = (k << 20) | col
+            # The usual indentation of two spaces: the line itself is the kept text
+            # (``_text`` is indented by two spaces; no copy is made) and ``_loc`` is just
+            # the line number; otherwise the text reindented, and ``_loc`` =
+            # -(line << 20 | column). See ``ir._LazySpan``.
+            ind = g[0]
+            if ind == "  ":
+                if keep and (not odd or odd[-1] is not inst) and (not odd_types or _plain_types(s)):
+                    inst._text = s
+                inst._loc = k
             else:
-                inst.span = _span(path, k, col)
-            if inst.type is VOID:
-                if dname is not None:
+                col = len(ind) + 1
+                if keep and (not odd or odd[-1] is not inst) and (not odd_types or _plain_types(s)):
+                    inst._text = "  " + s[col - 1:]
+                if col < 0x100000:
+                    inst._loc = -((k << 20) | col)
+                else:
+                    inst.span = _span(path, k, col)
+            # (a redefinition replaces the first definition in ``vals``: found at the
+            # end of the function by counting)
+            name = g[2]
+            if name:
+                vals[name] = inst
+                inst.name = name
+                inst.slot = name
+            elif g[3]:  # an explicitly numbered value
+                name = g[3]
+                vals[name] = inst
+                if int(name) < next_slot:
                     raise _Bail
-                if fam == 3 or fam >= 10:
-                    terminated = True
-                    bcur = None
-                    if cur_cross:
-                        checks.append((cur, cur_cross))
-                        cur_cross = []
-            elif dname is None:
+                next_slot = int(name) + 1
+                numbered = True
+                inst.name = name
+                inst.slot = str(n_slot)
+                n_slot += 1
+            elif fam < 7 or (fam == 7 and inst.type is not VOID):  # an unnamed value
                 name = str(next_slot)
                 next_slot += 1
                 numbered = True
                 inst.name = name
                 inst.slot = str(n_slot)
                 n_slot += 1
-                vals["%" + name] = inst
-            else:
-                if vals.setdefault(dname, inst) is not inst:
-                    raise _Bail  # redefinition
-                name = dname[1:]
-                if "0" <= name[0] <= "9":
-                    if not name.isdigit() or int(name) < next_slot:
-                        raise _Bail
-                    next_slot = int(name) + 1
-                    numbered = True
-                    inst.slot = str(n_slot)
-                    n_slot += 1
-                else:
-                    inst.slot = name
-                inst.name = name
+                vals[name] = inst
             cur_insts.append(inst)
+            if fam >= 10:
+                terminated = True
+                bcur = None
+                if cur_cross:
+                    checks.append((cur, cur_cross))
+                    cur_cross = []
+        else:
+            raise _Bail  # missing '}'
         # ---------------------------------------------------- end of function
         if not terminated or not blocks:
             raise _Bail
+        n_inst = 0
         for b in blocks:
-            if "%" + b.name in vals:
-                raise _Bail
+            n_inst += len(b.instructions)
+        # every argument and value-producing instruction (all but the terminators,
+        # stores and void calls) has its own name: otherwise one was defined twice
+        if len(vals) != len(f.args) + n_inst - len(blocks) - n_void:
+            raise _Bail
+        if not block_names.keys().isdisjoint(vals.keys()):
+            raise _Bail  # a label with the name of a value
         late = []  # (index of the block that must dominate, index of the using block)
-        for inst, idx, tok, ty in pending:
-            v = vals.get(tok)
+        for inst, idx, name, ty in pending:
+            v = vals.get(name)
             if v is None or (v.type is not ty and v.type != ty):
                 raise _Bail
             inst.operands[idx] = v
@@ -861,24 +911,59 @@ class _Builder:
                 if v.block is inst.block:
                     raise _Bail
                 late.append((v.block.index, inst.block.index))
-        for inst, pairs, text in phis:
+        get_block = block_names.get
+        # branch targets, successors (terminator order) and predecessors (each once, in
+        # block order: ``terms`` is in block order)
+        once = True  # no branch names a block twice (see ``Function.uses``)
+        for inst, names in terms:
+            b = inst.block
+            t0 = get_block(names[0])
+            if t0 is None:
+                raise _Bail
+            p = t0.predecessors
+            if not p or p[-1] is not b:
+                p.append(b)
+            if len(names) == 1:
+                inst.targets = [t0]
+                b.successors = [t0]
+                continue
+            t1 = get_block(names[1])
+            if t1 is None:
+                raise _Bail
+            inst.targets = [t0, t1]
+            b.successors = [t0, t1]
+            p = t1.predecessors
+            if not p or p[-1] is not b:
+                p.append(b)
+            else:
+                once = False
+        # phi incoming values; with SSA dominance, by the rules of
+        # ``ir.verify_dominance`` (which words the errors when the exact path parses the
+        # file again): each incoming block is a predecessor, and a value from another
+        # block must dominate the end of the incoming block
+        pairs = late
+        for inst, incoming, text in phis:
             ty = inst.type
             ops = inst.operands
+            preds = inst.block.predecessors
             inc = []
-            for j, (tok, bname) in enumerate(pairs):
-                v = vals.get(tok)
-                if v is None:
-                    if tok[0] == "%":
+            j = 0
+            for loc, cst, bname in incoming:
+                b = get_block(bname)
+                if b is None or b not in preds:
+                    raise _Bail
+                if loc:
+                    v = vals.get(loc)
+                    if v is None or (v.type is not ty and v.type != ty):
                         raise _Bail
-                    v = const(tok, ty)
-                    if v.text != tok:
+                    if v.__class__ is Inst and v.block is not b:
+                        pairs.append((v.block.index, b.index))
+                else:
+                    v = const(cst, ty, None)
+                    if v.text != cst:
                         text = None
-                elif v.type is not ty and v.type != ty:
-                    raise _Bail
-                b = block_names.get(bname)
-                if b is None:
-                    raise _Bail
                 ops[j] = v
+                j += 1
                 inc.append((v, b))
             inst.incoming = inc
             if text is not None and not numbered and (not odd_types or _plain_types(text)):
@@ -887,32 +972,6 @@ class _Builder:
             for b in blocks:
                 for inst in b.instructions:
                     inst.__dict__.pop("_text", None)
-        for inst, names in terms:
-            tg = []
-            for bname in names:
-                b = block_names.get(bname)
-                if b is None:
-                    raise _Bail
-                tg.append(b)
-            inst.targets = tg
-        for b in blocks:
-            t = b.instructions[-1]
-            succ = list(t.targets)
-            b.successors = succ
-            for s in succ:
-                p = s.predecessors
-                if not p or p[-1] is not b:
-                    p.append(b)
-        # SSA dominance, by the rules of ``ir.verify_dominance`` (which words the errors
-        # when the exact path parses the file again)
-        pairs = late
-        for inst, _p, _t in phis:
-            preds = inst.block.predecessors
-            for v, b in inst.incoming:
-                if b not in preds:
-                    raise _Bail
-                if v.__class__ is Inst and v.block is not b:
-                    pairs.append((v.block.index, b.index))
         if checks or pairs:
             pre, post = DomTree.for_blocks(blocks).by_index
             for blk, defs in checks:
@@ -921,7 +980,7 @@ class _Builder:
                 if pb < 0:  # everything dominates an unreachable block
                     continue
                 qb = post[j]
-                for d in defs:
+                for d in set(defs):
                     i = d.index
                     pa = pre[i]
                     if pa < 0 or pa > pb or qb > post[i]:
@@ -934,17 +993,20 @@ class _Builder:
                         raise _Bail
         f.blocks = blocks
         late_users: dict = {}
-        for u, tok in late_uses:
-            v = vals[tok]
+        for u, name in late_uses:
+            v = vals[name]
             lu = late_users.get(v)
             if lu is None:
                 late_users[v] = [u]
             elif lu[-1] is not u:
                 lu.append(u)
         for v, lu in late_users.items():
-            e = uget(v)
-            users[v] = lu + e if e else lu
-        f.uses = (users, seeds, [b.instructions[-1] for b in blocks], sum(len(b.instructions) for b in blocks))
+            e = v._users
+            if e is None:
+                v._users = lu[0] if len(lu) == 1 else lu
+            else:
+                v._users = lu + e if e.__class__ is list else lu + [e]
+        f.uses = (True, seeds, [b.instructions[-1] for b in blocks], n_inst, once)
         return k
 
     # ------------------------------------------------------------------ calls
@@ -976,5 +1038,5 @@ def build_module(text: str, path: str) -> Module | None:
     """The module, or ``None`` when the text needs the exact path (unusual forms or errors)."""
     try:
         return _Builder(path).run(text)
-    except _Bail:
+    except (_Bail, IndexError):
         return None

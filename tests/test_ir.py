@@ -329,8 +329,15 @@ def test_direct_builder_equals_exact_path_on_generated(seed, kw):
 
 
 def _kept_texts(m) -> list:
-    """(instruction, source text the direct builder kept or None) of every instruction."""
-    return [(i, i.__dict__.get("_text")) for f in m.functions for i in f.instructions()]
+    """(instruction, source text the direct builder kept or None) of every instruction
+    (a kept line may include its indentation of two spaces: dropped here, as
+    ``Instruction.text`` does)."""
+    out = []
+    for f in m.functions:
+        for i in f.instructions():
+            t = i.__dict__.get("_text")
+            out.append((i, t[2:] if t is not None and t.startswith("  ") else t))
+    return out
 
 
 def test_kept_source_text_equals_printed_text():
