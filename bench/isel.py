@@ -15,7 +15,9 @@ Run: ``python bench/isel.py [--ops 50000] [--repeat 3]``. Prints
 Best of ``--repeat`` runs for each number. In-process numbers are CPU time of this process
 (``time.process_time``, cyclic GC off), which other processes on a loaded machine do not
 inflate; the whole-command numbers are wall time, so the 1-minute load average is printed
-next to them (on a shared machine, compare ratios taken at low load).
+next to them (on a shared machine, compare ratios taken at low load). Selection rewrites
+the parsed function in place (the IR passes of ``patterns.irpasses``), so every timed run
+of a stage from the DAG build on starts from a fresh parse (parsed and analysed untimed).
 
 The whole-command timing is the installed case: the project is byte-compiled first
 (``compileall``) and the child runs with ``PYTHONDONTWRITEBYTECODE`` removed, so it loads
@@ -70,9 +72,37 @@ def load_average() -> str:
         return "unknown"
 
 
-def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
-    """Best-of-``repeat`` time of selecting every block of ``fn`` (fresh DAGs each run,
-    as selection consumes their use counts; DAG building is not timed) and the node count."""
+def fresh(text: str, target):
+    """A newly parsed kernel function of ``text`` and its uniformity analysis (untimed)."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+
+    fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+    return fn, analyze(fn, target)
+
+
+def per_fresh(text: str, target, run, repeat: int) -> float:
+    """Best CPU time of ``run(fn, ua)`` over ``repeat`` fresh parses of ``text`` (GC off)."""
+    import gc
+
+    times = []
+    for _ in range(repeat):
+        fn, ua = fresh(text, target)
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.process_time()
+            run(fn, ua)
+            times.append(time.process_time() - t0)
+        finally:
+            gc.enable()
+    return min(times)
+
+
+def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
+    """Best-of-``repeat`` time of selecting every block of the kernel (fresh DAGs each
+    run, as selection consumes their use counts; DAG building is not timed) and the
+    node count."""
     import gc
 
     from patterns.isel import _FnSelector
@@ -81,6 +111,7 @@ def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
 
     times, nodes = [], 0
     for _ in range(repeat):
+        fn, ua = fresh(text, target)
         fd = build_function_dags(fn, target, ua)
         nodes = sum(len(d.nodes) for d in fd.dags)
         sel = _FnSelector(target, table, fd)
@@ -100,69 +131,68 @@ def select_only(fn, target, ua, table, repeat: int) -> tuple[float, int]:
 
 def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     """Best-of-``repeat`` CPU time of each stage of ``tdgen isel`` on ``text``; the DAG
-    stage also split into its function-wide IR prepasses (EarlyCSE, dead code, Sink,
-    value classification), building the block DAGs and combining them."""
+    stage also split into its parts: the IR passes of ``patterns.irpasses`` (when
+    present), the function-wide prepasses (EarlyCSE, dead code, Sink, value
+    classification), building the block DAGs and combining them."""
+    import gc
+
     from patterns import combine
     from patterns.cfg import reverse_post_order
     from patterns.divergence import analyze
     from patterns.ir import parse_module
+    from patterns.isel import select_function
     from patterns.matcher import build_table
     from patterns.mir import print_function
     from patterns.sdag import _Builder, build_function_dags
     from tdgen.target_cache import load_target as cached_target
 
-    h: dict = {}
+    try:  # the IR passes build_function_dags runs first when it combines (if any)
+        from patterns import irpasses
+    except ImportError:
+        irpasses = None
+    ir_passes = getattr(irpasses, "run_ir_passes", None)
+    if ir_passes is None and getattr(irpasses, "apply_early_cse", None) is not None:
+        def ir_passes(fn, _ua, _target):
+            irpasses.apply_early_cse(fn)
     out: dict[str, float] = {}
-
-    def timed(key, fn):
-        def run():
-            h.pop(key, None)  # the last run's result is freed before the clock starts
-            t0 = time.process_time()
-            h[key] = fn()
-            return time.process_time() - t0
-        import gc
-
-        ts = []
-        for _ in range(repeat):
-            gc.collect()
-            gc.disable()
-            try:
-                ts.append(run())
-            finally:
-                gc.enable()
-        return min(ts)
-
-    out["load target (cache hit)"] = timed("t", lambda: cached_target("amdgpu"))
-    out["parse IR"] = timed("m", lambda: parse_module(text, "k.ll"))
-    fn = next(f for f in h["m"].functions if not f.is_declaration)
-    out["uniformity analysis"] = timed("ua", lambda: analyze(fn, target))
+    out["load target (cache hit)"] = cpu(lambda: cached_target("amdgpu"), repeat)
+    out["parse IR"] = cpu(lambda: parse_module(text, "k.ll"), repeat)
+    fn, _ua = fresh(text, target)
+    out["uniformity analysis"] = cpu(lambda: analyze(fn, target), repeat)
     table = build_table(target)
-    out["DAG build + combine"] = timed("fd", lambda: build_function_dags(fn, target, h["ua"]))
-    # the same stage in three parts (the blocks built in the order build_function_dags
-    # uses, all before any is combined: combining then sees no folded values of other
-    # blocks, so the parts are close to, not exactly, the stage)
-    out["  IR prepasses"] = timed("b", lambda: _Builder(fn, target, h["ua"]))
-    order = reverse_post_order(fn)
-    out["  block DAGs"] = timed("d", lambda: [h["b"].build_block(blk) for blk in order])
+    out["DAG build + combine"] = per_fresh(text, target, lambda f, u: build_function_dags(f, target, u), repeat)
+    # the same stage in parts, on one fresh parse per run (the blocks built in the order
+    # build_function_dags uses, all before any is combined: combining then sees no
+    # folded values of other blocks, so the parts are close to, not exactly, the stage)
+    parts: dict[str, list[float]] = {}
 
-    def combine_all():
-        dags = [h["b"].build_block(blk) for blk in order]
-        t0 = time.process_time()
-        for d in dags:
-            combine.run(d, target)
-        return time.process_time() - t0
-    import gc
+    def lap(key, t0):
+        t1 = time.process_time()
+        parts.setdefault(key, []).append(t1 - t0)
+        return t1
 
-    gc.disable()
-    try:
-        out["  combines"] = min(combine_all() for _ in range(repeat))
-    finally:
-        gc.enable()
-
-    out["select (matcher + emit)"] = select_only(fn, target, h["ua"], table, repeat)[0]
-    from patterns.isel import select_function
-
-    sf, _ = select_function(fn, target, h["ua"], table)
+    for _ in range(repeat):
+        fn, ua = fresh(text, target)
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.process_time()
+            if ir_passes is not None:
+                ir_passes(fn, ua, target)
+                t0 = lap("  IR passes (irpasses)", t0)
+            b = _Builder(fn, target, ua)
+            t0 = lap("  IR prepasses", t0)
+            dags = [b.build_block(blk) for blk in reverse_post_order(fn)]
+            t0 = lap("  block DAGs", t0)
+            for d in dags:
+                combine.run(d, target)
+            lap("  combines", t0)
+        finally:
+            gc.enable()
+    out.update((k, min(v)) for k, v in parts.items())
+    out["select (matcher + emit)"] = select_only(text, target, table, repeat)[0]
+    fn, ua = fresh(text, target)
+    sf, _ = select_function(fn, target, ua, table)
     out["print MIR"] = cpu(lambda: print_function(sf), repeat)
     return out
 
@@ -233,31 +263,19 @@ def main() -> int:
             n = args.ops // frac
             t = generate_isel_kernel(args.seed, n)
             count = sum(1 for ln in t.splitlines() if ln.startswith("  "))
-            holder = {}
-
-            def parse():
-                holder["m"] = parse_module(t, "k.ll")
-
-            tp = cpu(parse, args.repeat)
-            fn = next(f for f in holder["m"].functions if not f.is_declaration)
-
-            def ua():
-                holder["ua"] = analyze(fn, target)
-
-            tu = cpu(ua, args.repeat)
-            ts = cpu(lambda: select_function(fn, target, holder["ua"], table), args.repeat)
+            tp = cpu(lambda: parse_module(t, "k.ll"), args.repeat)
+            fn = next(f for f in parse_module(t, "k.ll").functions if not f.is_declaration)
+            tu = cpu(lambda: analyze(fn, target), args.repeat)
+            ts = per_fresh(t, target, lambda f, u: select_function(f, target, u, table), args.repeat)
             us = 1e6 / count
             print(f"{count:8d} {tp * us:8.2f} {tu * us:8.2f} {ts * us:8.2f} {(tp + tu + ts) * us:8.2f}")
 
     print("\npattern set multiplied 10x (selection only, microseconds per DAG node):")
-    m = parse_module(text, "k.ll")
-    fn = next(f for f in m.functions if not f.is_declaration)
-    u = analyze(fn, target)
     for mult, same_root, what in ((1, False, "normal table"),
                                   (10, False, "10x, copies at new root opcodes"),
                                   (10, True, "10x, copies at the same root opcodes")):
         tb = build_table(target, multiply=mult, same_root=same_root)
-        tsel, nodes = select_only(fn, target, u, tb, args.repeat)
+        tsel, nodes = select_only(text, target, tb, args.repeat)
         per = max(len(v) for v in tb.by_opcode.values())
         print(f"  {what:<38} {len(tb.patterns):5d} patterns, {len(tb.by_opcode):3d} root opcodes, "
               f"<= {per:3d} per opcode: {tsel * 1e6 / nodes:6.2f} us/node ({nodes} nodes)")

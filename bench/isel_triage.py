@@ -9,6 +9,14 @@ side has them extra), so the largest causes can be attacked first.
 ``--without FN`` replaces the combine step ``patterns.combine.FN`` by a no-op for the run
 (to measure a proposed removal before the combine's owner makes it).
 
+``--pass-cause`` runs ``llc-19 -print-after-all`` on every disagreeing kernel and names
+the IR passes that changed its 32-bit ALU ops (a loop pass prints only its loop: LICM's
+change shows at the next whole-function dump, ``verify``, LSR's at ``mergeicmps``), and
+selects llc's IR as its last EarlyCSE left it (after LICM and LSR, kernel arguments not
+lowered yet) with our pipeline: agreement there means the difference comes from an IR
+pass up to that point that we do not model (LSR above all), disagreement that it is in
+our DAG combines or selection (or in what those passes produced).
+
 ``--ir-cause`` also runs ``llc-19 -stop-before=amdgpu-isel`` on every disagreeing kernel
 and counts the kernels whose 32-bit ALU instructions llc's IR passes changed (EarlyCSE /
 InstSimplify folds, CodeGenPrepare, LICM ...: a different per-opcode count of add, sub,
@@ -37,6 +45,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=40)
     ap.add_argument("--ir-cause", action="store_true")
+    ap.add_argument("--pass-cause", action="store_true")
     ap.add_argument("--without", action="append", default=[], metavar="FN",
                     help="measure a proposed combine removal: replace patterns.combine.FN (a step "
                          "returning whether it changed the DAG, e.g. _select_time_bfe) by a no-op")
@@ -103,12 +112,68 @@ def main(argv=None) -> int:
               f"same ALU ops reach the DAG: {len(bad) - ir_level}")
         for seed, d in same_ops[: args.show]:
             print(f"  same ops, seed {seed}: {d}")
+    if args.pass_cause:
+        tally: Counter = Counter()
+        for seed, d in bad:
+            text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+            passes, ours_agree = _pass_cause(llc, text, f"k{seed}", target)
+            tally[(passes, ours_agree)] += 1
+            print(f"  passes, seed {seed}: {list(passes)} ours-on-llc-IR-agrees={ours_agree}: {d}")
+        print("IR passes that changed ALU ops (first dump each), our selection of llc's post-EarlyCSE IR agrees:")
+        for (passes, ok), c in tally.most_common():
+            print(f"  {c:4d}  {list(passes)}  {ok}")
     print("kernels where we have extra opcode X:", dict(ours_extra.most_common()))
     print("kernels where llc has extra opcode X:", dict(llc_extra.most_common()))
     print("top signatures (ours extra, llc extra):")
     for (oe, le), c in sigs.most_common(25):
         print(f"  {c:4d}  ours+{list(oe)}  llc+{list(le)}")
     return 0
+
+
+def _pass_cause(llc: str, text: str, name: str, target):
+    """(IR passes whose dump changed the ALU op counts, in order without repeats; whether
+    our selection of the IR after llc's last pre-lowering EarlyCSE agrees with llc)."""
+    import re
+    import subprocess
+    from collections import Counter
+
+    from patterns.mir import compare_with_llc
+
+    ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 ")
+    err = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-print-after-all", f"-filter-print-funcs={name}",
+                          "-o", "/dev/null"], input=text, capture_output=True, text=True).stderr
+    dumps, cur = [], None
+    for line in err.splitlines():
+        m = re.match(r"\*\*\* IR Dump After .* \((.*)\) \*\*\*(.*)", line)
+        if m:
+            cur = [m.group(1), [m.group(2)] if m.group(2) else []]
+            dumps.append(cur)
+        elif line.startswith("# *** IR Dump"):
+            cur = None
+        elif cur is not None:
+            cur[1].append(line)
+    prev, changed, ecse, last = Counter(ops.findall(text)), [], 0, None
+    for pname, lines in dumps:
+        body = "\n".join(lines)
+        if "define" not in body:
+            continue
+        c = Counter(ops.findall(body))
+        if c != prev and pname not in changed:
+            changed.append(pname)
+        prev = c
+        if pname == "early-cse":
+            ecse += 1
+            if ecse == 3:
+                last = body
+    agrees = None
+    if last is not None:
+        body = re.sub(r"\) #\d+ \{", ") {", last[last.index("define"):], count=1)
+        try:
+            res = compare_with_llc(body + "\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n", target, llc, path=f"{name}.pre.ll")
+            agrees = all(a.equal for a in res)
+        except Exception as e:  # (an IR form our parser does not take)
+            agrees = f"error: {str(e)[:60]}"
+    return tuple(changed), agrees
 
 
 if __name__ == "__main__":

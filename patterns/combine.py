@@ -1,4 +1,4 @@
-"""The few DAG combines and legalizations that make our DAG look like llc's before selection.
+"""The DAG combines and legalizations that make our DAG look like llc's before selection.
 
 Each rule is an llc-19 behaviour (DAGCombiner / SITargetLowering combines, AMDGPU
 legalization) checked with ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel``
@@ -31,10 +31,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``x - (y + C)`` -> ``(x - y) + -C`` (the add used once; visitSUB); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
   ``~(and x, C)`` -> ``~x | ~C`` and ``~(or x, C)`` -> ``~x & ~C`` (the and/or used once;
   visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
-- InstSimplify as llc's EarlyCSE applies it, for add/and/or/xor (``_simplify``):
-  identities, ``x op x``, ``x op ~x``, absorption, and simplifyAssociativeBinOp (regroup
-  ``(a op b) op c`` when a sub-pair simplifies, up to 3 levels); ``sra``/``srl``/``shl``
-  of 0 and ``sra`` of -1 fold to that constant;
+- (InstSimplify, which llc's EarlyCSE applies to the IR across blocks, is modeled on the
+  IR before the DAGs are built: patterns/irpasses.py); ``sra``/``srl``/``shl`` of 0 and
+  ``sra`` of -1 fold to that constant;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
   ``op x, 0`` / ``and x, -1`` / ``mul x, 1`` / ``xor x, x`` identities;
@@ -53,10 +52,45 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``ISD::VALUETYPE``, never divergent); other widths stay shifts, which the selector's
   SelectS_BFE step turns into bit-field extracts exactly like llc's expanded sext_inreg.
 
+- visitADD / visitADDLike / visitADDLikeCommutative in their order (``_tail_ADD``):
+  ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
+  (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
+  ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)``, ``(A - B) + (C - D)``
+  with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
+  ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
+  ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
+- visitSUB in its order (``_tail_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
+  ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)``,
+  ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
+  ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra,
+  ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
+- visitMUL: ``(mul (shl X, c1), c2)`` -> ``mul X, c2 << c1``; ``(mul (add x, c1), c2)`` ->
+  ``(mul x, c2) + c1 * c2`` (the add used once); AMDGPU's performMulCombine: a divergent
+  ``mul x, (y + 1)`` -> ``x * y + x`` and a divergent multiply of 24-bit operands ->
+  AMDGPUISD::MUL_U24 / MUL_I24 (known bits);
+- logic: hoistLogicOpWithSameOpcodeHands (``op (sh x, z), (sh y, z)`` -> ``sh (op x, y), z``
+  for shifts and and, both hands used once), visitORCommutative (``(X & ~Y) | Y``,
+  ``(X ^ Y) | (X and/or Y)``), ``(and (or x, C), D)`` -> ``D``; reassociateOpsCommutative's
+  reassociation onto a node that already exists (SelectionDAG::getNodeIfExists);
+- visitShiftByConstant: combineShiftOfShiftedLogic and a logic op with a constant pulled
+  through a constant shift (a ``not`` stays);
+- TargetLowering::SimplifyDemandedBits / SimplifyMultipleUseDemandedBits for the modeled
+  ops (``_sdb``): constants shrunk, and/or/xor operands that contribute no demanded bit
+  dropped, xor -> or / not, sra -> srl, shift pairs merged, add/sub/mul demanding only low
+  bits, every demanded bit known -> a constant; known bits (``_kb``) from constants,
+  the modeled ops, CopyFromReg leading zeros and a workitem id's 22 known-zero high bits
+  (AssertZext); the SDB run at the end of each visit where it can change something;
+- TargetLowering::SimplifySetCC for eq/ne: ``(X op Y) == (X op Z)``, ``(X + C1) == C2``,
+  ``(X ^ C1) == C2``, ``(C1 - X) == C2``, foldSetCCWithBinOp (``(X ^ Y) == Y`` -> ``X == 0``,
+  ``(X - Y) == Y`` -> ``X == Y << 1``).
+
 Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef) apply
 only when the target has patterns rooted at that node (DAGCombiner's isOperationLegal).
 
-Rules run to a fixpoint, users before operands (DAGCombiner's worklist order). Then the
+Rules run to a fixpoint, users before operands (DAGCombiner's worklist order); a node a
+rule rewrote is combined again right away, then the nodes the rule created (the worklist
+pops the result first). The use counts the rules read follow every rewrite within a pass
+(``_set``, ``_Ctx.new``, ``_Ctx.replace``), as LLVM's use lists do. Then the
 block's nodes are re-sorted topologically, renumbered, nodes no root reaches are dropped,
 and use counts and divergence bits recomputed (sources keep their bits).
 
@@ -71,6 +105,7 @@ would reproduce the same order.
 
 from __future__ import annotations
 
+from .knownbits import Known, add_carry, clz, const_known, ctz, mul_known, shift_known
 from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
 
 __all__ = ["run"]
@@ -120,6 +155,9 @@ class _Ctx:
         # use counts the rules see: a node's ``cuses`` when its ``cpass`` is this pass's
         # number ``self.pass_no`` (set from ``uses`` at the start of the pass), else 0
         self.pass_no = 0
+        self.known: dict = {}  # (id(node), depth) -> (node, KnownBits), see _kb
+        self.index_pass = -1  # the pass the getNodeIfExists index was built in
+        self.index: dict = {}
         self.mutated = False
         consts = self.consts
         for n in dag.nodes:
@@ -153,7 +191,7 @@ class _Ctx:
         self.dag.nodes.append(n)
         self.created.append(n)
         p = self.pass_no
-        n.cuses, n.cpass = 1, p
+        n.cuses, n.cpass = 0, p  # (the _set, new or replace that uses it counts the use)
         for o in ops:
             if o.cpass == p:
                 o.cuses += 1
@@ -161,120 +199,62 @@ class _Ctx:
                 o.cuses, o.cpass = 1, p
         return n
 
+    def existing(self, opc: str, a: SDNode, b: SDNode) -> SDNode | None:
+        """SelectionDAG::getNodeIfExists: a live node ``opc a, b`` (operands in this
+        order). The index is built on first use in a pass; a hit is re-checked, so a node
+        changed since is not returned (one made since is found from the next pass on)."""
+        if self.index_pass != self.pass_no:
+            self.index_pass = self.pass_no
+            idx = self.index = {}
+            for m in self.dag.nodes:
+                if len(m.ops) == 2 and m.opcode in _FOLD:
+                    idx.setdefault((m.opcode, id(m.ops[0]), id(m.ops[1])), m)
+        m = self.index.get((opc, id(a), id(b)))
+        if m is None or m.opcode != opc or m.ops[0] is not a or m.ops[1] is not b \
+                or id(m) in self.forward or not (m.cpass == self.pass_no and m.cuses > 0):
+            return None
+        return m
+
     def one_use(self, n: SDNode) -> bool:
         return n.cpass == self.pass_no and n.cuses == 1
 
     def replace(self, n: SDNode, m: SDNode) -> None:
-        """Every user of ``n`` uses ``m`` instead (applied at the end of the pass)."""
+        """Every user of ``n`` uses ``m`` instead (applied at the end of the pass; the use
+        counts of this pass follow now: ``m`` gains ``n``'s users, ``n`` is dead)."""
         self.forward[id(n)] = m
+        p = self.pass_no
+        k = n.cuses if n.cpass == p else 0
+        if m.cpass == p:
+            m.cuses += k
+        else:
+            m.cuses, m.cpass = k, p
+        n.cuses, n.cpass = 0, p
+        for o in n.ops:
+            if o.cpass == p and o.cuses > 0:
+                o.cuses -= 1
 
 
 def _set(n: SDNode, opcode: str, ops) -> None:
+    """Rewrite ``n`` in place (its users see the new expression, of the same value); the
+    use counts of this pass follow (the old operands lose a use, the new ones gain one)."""
+    p = _PASS_NO[0]
+    for o in n.ops:
+        if o.cpass == p and o.cuses > 0:
+            o.cuses -= 1
     n.opcode = opcode
-    n.ops = list(ops)
-    n.divergent = any(o.divergent for o in n.ops) if n.source is None else n.divergent
+    n.ops = ops = list(ops)
+    for o in ops:
+        if o.cpass == p:
+            o.cuses += 1
+        else:
+            o.cuses, o.cpass = 1, p
+    n.divergent = any(o.divergent for o in ops) if n.source is None else n.divergent
 
 
-_ASSOC = frozenset({"ISD::ADD", "ISD::AND", "ISD::OR", "ISD::XOR"})
-_NOT_OR_ABSORB = frozenset({"ISD::XOR", "ISD::AND", "ISD::OR"})
 
 
 def _is_not_of(n: SDNode, x: SDNode) -> bool:
     return n.opcode == "ISD::XOR" and len(n.ops) == 2 and n.ops[0] is x and _is_c(n.ops[1]) and n.ops[1].value == -1
-
-
-def _simplify(opc: str, x: SDNode, y: SDNode, ctx: _Ctx, rec: int):
-    """InstSimplify's answer for ``opc x, y`` (llc's EarlyCSE applies it at IR level): an
-    existing node or a constant it folds to, without creating other nodes; else None.
-    Covers the identities, ``x op x``, ``x op ~x``, absorption, and (with ``rec``
-    recursion levels, 3 like LLVM's RecursionLimit) simplifyAssociativeBinOp."""
-    if rec <= 0:
-        return None
-    rec -= 1
-    vt = x.vt
-    xo, yo = x.opcode, y.opcode
-    xc = xo == "ISD::Constant" and isinstance(x.value, int)
-    yc = yo == "ISD::Constant" and isinstance(y.value, int)
-    if xc and yc:
-        return ctx.const(_FOLD[opc](x.value, y.value), vt)
-    if xc or yc:
-        for a, b in ((x, y), (y, x)):
-            if _is_c(b):
-                c = _wrap(b.value, vt)
-                if c == 0 and opc in ("ISD::ADD", "ISD::OR", "ISD::XOR"):
-                    return a
-                if c == 0 and opc == "ISD::AND":
-                    return b
-                if c == -1 and opc == "ISD::AND":
-                    return a
-                if c == -1 and opc == "ISD::OR":
-                    return b
-    if x is y:
-        if opc in ("ISD::AND", "ISD::OR"):
-            return x
-        if opc == "ISD::XOR":
-            return ctx.const(0, vt)
-    # the not/absorption tests below need an xor, and, or operand
-    if xo in _NOT_OR_ABSORB or yo in _NOT_OR_ABSORB:
-        # x == ~y or y == ~x (the test is symmetric, so one evaluation serves both orders)
-        if (xo == "ISD::XOR" and _is_not_of(x, y)) or (yo == "ISD::XOR" and _is_not_of(y, x)):
-            if opc == "ISD::AND":
-                return ctx.const(0, vt)
-            if opc in ("ISD::OR", "ISD::XOR"):
-                return ctx.const(-1, vt)
-        # absorption: a & (a | z) -> a ; a | (a & z) -> a (x's test first, then y's)
-        if opc == "ISD::AND":
-            if yo == "ISD::OR" and x in y.ops:
-                return x
-            if xo == "ISD::OR" and y in x.ops:
-                return y
-        elif opc == "ISD::OR":
-            if yo == "ISD::AND" and x in y.ops:
-                return x
-            if xo == "ISD::AND" and y in x.ops:
-                return y
-    if opc not in _ASSOC or (xo != opc and yo != opc) or rec <= 0:
-        # simplifyAssociativeBinOp needs an operand of the same opcode, and a recursion
-        # level left for its inner queries (at 0 they all answer None)
-        return None
-    # simplifyAssociativeBinOp
-    if x.opcode == opc:
-        a, b, c = x.ops[0], x.ops[1], y
-        v = _simplify(opc, b, c, ctx, rec)  # (a op b) op c -> a op (b op c)
-        if v is not None:
-            if v is b:
-                return x
-            w = _simplify(opc, a, v, ctx, rec)
-            if w is not None:
-                return w
-    if y.opcode == opc:
-        a, b, c = x, y.ops[0], y.ops[1]
-        v = _simplify(opc, a, b, ctx, rec)  # a op (b op c) -> (a op b) op c
-        if v is not None:
-            if v is b:
-                return y
-            w = _simplify(opc, v, c, ctx, rec)
-            if w is not None:
-                return w
-    if x.opcode == opc:
-        a, b, c = x.ops[0], x.ops[1], y
-        v = _simplify(opc, c, a, ctx, rec)  # (a op b) op c -> (c op a) op b
-        if v is not None:
-            if v is a:
-                return x
-            w = _simplify(opc, v, b, ctx, rec)
-            if w is not None:
-                return w
-    if y.opcode == opc:
-        a, b, c = x, y.ops[0], y.ops[1]
-        v = _simplify(opc, c, a, ctx, rec)  # a op (b op c) -> b op (c op a)
-        if v is not None:
-            if v is c:
-                return y
-            w = _simplify(opc, b, v, ctx, rec)
-            if w is not None:
-                return w
-    return None
 
 
 def _bus_ok(ops) -> bool:
@@ -318,14 +298,6 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
                 or opc == "ISD::SRA" and _wrap(a.value, n.vt) == -1:
             ctx.replace(n, a)  # shifting 0 (or sra of all ones) gives the same value
             return True
-    if opc in _ASSOC and not (bc and opc == "ISD::ADD"):
-        ao, bo = a.opcode, b.opcode
-        # (_simplify answers None unless one of these holds: see its tests)
-        if ac or bc or a is b or ao in _NOT_OR_ABSORB or bo in _NOT_OR_ABSORB or ao == opc or bo == opc:
-            r = _simplify(opc, a, b, ctx, 3)
-            if r is not None and r is not n:
-                ctx.replace(n, r)
-                return True
     if bc:
         c = b.value
         if (c == 0 and opc in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA")) \
@@ -351,6 +323,17 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
             _set(n, "ISD::ADD", [sh, a])
             return True
+        if opc == "ISD::MUL" and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
+            # visitMUL: (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
+            _set(n, "ISD::MUL", [a.ops[0], ctx.const(c << (a.ops[1].value & 31), n.vt)])
+            return True
+        if opc == "ISD::MUL" and a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and ctx.one_use(a):
+            # visitMUL: (mul (add x, c1), c2) -> (add (mul x, c2), c1 * c2) when
+            # isMulAddWithConstProfitable: the add used once (AMDGPU keeps the default
+            # TargetLowering answer, true)
+            m = ctx.new("ISD::MUL", n.vt, [a.ops[0], b], like=n)
+            _set(n, "ISD::ADD", [m, ctx.const(a.ops[1].value * c, n.vt)])
+            return True
         if opc == "ISD::SHL" and a.opcode in ("ISD::ADD", "ISD::OR") and _is_c(a.ops[1]) and ctx.one_use(a):
             # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
             sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
@@ -370,7 +353,57 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             ctx.replace(n, a)
             return True
     tail = _TAIL.get(opc)
-    return tail(n, ctx, opc, a, b) if tail is not None else False
+    if tail is not None and tail(n, ctx, opc, a, b):
+        return True
+    # (the add and mul tails run SimplifyDemandedBits at their place in the visit)
+    if opc == "ISD::ADD" or opc == "ISD::MUL":
+        return False
+    if _demanded_root(n, ctx):
+        return True
+    return bc and opc in _SHIFTS and _shift_by_constant(n, ctx, opc, a, b)
+
+
+_SHIFTS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_LOGIC3 = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
+
+
+def _shift_by_constant(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    """DAGCombiner::visitShiftByConstant (after SimplifyDemandedBits in the shift visits;
+    AMDGPU's isDesirableToCommuteWithShift allows it before type legalization), for a
+    shift of a logic op used once: combineShiftOfShiftedLogic, shift (logic (shift x, c0),
+    y), c1 -> logic (shift x, c0 + c1), (shift y, c1) when the inner shift is the same
+    kind, used once and c0 + c1 < 32; else a logic op (or an add under shl) with a
+    constant whose first operand is a shift by a constant, or a copy/select when the
+    shift has other users: shift (op x, C), c -> op (shift x, c), (shift C, c)."""
+    if a.opcode not in _LOGIC3 and not (a.opcode == "ISD::ADD" and opc == "ISD::SHL"):
+        return False
+    if not ctx.one_use(a):
+        return False
+    bits = _width(n.vt)
+    c1 = b.value & ((1 << bits) - 1)
+    vt = n.vt
+    if _is_not(a):
+        return False  # (a not stays a not: llc-19 keeps shift (not (shift x)) for shl, srl, sra)
+    if a.opcode in _LOGIC3:
+        for v, y in ((a.ops[0], a.ops[1]), (a.ops[1], a.ops[0])):
+            if v.opcode == opc and ctx.one_use(v) and _is_c(v.ops[1]):
+                c0 = v.ops[1].value & ((1 << bits) - 1)
+                if c0 + c1 >= bits:
+                    continue
+                s1 = ctx.new(opc, vt, [v.ops[0], ctx.const(c0 + c1, vt)], like=n)
+                s2 = ctx.new(opc, vt, [y, b], like=n)
+                _set(n, a.opcode, [s1, s2])
+                return True
+    x = a.ops[0]
+    by_const = x.opcode in _SHIFTS and _is_c(x.ops[1])
+    copy_or_select = x.opcode in ("ISD::CopyFromReg", "ISD::SELECT")
+    if not (by_const or copy_or_select) or (copy_or_select and ctx.one_use(n)):
+        return False
+    if not _is_c(a.ops[1]):
+        return False
+    inner = ctx.new(opc, vt, [x, b], like=n)
+    _set(n, a.opcode, [inner, ctx.const(_FOLD[opc](a.ops[1].value, c1), vt)])
+    return True
 
 
 # The opcode-specific rules of _binop_rules, one function per opcode: each holds, in the
@@ -411,74 +444,250 @@ def _rule_reassociate(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> b
     return False
 
 
+def _is_neg(n: SDNode) -> bool:
+    """``n`` is ``sub 0, x``."""
+    return n.opcode == "ISD::SUB" and _is_c(n.ops[0]) and n.ops[0].value == 0
+
+
+def _is_not(n: SDNode) -> bool:
+    """``n`` is ``xor x, -1`` (isBitwiseNot)."""
+    return n.opcode == "ISD::XOR" and _is_c(n.ops[1]) and n.ops[1].value == -1
+
+
+def _no_common_bits(x: SDNode, y: SDNode, ctx: _Ctx) -> bool:
+    """SelectionDAG::haveNoCommonBitsSet, by known bits: every bit is known zero on one
+    side at least."""
+    kx = _kb(x, ctx, 0)
+    if not kx.zero:
+        return False
+    ky = _kb(y, ctx, 0)
+    return (kx.zero | ky.zero) == (1 << kx.bits) - 1
+
+
+def _add_like(v: SDNode, ctx: _Ctx) -> bool:
+    """SelectionDAG::isADDLike: an or of operands without common bits (the xor with the
+    sign mask too)."""
+    if v.opcode == "ISD::OR":
+        return _no_common_bits(v.ops[0], v.ops[1], ctx)
+    if v.opcode == "ISD::XOR" and _is_c(v.ops[1]):
+        bits = _width(v.vt)
+        return bits and (v.ops[1].value & ((1 << bits) - 1)) == 1 << (bits - 1)
+    return False
+
+
 def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if opc == "ISD::ADD" and _is_c(b) and b.value == 1 and a.opcode == "ISD::XOR" and _is_c(a.ops[1]) \
-            and a.ops[1].value == -1:
-        # (add (xor x, -1), 1) -> (sub 0, x)
-        _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+    """DAGCombiner::visitADDLike / visitADDLikeCommutative / visitADD in their order, then
+    the target's add combines."""
+    vt = n.vt
+    bc = _is_c(b)
+    if (_is_not(a) and a.ops[0] is b) or (_is_not(b) and b.ops[0] is a):
+        ctx.replace(n, ctx.const(-1, vt))  # x + ~x
         return True
-    if opc == "ISD::ADD":
-        # (add (sub 0, x), y) -> (sub y, x)
-        for s_, y in ((a, b), (b, a)):
-            if s_.opcode == "ISD::SUB" and _is_c(s_.ops[0]) and s_.ops[0].value == 0:
-                _set(n, "ISD::SUB", [y, s_.ops[1]])
-                return True
-    if opc == "ISD::ADD":
-        # (add x, (sub y, x)) -> y ; (add (sub y, x), x) -> y
-        for x, s in ((a, b), (b, a)):
-            if s.opcode == "ISD::SUB" and s.ops[1] is x:
-                ctx.replace(n, s.ops[0])
-                return True
-    if opc == "ISD::ADD" and _is_c(b) and -64 <= b.value < -16:
+    if bc and a.opcode == "ISD::SUB":
+        if _is_c(a.ops[1]):  # ((A - c1) + c2) -> A + (c2 - c1)
+            _set(n, "ISD::ADD", [a.ops[0], ctx.const(b.value - a.ops[1].value, vt)])
+            return True
+        if _is_c(a.ops[0]):  # ((c1 - A) + c2) -> (c1 + c2) - A
+            _set(n, "ISD::SUB", [ctx.const(b.value + a.ops[0].value, vt), a.ops[1]])
+            return True
+    if bc and len(a.ops) == 2 and _is_c(a.ops[1]):
+        if _add_like(a, ctx):  # (add (or x, c0), c1) -> (add x, c0 + c1), the or add-like
+            _set(n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
+            return True
+    if bc and -64 <= b.value < -16:
         # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
         # (LLVM's NegSubInlineConst32 patterns); we express it as the DAG it selects from
-        _set(n, "ISD::SUB", [a, ctx.const(-b.value, n.vt)])
+        _set(n, "ISD::SUB", [a, ctx.const(-b.value, vt)])
         n.value = "negsub"
         ctx.mutated = True  # a change no pass reports (see run)
         return False
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
-    if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
+    for p_, q in ((a, b), (b, a)):
+        # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like
+        # and used once
+        if p_.opcode in ("ISD::OR", "ISD::XOR") and _is_c(p_.ops[1]) and not _is_c(q) and ctx.one_use(p_) \
+                and _add_like(p_, ctx):
+            inner = ctx.new("ISD::ADD", vt, [q, p_.ops[0]], like=n)
+            _set(n, "ISD::ADD", [inner, p_.ops[1]])
+            return True
+    if _is_neg(a):  # ((0 - A) + B) -> B - A
+        _set(n, "ISD::SUB", [b, a.ops[1]])
+        return True
+    if _is_neg(b):  # (A + (0 - B)) -> A - B
+        _set(n, "ISD::SUB", [a, b.ops[1]])
+        return True
+    if b.opcode == "ISD::SUB" and b.ops[1] is a:  # A + (B - A) -> B
+        ctx.replace(n, b.ops[0])
+        return True
+    if a.opcode == "ISD::SUB" and a.ops[1] is b:  # (B - A) + A -> B
+        ctx.replace(n, a.ops[0])
+        return True
+    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB":
+        if b.ops[1] is a.ops[0]:  # (A - B) + (C - A) -> C - B
+            _set(n, "ISD::SUB", [b.ops[0], a.ops[1]])
+            return True
+        if b.ops[0] is a.ops[1]:  # (A - B) + (B - C) -> A - C
+            _set(n, "ISD::SUB", [a.ops[0], b.ops[1]])
+            return True
+    if b.opcode == "ISD::SUB" and b.ops[1].opcode == "ISD::ADD" and a in b.ops[1].ops:
+        # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
+        t = b.ops[1]
+        _set(n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
+        return True
+    if b.opcode in ("ISD::ADD", "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
+        # A + ((B - A) +/- C) -> B +/- C
+        _set(n, b.opcode, [b.ops[0].ops[0], b.ops[1]])
+        return True
+    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB" and ctx.one_use(a) and ctx.one_use(b) \
+            and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
+        # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
+        s1 = ctx.new("ISD::ADD", vt, [a.ops[0], b.ops[0]], like=n)
+        s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
+        _set(n, "ISD::SUB", [s1, s2])
+        return True
+    if _demanded_root(n, ctx):
+        return True
+    if bc and _wrap(b.value, vt) == 1:
+        if _is_not(a):  # (add (xor x, -1), 1) -> (sub 0, x)
+            _set(n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
+            return True
+        if a.opcode == "ISD::ADD":  # (add (add (xor a, -1), b), 1) -> (sub b, a)
+            if _is_not(a.ops[0]):
+                _set(n, "ISD::SUB", [a.ops[1], a.ops[0].ops[0]])
+                return True
+            if _is_not(a.ops[1]):
+                _set(n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+                return True
+    if bc and _wrap(b.value, vt) == -1 and a.opcode == "ISD::SUB" and ctx.one_use(a):
+        # (x - y) + -1 -> add (xor y, -1), x
+        nt = ctx.new("ISD::XOR", vt, [a.ops[1], ctx.const(-1, vt)], like=a)
+        _set(n, "ISD::ADD", [nt, a.ops[0]])
+        return True
+    if bc and a.opcode == "ISD::MUL" and ctx.one_use(a) and _is_c(a.ops[1]) and a.ops[0].opcode == "ISD::ADD" \
+            and _is_c(a.ops[0].ops[1]):
+        # add (mul (add A, CA), CM), CB -> add (mul A, CM), CM * CA + CB
+        cm, ca = a.ops[1].value, a.ops[0].ops[1].value
+        m = ctx.new("ISD::MUL", vt, [a.ops[0].ops[0], a.ops[1]], like=a)
+        _set(n, "ISD::ADD", [m, ctx.const(cm * ca + b.value, vt)])
+        return True
+    for p_, q in ((a, b), (b, a)):  # visitADDLikeCommutative, both operand orders
+        if q.opcode == "ISD::SHL" and _is_neg(q.ops[0]):
+            # add x, (shl (0 - y), n) -> sub x, (shl y, n)
+            sh = ctx.new("ISD::SHL", vt, [q.ops[0].ops[1], q.ops[1]], like=q)
+            _set(n, "ISD::SUB", [p_, sh])
+            return True
+        if p_.opcode == "ISD::SUB" and ctx.one_use(p_):
+            if _is_c(p_.ops[1]):  # (x - C) + y -> (x + y) - C
+                t = ctx.new("ISD::ADD", vt, [p_.ops[0], q], like=n)
+                _set(n, "ISD::SUB", [t, p_.ops[1]])
+                return True
+            if _is_c(p_.ops[0]):  # (C - x) + y -> (y - x) + C
+                t = ctx.new("ISD::SUB", vt, [q, p_.ops[1]], like=n)
+                _set(n, "ISD::ADD", [t, p_.ops[0]])
+                return True
+        if p_.opcode == "ISD::MUL" and p_.ops[0] is q and _is_c(p_.ops[1]) and ctx.one_use(p_):
+            # add (mul x, C), x -> mul x, C + 1
+            _set(n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
+            return True
+    if _no_common_bits(a, b, ctx):
+        _set(n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
+        return True
+    if _reassociate_scalar(n, ctx):
         return True
     return False
 
 
 def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    """DAGCombiner::visitSUB in its order (sub x, C is already add x, -C)."""
+    vt = n.vt
+    bits = _width(vt)
+    if _is_c(a) and a.value == 0 and b.opcode in ("ISD::SRA", "ISD::SRL") and _is_c(b.ops[1]) \
+            and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+        # -(X >>u 31) -> X >>s 31 ; -(X >>s 31) -> X >>u 31
+        _set(n, "ISD::SRL" if b.opcode == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
+        return True
+    if _is_c(a) and _wrap(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
+        _set(n, "ISD::XOR", [b, a])
+        return True
+    if _is_neg(b):  # A - (0 - B) -> A + B
+        _set(n, "ISD::ADD", [a, b.ops[1]])
+        return True
+    if b.opcode == "ISD::SUB" and b.ops[0] is a:  # A - (A - B) -> B
+        ctx.replace(n, b.ops[1])
+        return True
+    if a.opcode == "ISD::ADD" and b in a.ops:  # (A + B) - A -> B ; (A + B) - B -> A
+        ctx.replace(n, a.ops[1] if a.ops[0] is b else a.ops[0])
+        return True
     if b.opcode == "ISD::ADD" and _is_c(a) and _is_c(b.ops[1]):
-        # DAGCombiner visitSUB: C2 - (x + C1) -> (C2 - C1) - x (no one-use condition)
-        _set(n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, n.vt), b.ops[0]])
+        # C2 - (A + C1) -> (C2 - C1) - A (no one-use condition)
+        _set(n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
         return True
-    if opc == "ISD::SUB" and b.opcode == "ISD::XOR" and _is_c(b.ops[1]) and b.ops[1].value == -1 \
-            and ctx.one_use(b) and not _has_not_inside(b.ops[0]):
-        # (sub x, (xor y, -1)) -> (add (add y, 1), x), only when the not has one use
-        inner = ctx.new("ISD::ADD", n.vt, [b.ops[0], ctx.const(1, n.vt)], like=b)
-        _set(n, "ISD::ADD", [inner, a])
+    if a.opcode == "ISD::ADD" and a.ops[1].opcode in ("ISD::ADD", "ISD::SUB") and a.ops[1].ops[0] is b:
+        # ((A + (B +/- C)) - B) -> A +/- C
+        _set(n, a.ops[1].opcode, [a.ops[0], a.ops[1].ops[1]])
         return True
-    if opc == "ISD::SUB" and b.opcode == "ISD::AND" and a in b.ops:
-        # DAGCombiner: A - (A & B) -> A & ~B (the and used once, or B a constant)
+    if a.opcode == "ISD::ADD" and a.ops[1].opcode == "ISD::ADD" and a.ops[1].ops[1] is b:
+        # ((A + (C + B)) - B) -> A + C
+        _set(n, "ISD::ADD", [a.ops[0], a.ops[1].ops[0]])
+        return True
+    if a.opcode == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
+        # ((A - (B - C)) - C) -> A - B
+        _set(n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+        return True
+    if b.opcode == "ISD::SUB" and ctx.one_use(b):
+        # (A - (B - C)) -> A + (C - B)
+        inner = ctx.new("ISD::SUB", vt, [b.ops[1], b.ops[0]], like=b)
+        _set(n, "ISD::ADD", [a, inner])
+        return True
+    if b.opcode == "ISD::AND" and a in b.ops:
+        # A - (A & B) -> A & ~B (the and used once, or B a constant)
         bb = b.ops[1] if b.ops[0] is a else b.ops[0]
         if ctx.one_use(b) or _is_c(bb):
-            inv = ctx.new("ISD::XOR", n.vt, [bb, ctx.const(-1, n.vt)], like=b)
+            inv = ctx.new("ISD::XOR", vt, [bb, ctx.const(-1, vt)], like=b)
             _set(n, "ISD::AND", [a, inv])
             return True
-    if opc == "ISD::SUB":
-        # (sub (add x, y), x) -> y ; (sub (add x, y), y) -> x ; (sub x, (sub x, y)) -> y
-        if a.opcode == "ISD::ADD" and b in a.ops:
-            ctx.replace(n, a.ops[1] if a.ops[0] is b else a.ops[0])
-            return True
-        if b.opcode == "ISD::SUB" and b.ops[0] is a:
-            ctx.replace(n, b.ops[1])
-            return True
-        # (sub x, (sub y, z)) -> (add x, (sub z, y)) when the inner sub has one use
-        if b.opcode == "ISD::SUB" and ctx.one_use(b) and not _is_c(b.ops[0]):
-            inner = ctx.new("ISD::SUB", n.vt, [b.ops[1], b.ops[0]], like=b)
-            _set(n, "ISD::ADD", [a, inner])
-            return True
-        # DAGCombiner visitSUB hoists a one-use add of a constant: x - (y + C) ->
-        # (x - y) + -C (llc makes (x - y) - C, which its next visit turns into this add)
-        if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and ctx.one_use(b):
-            inner = ctx.new("ISD::SUB", n.vt, [a, b.ops[0]], like=n)
-            _set(n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, n.vt)])
+    if b.opcode == "ISD::MUL" and ctx.one_use(b):
+        for p_, q in ((b.ops[0], b.ops[1]), (b.ops[1], b.ops[0])):
+            if _is_neg(p_):  # A - ((0 - B) * C) -> A + (B * C)
+                m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
+                _set(n, "ISD::ADD", [a, m])
+                return True
+    if _is_not(b) and ctx.one_use(b):
+        # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
+        inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
+        _set(n, "ISD::ADD", [inner, ctx.const(1, vt)])
+        return True
+    if a.opcode == "ISD::ADD" and ctx.one_use(a) and _is_c(a.ops[1]):
+        # (x + C) - y -> (x - y) + C
+        inner = ctx.new("ISD::SUB", vt, [a.ops[0], b], like=n)
+        _set(n, "ISD::ADD", [inner, a.ops[1]])
+        return True
+    if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and ctx.one_use(b):
+        # y - (x + C) -> (y - x) - C, which the next visit makes (y - x) + -C
+        inner = ctx.new("ISD::SUB", vt, [a, b.ops[0]], like=n)
+        _set(n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, vt)])
+        return True
+    if a.opcode == "ISD::SUB" and ctx.one_use(a) and _is_c(a.ops[0]):
+        # (C - x) - y -> C - (x + y)
+        inner = ctx.new("ISD::ADD", vt, [a.ops[1], b], like=n)
+        _set(n, "ISD::SUB", [a.ops[0], inner])
+        return True
+    if b.opcode == "ISD::SRL" and ctx.one_use(b) and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+        # sub N0, (srl x, 31) -> add N0, (sra x, 31)
+        sra = ctx.new("ISD::SRA", vt, [b.ops[0], b.ops[1]], like=b)
+        _set(n, "ISD::ADD", [a, sra])
+        return True
+    if b.opcode == "ISD::SHL" and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+        _set(n, "ISD::ADD", [b, a])  # N0 - (x << 31) -> (x << 31) + N0
+        return True
+    if _is_c(a) and bits:
+        # no borrow possible: sub C0, X -> xor X, C0
+        m = (1 << bits) - 1
+        c0 = a.value & m
+        ones = ~_kb(b, ctx, 0).zero & m
+        if (c0 - ones) & m == c0 ^ ones:
+            _set(n, "ISD::XOR", [b, a])
             return True
     return False
 
@@ -494,11 +703,61 @@ def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
                 return True
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
+    if _demanded_root(n, ctx):
+        return True
+    if n.divergent and "ISD::ADD" in ctx.legal:
+        # AMDGPUTargetLowering::performMulCombine (a target combine: runs when the generic
+        # visitMUL changed nothing), undoing InstCombine's X * (Y + 1) -> X * Y + X for
+        # mad matching: a divergent mul x, (add y, 1) -> add (mul x, y), x when the add
+        # has one use or only mul users; the add operand tried first
+        for p_, x in ((a, b), (b, a)):
+            if p_.opcode == "ISD::ADD" and _is_c(p_.ops[1]) and _wrap(p_.ops[1].value, n.vt) == 1 \
+                    and (ctx.one_use(p_) or _only_mul_users(p_, ctx)):
+                m = ctx.new("ISD::MUL", n.vt, [x, p_.ops[0]], like=n)
+                _set(n, "ISD::ADD", [m, x])
+                return True
+    if n.divergent and n.vt == "i32" and "AMDGPUISD::MUL_U24" in ctx.legal:
+        # ... then a divergent multiply of two operands that fit in 24 bits becomes
+        # MUL_U24 (known leading zeros), else MUL_I24 (sign bits)
+        if max(_active_bits(a, ctx), _active_bits(b, ctx)) <= 24:
+            _set(n, "AMDGPUISD::MUL_U24", [a, b])
+            return True
+        if max(33 - _sign_bits(a, ctx, 0), 33 - _sign_bits(b, ctx, 0)) <= 24:
+            _set(n, "AMDGPUISD::MUL_I24", [a, b])
+            return True
     return False
+
+
+def _active_bits(v: SDNode, ctx: _Ctx) -> int:
+    """KnownBits::countMaxActiveBits."""
+    k = _kb(v, ctx, 0)
+    return k.bits - k.lead_zeros()
+
+
+def _only_mul_users(v: SDNode, ctx: _Ctx) -> bool:
+    return all(u.opcode == "ISD::MUL" for u in ctx.dag.nodes if v in u.ops and id(u) not in ctx.forward)
+
+
+def _hoist_hands(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
+    """DAGCombiner::hoistLogicOpWithSameOpcodeHands: logic (op x, z), (op y, z) ->
+    op (logic x, y), z for op a shift or an and, both hands used once."""
+    if a.opcode != b.opcode or a.opcode not in _HANDS or len(a.ops) != 2 or a.ops[1] is not b.ops[1]:
+        return False
+    if not (ctx.one_use(a) and ctx.one_use(b)):
+        return False
+    logic = ctx.new(n.opcode, n.vt, [a.ops[0], b.ops[0]], like=n)
+    _set(n, a.opcode, [logic, a.ops[1]])
+    return True
+
+
+_HANDS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND"})
 
 
 def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _rule_absorb(n, ctx, opc, a, b):
+        return True
+    if _is_c(b) and a.opcode == "ISD::OR" and _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
+        ctx.replace(n, b)  # (and (or x, C), D) -> D when C covers D
         return True
     if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and ctx.one_use(a):
         # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
@@ -518,20 +777,35 @@ def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         # root's v_and_or_b32)
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
+    if _hoist_hands(n, ctx, a, b):
+        return True
     return False
 
 
 def _tail_OR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _rule_absorb(n, ctx, opc, a, b):
         return True
-    if opc == "ISD::OR":
-        # (or (xor x, y), y) -> (or x, y)
-        for p_, y in ((a, b), (b, a)):
-            if p_.opcode == "ISD::XOR" and y in p_.ops:
-                x = p_.ops[1] if p_.ops[0] is y else p_.ops[0]
-                _set(n, "ISD::OR", [x, y])
-                return True
     if _rule_reassociate(n, ctx, opc, a, b):
+        return True
+    for p_, q in ((a, b), (b, a)):  # visitORCommutative, both operand orders
+        if p_.opcode == "ISD::AND":
+            x0, x1 = p_.ops
+            if _is_not(x1) and x1.ops[0] is q:  # (or (and X, ~Y), Y) -> (or X, Y)
+                _set(n, "ISD::OR", [x0, q])
+                return True
+            if _is_not(x0) and x0.ops[0] is q:  # (or (and ~Y, X), Y) -> (or X, Y)
+                _set(n, "ISD::OR", [x1, q])
+                return True
+        if p_.opcode == "ISD::XOR":
+            x, y = p_.ops
+            if y is q or x is q:  # (or (xor X, Y), Y) -> (or X, Y)
+                _set(n, "ISD::OR", [x if y is q else y, q])
+                return True
+            if q.opcode in ("ISD::AND", "ISD::OR") and ((q.ops[0] is x and q.ops[1] is y)
+                                                         or (q.ops[0] is y and q.ops[1] is x)):
+                _set(n, "ISD::OR", [x, y])  # (or (xor X, Y), (X and/or Y)) -> (or X, Y)
+                return True
+    if _hoist_hands(n, ctx, a, b):
         return True
     return False
 
@@ -572,13 +846,19 @@ def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
                 return True
     if _rule_reassociate(n, ctx, opc, a, b):
         return True
-    if opc in ("ISD::ADD", "ISD::XOR") and _reassociate_scalar(n, ctx):
+    if _hoist_hands(n, ctx, a, b):
+        return True
+    if _reassociate_scalar(n, ctx):
         return True
     return False
 
 
 def _tail_SHL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _rule_shift_of_shift(n, ctx, opc, a, b):
+        return True
+    if _is_c(b) and a.opcode == "ISD::MUL" and _is_c(a.ops[1]) and ctx.one_use(a):
+        # visitSHL: (shl (mul x, c1), c2) -> (mul x, c1 << c2), the mul used once
+        _set(n, "ISD::MUL", [a.ops[0], ctx.const(a.ops[1].value << (b.value & 31), n.vt)])
         return True
     if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
         c1, c2 = a.ops[1].value & 31, b.value & 31
@@ -626,13 +906,6 @@ _TAIL = {"ISD::ADD": _tail_ADD, "ISD::SUB": _tail_SUB, "ISD::MUL": _tail_MUL, "I
          "ISD::SRA": _tail_SRA}
 
 
-def _has_not_inside(n: SDNode) -> bool:
-    """``n`` is an xor with a ``not`` operand: DAGCombiner cancels that pair (moving the
-    constant outward) before ``x - ~y`` is rewritten, so the sub stays a sub."""
-    return n.opcode == "ISD::XOR" and any(
-        o.opcode == "ISD::XOR" and _is_c(o.ops[1]) and o.ops[1].value == -1 for o in n.ops)
-
-
 def _non_negative(n: SDNode, depth: int = 0) -> bool:
     """Known bits: the sign bit of ``n`` is zero."""
     return _known_lz(n, depth) >= 1
@@ -657,6 +930,10 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
         return k
     if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
         return 26  # at most 32: six bits
+    if opc == "ISD::INTRINSIC_WO_CHAIN":
+        # a workitem id is lowered with AssertZext to the bits of the largest id (flat
+        # workgroup size 1024 by default: 10 bits, SITargetLowering::lowerWorkitemID)
+        return 22 if (n.intrinsic or "").startswith("llvm.amdgcn.workitem.id.") else 0
     if opc == "AMDGPUISD::BFE_U32":
         w = n.ops[2]
         return 32 - (w.value & 31) if _is_c(w) and 0 < (w.value & 31) else 0
@@ -713,6 +990,21 @@ def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
     if opc in ("ISD::AND", "ISD::OR") and (n1 is n00 or n1 is n01):
         ctx.replace(n, n0)
         return True
+    if ctx.one_use(n0) and (n0.divergent or not n1.divergent):
+        # DAGCombiner::reassociateOpsCommutative: (op (op n00, n01), n1) -> (op e, n01)
+        # when e = (op n00, n1) is already a node of the DAG (getNodeIfExists, operands
+        # in that order), or (op e, n00) with e = (op n01, n1); not when the result
+        # itself exists already (doesNodeExist, which would make the two loop)
+        if n1 is not n01:
+            e = ctx.existing(opc, n00, n1)
+            if e is not None and ctx.existing(opc, e, n01) is None:
+                _set(n, opc, [e, n01])
+                return True
+        if n1 is not n00:
+            e = ctx.existing(opc, n01, n1)
+            if e is not None and ctx.existing(opc, e, n00) is None:
+                _set(n, opc, [e, n00])
+                return True
     return False
 
 
@@ -740,6 +1032,8 @@ def _reassociate_scalar(n: SDNode, ctx: _Ctx) -> bool:
 def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     opc = n.opcode
     ops = n.ops
+    if opc == "ISD::SETCC":
+        return _setcc_rules(n, ctx)
     if opc == "ISD::SRA" and _is_c(ops[1]) and ops[0].opcode == "ISD::SHL" and _is_c(ops[0].ops[1]) \
             and ops[0].ops[1].value == ops[1].value and ops[1].value in (16, 24) and n.vt == "i32" \
             and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
@@ -775,8 +1069,532 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
+def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
+    """TargetLowering::SimplifySetCC for an integer equality compare whose operand is an
+    add, sub or xor: the folds that drop that operation (when nothing else uses it)."""
+    if n.cc not in ("SETEQ", "SETNE") or len(n.ops) != 2:
+        return False
+    n0, n1 = n.ops
+    if n0.vt == "i1" or not n0.vt.startswith("i"):
+        return False
+    if _is_c(n0) and not _is_c(n1):
+        n.ops = [n1, n0]  # the constant goes to the right (equality: same condition)
+        return True
+    vt = n0.vt
+    arith = ("ISD::ADD", "ISD::SUB", "ISD::XOR")
+    if n0.opcode in arith:
+        if n0.opcode == n1.opcode:
+            # (X op Y) == (X op Z) -> Y == Z (and the commuted forms for add/xor)
+            a0, a1 = n0.ops
+            b0, b1 = n1.ops
+            pairs = [(a0, b0, a1, b1), (a1, b1, a0, b0)]
+            if n0.opcode != "ISD::SUB":
+                pairs += [(a0, b1, a1, b0), (a1, b0, a0, b1)]
+            for x, y, p, q in pairs:
+                if x is y:
+                    n.ops = [p, q]
+                    return True
+        legal_imm = False
+        if _is_c(n1):
+            c2 = n1.value
+            a0, a1 = n0.ops
+            if _is_c(a1) and ctx.one_use(n0):
+                if n0.opcode == "ISD::ADD":  # (X + C1) == C2 -> X == C2 - C1
+                    n.ops = [a0, ctx.const(c2 - a1.value, vt)]
+                    return True
+                if n0.opcode == "ISD::XOR":  # (X ^ C1) == C2 -> X == C1 ^ C2
+                    n.ops = [a0, ctx.const(c2 ^ a1.value, vt)]
+                    return True
+            if n0.opcode == "ISD::SUB" and _is_c(a0) and ctx.one_use(n0):  # (C1 - X) == C2 -> X == C1 - C2
+                n.ops = [a1, ctx.const(a0.value - c2, vt)]
+                return True
+            legal_imm = True  # isLegalICmpImmediate (any immediate on AMDGPU)
+        if (not legal_imm or ctx.one_use(n0)) and _setcc_binop(n, n0, n1, ctx):
+            return True
+    if n1.opcode in arith and _setcc_binop(n, n1, n0, ctx):
+        return True
+    return False
+
+
+def _setcc_binop(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
+    """TargetLowering::foldSetCCWithBinOp: (X op Y) == X -> Y == 0; (X + Y) == Y,
+    (X ^ Y) == Y -> X == 0; (X - Y) == Y -> X == Y << 1 (the sub used once)."""
+    x, y = n0.ops
+    vt = n0.vt
+    if x is n1:
+        n.ops = [y, ctx.const(0, vt)]
+        return True
+    if y is not n1:
+        return False
+    if n0.opcode in ("ISD::ADD", "ISD::XOR"):
+        n.ops = [x, ctx.const(0, vt)]
+        return True
+    if not ctx.one_use(n0):
+        return False
+    sh = ctx.new("ISD::SHL", vt, [n1, ctx.const(1, vt)], like=n0)
+    n.ops = [x, sh]
+    return True
+
+
+# --- known bits and demanded bits ----------------------------------------------------------
+
+_MAX_DEPTH = 6  # SelectionDAG::MaxRecursionDepth
+
+
+_WIDTH: dict = {}
+
+
+def _width(vt: str) -> int:
+    w = _WIDTH.get(vt)
+    if w is None:
+        w = _WIDTH[vt] = int(vt[1:]) if vt[:1] == "i" and vt[1:].isdigit() else 0
+    return w
+
+
+def _kb(n: SDNode, ctx: _Ctx, depth: int = 0) -> Known:
+    """SelectionDAG::computeKnownBits for the modeled nodes. Cached per combine run: a
+    rewrite keeps a node's value, so what is known about it stays true; an answer
+    computed from a shallower depth is reused for a deeper query (the depth limit only
+    ever loses facts)."""
+    bits = _WIDTH.get(n.vt) or _width(n.vt)
+    if n.opcode == "ISD::Constant" and n.value.__class__ is int and bits:
+        return const_known(n.value & ((1 << bits) - 1), bits)
+    if depth >= _MAX_DEPTH or not bits:
+        return Known(0, 0, bits or 1)
+    hit = ctx.known.get(id(n))
+    if hit is not None and hit[0] is n:
+        return hit[2]
+    k = _kb_node(n, ctx, depth, bits)
+    ctx.known[id(n)] = (n, depth, k)
+    return k
+
+
+def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
+    opc = n.opcode
+    ops = n.ops
+    m = (1 << bits) - 1
+    if opc in _KB_BINOPS and len(ops) == 2:
+        ka = _kb(ops[0], ctx, depth + 1)
+        kb = _kb(ops[1], ctx, depth + 1)
+        if opc == "ISD::AND":
+            return Known(ka.zero | kb.zero, ka.one & kb.one, bits)
+        if opc == "ISD::OR":
+            return Known(ka.zero & kb.zero, ka.one | kb.one, bits)
+        if opc == "ISD::XOR":
+            return Known((ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero), bits)
+        if opc == "ISD::ADD":
+            return add_carry(ka, kb, True, False)
+        if opc == "ISD::SUB":
+            return add_carry(ka, Known(kb.one, kb.zero, bits), False, True)
+        if opc == "ISD::MUL":
+            return mul_known(ka, kb)
+        return shift_known(ka, _KB_SHIFT[opc], kb)
+    if opc == "ISD::CopyFromReg":
+        lz = _known_lz(n)
+        return Known(m & ~(m >> lz) if lz < bits else m, 0, bits)
+    if opc == "ISD::SELECT" and len(ops) == 3:
+        return _kb(ops[1], ctx, depth + 1).intersect(_kb(ops[2], ctx, depth + 1))
+    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
+        return Known(m & ~((1 << bits.bit_length()) - 1), 0, bits)
+    if opc in ("ISD::UMIN", "ISD::UMAX", "ISD::SMIN", "ISD::SMAX", "AMDGPUISD::BFE_U32", "ISD::INTRINSIC_WO_CHAIN"):
+        lz = _known_lz(n)
+        return Known(m & ~(m >> lz) if lz < bits else m, 0, bits)
+    return Known(0, 0, bits)
+
+
+_KB_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB", "ISD::MUL",
+                        "ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_KB_SHIFT = {"ISD::SHL": "shl", "ISD::SRL": "lshr", "ISD::SRA": "ashr"}
+
+
+def _sign_bits(n: SDNode, ctx: _Ctx, depth: int = 0) -> int:
+    """SelectionDAG::ComputeNumSignBits for the modeled nodes."""
+    bits = _width(n.vt)
+    if not bits:
+        return 1
+    if n.opcode == "ISD::Constant" and isinstance(n.value, int):
+        u = n.value & ((1 << bits) - 1)
+        return clz(u ^ ((1 << bits) - 1) if u >> (bits - 1) else u, bits)
+    if depth >= _MAX_DEPTH:
+        return 1
+    opc, ops = n.opcode, n.ops
+    first = 1
+    if opc == "ISD::SRA" and _is_c(ops[1]) and (ops[1].value & 0xFFFFFFFF) < bits:
+        first = min(bits, _sign_bits(ops[0], ctx, depth + 1) + (ops[1].value & 0xFFFFFFFF))
+    elif opc == "ISD::SHL" and _is_c(ops[1]) and (ops[1].value & 0xFFFFFFFF) < bits:
+        t = _sign_bits(ops[0], ctx, depth + 1)
+        c = ops[1].value & 0xFFFFFFFF
+        first = t - c if c < t else 1
+    elif opc in ("ISD::AND", "ISD::OR", "ISD::XOR"):
+        t = _sign_bits(ops[0], ctx, depth + 1)
+        if t != 1:
+            first = min(t, _sign_bits(ops[1], ctx, depth + 1))
+    elif opc == "ISD::SIGN_EXTEND_INREG" and ops[1].opcode == "ISD::VALUETYPE" and _width(ops[1].vt):
+        first = bits - _width(ops[1].vt) + 1
+    elif opc == "ISD::SELECT" and len(ops) == 3:
+        first = min(_sign_bits(ops[1], ctx, depth + 1), _sign_bits(ops[2], ctx, depth + 1))
+    first = max(first, 1)
+    if first == bits:
+        return first
+    k = _kb(n, ctx, depth)
+    mask = k.zero if k.zero >> (bits - 1) & 1 else (k.one if k.one >> (bits - 1) & 1 else 0)
+    return max(first, clz(~mask & ((1 << bits) - 1), bits)) if mask else first
+
+
+def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner's SimplifyDemandedBits(SDValue(N, 0)) at the end of visitAND, visitOR,
+    visitXOR, the shift visits and visitADD/SUB/MUL: every bit of ``n`` demanded.
+
+    Passed over where it cannot change anything (same answers, less work): an and/or/xor
+    whose operands have no known bits and no constant; a shift by a variable amount
+    (every bit demanded from a source that is visited itself); a shift by a constant,
+    or an add/sub/mul with a constant, of a value without known bits that is no operation
+    with rules; any other add/sub/mul (every bit demanded from operands visited
+    themselves). None of those can have every bit known either."""
+    opc = n.opcode
+    if opc not in _SDB_ROOTS:
+        return False
+    a, b = n.ops
+    bc = b.opcode == "ISD::Constant"
+    if _SDB_SHORTCUTS[0]:
+        if opc in _SDB_LOGIC:
+            if not bc:
+                ka = _kb(a, ctx, 1)
+                if not (ka.zero | ka.one):
+                    kb_ = _kb(b, ctx, 1)
+                    if not (kb_.zero | kb_.one):
+                        return False
+        elif not bc:
+            return False
+        elif a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG":
+            ka = _kb(a, ctx, 1)
+            if not (ka.zero | ka.one):
+                return False
+    k = _kb(n, ctx, 0)
+    if not (k.zero | k.one) ^ ((1 << k.bits) - 1):
+        return _demanded_const(n, (1 << k.bits) - 1, k, ctx)  # every bit known
+    bits = k.bits
+    if bits == 1:
+        return False
+    return _sdb(n, (1 << bits) - 1, 0, ctx)[0]
+
+
+# the shortcuts of _demanded_root and _sdb (same answers; tests/test_combine_llc.py
+# compares the selections with them turned off)
+_SDB_SHORTCUTS = [True]
+_SDB_LOGIC = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
+_SDB_ROOTS = _SDB_LOGIC | {"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::ADD", "ISD::SUB", "ISD::MUL"}
+
+
+def _combine_to(op: SDNode, new: SDNode, ctx: _Ctx) -> tuple:
+    ctx.replace(op, new)
+    return True, None
+
+
+def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
+    """TargetLowering::SimplifyDemandedBits for the modeled integer nodes: (changed,
+    known bits of ``op`` for the demanded bits). A rewrite replaces ``op`` (used once
+    below the root; the root's users all read the same value) by a simpler value."""
+    bits = _width(op.vt)
+    m = (1 << bits) - 1
+    opc = op.opcode
+    if opc == "ISD::Constant":
+        return False, _kb(op, ctx, depth)
+    if depth >= _MAX_DEPTH:
+        return False, Known(0, 0, bits)
+    if depth and ((demanded == m and _SDB_SHORTCUTS[0]) or not ctx.one_use(op)):
+        # (every bit demanded: what the node's own visit does, it is visited itself)
+        return False, _kb(op, ctx, depth)
+    if demanded == 0 or opc not in _KB_BINOPS or len(op.ops) != 2:
+        known = _kb(op, ctx, depth)
+        return _demanded_const(op, demanded, known, ctx), known
+    a, b = op.ops
+    vt = op.vt
+    cb = b.value & m if _is_c(b) else None
+    if opc == "ISD::AND":
+        if cb is not None:
+            lk = _kb(a, ctx, depth)
+            if lk.zero & demanded == ~cb & m & demanded:
+                return _combine_to(op, a, ctx)  # the and clears only known-zero bits
+            if _shrink_const(op, ~lk.zero & demanded, ctx):
+                return True, None
+        ch, k1 = _sdb(b, demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        ch, k0 = _sdb(a, ~k1.zero & demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        if _bypass_multi_use(op, demanded, depth, ctx):
+            return True, None
+        if demanded & ~(k0.zero | k1.one) == 0:
+            return _combine_to(op, a, ctx)
+        if demanded & ~(k1.zero | k0.one) == 0:
+            return _combine_to(op, b, ctx)
+        if demanded & ~(k1.zero | k0.zero) == 0:
+            return _combine_to(op, ctx.const(0, vt), ctx)
+        if _shrink_const(op, ~k0.zero & demanded, ctx):
+            return True, None
+        known = Known(k0.zero | k1.zero, k0.one & k1.one, bits)
+    elif opc == "ISD::OR":
+        ch, k1 = _sdb(b, demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        ch, k0 = _sdb(a, ~k1.one & demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        if _bypass_multi_use(op, demanded, depth, ctx):
+            return True, None
+        if demanded & ~(k0.one | k1.zero) == 0:
+            return _combine_to(op, a, ctx)
+        if demanded & ~(k1.one | k0.zero) == 0:
+            return _combine_to(op, b, ctx)
+        if _shrink_const(op, demanded, ctx):
+            return True, None
+        known = Known(k0.zero & k1.zero, k0.one | k1.one, bits)
+    elif opc == "ISD::XOR":
+        ch, k1 = _sdb(b, demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        ch, k0 = _sdb(a, demanded, depth + 1, ctx)
+        if ch:
+            return True, None
+        if _bypass_multi_use(op, demanded, depth, ctx):
+            return True, None
+        if demanded & ~k1.zero == 0:
+            return _combine_to(op, a, ctx)
+        if demanded & ~k0.zero == 0:
+            return _combine_to(op, b, ctx)
+        if demanded & ~(k0.zero | k1.zero) == 0:
+            # no demanded bit set on both sides: an inclusive or
+            _set(op, "ISD::OR", [a, b])
+            return True, None
+        if cb is not None:
+            if cb == k0.one:
+                # (X | C1) ^ C2 -> (X | C1) & ~C2 when C2's bits are known set in X | C1
+                _set(op, "ISD::AND", [a, ctx.const(~cb & demanded, vt)])
+                return True, None
+            if cb != m and demanded & ~cb == 0:
+                # every demanded bit flipped: a not
+                _set(op, "ISD::XOR", [a, ctx.const(-1, vt)])
+                return True, None
+            if a.opcode in ("ISD::SRL", "ISD::SHL") and ctx.one_use(a) and _is_c(a.ops[1]) \
+                    and (a.ops[1].value & m) < bits:
+                s = a.ops[1].value & m
+                ones = (m << s) & m if a.opcode == "ISD::SHL" else m >> s
+                if cb == ones:
+                    # xor (X << s), (-1 << s) -> (not X) << s (and the srl form)
+                    nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
+                    _set(op, a.opcode, [nx, a.ops[1]])
+                    return True, None
+        if (cb is None or cb != m) and _shrink_const(op, demanded, ctx):
+            return True, None
+        known = Known((k0.zero & k1.zero) | (k0.one & k1.one), (k0.zero & k1.one) | (k0.one & k1.zero), bits)
+    elif opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA"):
+        r = _sdb_shift(op, demanded, depth, ctx, a, b, bits)
+        if r is not None:
+            return r
+        known = _kb(op, ctx, depth)
+    else:  # ADD, SUB, MUL: no demanded bit above the highest one the user demands
+        lz = clz(demanded, bits)
+        lo = m >> lz
+        ch, k1 = _sdb(b, lo, depth + 1, ctx)
+        if ch:
+            return True, None
+        lo0 = lo
+        if opc == "ISD::MUL":
+            tz = k1.trail_zeros()
+            lo0 = lo & (m >> tz) if tz < bits else 0
+        ch, k0 = _sdb(a, lo0, depth + 1, ctx)
+        if ch:
+            return True, None
+        if lo != m and _bypass_multi_use(op, lo, depth, ctx):
+            return True, None
+        if opc == "ISD::SUB" and demanded == 1 and _is_c(a) and (a.value & m) == 0:
+            return _combine_to(op, b, ctx)  # neg x, only the low bit demanded
+        high = m & ~(m >> lz) if lz else 0
+        if cb is not None and cb != m and cb != 1 and (cb | high) == m:
+            # a constant whose undemanded high bits are the only zeros becomes -1
+            _set(op, opc, [a, ctx.const(-1, vt)])
+            return True, None
+        if opc == "ISD::MUL":
+            known = mul_known(k0, k1)
+        elif opc == "ISD::ADD":
+            known = add_carry(k0, k1, True, False)
+        else:
+            known = add_carry(k0, Known(k1.one, k1.zero, bits), False, True)
+    if _demanded_const(op, demanded, known, ctx):
+        return True, None
+    return False, known
+
+
+def _demanded_const(op: SDNode, demanded: int, known: Known, ctx: _Ctx) -> bool:
+    """Every demanded bit known: the value is that constant."""
+    if op.opcode == "ISD::Constant" or not demanded or demanded & ~(known.zero | known.one):
+        return False
+    ctx.replace(op, ctx.const(known.one, op.vt))
+    return True
+
+
+def _shrink_const(op: SDNode, demanded: int, ctx: _Ctx) -> bool:
+    """TargetLowering::ShrinkDemandedConstant: clear the constant's undemanded bits
+    (and/or/xor; a not is left alone)."""
+    if not demanded or op.opcode not in ("ISD::AND", "ISD::OR", "ISD::XOR"):
+        return False
+    b = op.ops[1]
+    if not _is_c(b):
+        return False
+    m = (1 << _width(op.vt)) - 1
+    c = b.value & m
+    if op.opcode == "ISD::XOR" and demanded & ~c == 0:
+        return False
+    if c & ~demanded == 0:
+        return False
+    _set(op, op.opcode, [op.ops[0], ctx.const(c & demanded, op.vt)])
+    return True
+
+
+def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: SDNode, bits: int):
+    m = (1 << bits) - 1
+    opc = op.opcode
+    vt = op.vt
+    sa = b.value & m if _is_c(b) and (b.value & m) < bits else None
+    if opc == "ISD::SRA":
+        hi = bits - ctz(demanded, bits) if demanded else 0
+        if _sign_bits(a, ctx, depth + 1) >= hi:
+            return _combine_to(op, a, ctx)  # only bits that already copy the sign
+        if demanded == 1:
+            _set(op, "ISD::SRL", [a, b])
+            return True, None
+    if sa is None:
+        if opc == "ISD::SHL":
+            lz = clz(demanded, bits)
+            if lz:
+                ch, _k = _sdb(a, m >> lz, depth + 1, ctx)
+                if ch:
+                    return True, None
+        return None
+    if sa == 0:
+        return _combine_to(op, a, ctx)
+    if opc == "ISD::SHL":
+        if a.opcode == "ISD::SRL" and not demanded & ((1 << sa) - 1) and _is_c(a.ops[1]) \
+                and (a.ops[1].value & m) < bits:
+            # ((X >>u C1) << sa): the low bits are not demanded, one shift
+            diff = sa - (a.ops[1].value & m)
+            _set(op, "ISD::SHL" if diff >= 0 else "ISD::SRL", [a.ops[0], ctx.const(abs(diff), vt)])
+            return True, None
+        ch, k = _sdb(a, demanded >> sa, depth + 1, ctx)
+        if ch or _bypass_shift_source(op, demanded >> sa, depth, ctx):
+            return True, None
+        return None
+    if opc == "ISD::SRL":
+        if a.opcode == "ISD::SHL" and not demanded & (m & ~(m >> sa)) and _is_c(a.ops[1]) \
+                and (a.ops[1].value & m) < bits:
+            # ((X << C1) >>u sa): the high bits are not demanded, one shift
+            diff = sa - (a.ops[1].value & m)
+            _set(op, "ISD::SRL" if diff >= 0 else "ISD::SHL", [a.ops[0], ctx.const(abs(diff), vt)])
+            return True, None
+        ch, k = _sdb(a, (demanded << sa) & m, depth + 1, ctx)
+        if ch or _bypass_shift_source(op, (demanded << sa) & m, depth, ctx):
+            return True, None
+        return None
+    # SRA by a constant
+    if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
+        if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
+            _set(op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
+            return True, None
+        if _sign_bits(a.ops[0], ctx, depth + 1) > sa:
+            return _combine_to(op, a.ops[0], ctx)
+    ind = (demanded << sa) & m
+    if clz(demanded, bits) < sa:
+        ind |= 1 << (bits - 1)
+    ch, k = _sdb(a, ind, depth + 1, ctx)
+    if ch:
+        return True, None
+    if (k.zero >> (bits - 1)) & 1 or clz(demanded, bits) >= sa:
+        _set(op, "ISD::SRL", [a, b])  # sign known zero or no sign copy demanded
+        return True, None
+    if demanded and demanded & (demanded - 1) == 0:
+        # one demanded bit, taken from the sign
+        _set(op, "ISD::SRL", [a, ctx.const(bits - 1 - (demanded.bit_length() - 1), vt)])
+        return True, None
+    if _bypass_shift_source(op, ind, depth, ctx):
+        return True, None
+    return None
+
+
+def _bypass_shift_source(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> bool:
+    """The shift's "avoid multi-use ops" step: its source replaced by the simpler value
+    SimplifyMultipleUseDemandedBits finds for the bits the shift reads."""
+    m = (1 << _width(op.vt)) - 1
+    if demanded == m:
+        return False
+    v = _multi_use_demanded(op.ops[0], demanded, depth + 1, ctx)
+    if v is None:
+        return False
+    _set(op, op.opcode, [v, op.ops[1]])
+    return True
+
+
+def _bypass_multi_use(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> bool:
+    """SimplifyDemandedBits' "attempt to avoid multi-use ops if we don't need anything
+    from them" for a two-operand node: each operand replaced by the simpler value
+    SimplifyMultipleUseDemandedBits finds for the demanded bits (the operand itself may
+    have other users, which keep it)."""
+    m = (1 << _width(op.vt)) - 1
+    if demanded == m:
+        return False
+    a, b = op.ops
+    va = _multi_use_demanded(a, demanded, depth + 1, ctx)
+    vb = _multi_use_demanded(b, demanded, depth + 1, ctx)
+    if va is None and vb is None:
+        return False
+    _set(op, op.opcode, [va or a, vb or b])
+    return True
+
+
+def _multi_use_demanded(v: SDNode, demanded: int, depth: int, ctx: _Ctx):
+    """TargetLowering::SimplifyMultipleUseDemandedBits for the modeled nodes: a value
+    equal to ``v`` on the ``demanded`` bits, without rewriting ``v`` (it may have other
+    users), or None."""
+    if not demanded or depth >= _MAX_DEPTH or len(v.ops) != 2:
+        return None
+    opc = v.opcode
+    a, b = v.ops
+    if opc in _SDB_LOGIC:
+        ka, kb_ = _kb(a, ctx, depth + 1), _kb(b, ctx, depth + 1)
+        if opc == "ISD::AND":
+            if not demanded & ~(ka.zero | kb_.one):
+                return a
+            if not demanded & ~(kb_.zero | ka.one):
+                return b
+        elif opc == "ISD::OR":
+            if not demanded & ~(ka.one | kb_.zero):
+                return a
+            if not demanded & ~(kb_.one | ka.zero):
+                return b
+        else:
+            if not demanded & ~kb_.zero:
+                return a
+            if not demanded & ~ka.zero:
+                return b
+        return None
+    if opc == "ISD::SHL" and _is_c(b):
+        bits = _width(v.vt)
+        sa = b.value & ((1 << bits) - 1)
+        if sa < bits:
+            nsb = _sign_bits(a, ctx, depth + 1)
+            if nsb > sa and nsb - sa >= bits - ctz(demanded, bits):
+                return a  # only sign bits demanded: the shift's source
+        return None
+    if opc == "ISD::SIGN_EXTEND_INREG" and b.opcode == "ISD::VALUETYPE" and _width(b.vt):
+        if demanded.bit_length() <= _width(b.vt):
+            return a  # none of the extended bits demanded
+    return None
+
+
 # opcodes _other_rules has rules for (it answers False for every other opcode)
-_OTHER_OPS = frozenset({"ISD::SRA", "ISD::SIGN_EXTEND", "ISD::SELECT", "ISD::CTLZ", "ISD::CTTZ", "ISD::SMAX"})
+_OTHER_OPS = frozenset({"ISD::SRA", "ISD::SIGN_EXTEND", "ISD::SELECT", "ISD::CTLZ", "ISD::CTTZ", "ISD::SMAX",
+                        "ISD::SETCC"})
 
 
 def _visit(n: SDNode, ctx: _Ctx) -> bool:
@@ -826,12 +1644,20 @@ def run(dag, target=None, max_passes: int = 8) -> None:
                 continue
             if fired:
                 changed = True
-                # nodes a rule just created are combined right away (they are pushed on
-                # DAGCombiner's worklist and popped next)
-                budget = 16
-                while created and budget:
+                # the rewritten node (DAGCombiner's result value) is combined again right
+                # away, then the nodes the rule created (they were pushed on the worklist
+                # before it): the worklist pops the result first
+                stack = list(created)
+                stack.append(n)
+                created.clear()
+                budget = 32
+                while stack and budget:
                     budget -= 1
-                    _visit(created.pop(), ctx)
+                    m = stack.pop()
+                    if _visit(m, ctx):
+                        stack.extend(created)
+                        stack.append(m)
+                        created.clear()
             created.clear()
         if ctx.forward:
             _apply_forward(dag, ctx)

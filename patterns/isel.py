@@ -32,6 +32,7 @@ and divergence, and the patterns that came closest.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 from tdgen.builtins import GENERIC_INSTRUCTIONS
@@ -60,11 +61,9 @@ class MachineInstr:
     more_defs: tuple[tuple[str, str | None], ...] = ()
 
     def mir_text(self) -> str:
-        ops = ", ".join(self.operands)
-        defs = ([(self.dst, self.regclass)] if self.dst else []) + list(self.more_defs)
-        lhs = ", ".join(f"{d}:{rc.lower() if rc else '_'}" for d, rc in defs) + " = " if defs else ""
-        tail = f"  ; {self.ir}" if self.ir else ""
-        return f"{lhs}{self.opcode} {ops}".rstrip() + tail
+        from .mir import mir_line
+
+        return mir_line(self, "")
 
     def as_json(self) -> dict:
         out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
@@ -258,21 +257,20 @@ class _FnSelector:
         self.insts = target.instructions
         self.rcs = target.register_classes_by_name
         self.next_vreg = len(fdags.vregs)
-        self.vreg_of: dict[int, str] = {}
+        self.vreg_of: dict[SDNode, str] = {}  # node -> its result register (nodes hash by identity)
         self._scalar_rc, self._vector_rc = _default_classes(target)
-        self._plans: dict[int, tuple] = {}
-        self._emitters: dict[int, object] = {}
+        emit_cache = getattr(table, "emit_cache", None)
+        self._plans, self._emitters = emit_cache(target) if emit_cache is not None else ({}, {})
         self.custom = custom_steps(target)
+        self._dispatch: dict[str, tuple] = {}
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
             return f"%{n.reg}"
-        key = id(n)
-        r = self.vreg_of.get(key)
+        r = self.vreg_of.get(n)
         if r is None:
-            r = f"%{self.next_vreg}"
+            r = self.vreg_of[n] = f"%{self.next_vreg}"
             self.next_vreg += 1
-            self.vreg_of[key] = r
         return r
 
     def operand_text(self, n: SDNode) -> str:
@@ -280,33 +278,44 @@ class _FnSelector:
             return str(n.value)
         return self.vreg(n)
 
+    def _dispatch_for(self, opc: str) -> tuple:
+        """What selecting a node of opcode ``opc`` involves, worked out once per opcode:
+        (custom steps or None, the table's matcher or None, whether a node the table does
+        not match is an error (else it becomes a generic instruction), whether that
+        generic instruction is nothing at all)."""
+        fn = self.table.matcher_for(opc)
+        if fn is not None:
+            must = opc not in GLUE_OPCODES
+        else:
+            must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
+        d = self._dispatch[opc] = (self.custom.get(opc), fn, must, opc in _NO_GLUE)
+        return d
+
     def select_dag(self, dag, diags: Diagnostics) -> list[MachineInstr]:
         out: list[MachineInstr] = []
-        roots = {id(r) for r in dag.roots}
-        matcher_for = self.table.matcher_for
+        roots = set(dag.roots)
+        dispatch = self._dispatch
         emit = self.emit
-        glue = self.glue
-        custom = self.custom
         for n in reversed(dag.nodes):
-            if n.uses <= 0 and id(n) not in roots:
+            if n.uses <= 0 and n not in roots:
                 continue
             opc = n.opcode
-            if opc in custom and self.try_custom(n, custom[opc], diags, out):
+            d = dispatch.get(opc)
+            if d is None:
+                d = self._dispatch_for(opc)
+            steps, fn, must, nothing = d
+            if steps is not None and self.try_custom(n, steps, diags, out):
                 continue
-            fn = matcher_for(opc)
             if fn is not None:
                 hit = fn(n)
                 if hit is not None:
                     emit(n, hit[0], hit[1], out)
                     continue
-                if opc not in GLUE_OPCODES and not _preloaded_read(n):
-                    diags.add(cannot_select(n, self.table))
-                    continue
-            elif opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant") \
-                    and not _preloaded_read(n):
+            if must and not _preloaded_read(n):
                 diags.add(cannot_select(n, self.table))
                 continue
-            glue(n, out)
+            if not nothing:
+                self.glue(n, out)
         out.sort(key=_ORDER_KEY)
         return out
 
@@ -349,8 +358,12 @@ class _FnSelector:
         for v in env.values():
             if v is not n:
                 v.uses += 1
-        for o in n.ops:
-            _release(o)
+        for o in n.ops:  # (_release, its first level written out)
+            u = o.uses - 1
+            o.uses = u
+            if u == 0:
+                for x in o.ops:
+                    _release(x)
         fn = self._emitters.get(id(p))
         if fn is None:
             fn = self._emitters[id(p)] = _compile_emitter(self._plan(p), p)
@@ -455,7 +468,7 @@ class _FnSelector:
         known from the plan): the default 32-bit class of the file its divergence picks."""
         if rc is not None:
             return rc, self._file(rc)
-        v = next((n for n in env.values() if self.vreg_of.get(id(n)) == operand), None)
+        v = next((n for n in env.values() if self.vreg_of.get(n) == operand), None)
         div = v is not None and v.divergent
         return (self._vector_rc, "vector") if div else (self._scalar_rc, "scalar")
 
@@ -474,7 +487,7 @@ class _FnSelector:
                 return str(v.value)
             if v.opcode == "ISD::CopyFromReg":
                 return f"%{v.reg}"
-            r = self.vreg_of.get(id(v))
+            r = self.vreg_of.get(v)
             return r if r is not None else self.vreg(v)
         if tag == "sub":
             _tag, idx, rc, file, inner = plan
@@ -508,7 +521,7 @@ class _FnSelector:
             return str(v.value)
         if v.opcode == "ISD::CopyFromReg":
             return f"%{v.reg}"
-        r = self.vreg_of.get(id(v))
+        r = self.vreg_of.get(v)
         return r if r is not None else self.vreg(v)
 
     def _fresh(self) -> int:
@@ -518,23 +531,37 @@ class _FnSelector:
 
     def glue(self, n: SDNode, out: list[MachineInstr]) -> None:
         opc = n.opcode
-        if opc in ("ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register", "ISD::TargetConstant"):
+        if opc in _NO_GLUE:
             return
-        rc = self._vector_rc if n.divergent else self._scalar_rc
-        file = "vector" if n.divergent else "scalar"
+        div = n.divergent
         name = _GLUE_NAMES.get(opc, opc)
-        ops = [self.operand_text(o) for o in n.ops]
+        ops = []
+        vreg = self.vreg
+        for o in n.ops:  # (operand_text; the registers are numbered even when not printed)
+            if (o.opcode == "ISD::Constant" or o.opcode == "ISD::TargetConstant") and o.uses <= 0:
+                ops.append(str(o.value))
+            else:
+                ops.append(vreg(o))
         if opc == "ISD::INTRINSIC_WO_CHAIN":
             ops = [f"${n.intrinsic}"]
-        if opc == "ISD::Constant":
+        elif opc == "ISD::Constant":
             ops = [str(n.value)]
-        has_value = n.vt not in ("ch", "isVoid")
-        dst = (f"%{n.reg}" if opc == "ISD::CopyToReg" else self.vreg(n)) if has_value or opc == "ISD::CopyToReg" else None
         if opc == "ISD::CopyToReg":
+            dst = f"%{n.reg}"
             rc = self._vector_rc if n.ops and n.ops[0].divergent else self._scalar_rc
-        out.append(MachineInstr(name, dst, rc if dst else None, file if dst else None, ops, n.ir_name(), n.name,
-                                order=_order(n) * 64 + 33))
+        elif n.vt != "ch" and n.vt != "isVoid":
+            dst = self.vreg(n)
+            rc = self._vector_rc if div else self._scalar_rc
+        else:
+            out.append(MachineInstr(name, None, None, None, ops, n.ir_name(), f"t{n.id}", None, n.id * 64 + 33))
+            return
+        out.append(MachineInstr(name, dst, rc, "vector" if div else "scalar", ops, n.ir_name(), f"t{n.id}", None,
+                                n.id * 64 + 33))
 
+
+# opcodes whose generic instruction is nothing (glue emits no instruction for them)
+_NO_GLUE = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
+                      "ISD::TargetConstant"})
 
 _GLUE_NAMES = {
     "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
@@ -546,8 +573,7 @@ _GLUE_NAMES = {
 }
 
 
-def _ORDER_KEY(mi: "MachineInstr") -> int:
-    return mi.order
+_ORDER_KEY = operator.attrgetter("order")
 
 
 def _compile_emitter(plan, p):
@@ -556,57 +582,70 @@ def _compile_emitter(plan, p):
     left to right, depth first, then the instruction's own result register), so register
     numbering is identical; ``tests/test_matcher_tblgen`` compares the two."""
     lines = ["def _emit(sel, root, env, out):", "    irn = root.ir_name()", "    tn = f't{root.id}'",
-             "    base = root.id * 64"]
-    ns = {"MI": MachineInstr, "REC": p.record}
-    count = [0]
-
-    def expr(pl, top: bool) -> str:
-        tag = pl[0]
-        if tag == "lit":
-            return repr(pl[1])
-        if tag == "var":
-            count[0] += 1
-            v = f"v{count[0]}"
-            lines.append(f"    {v} = sel.operand(env, {pl[1]!r}, {bool(pl[2])!r})")
-            return v
-        if tag == "sub":
-            _tag, idx, rc, file, inner = pl
-            src = expr(inner, False)
-            count[0] += 1
-            d = f"d{count[0]}"
-            lines.append(f"    rc{count[0]}, f{count[0]} = sel.sub_copy_class({rc!r}, {src}, env)")
-            lines.append(f"    {d} = sel.vreg(root)" if top else f"    {d} = f'%{{sel._fresh()}}'")
-            lines.append(f"    out.append(MI('COPY', {d}, rc{count[0]}, f{count[0]}, [{src} + {'.' + idx!r}], irn, tn, REC, "
-                         f"base + {32 if top else 0} + len(out) % 32))")
-            return d
-        _tag, op, rc, file, has_out, kids, more = pl
-        args = [expr(k, False) for k in kids]
-        count[0] += 1
-        d = f"d{count[0]}"
-        if not has_out:
-            lines.append(f"    {d} = None")
-        elif top:
-            lines.append(f"    {d} = sel.vreg(root)")
-        else:
-            lines.append(f"    {d} = f'%{{sel._fresh()}}'")
-        more_defs = "(" + "".join(f"(f'%{{sel._fresh()}}', {m!r}), " for m in more) + ")"
-        lines.append(f"    out.append(MI({op!r}, {d}, {rc!r}, {file!r}, [{', '.join(args)}], irn, tn, REC, "
-                     f"base + {32 if top else 0} + len(out) % 32, {more_defs}))")
-        return f"({d} or '')"
-
-    expr(plan, True)
+             "    base = root.id * 64", "    vo = sel.vreg_of"]
+    ns = {"MI": MachineInstr, "REC": p.record, "_release": _release}
+    _emit_source(plan, True, lines, [0])
     exec(compile("\n".join(lines), f"<emit {p.record}>", "exec"), ns)  # noqa: S102 - generated from the plan
     return ns["_emit"]
+
+
+def _emit_source(pl, top: bool, lines: list, count: list) -> str:
+    """Append the lines computing plan ``pl`` to ``lines``; the expression of its value.
+    (A module function, not a closure calling itself, so compiling leaves no reference
+    cycle behind.)"""
+    tag = pl[0]
+    if tag == "lit":
+        return repr(pl[1])
+    if tag == "var":
+        # sel.operand(env, name, is_register) written out
+        count[0] += 1
+        v, x, name = f"v{count[0]}", f"x{count[0]}", pl[1]
+        lines.append(f"    {x} = env.get({name!r})")
+        lines.append(f"    if {x} is None:")
+        lines.append(f"        {v} = {'$' + name!r}")
+        if not pl[2]:
+            lines.append(f"    elif {x}.opcode == 'ISD::Constant' or {x}.opcode == 'ISD::TargetConstant':")
+            lines.append(f"        {x}.uses -= 1")
+            lines.append(f"        if {x}.uses == 0:")
+            lines.append(f"            for o in {x}.ops:")
+            lines.append("                _release(o)")
+            lines.append(f"        {v} = str({x}.value)")
+        lines.append(f"    elif {x}.opcode == 'ISD::CopyFromReg':")
+        lines.append(f"        {v} = f'%{{{x}.reg}}'")
+        lines.append("    else:")
+        lines.append(f"        {v} = vo.get({x}) or sel.vreg({x})")
+        return v
+    if tag == "sub":
+        _tag, idx, rc, file, inner = pl
+        src = _emit_source(inner, False, lines, count)
+        count[0] += 1
+        d = f"d{count[0]}"
+        lines.append(f"    rc{count[0]}, f{count[0]} = sel.sub_copy_class({rc!r}, {src}, env)")
+        lines.append(f"    {d} = sel.vreg(root)" if top else f"    {d} = f'%{{sel._fresh()}}'")
+        lines.append(f"    out.append(MI('COPY', {d}, rc{count[0]}, f{count[0]}, [{src} + {'.' + idx!r}], irn, tn, REC, "
+                     f"base + {32 if top else 0} + len(out) % 32))")
+        return d
+    _tag, op, rc, file, has_out, kids, more = pl
+    args = [_emit_source(k, False, lines, count) for k in kids]
+    count[0] += 1
+    d = f"d{count[0]}"
+    if not has_out:
+        lines.append(f"    {d} = None")
+    elif top:
+        lines.append(f"    {d} = sel.vreg(root)")
+    else:  # sel._fresh()
+        lines.append(f"    {d} = f'%{{sel.next_vreg}}'")
+        lines.append("    sel.next_vreg += 1")
+    more_defs = "(" + "".join(f"(f'%{{sel._fresh()}}', {m!r}), " for m in more) + ")"
+    lines.append(f"    out.append(MI({op!r}, {d}, {rc!r}, {file!r}, [{', '.join(args)}], irn, tn, REC, "
+                 f"base + {32 if top else 0} + len(out) % 32, {more_defs}))")
+    return f"({d} or '')"
 
 
 def _preloaded_read(n: SDNode) -> bool:
     """An operand-less intrinsic the target names as a source of divergence or always
     uniform (workitem ids, ...) reads a preloaded register: llc lowers it to a copy."""
     return n.opcode == "ISD::INTRINSIC_WO_CHAIN" and len(n.ops) == 1
-
-
-def _order(n: SDNode) -> int:
-    return n.id
 
 
 def _release(n: SDNode) -> None:

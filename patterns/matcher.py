@@ -17,6 +17,9 @@ DAGISelEmitter:
    ``predicate``, ``integer``, ``same-as``), each with a text used by ``explain``.
 4. The chains are grouped into a table keyed by the root opcode (LLVM's SwitchOpcode), so
    matching a node only tries the patterns rooted at its opcode, in complexity order.
+   Each group is compiled (on first use) into one Python function: a switch on the root
+   type when its patterns check different ones (SwitchType), then the chains with the
+   checks that consecutive patterns share tested once (FactorNodes' scopes).
 
 Predicates are executable: divergence predicates test ``SDNode.divergent``; immediate
 predicates are the C++ ``ImmLeaf`` code for the simple integer forms TableGen specs use
@@ -240,6 +243,7 @@ class MatcherTable:
             self.by_opcode.setdefault(p.root_opcode, []).append(p)
         self._bindings = {id(p): _lower(p.src)[1] for p in patterns}
         self._compiled: dict[str, Callable | None] = {}
+        self._emit_caches: dict[int, tuple] = {}
 
     def __getstate__(self):
         return {"patterns": self.patterns}
@@ -315,6 +319,15 @@ class MatcherTable:
     def bindings(self, p: CompiledPattern) -> dict:
         return self._bindings[id(p)]
 
+    def emit_cache(self, target) -> tuple[dict, dict]:
+        """Two dictionaries the selector (patterns.isel) keeps its compiled result plans
+        and emitters in, keyed by ``id`` of this table's patterns, for ``target``: shared by
+        every function selected with this table, so each is compiled once per process."""
+        hit = self._emit_caches.get(id(target))
+        if hit is None or hit[0] is not target:
+            hit = self._emit_caches[id(target)] = (target, {}, {})
+        return hit[1], hit[2]
+
 
 _UNCOMPILED = object()
 
@@ -346,59 +359,105 @@ def _compile_switch(pats: list[CompiledPattern], bindings: dict) -> Callable:
 
 
 def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
-    """One Python function trying ``pats`` in order: each pattern's check chain becomes a
-    single short-circuit ``and`` expression over local variables (``n<slot>``, bound with
-    ``:=`` as children are loaded), so a failing check costs one comparison and no call or
-    allocation. Checks that are not simple attribute tests (immediate code, named and
-    operand predicates) call ``eval_predicate`` -- the same code ``run`` uses, so the two
-    agree by construction; ``tests/test_matcher_tblgen`` compares them on every node of a
+    """One Python function trying ``pats`` in order. Each pattern's check chain becomes a
+    sequence of tests on local variables (``n<slot>``, assigned as children are loaded),
+    so a failing check costs one comparison and no call or allocation. As
+    DAGISelEmitter's FactorNodes does, consecutive patterns that start with the same
+    checks share them: the common checks are tested once, in an ``if`` whose body tries
+    those patterns' remaining checks in order, and a pattern's own tail is one ``and``
+    chain. Falling out of a shared block continues with the next pattern, so the first
+    pattern (in table order) whose checks all pass is returned, as before factoring.
+    Checks that are not simple attribute tests (immediate code, named and operand
+    predicates) call ``eval_predicate`` -- the same code ``run`` uses, so the two agree by
+    construction; ``tests/test_matcher_tblgen`` compares them on every node of a
     generated kernel."""
     ns: dict = {"_ev": eval_predicate, "_CONST": ("ISD::Constant", "ISD::TargetConstant")}
-    lines = ["def _match(n0):"]
+    preds: dict = {}  # id(predicate) -> its name in ``ns`` (equal checks must read equal)
+
+    def pred_name(pr) -> str:
+        name = preds.get(id(pr))
+        if name is None:
+            name = preds[id(pr)] = f"R{len(preds)}"
+            ns[name] = pr
+        return name
+
+    chains = []  # per pattern: its checks as ("c", condition) / ("a", variable, expression)
     for k, p in enumerate(pats):
         ns[f"P{k}"] = p
-        conds: list[str] = []
-        for j, chk in enumerate(p.checks):
+        items: list = []
+        for chk in p.checks:
             kind = chk[0]
             n = f"n{chk[1]}"
             if kind == "child":
-                conds.append(f"len({n}.ops) > {chk[2]}")
-                conds.append(f"(n{chk[3]} := {n}.ops[{chk[2]}]) is not None")
+                items.append(("c", f"len({n}.ops) > {chk[2]}"))
+                items.append(("a", f"n{chk[3]}", f"{n}.ops[{chk[2]}]"))
             elif kind == "opcode":
-                conds.append(f"{n}.opcode == {chk[2]!r}")
+                items.append(("c", f"{n}.opcode == {chk[2]!r}"))
             elif kind == "type":
-                conds.append(f"{n}.vt == {chk[2]!r}")
+                items.append(("c", f"{n}.vt == {chk[2]!r}"))
             elif kind == "int":
-                conds.append(f"{n}.value == {chk[2]!r} and {n}.opcode in _CONST")
+                items.append(("c", f"{n}.value == {chk[2]!r} and {n}.opcode in _CONST"))
             elif kind == "same":
-                conds.append(f"n{chk[2]} is {n}")
+                items.append(("c", f"n{chk[2]} is {n}"))
             elif kind == "pred":
                 pr = chk[2]
                 if pr.kind == "uniform":
-                    conds.append(f"not {n}.divergent")
+                    items.append(("c", f"not {n}.divergent"))
                 elif pr.kind == "divergent":
-                    conds.append(f"{n}.divergent")
+                    items.append(("c", f"{n}.divergent"))
                 elif pr.kind == "oneuse":
-                    conds.append(f"{n}.uses == 1")
+                    items.append(("c", f"{n}.uses == 1"))
                 else:
-                    ns[f"R{k}_{j}"] = pr
-                    conds.append(f"_ev(R{k}_{j}, {n})")
+                    items.append(("c", f"_ev({pred_name(pr)}, {n})"))
             elif kind == "predops":
-                ns[f"R{k}_{j}"] = chk[2]
                 args = ", ".join(f"n{s}" if s >= 0 else "None" for s in chk[4])
-                conds.append(f"_ev(R{k}_{j}, {n}, ({args},))")
+                items.append(("c", f"_ev({pred_name(chk[2])}, {n}, ({args},))"))
             else:  # pragma: no cover - _lower makes no other kind
                 raise AssertionError(kind)
         env = ", ".join(f"{name!r}: n{s}" for name, s in sorted(bindings[id(p)].items()))
-        ret = f"return P{k}, {{{env}}}"
-        if conds:
-            lines.append("    if " + " and ".join(f"({c})" for c in conds) + ":")
-            lines.append("        " + ret)
-        else:
-            lines.append("    " + ret)
+        chains.append((items, f"return P{k}, {{{env}}}"))
+
+    lines = ["def _match(n0):"]
+    _emit_factored(chains, 0, "    ", lines)
     lines.append("    return None")
     exec(compile("\n".join(lines), "<matcher>", "exec"), ns)  # noqa: S102 - generated from the table
     return ns["_match"]
+
+
+def _chain_tail(items, at: int) -> str:
+    """The checks of one pattern from ``at`` on as one condition (an SDNode operand is
+    never None: ``is not None`` only makes the assignment an expression)."""
+    return " and ".join(f"({it[1]})" if it[0] == "c" else f"(({it[1]} := {it[2]}) is not None)"
+                        for it in items[at:])
+
+
+def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
+    """Source lines trying ``group`` -- consecutive (checks, return statement) whose first
+    ``at`` checks are the same and already done -- in order: a run of patterns that
+    share their next check tests it once (an assignment is just made), the rest of a
+    lone pattern is one ``and`` chain. (A module function, not a closure that calls
+    itself, so compiling leaves no reference cycle behind.)"""
+    i = 0
+    while i < len(group):
+        items, ret = group[i]
+        if at >= len(items):
+            lines.append(indent + ret)
+            return  # the patterns after it can never be reached
+        head = items[at]
+        j = i + 1
+        while j < len(group) and len(group[j][0]) > at and group[j][0][at] == head:
+            j += 1
+        if j - i == 1 or len(indent) > 160:  # (nesting kept well within Python's limits)
+            for q in group[i:j]:
+                lines.append(f"{indent}if {_chain_tail(q[0], at)}:")
+                lines.append(f"{indent}    {q[1]}")
+        elif head[0] == "a":
+            lines.append(f"{indent}{head[1]} = {head[2]}")
+            _emit_factored(group[i:j], at + 1, indent, lines)
+        else:
+            lines.append(f"{indent}if {head[1]}:")
+            _emit_factored(group[i:j], at + 1, indent + "    ", lines)
+        i = j
 
 
 # i32 values the GFX9 VALU encodes inline (no constant-bus use): -16..64 and the bit

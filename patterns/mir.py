@@ -3,7 +3,8 @@
 Two jobs, both about LLVM's machine-IR text form:
 
 - ``print_function`` renders the machine instructions the selector produced for one
-  function (``patterns.isel.SelectedFunction``) in a MIR-like layout that uses LLVM's
+  function (``patterns.isel.SelectedFunction``, one ``mir_line`` each, which is also
+  ``MachineInstr.mir_text``) in a MIR-like layout that uses LLVM's
   opcode and register-class names, so a reader can put it next to
   ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=finalize-isel`` (or
   ``-stop-after=amdgpu-isel``) output. Result DAGs with Target.td instructions print as
@@ -31,7 +32,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-__all__ = ["MirInstr", "MirFunction", "read_mir", "opcode_multiset", "print_function"]
+__all__ = ["MirInstr", "MirFunction", "read_mir", "opcode_multiset", "print_function", "mir_line"]
 
 
 @dataclass(frozen=True)
@@ -136,15 +137,39 @@ def opcode_multiset(opcodes, modeled) -> Counter:
     return Counter(o for o in opcodes if o in modeled)
 
 
+_LOWER: dict = {}  # register class name -> its MIR spelling (lower case)
+
+
+def mir_line(mi, indent: str = "    ") -> str:
+    """``indent`` + ``mi.mir_text()``: ``%3:vgpr_32 = V_ADD_U32_e64 %1, %2, 0  ; %v``."""
+    ops = ", ".join(mi.operands)
+    dst = mi.dst
+    if mi.more_defs:
+        defs = ([(dst, mi.regclass)] if dst else []) + list(mi.more_defs)
+        lhs = ", ".join(f"{d}:{rc.lower() if rc else '_'}" for d, rc in defs) + " = "
+    elif dst:
+        rc = mi.regclass
+        low = _LOWER.get(rc)
+        if low is None:
+            low = _LOWER[rc] = rc.lower() if rc else "_"
+        lhs = f"{dst}:{low} = "
+    else:
+        lhs = ""
+    text = f"{indent}{lhs}{mi.opcode} {ops}".rstrip()
+    ir = mi.ir
+    return f"{text}  ; {ir}" if ir else text
+
+
 def print_function(fn) -> str:
     """MIR-like text of one selected function (``patterns.isel.SelectedFunction``)."""
     out = [f"name:            {fn.name}", "body:             |"]
+    append = out.append
     for bi, blk in enumerate(fn.blocks):
         label = f"bb.{bi}" + (f".{blk.name}" if blk.name and not blk.name.isdigit() else "")
-        out.append(f"  {label}:")
+        append(f"  {label}:")
         for mi in blk.instrs:
-            out.append("    " + mi.mir_text())
-        out.append("")
+            append(mir_line(mi))
+        append("")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -17,7 +17,8 @@ One ``SelectionDAG`` per basic block, as LLVM's SelectionDAGBuilder makes it:
   target calls always uniform).
 
 Before building, the IR is prepared as llc's IR passes leave it where that changes what
-the DAG sees: common subexpressions in dominating positions are merged (EarlyCSE,
+the DAG sees: when combining, ``build_function_dags`` first has ``patterns.irpasses``
+rewrite the function in place as the llc IR passes it models leave it; then common subexpressions in dominating positions are merged (EarlyCSE,
 ``common_subexpressions``), instructions whose results nothing with a side effect uses
 are dropped (``live_instructions``), and pure instructions are moved to the block where
 their uses are, as llc's Sink pass does (``sink_placement``). Blocks are built and combined in reverse post-order;
@@ -34,10 +35,14 @@ LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
 
-The function-wide prepasses walk the instructions once each and share one dominator tree;
-operands are told apart by their class (cached per class) before any dictionary lookup, so
-constants are never hashed; the Sink sweeps after the first re-evaluate only instructions
-whose own or a user's block changed.
+The builder runs those three prepasses fused (``_prepare``; the separate functions are
+the reference the tests compare it with, and serve the other ``dce`` modes): one
+dominator-tree numbering, one walk over the instructions for CSE, one marking walk from
+the side effects that also records the uses Sink needs, and Sink sweeps that evaluate only
+values with no user in their own block. Few passes and few function-sized maps keep the
+cost per instruction close to flat as kernels grow past the CPU caches. Operands are told
+apart by their class (cached per class) before any dictionary lookup, so constants are
+never hashed; a constant operand's value is looked up by its text per type.
 """
 
 from __future__ import annotations
@@ -662,16 +667,483 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
     return place, home
 
 
+
+class _Prepared:
+    """What the function-wide prepasses leave for the block builder (see ``_prepare``)."""
+
+    __slots__ = ("rep", "live", "placed", "moved", "used_outside")
+
+    def __init__(self, rep, live, placed, moved, used_outside):
+        self.rep = rep                    # CSE'd instruction -> its representative
+        self.live = live                  # instructions that survive dead-code removal
+        self.placed = placed              # block -> its live instructions in order, after Sink
+        self.moved = moved                # instruction Sink moved -> its new block
+        self.used_outside = used_outside  # values read outside their final block or by a phi
+
+
+_MISSING = object()
+_KINDS: dict = {}  # IR value class -> "I" instruction, "A" argument, "C" constant, "O" other
+
+
+def _kind(cls) -> str:
+    k = _KINDS.get(cls)
+    if k is None:
+        k = _KINDS[cls] = {"Instruction": "I", "Argument": "A", "Constant": "C"}.get(cls.__name__, "O")
+    return k
+
+
+def _cse_operand_key(v, rep: dict, type_text: dict):
+    """An operand's part of a CSE key (``_prepare``): an instruction's representative or
+    an argument itself (both compare by identity), ``(text, type text)`` for a constant,
+    the ``id`` of anything else (globals compare by identity, as in ``_cse_key``)."""
+    k = _KINDS.get(v.__class__) or _kind(v.__class__)
+    if k == "I":
+        return rep.get(v, v)
+    if k == "A":
+        return v
+    if k == "C":
+        t = v.type
+        tt = type_text.get(id(t))
+        if tt is None:
+            tt = type_text[id(t)] = (t, str(t))
+        return (v.text, tt[1])
+    return id(v)
+
+
+def _cse_swapped(x, y) -> bool:
+    """Whether the operand keys ``x, y`` of a commutative instruction go in the other
+    order: constants first (by text), then everything else by identity. Any fixed order
+    does; EarlyCSE only needs ``a op b`` and ``b op a`` to get one key."""
+    tx = x.__class__ is tuple
+    ty = y.__class__ is tuple
+    if tx or ty:
+        return y < x if tx and ty else ty
+    return (x if x.__class__ is int else id(x)) > (y if y.__class__ is int else id(y))
+
+
+def _prepare(fn) -> _Prepared:
+    """EarlyCSE, aggressive dead-code removal and Sink in one go: the answers of
+    ``common_subexpressions``, ``live_instructions(fn, "aggressive", rep)`` and ``_sink``
+    (tests/test_sdag_prepass.py compares them), plus the values used outside their block.
+
+    Those functions each walk every instruction and keep function-sized maps; at 50k
+    instructions the maps and the instructions no longer fit the CPU caches, and every
+    extra walk costs more per instruction than on a small kernel. Here:
+
+    - one dominator-tree numbering serves the CSE walk (its preorder) and Sink's
+      dominance tests. The CSE table is not scoped: an entry counts only when its block
+      dominates the current one (in preorder, every block between an entry's block and
+      the current one lies in the entry's subtree, so a dominating entry is never
+      replaced and a non-dominating one is one a scoped table would have dropped);
+    - the CSE walk collects the roots of dead-code removal, and the marking walk from
+      them, which meets every live use once, records what Sink needs: per value the
+      number of users in its own block (``local``), its other users (``iusers``, one
+      entry per use) and the blocks of its phi uses (``pusers``; a phi use counted in the
+      value's own block pins it for good);
+    - a Sink sweep evaluates only candidates -- sinkable values with no user in their
+      own block and not pinned -- since ``target`` answers None for every other value.
+      Candidates are kept per block and visited bottom-up as the pass walks the block.
+      A move updates its operands' counts; an operand whose answer may have changed
+      becomes a candidate again (exactly those ``_sink`` marks dirty and can move);
+    - only moved instructions get an entry (``moved``), and a block's list is copied
+      only when something leaves or enters it or it holds dead instructions.
+
+    An instruction's block is read from ``ins.block``, which the IR keeps equal to the
+    block whose list holds it (passes that move instructions update both)."""
+    blocks = fn.blocks
+    rep: dict = {}
+    live: set = set()
+    if not blocks:
+        return _Prepared(rep, live, {}, {}, set())
+    entry = blocks[0]
+    idom = immediate_dominators(fn)
+    kids: dict = {}
+    for b in blocks:  # in source order: the CSE walk visits children in it
+        p = idom.get(b)
+        if p is not None and p is not b:
+            lst = kids.get(p)
+            if lst is None:
+                kids[p] = [b]
+            else:
+                lst.append(b)
+    # dominator-tree DFS: preorder, intervals (a dominates b iff b's nests in a's), depths
+    pre: dict = {}
+    post: dict = {}
+    depth: dict = {entry: 0}
+    preorder = []
+    clock = 0
+    work: list = [(entry, False)]
+    while work:
+        x, done = work.pop()
+        if done:
+            post[x] = clock
+            clock += 1
+            continue
+        pre[x] = clock
+        clock += 1
+        preorder.append(x)
+        work.append((x, True))
+        ks = kids.get(x)
+        if ks:
+            d = depth[x] + 1
+            for k in reversed(ks):
+                depth[k] = d
+                work.append((k, False))
+
+    # -- EarlyCSE and the roots of dead-code removal
+    kinds = _KINDS
+    table: dict = {}
+    type_canon: dict = {}
+    canon: dict = {}
+    type_text: dict = {}
+    cse_ops = _CSE_OPS
+    commutative = _COMMUTATIVE_IR
+    side = _SIDE_EFFECTS
+    roots = []
+    for b in preorder:
+        for ins in b.instructions:
+            opc = ins.opcode
+            if opc not in cse_ops or ins.name is None:
+                if opc in side or (opc == "call" or opc == "load") and _has_side_effect(ins):
+                    roots.append(ins)
+                continue
+            operands = ins.operands
+            if len(operands) == 2:
+                x, y = operands
+                k = kinds.get(x.__class__)
+                if k == "I":
+                    x = rep.get(x, x)
+                elif k != "A":
+                    x = _cse_operand_key(x, rep, type_text)
+                k = kinds.get(y.__class__)
+                if k == "I":
+                    y = rep.get(y, y)
+                elif k != "A":
+                    y = _cse_operand_key(y, rep, type_text)
+                if opc in commutative and _cse_swapped(x, y):
+                    okeys = (y, x)
+                else:
+                    okeys = (x, y)
+            else:
+                ks = [_cse_operand_key(v, rep, type_text) for v in operands]
+                if opc in commutative and len(ks) >= 2 and _cse_swapped(ks[0], ks[1]):
+                    ks[0], ks[1] = ks[1], ks[0]
+                okeys = tuple(ks)
+            t = ins.type
+            tc = type_canon.get(id(t))
+            if tc is None:
+                tc = type_canon[id(t)] = (t, id(canon.setdefault(t, t)))
+            key = (opc, tc[1], ins.predicate, okeys, ins.flags)
+            hit = table.get(key)
+            if hit is not None:
+                hb = hit.block
+                if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
+                    rep[ins] = hit
+                    continue
+            table[key] = ins
+    for b in blocks:  # side effects in unreachable blocks are roots too
+        if b not in pre:
+            for ins in b.instructions:
+                opc = ins.opcode
+                if opc in side or (opc == "call" or opc == "load") and _has_side_effect(ins):
+                    roots.append(ins)
+
+    # -- natural loops and the blocks CodeGenPrepare folds away (as in _sink)
+    def dominates(a, b) -> bool:
+        return pre[a] <= pre[b] and post[b] <= post[a]
+
+    bodies: dict = {}
+    for b in blocks:
+        if b not in pre:
+            continue
+        for h in b.successors:
+            if h in pre and pre[h] <= pre[b] and post[b] <= post[h]:
+                body = bodies.get(h)
+                if body is None:
+                    body = bodies[h] = {h}
+                stack = [b]
+                while stack:
+                    x = stack.pop()
+                    if x in body:
+                        continue
+                    body.add(x)
+                    stack.extend(p for p in x.predecessors if p in pre)
+    loop_of: dict = {}
+    for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
+        for x in bodies[h]:
+            loop_of[x] = h  # smaller bodies overwrite: innermost wins
+    through: dict = {}
+    for b in blocks[1:]:
+        insts = b.instructions
+        if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
+            continue
+        d = b.successors[0]
+        preds = list(dict.fromkeys(b.predecessors))
+        if d is b or len(preds) != 1 or preds[0] in d.predecessors:
+            continue
+        if d in bodies and len(preds[0].successors) != 1:
+            continue
+        through[b] = preds[0]
+
+    # -- dead-code removal (marking from the roots), recording the uses Sink needs
+    local: dict = {}     # value -> number of non-phi uses in its own block
+    iusers: dict = {}    # value -> the other non-phi users, one entry per use
+    pusers: dict = {}    # value -> blocks its phi uses count in (not its own block)
+    pinned: set = set()  # values with a phi use counted in their own block
+    phi_args: set = set()
+    stack = roots
+    pop, push = stack.pop, stack.append
+    while stack:
+        i = pop()
+        if i in live:
+            continue
+        live.add(i)
+        if i.opcode == "phi":
+            for v, pb in i.incoming:
+                k = kinds.get(v.__class__) or _kind(v.__class__)
+                if k != "I":
+                    if k == "A":
+                        phi_args.add(v)
+                    continue
+                v = rep.get(v, v)
+                while pb in through:
+                    pb = through[pb]
+                if pb is v.block:
+                    pinned.add(v)
+                else:
+                    lst = pusers.get(v)
+                    if lst is None:
+                        pusers[v] = [pb]
+                    else:
+                        lst.append(pb)
+                if v not in live:
+                    push(v)
+            continue
+        bi = i.block
+        for v in i.operands:
+            k = kinds.get(v.__class__)
+            if k != "I" and (k is not None or _kind(v.__class__) != "I"):
+                continue
+            v = rep.get(v, v)
+            if v.block is bi:
+                local[v] = local.get(v, 0) + 1
+            else:
+                lst = iusers.get(v)
+                if lst is None:
+                    iusers[v] = [i]
+                else:
+                    lst.append(i)
+            if v not in live:
+                push(v)
+
+    # -- the blocks' instruction lists: shared with the IR until something changes them
+    place: dict = {}
+    ndead = sum(len(b.instructions) for b in blocks) - len(live)
+    if ndead:
+        # dead instructions are the CSE'd ones (never marked: their uses read the
+        # representative) unless the count says there are others
+        for b in ({x.block for x in rep} if ndead == len(rep) else blocks):
+            place[b] = [i for i in b.instructions if i in live]
+    moved: dict = {}
+    if len(blocks) >= 2:
+        _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, idom, pre, post, depth,
+                         loop_of)
+    used_outside = set(phi_args)
+    used_outside.update(pinned)
+    used_outside.update(pusers)
+    for v, us in iusers.items():
+        if us:
+            used_outside.add(v)
+    placed = {b: place.get(b, b.instructions) for b in blocks}
+    return _Prepared(rep, live, placed, moved, used_outside)
+
+
+def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, idom, pre, post, depth,
+                     loop_of) -> None:
+    """The sweeps of ``_prepare``'s Sink (``_sink``'s pass, evaluating candidates only);
+    updates ``place`` (copying a block's list before changing it), ``moved`` and the use
+    records."""
+    kinds = _KINDS
+    sinkable = _SINKABLE
+    cand: dict = {}
+    for d in (iusers, pusers):
+        for v in d:
+            if v in pinned or local.get(v) or v.opcode not in sinkable:
+                continue
+            b = v.block
+            if b not in pre:
+                continue
+            cs = cand.get(b)
+            if cs is None:
+                cand[b] = {v}
+            else:
+                cs.add(v)
+    if not cand:
+        return
+
+    def dominates(a, b) -> bool:
+        return pre[a] <= pre[b] and post[b] <= post[a]
+
+    def nca(a, b):
+        if pre[a] <= pre[b] and post[b] <= post[a]:
+            return a
+        if pre[b] <= pre[a] and post[a] <= post[b]:
+            return b
+        while depth[a] > depth[b]:
+            a = idom[a]
+        while depth[b] > depth[a]:
+            b = idom[b]
+        while a is not b:
+            a, b = idom[a], idom[b]
+        return a
+
+    def acceptable(bb, succ) -> bool:
+        preds = succ.predecessors
+        if not (len(set(preds)) == 1 and preds[0] is bb):
+            if not dominates(bb, succ):
+                return False
+            if loop_of.get(succ) is not None and loop_of.get(succ) is not loop_of.get(bb):
+                return False
+        return True
+
+    def target(ins, bb):
+        # as _sink's target(): the nearest common dominator of the user blocks, then up
+        # the dominator tree until acceptable
+        to = None
+        for u in iusers.get(ins, ()):
+            ub = moved.get(u) or u.block
+            if ub is bb:
+                return None
+            if ub not in pre:
+                continue
+            to = ub if to is None else nca(to, ub)
+            if not dominates(bb, to):
+                return None
+        for ub in pusers.get(ins, ()):
+            if ub is bb:
+                return None
+            if ub not in pre:
+                continue
+            to = ub if to is None else nca(to, ub)
+            if not dominates(bb, to):
+                return None
+        if to is None:
+            return None
+        while to is not bb and not acceptable(bb, to):
+            to = idom[to]
+        return None if to is bb else to
+
+    def own(b) -> list:
+        lst = place.get(b)
+        if lst is None or lst is b.instructions:
+            lst = place[b] = list(b.instructions)
+        return lst
+
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks:
+            cs = cand.get(b)
+            if not cs:
+                continue
+            lst = place.get(b)
+            for ins in reversed(b.instructions if lst is None else list(lst)):
+                if ins not in cs:
+                    continue
+                cs.discard(ins)
+                to = target(ins, b)
+                if to is None:
+                    continue
+                changed = True
+                own(b).remove(ins)
+                dst = own(to)
+                k = 0
+                while k < len(dst) and dst[k].opcode == "phi":
+                    k += 1
+                dst.insert(k, ins)
+                moved[ins] = to
+                # its users in ``to`` are now local ones
+                us = iusers.get(ins)
+                n = 0
+                if us:
+                    keep = [u for u in us if (moved.get(u) or u.block) is not to]
+                    n = len(us) - len(keep)
+                    iusers[ins] = keep
+                local[ins] = n
+                ps = pusers.get(ins)
+                if ps and to in ps:
+                    pinned.add(ins)
+                elif not n:
+                    c = cand.get(to)
+                    if c is None:
+                        cand[to] = {ins}
+                    else:
+                        c.add(ins)
+                # its operands lost a user in ``b``; their answers may change
+                for v in ins.operands:
+                    if kinds.get(v.__class__) != "I":
+                        continue
+                    v = rep.get(v, v)
+                    hv = moved.get(v) or v.block
+                    if hv is b:
+                        n = local[v] - 1
+                        local[v] = n
+                        us = iusers.get(v)
+                        if us is None:
+                            iusers[v] = [ins]
+                        else:
+                            us.append(ins)
+                        if n:
+                            continue
+                    elif local.get(v):
+                        continue
+                    if v in pinned or v.opcode not in sinkable or hv not in pre:
+                        continue
+                    c = cand.get(hv)
+                    if c is None:
+                        cand[hv] = {v}
+                    else:
+                        c.add(v)
+
+
+def _prepare_plain(fn, dce: str = "aggressive") -> _Prepared:
+    """``_prepare`` from the separate passes (``common_subexpressions``,
+    ``live_instructions(fn, dce, rep)``, ``_sink``): any ``dce`` mode, and the reference
+    the tests compare ``_prepare`` with."""
+    idom = immediate_dominators(fn) if fn.blocks else None
+    rep = common_subexpressions(fn, idom)
+    live = live_instructions(fn, dce, rep)
+    placed, home = _sink(fn, live, rep, idom)
+    used_outside: set = set()
+    for b in fn.blocks:
+        for ins in placed[b]:
+            if ins.opcode == "phi":
+                for v, _blk in ins.incoming:
+                    k = _kind(v.__class__)
+                    if k == "I":
+                        used_outside.add(rep.get(v, v))
+                    elif k == "A":
+                        used_outside.add(v)
+                continue
+            for v in ins.operands:
+                if _kind(v.__class__) == "I":
+                    v = rep.get(v, v)
+                    if home.get(v, v.block) is not b:
+                        used_outside.add(v)
+    moved = {i: b for i, b in home.items() if b is not i.block}
+    return _Prepared(rep, live, placed, moved, used_outside)
+
+
 class _Builder:
     def __init__(self, fn, target, ua, dce: str = "aggressive"):
         self.fn = fn
         self.target = target
         self.ua = ua
         self.vreg: dict[object, str] = {}
-        self.used_outside: set = set()
         self._intr_cache: dict[str, tuple] = {}
         self._decl_cache: dict[str, str] = {}
         self._vt_cache: dict = {}
+        self._const_keys: dict = {}  # id(type) -> (type, {constant text: (value, vt) or None})
         # divergence of values already lowered in their own block, after combines: llc's
         # uniformity analysis runs on IR that EarlyCSE/InstSimplify already simplified, so a
         # value whose divergent inputs cancel out is uniform in its users' blocks too
@@ -685,41 +1157,22 @@ class _Builder:
         # FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo. Per function.
         self.live_lz: dict = {}
         self.track_lz = False  # set by build_function_dags when it combines
-        idom = immediate_dominators(fn) if fn.blocks else None
-        self.rep = common_subexpressions(fn, idom)
-        self.live = live_instructions(fn, dce, self.rep)
+        if dce == "aggressive":
+            prep = _prepare(fn)
+        else:
+            prep = _prepare_plain(fn, dce)
+        self.rep = prep.rep
+        self.live = prep.live
         # the block each live instruction is selected in, after llc's IR Sink pass
-        self.placed, self.home = _sink(fn, self.live, self.rep, idom)
+        self.placed = prep.placed
+        self.moved = prep.moved  # instruction -> its block, for the instructions Sink moved
+        self.used_outside = prep.used_outside
         # llc reads a value defined in a cycle with a divergent exit, outside that cycle,
         # through an LCSSA phi that the analysis calls divergent (temporal divergence)
         self.temporal: dict = {}
         for ci, c in enumerate(getattr(ua, "cycles_with_divergent_exit", ())):
             for b in c.block_set:
                 self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
-        # (only instructions are keys of ``rep``: other operands are classified by their
-        # class name, cached per class, without hashing them)
-        rep, home, used_outside = self.rep, self.home, self.used_outside
-        kinds: dict = {}
-        for b in fn.blocks:
-            for ins in self.placed[b]:
-                if ins.opcode == "phi":
-                    for v, _blk in ins.incoming:
-                        k = kinds.get(v.__class__)
-                        if k is None:
-                            k = kinds[v.__class__] = v.__class__.__name__
-                        if k == "Instruction":
-                            used_outside.add(rep.get(v, v))
-                        elif k == "Argument":
-                            used_outside.add(v)
-                    continue
-                for v in ins.operands:
-                    k = kinds.get(v.__class__)
-                    if k is None:
-                        k = kinds[v.__class__] = v.__class__.__name__
-                    if k == "Instruction":
-                        v = rep.get(v, v)
-                        if home.get(v, v.block) is not b:
-                            used_outside.add(v)
 
     def is_divergent(self, v) -> bool:
         return bool(self.ua.is_divergent(v))
@@ -748,12 +1201,12 @@ class _Builder:
             known = self.value_div.get(v)
             if known is None:
                 known = self.is_divergent(v)
-            if known:
-                return True
+            if known or (kind == "Instruction" and self._temporal(v, phi.block)):
+                return True  # (read outside a cycle with a divergent exit: temporal divergence)
         return False
 
     def _temporal(self, v, block) -> bool:
-        inner = self.temporal.get(self.home.get(v, v.block))
+        inner = self.temporal.get(self.moved.get(v) or v.block)
         if not inner:
             return False
         return bool(inner - self.temporal.get(block, frozenset()))
@@ -821,8 +1274,9 @@ class _Builder:
 
         value_alias = self.value_alias
         live_lz = self.live_lz
-        is_const_cls = _CONSTANT_CLASS
+        kinds = _KINDS
         vt_cache = self._vt_cache
+        const_keys = self._const_keys
 
         def vt_of_cached(ty) -> str:
             hit = vt_cache.get(id(ty))
@@ -831,23 +1285,43 @@ class _Builder:
             return hit[1]
 
         def get(v) -> SDNode:
-            cls = v.__class__
-            c = is_const_cls.get(cls)
-            if c is None:
-                c = _class_is(cls, "Constant", is_const_cls)
-            if c:
-                # a constant is never a CSE representative, a local value or an alias key
-                c = _const_int(v)
-                vt = vt_of_cached(v.type)
-                if c is None:
-                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant", vt, ir=v)
+            # (no closure here refers to itself: a reference cycle would keep the block's
+            # nodes alive until the cyclic collector runs)
+            k = kinds.get(v.__class__)
+            if k is None:
+                k = _kind(v.__class__)
+            if k == "C":
+                # a constant is never a CSE representative, a local value or an alias key;
+                # its (value, vt) is cached per type and text (each use is a new object)
+                t = v.type
+                by_text = const_keys.get(id(t))
+                if by_text is None:
+                    by_text = const_keys[id(t)] = (t, {})  # (the type kept alive with its id)
+                by_text = by_text[1]
+                key = by_text.get(v.text, _MISSING)
+                if key is _MISSING:
+                    c = _const_int(v)
+                    vt = vt_of_cached(t)
+                    key = by_text[v.text] = None if c is None else (_wrap(c, vt), vt)
+                if key is None:
+                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
+                                 vt_of_cached(t), ir=v)
                     n.source = "uniform"
                     return n
-                return const(c, vt)
+                n = consts.get(key)
+                if n is None:
+                    n = dag.node("ISD::Constant", key[1], value=key[0])
+                    n.source = "uniform"
+                    consts[key] = n
+                return n
             v = rep.get(v, v)
             n = local.get(v)
             if n is not None:
                 return n
+            return enter(v)
+
+        def enter(v) -> SDNode:
+            """A value not computed in this block (yet): a folded value, or a CopyFromReg."""
             al = value_alias.get(v)
             if al is not None:
                 if isinstance(al, tuple):  # folded to a constant in its own block
@@ -889,14 +1363,23 @@ class _Builder:
             isd = binops.get(op)
             if isd is not None:
                 # the common case, as below with dag.node and the divergence of a node
-                # without a source (the OR of its operands') written out
+                # without a source (the OR of its operands') written out; an operand
+                # computed earlier in this block is found without calling get()
                 x, y = ins.operands[0], ins.operands[1]
-                a, b = get(x), get(y)
-                n = SDNode(len(nodes), isd, vt_of_cached(ins.type), (a, b), None, None, ins, None, None, block)
+                a = local.get(rep.get(x, x)) if kinds.get(x.__class__) == "I" else None
+                if a is None:
+                    a = get(x)
+                b = local.get(rep.get(y, y)) if kinds.get(y.__class__) == "I" else None
+                if b is None:
+                    b = get(y)
+                t = ins.type
+                vt = vt_cache.get(id(t))
+                vt = vt_of_cached(t) if vt is None else vt[1]
+                n = SDNode(len(nodes), isd, vt, (a, b), None, None, ins, None, None, block)
+                n.divergent = True if a.divergent or b.divergent else False
                 a.uses += 1
                 b.uses += 1
                 nodes.append(n)
-                n.divergent = True if a.divergent or b.divergent else False
                 if ins.name is not None:
                     local[ins] = n
                     if ins in used_outside:
@@ -1000,7 +1483,9 @@ class _Builder:
         """Known leading zeros of an i32 phi: the minimum over its incoming values, a
         constant's own, a value's recorded one, 0 for a value not recorded yet (a back
         edge, an argument) or undef (ComputePHILiveOutRegInfo gives up on those)."""
-        if vt_of(phi.type) != "i32":
+        t = phi.type
+        vt = self._vt_cache.get(id(t))
+        if (vt_of(t) if vt is None else vt[1]) != "i32":
             return 0
         lz = 32
         rep, alias, live_lz = self.rep, self.value_alias, self.live_lz
@@ -1020,9 +1505,7 @@ class _Builder:
                 v = al
             k = live_lz.get(v, 0)
             if k.__class__ is not int:
-                from .combine import _known_lz  # (sdag is imported first)
-
-                k = live_lz[v] = _known_lz(k)
+                k = live_lz[v] = _combine_known_lz()(k)
             lz = min(lz, k)
             if not lz:
                 return 0
@@ -1079,6 +1562,19 @@ class _Builder:
         elif kind == "uniform":
             n.source = "uniform"
         return n
+
+
+def _combine_known_lz():
+    """``patterns.combine._known_lz`` (imported on first use: combine imports this module)."""
+    global _KNOWN_LZ
+    if _KNOWN_LZ is None:
+        from .combine import _known_lz
+
+        _KNOWN_LZ = _known_lz
+    return _KNOWN_LZ
+
+
+_KNOWN_LZ = None
 
 
 def _lowering_ir_name(target, low) -> str | None:
@@ -1142,6 +1638,9 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     from . import combine as _combine
     from .cfg import reverse_post_order
 
+    if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/irpasses.py
+        from .irpasses import run_ir_passes
+        run_ir_passes(fn, ua, target)
     b = _Builder(fn, target, ua, dce)
     live_lz = b.live_lz
     b.track_lz = combine

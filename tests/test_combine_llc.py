@@ -14,6 +14,22 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   an ``and (srl x, c), mask`` under an ``or`` stays for ``v_and_or_b32``.
 - ``(mul (shl x, C), y)`` with the shl used once -> ``(shl (mul x, y), C)`` (visitMUL).
 - ``C2 - (x + C1)`` -> ``(C2 - C1) - x``; ``x - (y + C)`` -> ``(x - y) + -C`` (visitSUB).
+- IR passes before the DAG (patterns/irpasses.py): EarlyCSE's InstSimplify across blocks (a
+  not of a not, absorption, simplifyByDomEq under a dominating ``icmp eq``, a phi of one
+  value), LICM (an invariant ``not`` hoisted next to its xor becomes s_xnor_b32),
+  AMDGPUCodeGenPrepare's 24-bit multiplies (v_mul_u32_u24 / v_mul_i32_i24 / v_mad_u32_u24).
+- SimplifyDemandedBits / SimplifyMultipleUseDemandedBits: an xor constant a shift does not
+  read, a workitem id's known-zero high bits (AssertZext), a constant flipping every
+  demanded bit (a not), sra -> srl, a multi-use xor bypassed for the bits a shift reads.
+- visitADD / visitSUB folds (``(~a + b) + 1``, ``~a - ~b``, ``(a - b) + (c - a)``,
+  ``((a + (b + c)) - b)``, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
+  xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
+  and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
+- Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
+  existing node (getNodeIfExists), xor of two nots.
+- SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``.
+- visitShiftByConstant: a shift of a logic op with a constant pulled through it (and
+  combineShiftOfShiftedLogic); a ``not`` is left alone.
 """
 
 from __future__ import annotations
@@ -103,6 +119,115 @@ _SUBADD = _TID + "".join([
                      "  store i32 %r, ptr addrspace(1) %out\n  ret void\n"),
 ])
 
+def _ops(name: str, stmts: str) -> str:
+    """A kernel with ``%x``, ``%w`` divergent and ``%y``, ``%z`` uniform; ``stmts``
+    (separated by ``;``) end by defining ``%r``, which is stored."""
+    body = ("  %tid0 = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid0, %a\n  %w = xor i32 %tid0, %c\n"
+            "  %y = add i32 %b, %c\n  %z = xor i32 %a, %b\n")
+    body += "".join(f"  {st.strip()}\n" for st in stmts.split(";"))
+    return _k(name, body + "  store i32 %r, ptr addrspace(1) %out\n  ret void\n", "i32 %a, i32 %b, i32 %c")
+
+
+_ST = "  store i32 %r, ptr addrspace(1) %out\n  ret void\n"
+_ENTRY = "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid, %a\n"
+
+_IRSIMPLIFY = _TID + "".join([
+    _k("cross_not", _ENTRY + "  %n = xor i32 %x, -1\n  %c = icmp eq i32 %a, %b\n  br i1 %c, label %t, label %e\n"
+       "t:\n  %r = xor i32 %n, -1\n" + _ST + "e:\n  ret void\n"),
+    _k("cross_absorb", _ENTRY + "  %o = or i32 %x, %b\n  %c = icmp eq i32 %a, %b\n  br i1 %c, label %t, label %e\n"
+       "t:\n  %q = and i32 %o, %x\n  %r = mul i32 %q, %b\n" + _ST + "e:\n  ret void\n"),
+    # x - b is 0 where x == b, not on the other edge
+    _k("dom_eq", _ENTRY + "  %c = icmp eq i32 %x, %b\n  br i1 %c, label %t, label %e\nt:\n  %s = sub i32 %x, %b\n"
+       "  %r = add i32 %s, %a\n" + _ST + "e:\n  %s2 = sub i32 %x, %b\n  store i32 %s2, ptr addrspace(1) %out\n  ret void\n"),
+    _k("phi_same", _ENTRY + "  %c = icmp eq i32 %a, %b\n  br i1 %c, label %t, label %j\nt:\n  br label %j\n"
+       "j:\n  %p = phi i32 [ %x, %t ], [ %x, %entry ]\n  %q = lshr i32 %p, 3\n  %r = ashr i32 %q, %b\n" + _ST),
+])
+
+_LICM = _TID + "".join([
+    _k(name, "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %p = xor i32 %a, %b\n  br label %loop\nloop:\n"
+       "  %i = phi i32 [ 0, %entry ], [ %in, %loop ]\n  %acc = phi i32 [ %tid, %entry ], [ %acc2, %loop ]\n" + inner +
+       "  %acc2 = xor i32 %acc, %q\n  %in = add i32 %i, 1\n  %lc = icmp ult i32 %in, %n\n"
+       "  br i1 %lc, label %loop, label %x\nx:\n  store i32 %acc2, ptr addrspace(1) %out\n  ret void\n",
+       "i32 %a, i32 %b, i32 %n")
+    for name, inner in (("hoist_not", "  %q = xor i32 %p, -1\n"),
+                        # not invariant (reads the induction variable): stays in the loop
+                        ("variant_not", "  %p2 = xor i32 %p, %i\n  %q = xor i32 %p2, -1\n"))
+])
+
+_MUL24 = _TID + "".join([
+    _ops("m24", "%p = and i32 %x, 255 ; %q = and i32 %w, 4095 ; %r = mul i32 %p, %q"),
+    _ops("m24c", "%p = lshr i32 %x, 9 ; %r = mul i32 %p, 7"),
+    _ops("m24add", "%p = and i32 %x, 255 ; %q = and i32 %w, 4095 ; %m = mul i32 %p, %q ; %r = add i32 %m, %w"),
+    _ops("m24addmu", "%p = and i32 %x, 255 ; %q = and i32 %w, 4095 ; %m = mul i32 %p, %q ; %t = add i32 %m, %w ; "
+                     "%r = xor i32 %t, %m"),
+    _ops("i24", "%p = ashr i32 %x, 9 ; %r = mul i32 %p, 7"),
+    _ops("m24_uniform", "%p = and i32 %z, 255 ; %q = and i32 %y, 4095 ; %r = mul i32 %p, %q"),
+    _ops("m24_wide", "%p = lshr i32 %x, 7 ; %r = mul i32 %p, 7"),
+    # uniform once EarlyCSE folds (tid ^ a) ^ tid: s_mul_i32 (the analysis reruns first)
+    _ops("m24_folded_uniform", "%e = xor i32 %x, %tid0 ; %p = and i32 %e, 255 ; %r = mul i32 %p, 7"),
+])
+
+_DEMANDED = _TID + "".join([
+    _ops("xor_under_ashr", "%t = xor i32 %x, %w ; %t2 = xor i32 %t, 7 ; %r = ashr i32 %t2, 7"),
+    _ops("xor_under_ashr_keep", "%t = xor i32 %x, %w ; %t2 = xor i32 %t, 255 ; %r = ashr i32 %t2, 7"),
+    _ops("workitem_high_zero", "%k = and i32 %z, 2 ; %t = xor i32 %x, %k ; %t2 = and i32 %t, %y ; %r = lshr i32 %t2, 24"),
+    _ops("xor_to_not", "%t = lshr i32 %x, 4 ; %r = xor i32 %t, 268435455"),
+    _ops("sra_to_srl", "%t = ashr i32 %x, 3 ; %r = and i32 %t, 65535"),
+    _ops("multi_use_bypass", "%t = lshr i32 %x, 24 ; %r = xor i32 %t, %x"),
+    _ops("multi_use_keep", "%t = lshr i32 %x, 8 ; %r = xor i32 %t, %x"),
+])
+
+_ADDSUB = _TID + "".join([
+    _ops("add_not_plus1", "%n = xor i32 %x, -1 ; %t = add i32 %n, %y ; %r = add i32 %t, 1"),
+    _ops("sub_nots", "%na = xor i32 %x, -1 ; %nb = xor i32 %w, -1 ; %r = sub i32 %na, %nb"),
+    _ops("sub_nots_mu", "%na = xor i32 %x, -1 ; %nb = xor i32 %w, -1 ; %s = sub i32 %na, %nb ; %t = mul i32 %s, %nb ; "
+                        "%r = mul i32 %t, %na"),
+    _ops("add_subsub", "%s1 = sub i32 %x, %y ; %s2 = sub i32 %w, %x ; %r = add i32 %s1, %s2"),
+    _ops("sub_add_add", "%t = add i32 %y, %w ; %t2 = add i32 %x, %t ; %r = sub i32 %t2, %y"),
+    _ops("sub_neg", "%ng = sub i32 0, %w ; %r = sub i32 %x, %ng"),
+    _ops("add_disjoint", "%s = shl i32 %x, 4 ; %o = and i32 %w, 15 ; %r = add i32 %s, %o"),
+    _ops("sub_c_no_borrow", "%s = and i32 %x, 12 ; %r = sub i32 15, %s"),
+    _ops("add_mulc_x", "%m = mul i32 %x, 7 ; %r = add i32 %m, %x"),
+    _ops("csub_add", "%s = sub i32 5, %x ; %r = add i32 %s, %w"),
+    _ops("sub_addc", "%t = add i32 %x, 7 ; %r = sub i32 %t, %w"),
+    _ops("sub_negmul", "%ng = sub i32 0, %w ; %m = mul i32 %ng, %y ; %r = sub i32 %x, %m"),
+    _ops("add_mul_addc", "%t = add i32 %x, 3 ; %m = mul i32 %t, 5 ; %r = add i32 %m, 100"),
+    _ops("mul_add_one", "%t = add i32 %x, 1 ; %r = mul i32 %y, %t"),
+    _ops("mul_add_one_mu", "%t = add i32 %x, 1 ; %m = mul i32 %y, %t ; %r = xor i32 %m, %t"),
+])
+
+_LOGIC = _TID + "".join([
+    _ops("hoist_shl", "%s1 = shl i32 %x, %y ; %s2 = shl i32 %w, %y ; %r = or i32 %s1, %s2"),
+    _ops("hoist_shl_mu", "%s1 = shl i32 %x, %y ; %s2 = shl i32 %w, %y ; %o = or i32 %s1, %s2 ; %r = xor i32 %o, %s1"),
+    _ops("or_andnot", "%n = xor i32 %w, -1 ; %t = and i32 %x, %n ; %r = or i32 %t, %w"),
+    _ops("or_xor_and", "%t = xor i32 %x, %w ; %t2 = and i32 %x, %w ; %r = or i32 %t, %t2"),
+    _ops("xor_of_nots", "%n1 = xor i32 %x, -1 ; %n2 = xor i32 %w, -1 ; %r = xor i32 %n1, %n2"),
+    _ops("reassoc_existing", "%n = xor i32 %x, -1 ; %t = xor i32 %w, %x ; %t2 = xor i32 %t, -1 ; %r = mul i32 %t2, %n"),
+])
+
+_SHIFT_BY_CONST = _TID + "".join([
+    # shift (op (shift x, c0), C), c1 -> op (shift x, c0 + c1), C shifted (visitShiftByConstant)
+    _ops("srl_xor_srl", "%v8 = lshr i32 %x, 1 ; %v9 = xor i32 %v8, 1000 ; %r = lshr i32 %v9, 2"),
+    _ops("sra_xor_sra", "%v8 = ashr i32 %x, 1 ; %v9 = xor i32 %v8, 5 ; %r = ashr i32 %v9, 1"),
+    # visitSHL: (shl (mul x, c1), c2) -> (mul x, c1 << c2), the mul used once
+    _ops("shl_mul", "%m = mul i32 %z, -8 ; %r = shl i32 %m, 1"),
+    _ops("shl_mul_d", "%m = mul i32 %x, 7 ; %r = shl i32 %m, 2"),
+    _ops("shl_mul_mu", "%m = mul i32 %z, 5 ; %s = shl i32 %m, 1 ; %r = xor i32 %s, %m"),
+    # a not is left alone
+    _ops("sra_not_sra", "%v8 = ashr i32 %x, 1 ; %v9 = xor i32 %v8, -1 ; %r = ashr i32 %v9, 1"),
+    _ops("shl_not_shl", "%v8 = shl i32 %x, 1 ; %v9 = xor i32 %v8, -1 ; %r = shl i32 %v9, 1"),
+])
+
+_SETCC = _TID + "".join([
+    _k("ne_xor", _ENTRY.replace("%x", "%d") + "  %c = icmp ne i32 %d, %a\n  br i1 %c, label %t, label %e\n"
+       "t:\n  %r = mul i32 %a, %b\n" + _ST + "e:\n  ret void\n"),
+    # the xor has another user: it stays (the compare still folds)
+    _k("ne_xor_mu", _ENTRY.replace("%x", "%d") + "  %c = icmp ne i32 %d, %a\n  br i1 %c, label %t, label %e\n"
+       "t:\n  %r = mul i32 %d, %b\n" + _ST + "e:\n  ret void\n"),
+    _k("eq_sub", _ENTRY.replace("%x", "%d") + "  %s = sub i32 %d, %b\n  %c = icmp eq i32 %s, %b\n"
+       "  br i1 %c, label %t, label %e\nt:\n  %r = mul i32 %a, %b\n" + _ST + "e:\n  ret void\n"),
+])
+
 # rule -> (module, {function: opcodes llc's selection must contain for the kernel to show the shape})
 _RULES = {
     "demorgan_const": (_DEMORGAN, {"nand_c_u": {"S_ORN2_B32"}, "nor_c_u": {"S_ANDN2_B32"},
@@ -117,6 +242,35 @@ _RULES = {
     "sub_of_add_const": (_SUBADD, {"subaddc_u": {"S_SUB_I32"}, "subaddc_d": {"V_XOR_B32_e64"},
                                    "subaddc_mu": {"S_SUB_I32", "S_ADD_I32"},
                                    "subcadd": {"S_SUB_I32"}, "subcadd_mu": {"S_SUB_I32", "S_ADD_I32"}}),
+    "ir_instsimplify": (_IRSIMPLIFY, {"cross_not": {"V_XOR_B32_e64"}, "cross_absorb": {"V_MUL_LO_U32_e64"},
+                                      "dom_eq": {"V_SUB_U32_e64"}, "phi_same": {"V_LSHRREV_B32_e64"}}),
+    "ir_licm": (_LICM, {"hoist_not": {"S_XNOR_B32"}, "variant_not": {"S_XNOR_B32", "S_XOR_B32"}}),
+    "mul24": (_MUL24, {"m24": {"V_MUL_U32_U24_e64"}, "m24c": {"V_MUL_U32_U24_e64"}, "m24add": {"V_MAD_U32_U24_e64"},
+                       "m24addmu": {"V_MAD_U32_U24_e64", "V_MUL_U32_U24_e64"}, "i24": {"V_MUL_I32_I24_e64"},
+                       "m24_uniform": {"S_MUL_I32"}, "m24_wide": {"V_MUL_LO_U32_e64"},
+                       "m24_folded_uniform": {"S_MUL_I32"}}),
+    "demanded_bits": (_DEMANDED, {"xor_under_ashr": {"V_ASHRREV_I32_e64"}, "xor_under_ashr_keep": {"V_ASHRREV_I32_e64"},
+                                  "workitem_high_zero": {"S_LSHR_B32"}, "xor_to_not": {"S_NOT_B32"},
+                                  "sra_to_srl": {"V_BFE_U32_e64"}, "multi_use_bypass": {"S_LSHR_B32"},
+                                  "multi_use_keep": {"V_LSHRREV_B32_e64"}}),
+    "add_sub_folds": (_ADDSUB, {"add_not_plus1": {"V_SUB_U32_e64"}, "sub_nots": {"V_SUB_U32_e64"},
+                                "sub_nots_mu": {"S_NOT_B32"}, "add_subsub": {"V_SUB_U32_e64"},
+                                "sub_add_add": {"V_XAD_U32_e64"}, "sub_neg": {"V_XAD_U32_e64"},
+                                "add_disjoint": {"V_LSHL_OR_B32_e64"}, "sub_c_no_borrow": {"V_AND_B32_e64"},
+                                "add_mulc_x": {"V_LSHLREV_B32_e64"}, "csub_add": {"V_SUB_U32_e64", "V_ADD_U32_e64"},
+                                "sub_addc": {"V_SUB_U32_e64", "V_ADD_U32_e64"}, "sub_negmul": {"V_MUL_LO_U32_e64"},
+                                "add_mul_addc": {"V_MAD_U64_U32_e64"},
+                                "mul_add_one": {"V_MUL_LO_U32_e64", "V_ADD_U32_e64"},
+                                "mul_add_one_mu": {"V_XAD_U32_e64"}}),
+    "logic_folds": (_LOGIC, {"hoist_shl": {"V_LSHLREV_B32_e64", "V_OR_B32_e64"}, "hoist_shl_mu": {"V_LSHL_OR_B32_e64"},
+                             "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
+                             "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"}}),
+    "shift_by_constant": (_SHIFT_BY_CONST, {"srl_xor_srl": {"V_LSHRREV_B32_e64"}, "sra_xor_sra": {"V_ASHRREV_I32_e64"},
+                                            "shl_mul": {"S_LSHL_B32", "S_SUB_I32"}, "shl_mul_d": {"V_MUL_LO_U32_e64"},
+                                            "shl_mul_mu": {"S_MUL_I32", "S_LSHL_B32"},
+                                            "sra_not_sra": {"V_ASHRREV_I32_e64", "V_NOT_B32_e32"},
+                                            "shl_not_shl": {"V_LSHLREV_B32_e64", "V_NOT_B32_e32"}}),
+    "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"}}),
 }
 
 
@@ -217,3 +371,50 @@ def test_live_out_state_is_per_function(amdgpu):
         runs = list(pool.map(lambda _i: _phi_copies(amdgpu, _LIVEOUT), range(8)))
     assert all(r == alone for r in runs)
     assert any(alone.values())
+
+
+def test_demanded_bits_shortcuts_change_nothing(amdgpu):
+    """The shortcuts of patterns.combine._demanded_root / _sdb (roots and operands passed
+    over where SimplifyDemandedBits cannot change anything) give the same selections as
+    running it everywhere, on generated kernels with and without constants."""
+    from patterns import combine
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.isel import select_function
+
+    def mir(text: str) -> list[str]:
+        fn = parse_module(text, "k.ll").functions[0]
+        sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu, llvm19_compat=True))
+        return [mi.mir_text() for mi in sf.instrs()]
+
+    texts = [generate_isel_kernel(s, 30, constants=c) for s in range(12) for c in (False, True)]
+    with_shortcuts = [mir(t) for t in texts]
+    combine._SDB_SHORTCUTS[0] = False
+    try:
+        without = [mir(t) for t in texts]
+    finally:
+        combine._SDB_SHORTCUTS[0] = True
+    assert with_shortcuts == without
+
+
+def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
+    """patterns.irpasses rewrites the IR in place (uses read the replacements, hoisted
+    instructions sit at the end of the preheader); running it again changes nothing,
+    and every operand is still defined before its use (the IR verifier of patterns.ir
+    accepts the printed function)."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.ir_print import function_text
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.irpasses import early_cse, run_ir_passes
+
+    decls = "".join(f"declare i32 @{n}(i32, i32)\n" for n in ("llvm.amdgcn.mul.u24.i32", "llvm.amdgcn.mul.i24.i32"))
+    for seed in range(8):
+        text = generate_isel_kernel(seed, 40, constants=bool(seed % 2))
+        fn = parse_module(text, "k.ll").functions[0]
+        run_ir_passes(fn, analyze(fn, amdgpu, llvm19_compat=True), amdgpu)
+        assert not early_cse(fn)
+        header = text.splitlines()[0]
+        parse_module(f"{header}\n{function_text(fn)}\n}}\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n{decls}",
+                     "again.ll")

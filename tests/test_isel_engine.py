@@ -111,7 +111,7 @@ def test_complexity_orders_xnor_before_not():
 
 def test_cannot_select_names_node_and_closest():
     t = mini_target()
-    text = KERNEL.replace("%m = mul i32 %d, %u", "%m = sub i32 %d, %a")
+    text = KERNEL.replace("%m = mul i32 %d, %u", "%m = sub i32 %tid, %u")
     with pytest.raises(VerifyError) as e:
         _select(text, t)
     msg = e.value.format()
@@ -378,7 +378,7 @@ entry:
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %d = sub i32 %tid, %a
   %u = sub i32 %a, %b
-  %r = add i32 %d, %u
+  %r = xor i32 %d, %u
   store i32 %r, ptr addrspace(1) %out
   ret void
 }

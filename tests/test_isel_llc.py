@@ -13,10 +13,11 @@ must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-i
   with small constants mixed in (more of llc's constant folds and known-bits rewrites come
   into play); each agreement rate is printed and must not fall below its entry in
   ``AGREEMENT_FLOORS`` (set just under the measured rate), so a regression in the DAG
-  builder, combines or matcher fails the test. Full agreement is the goal, not yet met:
-  the remaining differences are llc IR/DAG simplifications we do not model (see
+  builder, IR passes, combines or matcher fails the test. Full agreement is the goal, not
+  yet met: the remaining differences are mostly llc's LoopStrengthReduce (not modeled)
+  and DAG-combine orderings of long xor/not chains (see patterns/irpasses.py and
   patterns/combine.py); ``python bench/isel_triage.py --count 500 [--constants]
-  [--ir-cause]`` lists them.
+  [--ir-cause] [--pass-cause]`` lists them with the IR passes involved.
 - ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.sdag.sink_placement).
 """
 
@@ -29,10 +30,12 @@ import pytest
 
 from llvm_tools import require
 
-# (constants in the generated kernels, floor): measured over 500 kernels when the floors
-# were set: 82.2% without and 63.6% with constants (over the 60 CI kernels: 88.3% and
-# 75.0%); see the module docstring and bench/isel_triage.py (per-kernel differences).
-AGREEMENT_FLOORS = {False: 0.80, True: 0.62}
+# (constants in the generated kernels, floor) for the 60 CI kernels, measured when the
+# floors were set: 96.7% without and 96.7% with constants; and for any other count (the
+# >= 500 runs), measured over 500: 94.4% and 92.0%. See the module docstring and
+# bench/isel_triage.py (per-kernel differences, --pass-cause for their causes).
+AGREEMENT_FLOORS = {False: 0.95, True: 0.95}
+AGREEMENT_FLOORS_FULL = {False: 0.93, True: 0.91}
 
 _OPS = {
     "add": "add i32 %x, %y", "sub": "sub i32 %x, %y", "mul": "mul i32 %x, %y", "and": "and i32 %x, %y",
@@ -211,7 +214,7 @@ def test_generated_kernels_agree(amdgpu, constants):
     llc = require("llc-19")
     count = int(os.environ.get("TDGEN_ISEL_KERNELS", "60"))
     rate, diffs = agreement(amdgpu, llc, count, constants=constants)
-    floor = AGREEMENT_FLOORS[constants]
+    floor = (AGREEMENT_FLOORS if count == 60 else AGREEMENT_FLOORS_FULL)[constants]
     print(f"\nisel agreement with llc-19 (constants={constants}): {rate:.1%} of {count} generated kernels")
     for d in diffs[:20]:
         print("  " + d)

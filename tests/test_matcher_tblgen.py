@@ -97,7 +97,12 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     from patterns.matcher import MatcherTable, build_table
     from patterns.mir import print_function
 
-    fn = next(f for f in parse_module(generate_isel_kernel(seed, 3000), "k.ll").functions if not f.is_declaration)
+    text = generate_isel_kernel(seed, 3000)
+
+    def fresh():  # each run parses anew: selection's IR passes rewrite the function in place
+        return next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+
+    fn = fresh()
     table = build_table(amdgpu, multiply=3 if same_root else 1, same_root=same_root)
     if same_root:
         assert len(table.patterns) == 3 * len(build_table(amdgpu).patterns)
@@ -108,12 +113,44 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     monkeypatch.setattr(ref_table, "matcher_for", lambda opc: tried.append(opc) or ref(opc))
     monkeypatch.setattr(isel, "_compile_emitter",
                         lambda plan, p: lambda sel, root, env, out: sel._emit_dst(plan, root, env, out, p, True))
+    fn = fresh()
     slow, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), ref_table)
     assert len(set(tried)) >= 5
     assert sum(1 for _ in fast.instrs()) > 1000
     assert print_function(fast) == print_function(slow)
     mnemonics = {mi.opcode for mi in fast.instrs()}
     assert any(m.startswith("V_") for m in mnemonics) and any(m.startswith("S_") for m in mnemonics)
+
+
+@pytest.mark.parametrize("multiply,same_root", [(1, False), (3, True)])
+def test_factored_matcher_agrees_with_interpreter_on_every_node(amdgpu, multiply, same_root):
+    """The compiled per-opcode matchers (checks shared by consecutive patterns factored
+    into nested tests) pick the same pattern and bindings as running every check chain in
+    table order, on every node of the combined DAGs of generated kernels -- nodes no
+    pattern matches included."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.matcher import build_table
+    from patterns.sdag import build_function_dags
+
+    table = build_table(amdgpu, multiply=multiply, same_root=same_root)
+    ref = _interpreted(table)
+    checked = matched = 0
+    for seed in range(6):
+        text = generate_isel_kernel(seed, 400, constants=bool(seed % 2), divergent_branches=seed % 3 != 0)
+        fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+        for dag in build_function_dags(fn, amdgpu, analyze(fn, amdgpu)).dags:
+            for n in dag.nodes:
+                fast, slow = table.matcher_for(n.opcode), ref(n.opcode)
+                assert (fast is None) == (slow is None)
+                if fast is None:
+                    continue
+                got, want = fast(n), slow(n)
+                checked += 1
+                matched += want is not None
+                assert (got and (got[0].index, got[1])) == (want and (want[0].index, want[1])), n.label()
+    assert checked > 1000 and 0 < matched < checked
 
 
 def test_table_pickles_and_recompiles(amdgpu):

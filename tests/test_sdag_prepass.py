@@ -3,6 +3,10 @@
 - Sink placement: the incremental sweeps (only instructions whose own or a user's block
   changed are re-evaluated) against the literal pass that re-evaluates everything every
   sweep, on generated kernels with loops and divergent branches.
+- The fused prepass the DAG builder runs (``_prepare``: CSE, dead-code removal and Sink
+  in one go, Sink evaluating candidates only) against the separate passes
+  (``_prepare_plain``): same representatives, live set, placement, moved instructions
+  and values used outside their block, on isel kernels and on kernels with dead code.
 - Combining: after ``combine.run`` a block's DAG that was re-sorted is a fixed point of
   the re-sort (order, ids, use counts, divergence bits), which checks the shortcut that
   skips the last re-sort when the last pass changed nothing; and running the combines
@@ -20,7 +24,8 @@ from patterns import combine
 from patterns.divergence import analyze
 from patterns.ir import parse_module
 from patterns.iselgen import generate_isel_kernel
-from patterns.sdag import _sink, _wrap, build_function_dags, common_subexpressions, live_instructions
+from patterns.sdag import (_prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
+                           live_instructions)
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +59,28 @@ def test_incremental_sink_matches_the_literal_pass():
         assert fast_home == slow_home, seed
         moved_somewhere += sum(1 for i, b in fast_home.items() if b is not i.block)
     assert moved_somewhere > 50  # the kernels do exercise sinking
+
+
+def test_fused_prepass_matches_the_separate_passes():
+    from patterns.irgen import generate_kernel
+
+    texts = [text for _seed, text in _kernels(150)]
+    texts += [generate_kernel(seed, 30 + seed % 90) for seed in range(80)]  # dead code, calls, selects
+    texts += [_SECOND_SWEEP, generate_isel_kernel(3, 4000)]
+    moved = dead = 0
+    for text in texts:
+        for fn in parse_module(text, "k.ll").functions:
+            if fn.is_declaration:
+                continue
+            fast, slow = _prepare(fn), _prepare_plain(fn)
+            assert fast.rep == slow.rep
+            assert fast.live == slow.live
+            assert {b.name: list(v) for b, v in fast.placed.items()} == {b.name: list(v) for b, v in slow.placed.items()}
+            assert fast.moved == slow.moved
+            assert fast.used_outside == slow.used_outside
+            moved += len(fast.moved)
+            dead += sum(len(b.instructions) for b in fn.blocks) - len(fast.live)
+    assert moved > 100 and dead > 100  # sinking and dead-code removal both exercised
 
 
 def _state(dag):

@@ -20,6 +20,10 @@ const char *llvm::getAMDGPUTargetNodeName(unsigned Opcode) {
     return "AMDGPUISD::BFE_U32";
   case AMDGPUISD::FFBH_I32: // AMDGPUffbh_i32
     return "AMDGPUISD::FFBH_I32";
+  case AMDGPUISD::MUL_I24: // AMDGPUmul_i24
+    return "AMDGPUISD::MUL_I24";
+  case AMDGPUISD::MUL_U24: // AMDGPUmul_u24
+    return "AMDGPUISD::MUL_U24";
   }
   return nullptr;
 }
@@ -29,6 +33,10 @@ SDValue llvm::LowerAMDGPUINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG) {
   SDLoc DL(Op);
   EVT VT = Op.getValueType();
   switch (IntrinsicID) {
+  case Intrinsic::amdgcn_mul_i24: // llvm.amdgcn.mul.i24
+    return DAG.getNode(AMDGPUISD::MUL_I24, DL, VT, Op.getOperand(1), Op.getOperand(2));
+  case Intrinsic::amdgcn_mul_u24: // llvm.amdgcn.mul.u24
+    return DAG.getNode(AMDGPUISD::MUL_U24, DL, VT, Op.getOperand(1), Op.getOperand(2));
   case Intrinsic::amdgcn_sffbh: // llvm.amdgcn.sffbh
     return DAG.getNode(AMDGPUISD::FFBH_I32, DL, VT, Op.getOperand(1));
   default:

@@ -306,6 +306,24 @@ def S_BFE_I32 : SOP2_32<"s_bfe_i32"> {
   let Defs = [SCC];
 }
 
+def V_MUL_U32_U24_e64 : VOP3_32_Clamp<"v_mul_u32_u24"> {
+  let isCommutable = 1;
+}
+
+def V_MUL_I32_I24_e64 : VOP3_32_Clamp<"v_mul_i32_i24"> {
+  let isCommutable = 1;
+}
+
+def V_MAD_U32_U24_e64 : VOP3_32<"v_mad_u32_u24"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2, clampmod0:$clamp);
+  let AsmString = "v_mad_u32_u24 $vdst, $src0, $src1, $src2$clamp";
+}
+
+def V_MAD_I32_I24_e64 : VOP3_32<"v_mad_i32_i24"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2, clampmod0:$clamp);
+  let AsmString = "v_mad_i32_i24 $vdst, $src0, $src1, $src2$clamp";
+}
+
 // Selection patterns
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
@@ -390,6 +408,18 @@ def : Pat<(i32 (AMDGPUbfe_u32 i32:$src, i32:$off, i32:$width)),
 
 def : Pat<(i32 (AMDGPUbfe_i32 i32:$src, i32:$off, i32:$width)),
   (V_BFE_I32_e64 $src, $off, $width)>;
+
+def : Pat<(i32 (add (AMDGPUmul_u24 i32:$src0, i32:$src1), i32:$src2)),
+  (V_MAD_U32_U24_e64 $src0, $src1, $src2, 0)>;
+
+def : Pat<(i32 (add (AMDGPUmul_i24 i32:$src0, i32:$src1), i32:$src2)),
+  (V_MAD_I32_I24_e64 $src0, $src1, $src2, 0)>;
+
+def : Pat<(i32 (AMDGPUmul_u24 i32:$src0, i32:$src1)),
+  (V_MUL_U32_U24_e64 $src0, $src1, 0)>;
+
+def : Pat<(i32 (AMDGPUmul_i24 i32:$src0, i32:$src1)),
+  (V_MUL_I32_I24_e64 $src0, $src1, 0)>;
 
 // Custom selection: cases of the C++ AMDGPUDAGToDAGISel::Select() switch, tried
 // before the patterns above for the nodes they name (no TableGen form).

@@ -61,4 +61,14 @@ def int_amdgcn_mbcnt_hi :
 def int_amdgcn_sffbh :
   DefaultAttrsIntrinsic<[llvm_anyint_ty], [LLVMMatchType<0>],
     [IntrNoMem, IntrSpeculatable]>;
+
+// llvm.amdgcn.mul.u24: follows operands
+def int_amdgcn_mul_u24 :
+  DefaultAttrsIntrinsic<[llvm_anyint_ty], [llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrSpeculatable]>;
+
+// llvm.amdgcn.mul.i24: follows operands
+def int_amdgcn_mul_i24 :
+  DefaultAttrsIntrinsic<[llvm_anyint_ty], [llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrSpeculatable]>;
 } // TargetPrefix = "amdgcn"

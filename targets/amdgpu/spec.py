@@ -22,6 +22,7 @@ MODULE_NAMES = (
     "vop3",
     "salu_logic",
     "bitops",
+    "mul24",
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
 
