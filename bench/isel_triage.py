@@ -48,7 +48,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pass-cause", action="store_true")
     ap.add_argument("--without", action="append", default=[], metavar="FN",
                     help="measure a proposed combine removal: replace patterns.combine.FN (a step "
-                         "returning whether it changed the DAG, e.g. _select_time_bfe) by a no-op")
+                         "returning whether it changed the DAG, e.g. _reassociate_scalar) by a no-op")
     args = ap.parse_args(argv)
     if args.without:
         import patterns.combine as combine

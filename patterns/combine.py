@@ -6,9 +6,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
 
 - ``x | x``, ``x & x`` -> ``x``; ``x ^ x``, ``x - x`` -> 0; ``x + (y - x)`` -> ``y``;
   ``(x + y) - x`` -> ``y``; ``x - (x - y)`` -> ``y``; ``x - (y - z)`` -> ``x + (z - y)``;
-  ``(shift (shift x, c1), c2)`` -> ``(shift x, c1+c2)``; ``add x, C`` with C in [-64, -17]
-  -> ``sub x, -C`` (AMDGPU's NegSubInlineConst32 selection, kept as a sub so the plain
-  S_SUB/V_SUB patterns select it);
+  ``(shift (shift x, c1), c2)`` -> ``(shift x, c1+c2)``;
   ``and (srl x, c), 2^w-1`` -> just ``srl x, c`` when c + w >= 32 (bit-field extracts
   themselves are formed at selection time, the target's SelectS_BFE CustomSelect step,
   for both divergences, as llc does: formed here they would hide the ``and`` from an
@@ -62,7 +60,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
 - visitSUB in its order (``_tail_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
   ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)``,
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
-  ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra,
+  ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
 - visitMUL: ``(mul (shl X, c1), c2)`` -> ``mul X, c2 << c1``; ``(mul (add x, c1), c2)`` ->
   ``(mul x, c2) + c1 * c2`` (the add used once); AMDGPU's performMulCombine: a divergent
@@ -87,20 +85,67 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
 Rules that form a node (sign_extend_inreg, min/max, abs, ctlz_zero_undef) apply
 only when the target has patterns rooted at that node (DAGCombiner's isOperationLegal).
 
-Rules run to a fixpoint, users before operands (DAGCombiner's worklist order); a node a
-rule rewrote is combined again right away, then the nodes the rule created (the worklist
-pops the result first). The use counts the rules read follow every rewrite within a pass
-(``_set``, ``_Ctx.new``, ``_Ctx.replace``), as LLVM's use lists do. Then the
-block's nodes are re-sorted topologically, renumbered, nodes no root reaches are dropped,
-and use counts and divergence bits recomputed (sources keep their bits).
+The driver is DAGCombiner::Run (LLVM 19), run twice per block as llc runs it: before
+legalization (combine1) and after SelectionDAG::Legalize (combine2, with
+LegalOperations set: rules LLVM limits to the first run are skipped there).
 
-How it is kept fast (every shortcut gives exactly the answer of the plain loop; the DAG
-dumps of thousands of generated kernels are byte-identical, tests/test_sdag_prepass.py):
-a pass skips nodes whose opcode no rule handles without a call; a binary node runs the
-shared rules and then only the rules of its own opcode (``_TAIL``); use counts the rules
-see live on the nodes (``cuses``/``cpass``) instead of a dict keyed by ``id``; and when
-the last pass (after a re-sort) changed nothing, the final re-sort is skipped, as it
-would reproduce the same order.
+- The worklist is a stack of nodes. A run starts with every node on it in AllNodes
+  order, so the last one created is combined first (users before their operands);
+  nodes without uses are the first candidates for pruning. combine1 takes the builder's
+  creation order; combine2 the order Legalize's AssignTopologicalOrder gives (nodes
+  without operands first, then each node once its operands are placed, walking the
+  placed nodes' use lists; a chain counts as an operand, a CopyFromReg reads a register
+  leaf of its own). RemoveDeadNodes runs between the two.
+- getNextWorklistEntry: candidates for pruning left without uses are deleted (with the
+  operands that leaves unused, recursively; operands still used go back on the
+  worklist); then the last node is popped and marked combined. A popped node without
+  uses is deleted the same way. Its operands never combined go on the worklist (and,
+  when the visit changes the DAG, become candidates for pruning).
+- The visit (DAGCombiner::combine): the node's rules (``_binop_rules``, whose per-opcode
+  parts are the ``_TAIL`` functions, and ``_other_rules``), then, when none fired, the
+  commuted form of a commutative binary node if it exists already.
+- A rule's result (``_set`` builds it with ``_Ctx.get``, ``_Ctx.replace`` names an
+  existing value) goes through ``_Ctx.commit``: ReplaceAllUsesWith, then the result's
+  users and the result on the worklist (so the result is combined next), then the old
+  node deleted if unused (recursively, operands re-queued). A SimplifyDemandedBits
+  replacement (CommitTargetLoweringOpt) first puts the visited node back on the
+  worklist. Nodes a rule builds on the way (``_Ctx.new``) are candidates for pruning
+  only (WorklistInserter); they are reached as never-combined operands of the result,
+  or by the worklist pushes some LLVM folds make (De Morgan, the not of
+  ``(x & y) ^ y``, foldSetCCWithBinOp's shift).
+- SelectionDAG::getNode (``_Ctx.get``): the folds it makes itself (constants, a
+  constant moved right, identities with 0 and -1, shifts of or by 0), then the CSE map:
+  an identical node is reused. ReplaceAllUsesWith updates each user in use-list order
+  (most recent use first) and re-enters it in the CSE map, merging it into an identical
+  node when one exists (AddModifiedNodeToCSEMaps); a changed divergence bit is
+  propagated to the users (updateDivergence).
+- The use counts (``uses``) and use lists (``users``, built when first needed) are
+  live, so the rules' one-use tests (``uses == 1``, LLVM's hasOneUse) and user scans see
+  every rewrite as it happens.
+- A run stops after 64 visits per node of the block, a guard against rules undoing
+  each other (``STATS["visit_limit_hit"]`` counts it; no generated kernel reaches it).
+
+AMDGPU selects ``add x, -C`` for C in [17, 64] as a sub of the inline constant C
+(NegSubInlineConst32); after the combines such adds take that form for the selector.
+Then the block's nodes are re-sorted topologically from the roots, renumbered, and use
+counts and divergence bits recomputed (sources keep their bits); a block nothing
+changed keeps its order.
+
+Exactness shortcuts (each gives the answer of the plain computation):
+
+- known bits, leading zeros and sign bits are memoized per node while a run lasts
+  (``kbc``): known bits and leading zeros without a depth limit, with the depth they
+  need (the answer at every depth with room for it; when nothing is known, nothing is
+  known at any depth), other answers per depth; ``_invalidate`` drops the memos of a
+  node whose operands changed and of the nodes above it that read them;
+- a visit that changed nothing is not repeated while the DAG stays the same
+  (``_Ctx.stamp``): combine2 visits only nodes whose surroundings changed after their
+  last combine1 visit; those visits are first tried with every change refused
+  (``_any_change``), and when none would change anything combine2 is not run (its
+  order, the topological sort, only matters once something changes);
+- ``_demanded_root`` passes over roots where SimplifyDemandedBits cannot change
+  anything (``_SDB_SHORTCUTS``, tested against running it everywhere);
+- use lists and the constant map are built only when a rule first needs them.
 """
 
 from __future__ import annotations
@@ -144,113 +189,434 @@ def _legal(target) -> frozenset:
     return legal
 
 
+# SDNode.wlix (DAGCombiner's CombinerWorklistIndex): a position on the worklist, or one of
+_FRESH = -1  # not on the worklist and never combined (a new node, or one taken off)
+_DONE = -2   # popped and combined, not on the worklist since
+_DEAD = -3   # deleted from the DAG
+
+# opcodes SelectionDAG's CSE map keeps, besides the binary ops of _FOLD (keyed by opcode
+# and operands: their type follows from the first operand) and constants (ctx.consts)
+_CSE_OTHER = frozenset({
+    "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
+    "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
+    "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
+    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24"})
+
+
+def _key(opc: str, vt: str, ops, cc=None):
+    """The CSE-map key of a node ``opc vt ops`` (None: a node that is not CSE'd here)."""
+    if opc in _FOLD:
+        return (opc, ops[0], ops[1]) if len(ops) == 2 else None
+    if opc in _CSE_OTHER:
+        return (opc, vt, cc, *ops)
+    return None
+
+
 class _Ctx:
+    """One combine run over a block's DAG: the worklist, the pruning list, the CSE map and
+    the DAG mutations with their worklist bookkeeping (see the module docstring)."""
+
     def __init__(self, dag, target=None):
         self.dag = dag
+        self.block = dag.block
         # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
         self.legal = _legal(target)
-        self.consts: dict = {}
-        self.forward: dict[int, SDNode] = {}
-        self.created: list[SDNode] = []
-        # use counts the rules see: a node's ``cuses`` when its ``cpass`` is this pass's
-        # number ``self.pass_no`` (set from ``uses`` at the start of the pass), else 0
-        self.pass_no = 0
-        self.known: dict = {}  # (id(node), depth) -> (node, KnownBits), see _kb
-        self.index_pass = -1  # the pass the getNodeIfExists index was built in
-        self.index: dict = {}
-        self.mutated = False
-        consts = self.consts
-        for n in dag.nodes:
-            if n.opcode == "ISD::Constant" and isinstance(n.value, int):  # _is_c(n)
-                consts.setdefault((n.value, n.vt), n)
+        self.legal_ops = False   # DAGCombiner's LegalOperations: set for combine2
+        self.consts = None       # (value, vt) -> Constant, ("VT", vt) -> VTSDNode (made when needed)
+        self.cse: dict = {}      # _key -> node
+        self.users_built = False  # the use lists are made when first needed (ensure_users)
+        self.roots = set(dag.roots)
+        self.created: list = []  # every node made in this run
+        self.sdb_root = None     # set while SimplifyDemandedBits runs from a visit
+        self.events = 0          # nodes made, replaced or deleted (with operands) so far
+        self.stamp: dict = {}    # node -> ``events`` when a visit of it last changed nothing
+        self.dry = False         # set while _any_change tries visits
+        # the CSE map, and the worklist seeded with every node in creation order, so that
+        # users are popped before their operands; the nodes nothing uses are the first
+        # candidates for pruning. (The builder's use counts are exact.)
+        nodes = dag.nodes
+        cse = self.cse
+        prune = self.prune = {}
+        fold, other, roots = _FOLD, _CSE_OTHER, self.roots
+        i = 0
+        for n in nodes:
+            n.wlix = i
+            i += 1
+            opc = n.opcode
+            if opc in fold:
+                ops = n.ops
+                if len(ops) == 2:
+                    cse.setdefault((opc, ops[0], ops[1]), n)
+            elif opc in other:
+                cse.setdefault((opc, n.vt, n.cc, *n.ops), n)
+            if not n.uses and n.chain is None and opc != "ISD::EntryToken" and n not in roots:
+                prune[n] = None  # (self.pinned, inline)
+        self.wl = list(nodes)
+
+    def pinned(self, n: SDNode) -> bool:
+        """Kept without value uses: a root, a node on the chain, the entry token (in
+        LLVM their chain results are used)."""
+        return n.chain is not None or n.opcode == "ISD::EntryToken" or n in self.roots
+
+    def ensure_users(self) -> None:
+        """The use lists (user -> number of uses), in creation order of the users, which
+        is LLVM's use-list order reversed (a new use goes to the front there)."""
+        if self.users_built:
+            return
+        self.users_built = True
+        live = [n for n in self.dag.nodes if n.wlix != _DEAD]
+        live += [n for n in self.created if n.wlix != _DEAD]
+        for n in live:
+            n.users = {}
+        for n in live:
+            for o in n.ops:
+                u = o.users
+                u[n] = u.get(n, 0) + 1
+
+    def between_runs(self) -> list:
+        """What happens between combine1 and combine2: RemoveDeadNodes; then the nodes
+        combine2 has to visit: those with rules whose surroundings changed since their
+        last visit (``stamp``), all of them when RemoveDeadNodes changed something."""
+        stamp, ops, roots = self.stamp, _VISIT_OPS, self.roots
+        stale = []
+        dead = False
+        ev = self.events
+        for group in (self.dag.nodes, self.created):
+            for n in group:
+                if n.wlix == _DEAD:
+                    continue
+                if not n.uses and n.chain is None and n.opcode != "ISD::EntryToken" and n not in roots:
+                    dead = True
+                if n.opcode in ops and stamp.get(n) != ev:
+                    stale.append(n)
+        if dead:
+            self.remove_dead_nodes()
+            if self.events != ev:
+                stale = [n for group in (self.dag.nodes, self.created) for n in group
+                         if n.wlix != _DEAD and n.opcode in ops]
+        return stale
+
+    def remove_dead_nodes(self) -> None:
+        """SelectionDAG::RemoveDeadNodes: every node without uses goes, recursively."""
+        for group in (self.dag.nodes, self.created):
+            for n in group:
+                if not n.uses and n.wlix != _DEAD and not self.pinned(n):
+                    todo = [n]
+                    while todo:
+                        x = todo.pop()
+                        if x.uses or x.wlix == _DEAD or self.pinned(x):
+                            continue
+                        self.remove(x)
+                        self.delete(x)
+                        todo.extend(x.ops)
+
+    # -- SelectionDAG --------------------------------------------------------------------
+
+    def _inserted(self, n: SDNode) -> None:
+        # a node just made: its use list, and WorklistInserter::NodeInserted (a candidate
+        # for pruning, not a worklist entry)
+        if self.users_built:
+            n.users = {}
+        self.created.append(n)
+        self.prune[n] = None
+        self.events += 1
+
+    def _consts(self) -> dict:
+        consts = self.consts = {}
+        for n in self.dag.nodes:
+            if n.wlix != _DEAD:
+                if n.opcode == "ISD::Constant":
+                    if n.value.__class__ is int:
+                        consts.setdefault((n.value, n.vt), n)
+                elif n.opcode == "ISD::VALUETYPE":
+                    consts.setdefault(("VT", n.vt), n)
+        return consts
 
     def const(self, v: int, vt: str) -> SDNode:
+        """SelectionDAG::getConstant (one node per value and type)."""
         v = _wrap(v, vt)
-        n = self.consts.get((v, vt))
+        key = (v, vt)
+        consts = self.consts
+        if consts is None:
+            consts = self._consts()
+        n = consts.get(key)
         if n is None:
-            n = SDNode(-1, "ISD::Constant", vt, (), value=v, block=self.dag.block)
+            if self.dry:
+                raise _WouldChange
+            n = SDNode(-1, "ISD::Constant", vt, (), value=v, block=self.block)
             n.source = "uniform"
-            self.dag.nodes.append(n)
-            self.consts[(v, vt)] = n
+            self.consts[key] = n
+            self._inserted(n)
         return n
 
     def vtnode(self, vt: str) -> SDNode:
         """The VTSDNode operand carrying ``vt`` (e.g. the width of sign_extend_inreg);
         never divergent. See ``sdag.value_type_node``."""
         key = ("VT", vt)
-        n = self.consts.get(key)
+        consts = self.consts
+        if consts is None:
+            consts = self._consts()
+        n = consts.get(key)
         if n is None:
-            n = value_type_node(self.dag.block, vt)
-            self.dag.nodes.append(n)
+            if self.dry:
+                raise _WouldChange
+            n = value_type_node(self.block, vt)
             self.consts[key] = n
+            self._inserted(n)
+        return n
+
+    def get(self, opc: str, vt: str, ops, like: SDNode | None = None, cc=None) -> SDNode:
+        """SelectionDAG::getNode: the trivial folds it makes itself (constant folding,
+        a constant moved to the right of a commutative op, ``x +|-|^|'|' 0``, ``x & 0``,
+        ``x & -1``, a shift of or by 0), then the node from the CSE map if one exists,
+        else a new node (divergent when an operand is, as createOperands computes it)."""
+        if len(ops) == 2 and opc in _FOLD:
+            a, b = ops
+            ac = a.opcode == "ISD::Constant" and a.value.__class__ is int
+            bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
+            if ac and bc:
+                return self.const(_FOLD[opc](a.value, b.value), vt)
+            if ac and opc in COMMUTATIVE:
+                a, b, ac, bc = b, a, False, True
+            if bc:
+                c = _wrap(b.value, vt)
+                if c == 0:
+                    if opc in _ZERO_ID:
+                        return a
+                    if opc == "ISD::AND":
+                        return b
+                elif c == -1 and opc == "ISD::AND":
+                    return a
+            elif ac and opc in _SHIFTS and _wrap(a.value, vt) == 0:
+                return a
+            ops = (a, b)
+            key = (opc, a, b)
+        else:
+            key = _key(opc, vt, ops, cc)
+        if key is not None:
+            e = self.cse.get(key)
+            if e is not None:
+                return e
+        if self.dry:
+            raise _WouldChange
+        if not self.users_built:
+            self.ensure_users()
+        n = SDNode(-1, opc, vt, ops, cc=cc, block=self.block)
+        n.users = {}
+        if like is not None:
+            n.ir, n.intrinsic = like.ir, like.intrinsic
+        d = False
+        for o in n.ops:
+            u = o.users
+            u[n] = u.get(n, 0) + 1
+            o.uses += 1
+            if o.divergent:
+                d = True
+        n.divergent = d
+        if key is not None:
+            self.cse[key] = n
+        self._inserted(n)
         return n
 
     def new(self, opcode, vt, ops, like: SDNode | None = None) -> SDNode:
-        n = SDNode(-1, opcode, vt, ops, block=self.dag.block, ir=like.ir if like is not None else None)
-        n.divergent = any(o.divergent for o in ops)
-        self.dag.nodes.append(n)
-        self.created.append(n)
-        p = self.pass_no
-        n.cuses, n.cpass = 0, p  # (the _set, new or replace that uses it counts the use)
-        for o in ops:
-            if o.cpass == p:
-                o.cuses += 1
-            else:
-                o.cuses, o.cpass = 1, p
-        return n
+        """A node a rule builds on the way to its result (getNode)."""
+        return self.get(opcode, vt, ops, like)
 
     def existing(self, opc: str, a: SDNode, b: SDNode) -> SDNode | None:
-        """SelectionDAG::getNodeIfExists: a live node ``opc a, b`` (operands in this
-        order). The index is built on first use in a pass; a hit is re-checked, so a node
-        changed since is not returned (one made since is found from the next pass on)."""
-        if self.index_pass != self.pass_no:
-            self.index_pass = self.pass_no
-            idx = self.index = {}
-            for m in self.dag.nodes:
-                if len(m.ops) == 2 and m.opcode in _FOLD:
-                    idx.setdefault((m.opcode, id(m.ops[0]), id(m.ops[1])), m)
-        m = self.index.get((opc, id(a), id(b)))
-        if m is None or m.opcode != opc or m.ops[0] is not a or m.ops[1] is not b \
-                or id(m) in self.forward or not (m.cpass == self.pass_no and m.cuses > 0):
-            return None
-        return m
+        """SelectionDAG::getNodeIfExists / doesNodeExist: ``opc a, b`` in the CSE map."""
+        return self.cse.get((opc, a, b))
 
-    def one_use(self, n: SDNode) -> bool:
-        return n.cpass == self.pass_no and n.cuses == 1
+    def rauw(self, frm: SDNode, to: SDNode) -> None:
+        """SelectionDAG::ReplaceAllUsesWith: each user, in use-list order (the most recent
+        use first), leaves the CSE map, reads ``to`` instead and returns to the map, or,
+        when an identical node exists already, is replaced by it in turn and deleted
+        (AddModifiedNodeToCSEMaps). A changed divergence bit is propagated to the users
+        (updateDivergence); known bits memoized on the user and above are dropped."""
+        if not self.users_built:
+            self.ensure_users()
+        users = frm.users
+        cse = self.cse
+        div = frm.divergent != to.divergent
+        while users:
+            u = next(reversed(users))
+            k = users.pop(u)
+            uops = u.ops
+            key = _key(u.opcode, u.vt, uops, u.cc)
+            if key is not None and cse.get(key) is u:
+                del cse[key]
+            u.ops = uops = [to if o is frm else o for o in uops]
+            frm.uses -= k
+            tu = to.users
+            tu[u] = tu.pop(u, 0) + k  # (now the most recent use of ``to``)
+            to.uses += k
+            if u.kbc is not None:
+                _invalidate(u)
+            if div:
+                self.update_divergence(u)
+            if key is not None:
+                key = _key(u.opcode, u.vt, uops, u.cc)
+                e = cse.get(key)
+                if e is None:
+                    cse[key] = u
+                elif e is not u:
+                    self.rauw(u, e)
+                    self.remove(u)  # (the listener's NodeDeleted)
+                    self.drop(u)
+        self.events += 1
+
+    def update_divergence(self, n: SDNode) -> None:
+        """SelectionDAG::updateDivergence: recompute the bit from the operands, and the
+        users' bits while they change."""
+        stack = [n]
+        while stack:
+            x = stack.pop()
+            if x.source is not None:
+                continue
+            d = False
+            for o in x.ops:
+                if o.divergent:
+                    d = True
+                    break
+            if d != x.divergent:
+                x.divergent = d
+                stack.extend(x.users)
+
+    def drop(self, n: SDNode) -> None:
+        """The node leaves the DAG: its operands lose its uses (DeleteNodeNotInCSEMaps).
+        (Dropping a node without operands changes nothing a rule can see.)"""
+        ops = n.ops
+        if ops:
+            built = self.users_built
+            for o in ops:
+                if built:
+                    u = o.users
+                    c = u[n]
+                    if c == 1:
+                        del u[n]
+                    else:
+                        u[n] = c - 1
+                o.uses -= 1
+            self.events += 1
+        n.wlix = _DEAD
+
+    def delete(self, n: SDNode) -> None:
+        """SelectionDAG::DeleteNode: out of the CSE map (constants: the constant map), then
+        dropped."""
+        opc = n.opcode
+        consts = self.consts
+        if opc == "ISD::Constant":
+            key = (n.value, n.vt)
+            if consts is not None and consts.get(key) is n:
+                del consts[key]
+        elif opc == "ISD::VALUETYPE":
+            if consts is not None and consts.get(("VT", n.vt)) is n:
+                del consts[("VT", n.vt)]
+        else:
+            key = _key(opc, n.vt, n.ops, n.cc)
+            if key is not None and self.cse.get(key) is n:
+                del self.cse[key]
+        self.drop(n)
+
+    # -- DAGCombiner's worklist ----------------------------------------------------------
+
+    def add(self, n: SDNode) -> None:
+        """AddToWorklist: a candidate for pruning; pushed unless on the worklist already."""
+        if self.dry:
+            raise _WouldChange
+        i = n.wlix
+        if i == _DEAD:
+            return
+        self.prune[n] = None
+        if i < 0:
+            n.wlix = len(self.wl)
+            self.wl.append(n)
+
+    def remove(self, n: SDNode) -> None:
+        """removeFromWorklist: off the pruning list, its worklist slot emptied."""
+        self.prune.pop(n, None)
+        i = n.wlix
+        if i >= 0:
+            self.wl[i] = None
+            n.wlix = _FRESH
+
+    def delete_unused(self, n: SDNode) -> bool:
+        """recursivelyDeleteUnusedNodes: a node without uses is deleted, then each of its
+        operands (an ordered set, the last inserted first) is deleted too when that left
+        it unused, else put on the worklist (it may combine further now)."""
+        if n.uses or self.pinned(n):
+            return False
+        todo = {n: None}
+        while todo:
+            x = todo.popitem()[0]
+            if not x.uses and not self.pinned(x):
+                for o in x.ops:
+                    todo[o] = None
+                self.remove(x)
+                self.delete(x)
+            else:
+                self.add(x)
+        return True
+
+    def prune_dangling(self) -> None:
+        """clearAddedDanglingWorklistEntries: pruning candidates left without uses go,
+        the last added first."""
+        prune = self.prune
+        while prune:
+            x = prune.popitem()[0]
+            if not x.uses and not self.pinned(x):
+                self.delete_unused(x)
+
+    def commit(self, old: SDNode, new: SDNode) -> None:
+        """A rule's result: DAGCombiner::Run after a visit returned ``new`` for ``old``, and
+        CommitTargetLoweringOpt for a SimplifyDemandedBits replacement (which first puts
+        the visited node back on the worklist): every use of ``old`` reads ``new``,
+        ``new``'s users and then ``new`` go on the worklist, ``old`` is deleted when
+        unused (recursively)."""
+        if self.dry:
+            raise _WouldChange
+        root = self.sdb_root
+        if root is not None:
+            self.sdb_root = None
+            self.add(root)
+        if new is old:
+            return
+        if _TRACE[0] is not None:
+            _TRACE[0]("commit", old, new)
+        self.rauw(old, new)
+        for u in reversed(new.users):
+            self.add(u)
+        self.add(new)
+        self.delete_unused(old)
 
     def replace(self, n: SDNode, m: SDNode) -> None:
-        """Every user of ``n`` uses ``m`` instead (applied at the end of the pass; the use
-        counts of this pass follow now: ``m`` gains ``n``'s users, ``n`` is dead)."""
-        self.forward[id(n)] = m
-        p = self.pass_no
-        k = n.cuses if n.cpass == p else 0
-        if m.cpass == p:
-            m.cuses += k
-        else:
-            m.cuses, m.cpass = k, p
-        n.cuses, n.cpass = 0, p
-        for o in n.ops:
-            if o.cpass == p and o.cuses > 0:
-                o.cuses -= 1
+        """The rule's result is the existing value ``m``."""
+        self.commit(n, m)
 
 
-def _set(n: SDNode, opcode: str, ops) -> None:
-    """Rewrite ``n`` in place (its users see the new expression, of the same value); the
-    use counts of this pass follow (the old operands lose a use, the new ones gain one)."""
-    p = _PASS_NO[0]
-    for o in n.ops:
-        if o.cpass == p and o.cuses > 0:
-            o.cuses -= 1
-    n.opcode = opcode
-    n.ops = ops = list(ops)
-    for o in ops:
-        if o.cpass == p:
-            o.cuses += 1
-        else:
-            o.cuses, o.cpass = 1, p
-    n.divergent = any(o.divergent for o in ops) if n.source is None else n.divergent
+def _set(ctx: _Ctx, n: SDNode, opcode: str, ops) -> None:
+    """The rule's result is ``opcode ops`` (getNode, so possibly a folded or existing
+    node), of ``n``'s type; a setcc keeps its condition."""
+    ctx.commit(n, ctx.get(opcode, n.vt, ops, like=n, cc=n.cc if opcode == "ISD::SETCC" else None))
 
 
+def _invalidate(n: SDNode) -> None:
+    """Drop the known bits memoized on ``n`` (whose operands changed) and on the nodes
+    whose memoized answers read them: a node holds a memo only while every memo it was
+    computed from is held too, so the walk up the users stops at nodes without one."""
+    stack = [n]
+    while stack:
+        x = stack.pop()
+        if x.kbc is not None:
+            x.kbc = None
+            u = x.users
+            if u:
+                stack.extend(u)
+
+
+# a callable (event, node, node) told of every visit and replacement (debugging)
+_TRACE = [None]
+
+_ZERO_ID = frozenset({"ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA"})
 
 
 def _is_not_of(n: SDNode, x: SDNode) -> bool:
@@ -269,30 +635,35 @@ def _feeds_mad(m: SDNode, ctx: _Ctx) -> bool:
     add first (z a one-use add). llc decomposes a divergent mul by 2^k+1 into
     v_lshl_add_u32 only when it is selected on its own (checked with llc-19: ``mul x, 9``
     feeding ``add .., %uniform`` stays a mul and becomes v_mad_u64_u32)."""
-    if "ISD::ADD" not in ctx.legal or not ctx.one_use(m):
+    if "ISD::ADD" not in ctx.legal or not m.uses == 1:
         return False
-    users = [u for u in ctx.dag.nodes if m in u.ops and id(u) not in ctx.forward]
+    ctx.ensure_users()
+    users = list(m.users)
     if len(users) != 1 or users[0].opcode != "ISD::ADD" or not users[0].divergent:
         return False
     u = users[0]
     z = u.ops[1] if u.ops[0] is m else u.ops[0]
-    if z.opcode == "ISD::ADD" and ctx.one_use(z) and _bus_ok([z.ops[0], z.ops[1], m]):
+    if z.opcode == "ISD::ADD" and z.uses == 1 and _bus_ok([z.ops[0], z.ops[1], m]):
         return False
     return _bus_ok([m.ops[0], m.ops[1], z])
 
 
 
 def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
+    """The rules of a binary node: constant folding and canonicalization, the rules of
+    several opcodes, then the node's own (``_TAIL``), SimplifyDemandedBits and
+    visitShiftByConstant. (Each check below tests the opcodes its rule applies to; they
+    are grouped by opcode without changing their order.)"""
     opc = n.opcode
     a, b = n.ops
-    ac = a.opcode == "ISD::Constant" and isinstance(a.value, int)  # _is_c(a), _is_c(b)
-    bc = b.opcode == "ISD::Constant" and isinstance(b.value, int)
+    ac = a.opcode == "ISD::Constant" and a.value.__class__ is int  # _is_c(a), _is_c(b)
+    bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
     if ac:
         if bc:
-            n.opcode, n.ops, n.value, n.source, n.divergent = "ISD::Constant", [], _wrap(_FOLD[opc](a.value, b.value), n.vt), "uniform", False
+            ctx.replace(n, ctx.const(_FOLD[opc](a.value, b.value), n.vt))
             return True
         if opc in COMMUTATIVE:
-            n.ops = [b, a]
+            _set(ctx, n, opc, [b, a])
             return True
         if opc in ("ISD::SRA", "ISD::SRL", "ISD::SHL") and _wrap(a.value, n.vt) == 0 \
                 or opc == "ISD::SRA" and _wrap(a.value, n.vt) == -1:
@@ -300,50 +671,50 @@ def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
             return True
     if bc:
         c = b.value
-        if (c == 0 and opc in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA")) \
-                or (c == 1 and opc == "ISD::MUL") or (c == -1 and opc == "ISD::AND"):
+        if (c == 0 and opc in _ZERO_ID) or (c == 1 and opc == "ISD::MUL") or (c == -1 and opc == "ISD::AND"):
             ctx.replace(n, a)
             return True
-        if opc == "ISD::SUB" and n.value != "negsub":
-            _set(n, "ISD::ADD", [a, ctx.const(-c, n.vt)])
+        if opc == "ISD::SUB":
+            _set(ctx, n, "ISD::ADD", [a, ctx.const(-c, n.vt)])
             return True
-        if opc == "ISD::MUL" and c > 1 and (c & (c - 1)) == 0:
-            _set(n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
-            return True
-        if opc == "ISD::MUL" and c == -1:
-            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a])
-            return True
-        if opc == "ISD::MUL" and c < -1 and ((-c) & (-c - 1)) == 0:
-            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
-            _set(n, "ISD::SUB", [ctx.const(0, n.vt), sh])
-            return True
-        if opc == "ISD::MUL" and n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 \
-                and not _feeds_mad(n, ctx):
-            # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
-            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
-            _set(n, "ISD::ADD", [sh, a])
-            return True
-        if opc == "ISD::MUL" and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
-            # visitMUL: (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
-            _set(n, "ISD::MUL", [a.ops[0], ctx.const(c << (a.ops[1].value & 31), n.vt)])
-            return True
-        if opc == "ISD::MUL" and a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and ctx.one_use(a):
-            # visitMUL: (mul (add x, c1), c2) -> (add (mul x, c2), c1 * c2) when
-            # isMulAddWithConstProfitable: the add used once (AMDGPU keeps the default
-            # TargetLowering answer, true)
-            m = ctx.new("ISD::MUL", n.vt, [a.ops[0], b], like=n)
-            _set(n, "ISD::ADD", [m, ctx.const(a.ops[1].value * c, n.vt)])
-            return True
-        if opc == "ISD::SHL" and a.opcode in ("ISD::ADD", "ISD::OR") and _is_c(a.ops[1]) and ctx.one_use(a):
-            # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
-            sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
-            _set(n, a.opcode, [sh, ctx.const(a.ops[1].value << (c & 31), n.vt)])
-            return True
-        if opc == "ISD::SRA" and _non_negative(a):
-            n.opcode = "ISD::SRL"  # the sign bit is known zero
+        if opc == "ISD::MUL":
+            if c > 1 and (c & (c - 1)) == 0:
+                _set(ctx, n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
+                return True
+            if c == -1:
+                _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a])
+                return True
+            if c < -1 and ((-c) & (-c - 1)) == 0:
+                sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
+                _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), sh])
+                return True
+            if n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 and not _feeds_mad(n, ctx):
+                # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
+                sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
+                _set(ctx, n, "ISD::ADD", [sh, a])
+                return True
+            if a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
+                # visitMUL: (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
+                _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(c << (a.ops[1].value & 31), n.vt)])
+                return True
+            if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and a.uses == 1:
+                # visitMUL: (mul (add x, c1), c2) -> (add (mul x, c2), c1 * c2) when
+                # isMulAddWithConstProfitable: the add used once (AMDGPU keeps the default
+                # TargetLowering answer, true)
+                m = ctx.new("ISD::MUL", n.vt, [a.ops[0], b], like=n)
+                _set(ctx, n, "ISD::ADD", [m, ctx.const(a.ops[1].value * c, n.vt)])
+                return True
+        elif opc == "ISD::SHL":
+            if a.opcode in ("ISD::ADD", "ISD::OR") and _is_c(a.ops[1]) and a.uses == 1:
+                # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
+                sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
+                _set(ctx, n, a.opcode, [sh, ctx.const(a.ops[1].value << (c & 31), n.vt)])
+                return True
+        elif opc == "ISD::SRA" and _non_negative(a):
+            _set(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
             return True
     elif opc == "ISD::SRA" and _non_negative(a):  # (with a constant b: tested just above)
-        n.opcode = "ISD::SRL"  # the sign bit is known zero
+        _set(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
         return True
     if a is b:
         if opc in ("ISD::XOR", "ISD::SUB"):
@@ -377,7 +748,7 @@ def _shift_by_constant(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> 
     shift has other users: shift (op x, C), c -> op (shift x, c), (shift C, c)."""
     if a.opcode not in _LOGIC3 and not (a.opcode == "ISD::ADD" and opc == "ISD::SHL"):
         return False
-    if not ctx.one_use(a):
+    if not a.uses == 1:
         return False
     bits = _width(n.vt)
     c1 = b.value & ((1 << bits) - 1)
@@ -386,23 +757,23 @@ def _shift_by_constant(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> 
         return False  # (a not stays a not: llc-19 keeps shift (not (shift x)) for shl, srl, sra)
     if a.opcode in _LOGIC3:
         for v, y in ((a.ops[0], a.ops[1]), (a.ops[1], a.ops[0])):
-            if v.opcode == opc and ctx.one_use(v) and _is_c(v.ops[1]):
+            if v.opcode == opc and v.uses == 1 and _is_c(v.ops[1]):
                 c0 = v.ops[1].value & ((1 << bits) - 1)
                 if c0 + c1 >= bits:
                     continue
                 s1 = ctx.new(opc, vt, [v.ops[0], ctx.const(c0 + c1, vt)], like=n)
                 s2 = ctx.new(opc, vt, [y, b], like=n)
-                _set(n, a.opcode, [s1, s2])
+                _set(ctx, n, a.opcode, [s1, s2])
                 return True
     x = a.ops[0]
     by_const = x.opcode in _SHIFTS and _is_c(x.ops[1])
     copy_or_select = x.opcode in ("ISD::CopyFromReg", "ISD::SELECT")
-    if not (by_const or copy_or_select) or (copy_or_select and ctx.one_use(n)):
+    if not (by_const or copy_or_select) or (copy_or_select and n.uses == 1):
         return False
     if not _is_c(a.ops[1]):
         return False
     inner = ctx.new(opc, vt, [x, b], like=n)
-    _set(n, a.opcode, [inner, ctx.const(_FOLD[opc](a.ops[1].value, c1), vt)])
+    _set(ctx, n, a.opcode, [inner, ctx.const(_FOLD[opc](a.ops[1].value, c1), vt)])
     return True
 
 
@@ -427,9 +798,9 @@ def _rule_shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -
         # (shift (shift x, c1), c2) -> (shift x, c1 + c2)
         total = (a.ops[1].value & 31) + (b.value & 31)
         if total < 32:
-            _set(n, opc, [a.ops[0], ctx.const(total, n.vt)])
+            _set(ctx, n, opc, [a.ops[0], ctx.const(total, n.vt)])
         elif opc == "ISD::SRA":
-            _set(n, opc, [a.ops[0], ctx.const(31, n.vt)])
+            _set(ctx, n, opc, [a.ops[0], ctx.const(31, n.vt)])
         else:
             ctx.replace(n, ctx.const(0, n.vt))
         return True
@@ -437,10 +808,14 @@ def _rule_shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -
 
 
 def _rule_reassociate(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    """DAGCombiner::reassociateOps: reassociateOpsCommutative with each operand order
+    (every opcode of _REASSOC is commutative; an operand of another opcode cannot
+    reassociate)."""
     if opc in _REASSOC:
-        for x, y in ((a, b), (b, a)) if opc in COMMUTATIVE else ((a, b),):
-            if _reassociate(n, x, y, ctx):
-                return True
+        if a.opcode == opc and _reassociate(n, a, b, ctx):
+            return True
+        if b.opcode == opc and _reassociate(n, b, a, ctx):
+            return True
     return False
 
 
@@ -485,37 +860,30 @@ def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         return True
     if bc and a.opcode == "ISD::SUB":
         if _is_c(a.ops[1]):  # ((A - c1) + c2) -> A + (c2 - c1)
-            _set(n, "ISD::ADD", [a.ops[0], ctx.const(b.value - a.ops[1].value, vt)])
+            _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(b.value - a.ops[1].value, vt)])
             return True
         if _is_c(a.ops[0]):  # ((c1 - A) + c2) -> (c1 + c2) - A
-            _set(n, "ISD::SUB", [ctx.const(b.value + a.ops[0].value, vt), a.ops[1]])
+            _set(ctx, n, "ISD::SUB", [ctx.const(b.value + a.ops[0].value, vt), a.ops[1]])
             return True
     if bc and len(a.ops) == 2 and _is_c(a.ops[1]):
         if _add_like(a, ctx):  # (add (or x, c0), c1) -> (add x, c0 + c1), the or add-like
-            _set(n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
+            _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
             return True
-    if bc and -64 <= b.value < -16:
-        # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
-        # (LLVM's NegSubInlineConst32 patterns); we express it as the DAG it selects from
-        _set(n, "ISD::SUB", [a, ctx.const(-b.value, vt)])
-        n.value = "negsub"
-        ctx.mutated = True  # a change no pass reports (see run)
-        return False
-    if _rule_reassociate(n, ctx, opc, a, b):
+    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
         return True
     for p_, q in ((a, b), (b, a)):
         # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like
         # and used once
-        if p_.opcode in ("ISD::OR", "ISD::XOR") and _is_c(p_.ops[1]) and not _is_c(q) and ctx.one_use(p_) \
+        if p_.opcode in ("ISD::OR", "ISD::XOR") and _is_c(p_.ops[1]) and not _is_c(q) and p_.uses == 1 \
                 and _add_like(p_, ctx):
             inner = ctx.new("ISD::ADD", vt, [q, p_.ops[0]], like=n)
-            _set(n, "ISD::ADD", [inner, p_.ops[1]])
+            _set(ctx, n, "ISD::ADD", [inner, p_.ops[1]])
             return True
     if _is_neg(a):  # ((0 - A) + B) -> B - A
-        _set(n, "ISD::SUB", [b, a.ops[1]])
+        _set(ctx, n, "ISD::SUB", [b, a.ops[1]])
         return True
     if _is_neg(b):  # (A + (0 - B)) -> A - B
-        _set(n, "ISD::SUB", [a, b.ops[1]])
+        _set(ctx, n, "ISD::SUB", [a, b.ops[1]])
         return True
     if b.opcode == "ISD::SUB" and b.ops[1] is a:  # A + (B - A) -> B
         ctx.replace(n, b.ops[0])
@@ -525,75 +893,75 @@ def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         return True
     if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB":
         if b.ops[1] is a.ops[0]:  # (A - B) + (C - A) -> C - B
-            _set(n, "ISD::SUB", [b.ops[0], a.ops[1]])
+            _set(ctx, n, "ISD::SUB", [b.ops[0], a.ops[1]])
             return True
         if b.ops[0] is a.ops[1]:  # (A - B) + (B - C) -> A - C
-            _set(n, "ISD::SUB", [a.ops[0], b.ops[1]])
+            _set(ctx, n, "ISD::SUB", [a.ops[0], b.ops[1]])
             return True
     if b.opcode == "ISD::SUB" and b.ops[1].opcode == "ISD::ADD" and a in b.ops[1].ops:
         # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
         t = b.ops[1]
-        _set(n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
+        _set(ctx, n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
         return True
     if b.opcode in ("ISD::ADD", "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
         # A + ((B - A) +/- C) -> B +/- C
-        _set(n, b.opcode, [b.ops[0].ops[0], b.ops[1]])
+        _set(ctx, n, b.opcode, [b.ops[0].ops[0], b.ops[1]])
         return True
-    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB" and ctx.one_use(a) and ctx.one_use(b) \
+    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB" and a.uses == 1 and b.uses == 1 \
             and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
         # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
         s1 = ctx.new("ISD::ADD", vt, [a.ops[0], b.ops[0]], like=n)
         s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
-        _set(n, "ISD::SUB", [s1, s2])
+        _set(ctx, n, "ISD::SUB", [s1, s2])
         return True
     if _demanded_root(n, ctx):
         return True
     if bc and _wrap(b.value, vt) == 1:
         if _is_not(a):  # (add (xor x, -1), 1) -> (sub 0, x)
-            _set(n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
+            _set(ctx, n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
             return True
         if a.opcode == "ISD::ADD":  # (add (add (xor a, -1), b), 1) -> (sub b, a)
             if _is_not(a.ops[0]):
-                _set(n, "ISD::SUB", [a.ops[1], a.ops[0].ops[0]])
+                _set(ctx, n, "ISD::SUB", [a.ops[1], a.ops[0].ops[0]])
                 return True
             if _is_not(a.ops[1]):
-                _set(n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+                _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
                 return True
-    if bc and _wrap(b.value, vt) == -1 and a.opcode == "ISD::SUB" and ctx.one_use(a):
+    if bc and _wrap(b.value, vt) == -1 and a.opcode == "ISD::SUB" and a.uses == 1:
         # (x - y) + -1 -> add (xor y, -1), x
         nt = ctx.new("ISD::XOR", vt, [a.ops[1], ctx.const(-1, vt)], like=a)
-        _set(n, "ISD::ADD", [nt, a.ops[0]])
+        _set(ctx, n, "ISD::ADD", [nt, a.ops[0]])
         return True
-    if bc and a.opcode == "ISD::MUL" and ctx.one_use(a) and _is_c(a.ops[1]) and a.ops[0].opcode == "ISD::ADD" \
+    if bc and a.opcode == "ISD::MUL" and a.uses == 1 and _is_c(a.ops[1]) and a.ops[0].opcode == "ISD::ADD" \
             and _is_c(a.ops[0].ops[1]):
         # add (mul (add A, CA), CM), CB -> add (mul A, CM), CM * CA + CB
         cm, ca = a.ops[1].value, a.ops[0].ops[1].value
         m = ctx.new("ISD::MUL", vt, [a.ops[0].ops[0], a.ops[1]], like=a)
-        _set(n, "ISD::ADD", [m, ctx.const(cm * ca + b.value, vt)])
+        _set(ctx, n, "ISD::ADD", [m, ctx.const(cm * ca + b.value, vt)])
         return True
     for p_, q in ((a, b), (b, a)):  # visitADDLikeCommutative, both operand orders
         if q.opcode == "ISD::SHL" and _is_neg(q.ops[0]):
             # add x, (shl (0 - y), n) -> sub x, (shl y, n)
             sh = ctx.new("ISD::SHL", vt, [q.ops[0].ops[1], q.ops[1]], like=q)
-            _set(n, "ISD::SUB", [p_, sh])
+            _set(ctx, n, "ISD::SUB", [p_, sh])
             return True
-        if p_.opcode == "ISD::SUB" and ctx.one_use(p_):
+        if p_.opcode == "ISD::SUB" and p_.uses == 1:
             if _is_c(p_.ops[1]):  # (x - C) + y -> (x + y) - C
                 t = ctx.new("ISD::ADD", vt, [p_.ops[0], q], like=n)
-                _set(n, "ISD::SUB", [t, p_.ops[1]])
+                _set(ctx, n, "ISD::SUB", [t, p_.ops[1]])
                 return True
             if _is_c(p_.ops[0]):  # (C - x) + y -> (y - x) + C
                 t = ctx.new("ISD::SUB", vt, [q, p_.ops[1]], like=n)
-                _set(n, "ISD::ADD", [t, p_.ops[0]])
+                _set(ctx, n, "ISD::ADD", [t, p_.ops[0]])
                 return True
-        if p_.opcode == "ISD::MUL" and p_.ops[0] is q and _is_c(p_.ops[1]) and ctx.one_use(p_):
+        if p_.opcode == "ISD::MUL" and p_.ops[0] is q and _is_c(p_.ops[1]) and p_.uses == 1:
             # add (mul x, C), x -> mul x, C + 1
-            _set(n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
+            _set(ctx, n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
             return True
     if _no_common_bits(a, b, ctx):
-        _set(n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
+        _set(ctx, n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
         return True
-    if _reassociate_scalar(n, ctx):
+    if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
         return True
     return False
 
@@ -605,13 +973,13 @@ def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _is_c(a) and a.value == 0 and b.opcode in ("ISD::SRA", "ISD::SRL") and _is_c(b.ops[1]) \
             and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
         # -(X >>u 31) -> X >>s 31 ; -(X >>s 31) -> X >>u 31
-        _set(n, "ISD::SRL" if b.opcode == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
+        _set(ctx, n, "ISD::SRL" if b.opcode == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
         return True
     if _is_c(a) and _wrap(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
-        _set(n, "ISD::XOR", [b, a])
+        _set(ctx, n, "ISD::XOR", [b, a])
         return True
     if _is_neg(b):  # A - (0 - B) -> A + B
-        _set(n, "ISD::ADD", [a, b.ops[1]])
+        _set(ctx, n, "ISD::ADD", [a, b.ops[1]])
         return True
     if b.opcode == "ISD::SUB" and b.ops[0] is a:  # A - (A - B) -> B
         ctx.replace(n, b.ops[1])
@@ -621,65 +989,66 @@ def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         return True
     if b.opcode == "ISD::ADD" and _is_c(a) and _is_c(b.ops[1]):
         # C2 - (A + C1) -> (C2 - C1) - A (no one-use condition)
-        _set(n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
+        _set(ctx, n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
         return True
     if a.opcode == "ISD::ADD" and a.ops[1].opcode in ("ISD::ADD", "ISD::SUB") and a.ops[1].ops[0] is b:
         # ((A + (B +/- C)) - B) -> A +/- C
-        _set(n, a.ops[1].opcode, [a.ops[0], a.ops[1].ops[1]])
+        _set(ctx, n, a.ops[1].opcode, [a.ops[0], a.ops[1].ops[1]])
         return True
     if a.opcode == "ISD::ADD" and a.ops[1].opcode == "ISD::ADD" and a.ops[1].ops[1] is b:
         # ((A + (C + B)) - B) -> A + C
-        _set(n, "ISD::ADD", [a.ops[0], a.ops[1].ops[0]])
+        _set(ctx, n, "ISD::ADD", [a.ops[0], a.ops[1].ops[0]])
         return True
     if a.opcode == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
         # ((A - (B - C)) - C) -> A - B
-        _set(n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+        _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
         return True
-    if b.opcode == "ISD::SUB" and ctx.one_use(b):
+    if b.opcode == "ISD::SUB" and b.uses == 1:
         # (A - (B - C)) -> A + (C - B)
         inner = ctx.new("ISD::SUB", vt, [b.ops[1], b.ops[0]], like=b)
-        _set(n, "ISD::ADD", [a, inner])
+        _set(ctx, n, "ISD::ADD", [a, inner])
         return True
     if b.opcode == "ISD::AND" and a in b.ops:
         # A - (A & B) -> A & ~B (the and used once, or B a constant)
         bb = b.ops[1] if b.ops[0] is a else b.ops[0]
-        if ctx.one_use(b) or _is_c(bb):
+        if b.uses == 1 or _is_c(bb):
             inv = ctx.new("ISD::XOR", vt, [bb, ctx.const(-1, vt)], like=b)
-            _set(n, "ISD::AND", [a, inv])
+            _set(ctx, n, "ISD::AND", [a, inv])
             return True
-    if b.opcode == "ISD::MUL" and ctx.one_use(b):
+    if b.opcode == "ISD::MUL" and b.uses == 1:
         for p_, q in ((b.ops[0], b.ops[1]), (b.ops[1], b.ops[0])):
             if _is_neg(p_):  # A - ((0 - B) * C) -> A + (B * C)
                 m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
-                _set(n, "ISD::ADD", [a, m])
+                _set(ctx, n, "ISD::ADD", [a, m])
                 return True
-    if _is_not(b) and ctx.one_use(b):
+    if _is_not(b) and b.uses == 1:
         # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
         inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
-        _set(n, "ISD::ADD", [inner, ctx.const(1, vt)])
+        _set(ctx, n, "ISD::ADD", [inner, ctx.const(1, vt)])
         return True
-    if a.opcode == "ISD::ADD" and ctx.one_use(a) and _is_c(a.ops[1]):
+    if a.opcode == "ISD::ADD" and a.uses == 1 and _is_c(a.ops[1]):
         # (x + C) - y -> (x - y) + C
         inner = ctx.new("ISD::SUB", vt, [a.ops[0], b], like=n)
-        _set(n, "ISD::ADD", [inner, a.ops[1]])
+        _set(ctx, n, "ISD::ADD", [inner, a.ops[1]])
         return True
-    if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and ctx.one_use(b):
+    if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and b.uses == 1:
         # y - (x + C) -> (y - x) - C, which the next visit makes (y - x) + -C
         inner = ctx.new("ISD::SUB", vt, [a, b.ops[0]], like=n)
-        _set(n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, vt)])
+        _set(ctx, n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, vt)])
         return True
-    if a.opcode == "ISD::SUB" and ctx.one_use(a) and _is_c(a.ops[0]):
+    if a.opcode == "ISD::SUB" and a.uses == 1 and _is_c(a.ops[0]):
         # (C - x) - y -> C - (x + y)
         inner = ctx.new("ISD::ADD", vt, [a.ops[1], b], like=n)
-        _set(n, "ISD::SUB", [a.ops[0], inner])
+        _set(ctx, n, "ISD::SUB", [a.ops[0], inner])
         return True
-    if b.opcode == "ISD::SRL" and ctx.one_use(b) and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
-        # sub N0, (srl x, 31) -> add N0, (sra x, 31)
+    if b.opcode == "ISD::SRL" and not ctx.legal_ops and b.uses == 1 and _is_c(b.ops[1]) \
+            and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+        # sub N0, (srl x, 31) -> add N0, (sra x, 31) (before legalization only)
         sra = ctx.new("ISD::SRA", vt, [b.ops[0], b.ops[1]], like=b)
-        _set(n, "ISD::ADD", [a, sra])
+        _set(ctx, n, "ISD::ADD", [a, sra])
         return True
     if b.opcode == "ISD::SHL" and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
-        _set(n, "ISD::ADD", [b, a])  # N0 - (x << 31) -> (x << 31) + N0
+        _set(ctx, n, "ISD::ADD", [b, a])  # N0 - (x << 31) -> (x << 31) + N0
         return True
     if _is_c(a) and bits:
         # no borrow possible: sub C0, X -> xor X, C0
@@ -687,7 +1056,7 @@ def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         c0 = a.value & m
         ones = ~_kb(b, ctx, 0).zero & m
         if (c0 - ones) & m == c0 ^ ones:
-            _set(n, "ISD::XOR", [b, a])
+            _set(ctx, n, "ISD::XOR", [b, a])
             return True
     return False
 
@@ -697,11 +1066,11 @@ def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         # DAGCombiner visitMUL: (mul (shl x, C), y) -> (shl (mul x, y), C), the shl used
         # once (either operand order, the first operand tried first)
         for s_, y in ((a, b), (b, a)):
-            if s_.opcode == "ISD::SHL" and _is_c(s_.ops[1]) and ctx.one_use(s_):
+            if s_.opcode == "ISD::SHL" and _is_c(s_.ops[1]) and s_.uses == 1:
                 inner = ctx.new("ISD::MUL", n.vt, [s_.ops[0], y], like=n)
-                _set(n, "ISD::SHL", [inner, s_.ops[1]])
+                _set(ctx, n, "ISD::SHL", [inner, s_.ops[1]])
                 return True
-    if _rule_reassociate(n, ctx, opc, a, b):
+    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
         return True
     if _demanded_root(n, ctx):
         return True
@@ -712,18 +1081,18 @@ def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         # has one use or only mul users; the add operand tried first
         for p_, x in ((a, b), (b, a)):
             if p_.opcode == "ISD::ADD" and _is_c(p_.ops[1]) and _wrap(p_.ops[1].value, n.vt) == 1 \
-                    and (ctx.one_use(p_) or _only_mul_users(p_, ctx)):
+                    and (p_.uses == 1 or _only_mul_users(p_, ctx)):
                 m = ctx.new("ISD::MUL", n.vt, [x, p_.ops[0]], like=n)
-                _set(n, "ISD::ADD", [m, x])
+                _set(ctx, n, "ISD::ADD", [m, x])
                 return True
     if n.divergent and n.vt == "i32" and "AMDGPUISD::MUL_U24" in ctx.legal:
         # ... then a divergent multiply of two operands that fit in 24 bits becomes
         # MUL_U24 (known leading zeros), else MUL_I24 (sign bits)
         if max(_active_bits(a, ctx), _active_bits(b, ctx)) <= 24:
-            _set(n, "AMDGPUISD::MUL_U24", [a, b])
+            _set(ctx, n, "AMDGPUISD::MUL_U24", [a, b])
             return True
         if max(33 - _sign_bits(a, ctx, 0), 33 - _sign_bits(b, ctx, 0)) <= 24:
-            _set(n, "AMDGPUISD::MUL_I24", [a, b])
+            _set(ctx, n, "AMDGPUISD::MUL_I24", [a, b])
             return True
     return False
 
@@ -735,7 +1104,8 @@ def _active_bits(v: SDNode, ctx: _Ctx) -> int:
 
 
 def _only_mul_users(v: SDNode, ctx: _Ctx) -> bool:
-    return all(u.opcode == "ISD::MUL" for u in ctx.dag.nodes if v in u.ops and id(u) not in ctx.forward)
+    ctx.ensure_users()
+    return all(u.opcode == "ISD::MUL" for u in v.users)
 
 
 def _hoist_hands(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
@@ -743,10 +1113,10 @@ def _hoist_hands(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
     op (logic x, y), z for op a shift or an and, both hands used once."""
     if a.opcode != b.opcode or a.opcode not in _HANDS or len(a.ops) != 2 or a.ops[1] is not b.ops[1]:
         return False
-    if not (ctx.one_use(a) and ctx.one_use(b)):
+    if not (a.uses == 1 and b.uses == 1):
         return False
     logic = ctx.new(n.opcode, n.vt, [a.ops[0], b.ops[0]], like=n)
-    _set(n, a.opcode, [logic, a.ops[1]])
+    _set(ctx, n, a.opcode, [logic, a.ops[1]])
     return True
 
 
@@ -759,12 +1129,13 @@ def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _is_c(b) and a.opcode == "ISD::OR" and _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
         ctx.replace(n, b)  # (and (or x, C), D) -> D when C covers D
         return True
-    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and ctx.one_use(a):
+    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and a.uses == 1:
         # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
         # the sign bit -> srl
         c = a.ops[1].value & 31
         if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
-            a.opcode = "ISD::SRL"
+            ctx.sdb_root = n  # (SimplifyDemandedBits replaces the operand)
+            _set(ctx, a, "ISD::SRL", a.ops)
             return True
     if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]) and b.value > 0 \
             and (b.value & (b.value + 1)) == 0:
@@ -775,9 +1146,9 @@ def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
         # (no BFE_U32 here: AMDGPU forms it at selection time for both divergences, the
         # SelectS_BFE CustomSelect step; forming it early would hide the and from an or
         # root's v_and_or_b32)
-    if _rule_reassociate(n, ctx, opc, a, b):
+    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
         return True
-    if _hoist_hands(n, ctx, a, b):
+    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
         return True
     return False
 
@@ -785,70 +1156,73 @@ def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
 def _tail_OR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _rule_absorb(n, ctx, opc, a, b):
         return True
-    if _rule_reassociate(n, ctx, opc, a, b):
+    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
         return True
     for p_, q in ((a, b), (b, a)):  # visitORCommutative, both operand orders
         if p_.opcode == "ISD::AND":
             x0, x1 = p_.ops
             if _is_not(x1) and x1.ops[0] is q:  # (or (and X, ~Y), Y) -> (or X, Y)
-                _set(n, "ISD::OR", [x0, q])
+                _set(ctx, n, "ISD::OR", [x0, q])
                 return True
             if _is_not(x0) and x0.ops[0] is q:  # (or (and ~Y, X), Y) -> (or X, Y)
-                _set(n, "ISD::OR", [x1, q])
+                _set(ctx, n, "ISD::OR", [x1, q])
                 return True
         if p_.opcode == "ISD::XOR":
             x, y = p_.ops
             if y is q or x is q:  # (or (xor X, Y), Y) -> (or X, Y)
-                _set(n, "ISD::OR", [x if y is q else y, q])
+                _set(ctx, n, "ISD::OR", [x if y is q else y, q])
                 return True
             if q.opcode in ("ISD::AND", "ISD::OR") and ((q.ops[0] is x and q.ops[1] is y)
                                                          or (q.ops[0] is y and q.ops[1] is x)):
-                _set(n, "ISD::OR", [x, y])  # (or (xor X, Y), (X and/or Y)) -> (or X, Y)
+                _set(ctx, n, "ISD::OR", [x, y])  # (or (xor X, Y), (X and/or Y)) -> (or X, Y)
                 return True
-    if _hoist_hands(n, ctx, a, b):
+    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
         return True
     return False
 
 
 def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if opc == "ISD::XOR" and not _is_c(b):
+    if (a.opcode == "ISD::AND" or b.opcode == "ISD::AND") and opc == "ISD::XOR" and not _is_c(b):
         # DAGCombiner: (x & ~y) ^ y -> x | y
         for p_, y in ((a, b), (b, a)):
             if p_.opcode == "ISD::AND":
                 for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
                     if _is_not_of(q, y):
-                        _set(n, "ISD::OR", [x, y])
+                        _set(ctx, n, "ISD::OR", [x, y])
                         return True
     if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
         ao = a.opcode
-        if (ao == "ISD::AND" or ao == "ISD::OR") and ctx.one_use(a) and (_is_c(a.ops[1]) or _is_c(a.ops[0])):
+        if (ao == "ISD::AND" or ao == "ISD::OR") and a.uses == 1 and (_is_c(a.ops[1]) or _is_c(a.ops[0])):
             # DAGCombiner visitXOR (De Morgan when one side is a constant, the and/or used
             # once): not (and x, C) -> or (not x), ~C ; not (or x, C) -> and (not x), ~C
+            # (both halves go on the worklist, the and/or's first operand's first)
             x, c = (a.ops[0], a.ops[1]) if _is_c(a.ops[1]) else (a.ops[1], a.ops[0])
             notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=a)
-            _set(n, "ISD::OR" if ao == "ISD::AND" else "ISD::AND", [notx, ctx.const(~c.value, n.vt)])
+            notc = ctx.const(~c.value, n.vt)
+            for h in ((notx, notc) if x is a.ops[0] else (notc, notx)):
+                ctx.add(h)
+            _set(ctx, n, "ISD::OR" if ao == "ISD::AND" else "ISD::AND", [notx, notc])
             return True
         # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
         if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
-            _set(n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
+            _set(ctx, n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
             return True
         if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
-            _set(n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+            _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
             return True
     if opc == "ISD::XOR":
         # (xor (and x, y), y) -> (and (not x), y) when the and has one use; DAGCombiner
         # tries this operand order only (the and first, y its second operand)
-        for p_, y in ((a, b),):
-            if p_.opcode == "ISD::AND" and p_.ops[1] is y and ctx.one_use(p_):
-                x = p_.ops[0]
-                notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=p_)
-                _set(n, "ISD::AND", [notx, y])
-                return True
-    if _rule_reassociate(n, ctx, opc, a, b):
+        if a.opcode == "ISD::AND" and a.ops[1] is b and a.uses == 1:
+            notx = ctx.new("ISD::XOR", n.vt, [a.ops[0], ctx.const(-1, n.vt)], like=a)
+            ctx.add(notx)  # (visitXOR puts the not on the worklist)
+            _set(ctx, n, "ISD::AND", [notx, b])
+            return True
+    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
         return True
-    if _hoist_hands(n, ctx, a, b):
+    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
         return True
-    if _reassociate_scalar(n, ctx):
+    if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
         return True
     return False
 
@@ -856,13 +1230,13 @@ def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
 def _tail_SHL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if _rule_shift_of_shift(n, ctx, opc, a, b):
         return True
-    if _is_c(b) and a.opcode == "ISD::MUL" and _is_c(a.ops[1]) and ctx.one_use(a):
+    if _is_c(b) and a.opcode == "ISD::MUL" and _is_c(a.ops[1]) and a.uses == 1:
         # visitSHL: (shl (mul x, c1), c2) -> (mul x, c1 << c2), the mul used once
-        _set(n, "ISD::MUL", [a.ops[0], ctx.const(a.ops[1].value << (b.value & 31), n.vt)])
+        _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(a.ops[1].value << (b.value & 31), n.vt)])
         return True
     if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
         c1, c2 = a.ops[1].value & 31, b.value & 31
-        if c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+        if c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
             # DAGCombiner: (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
             x = a.ops[0]
             mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
@@ -871,7 +1245,7 @@ def _tail_SHL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
             else:
                 inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
                                 [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(n, "ISD::AND", [inner, mask])
+            _set(ctx, n, "ISD::AND", [inner, mask])
             return True
     return False
 
@@ -882,7 +1256,7 @@ def _tail_SRL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
     if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
         c1, c2 = a.ops[1].value & 31, b.value & 31
         x = a.ops[0]
-        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or ctx.one_use(a)):
+        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
             # DAGCombiner: (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
             mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
             if c1 == c2:
@@ -890,7 +1264,7 @@ def _tail_SRL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
             else:
                 inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
                                 [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(n, "ISD::AND", [inner, mask])
+            _set(ctx, n, "ISD::AND", [inner, mask])
             return True
     return False
 
@@ -913,9 +1287,79 @@ def _non_negative(n: SDNode, depth: int = 0) -> bool:
 
 def _known_lz(n: SDNode, depth: int = 0) -> int:
     """Known leading zero bits of a 32-bit value (the part of SelectionDAG's
-    computeKnownBits the modeled ops need; recursion depth 6 like LLVM's)."""
+    computeKnownBits the modeled ops need; recursion depth 6 like LLVM's: nothing is
+    known below depth 6). Memoized like ``_kb`` in ``kbc``: under key -2 the count
+    without a depth limit and the levels it needs (``_lz_full``; with none known there,
+    none is known at any depth, as each rule only gains zeros from its operands'),
+    else per depth (keys 16 + depth)."""
     if depth > 6:
         return 0
+    c = n.kbc
+    f = c.get(-2) if c is not None else None
+    if f is None:
+        f = _lz_full(n, _FULL_ROOM)
+    k = f[0]
+    if k is not None and (f[1] + depth <= 7 or not k):
+        return k
+    c = n.kbc
+    if c is None:
+        c = n.kbc = {}
+    k = c.get(16 + depth)
+    if k is None:
+        ops = _lz_operands(n)
+        k = _lz_leaf(n) if ops is None else _lz_rule(n, [_known_lz(o, depth + 1) for o in ops])
+        c[16 + depth] = k
+    return k
+
+
+def _lz_full(n: SDNode, room: int):
+    """(known leading zeros without a depth limit, the levels they need, up to 8);
+    (None, 99) when cut short by ``room`` (not memoized)."""
+    c = n.kbc
+    if c is not None:
+        f = c.get(-2)
+        if f is not None:
+            return f
+    if room <= 0:
+        return _CUT
+    ops = _lz_operands(n)
+    if ops is None:
+        f = (_lz_leaf(n), 1)
+    else:
+        vals = []
+        need = 0
+        for o in ops:
+            fo = _lz_full(o, room - 1)
+            if fo[0] is None:
+                return _CUT
+            vals.append(fo[0])
+            if fo[1] > need:
+                need = fo[1]
+        f = (_lz_rule(n, vals), need + 1 if need < 7 else 8)
+    if c is None:
+        c = n.kbc = {}
+    c[-2] = f
+    return f
+
+
+_LZ_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL", "ISD::UMIN", "ISD::UMAX",
+                        "ISD::SMAX", "ISD::SMIN"})
+
+
+def _lz_operands(n: SDNode):
+    """The operands whose leading zeros ``_lz_rule`` combines, or None for a node counted
+    on its own (``_lz_leaf``)."""
+    opc = n.opcode
+    if opc in _LZ_BINOPS:
+        return n.ops[:2]
+    if opc in ("ISD::SRL", "ISD::SRA", "ISD::SHL"):
+        return n.ops[:1]
+    if opc == "ISD::SELECT":
+        return n.ops[1:3]
+    return None
+
+
+def _lz_leaf(n: SDNode) -> int:
     opc = n.opcode
     if opc == "ISD::Constant":
         if not isinstance(n.value, int):
@@ -937,15 +1381,17 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
     if opc == "AMDGPUISD::BFE_U32":
         w = n.ops[2]
         return 32 - (w.value & 31) if _is_c(w) and 0 < (w.value & 31) else 0
-    ops = n.ops
-    if opc not in ("ISD::SRL", "ISD::SRA", "ISD::SHL", "ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD",
-                   "ISD::MUL", "ISD::UMIN", "ISD::UMAX", "ISD::SMAX", "ISD::SMIN", "ISD::SELECT"):
-        return 0
+    return 0
+
+
+def _lz_rule(n: SDNode, vals: list) -> int:
+    """The leading zeros of ``n`` from its operands' (``_lz_operands``)."""
+    opc = n.opcode
     if opc == "ISD::SELECT":
-        return min(_known_lz(ops[1], depth + 1), _known_lz(ops[2], depth + 1))
-    x = _known_lz(ops[0], depth + 1)
+        return min(vals[0], vals[1])
+    x = vals[0]
     if opc in ("ISD::SRL", "ISD::SRA", "ISD::SHL"):
-        b = ops[1]
+        b = n.ops[1]
         if not _is_c(b):
             return x if opc != "ISD::SHL" else 0
         c = b.value & 31
@@ -954,7 +1400,7 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
         if opc == "ISD::SRA" and x == 0:
             return 0
         return min(32, x + c)
-    y = _known_lz(ops[1], depth + 1)
+    y = vals[1]
     if opc in ("ISD::AND", "ISD::UMIN"):
         return max(x, y)
     if opc in ("ISD::OR", "ISD::XOR", "ISD::UMAX", "ISD::SMAX", "ISD::SMIN"):
@@ -974,11 +1420,11 @@ def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
     if _is_c(n01):
         if _is_c(n1):
             folded = ctx.const(_FOLD[opc](n01.value, n1.value), n.vt)
-            _set(n, opc, [n00, folded])
+            _set(ctx, n, opc, [n00, folded])
             return True
-        if ctx.one_use(n0) and (n0.divergent or not n1.divergent):
+        if n0.uses == 1 and (n0.divergent or not n1.divergent):
             inner = ctx.new(opc, n.vt, [n00, n1], like=n0)
-            _set(n, opc, [inner, n01])
+            _set(ctx, n, opc, [inner, n01])
             return True
     if opc == "ISD::XOR":
         if n1 is n00:
@@ -990,7 +1436,7 @@ def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
     if opc in ("ISD::AND", "ISD::OR") and (n1 is n00 or n1 is n01):
         ctx.replace(n, n0)
         return True
-    if ctx.one_use(n0) and (n0.divergent or not n1.divergent):
+    if n0.uses == 1 and (n0.divergent or not n1.divergent):
         # DAGCombiner::reassociateOpsCommutative: (op (op n00, n01), n1) -> (op e, n01)
         # when e = (op n00, n1) is already a node of the DAG (getNodeIfExists, operands
         # in that order), or (op e, n00) with e = (op n01, n1); not when the result
@@ -998,12 +1444,12 @@ def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
         if n1 is not n01:
             e = ctx.existing(opc, n00, n1)
             if e is not None and ctx.existing(opc, e, n01) is None:
-                _set(n, opc, [e, n01])
+                _set(ctx, n, opc, [e, n01])
                 return True
         if n1 is not n00:
             e = ctx.existing(opc, n01, n1)
             if e is not None and ctx.existing(opc, e, n00) is None:
-                _set(n, opc, [e, n00])
+                _set(ctx, n, opc, [e, n00])
                 return True
     return False
 
@@ -1017,7 +1463,7 @@ def _reassociate_scalar(n: SDNode, ctx: _Ctx) -> bool:
         return False
     if op0.divergent:
         op0, op1 = op1, op0
-    if op1.opcode != opc or not ctx.one_use(op1):
+    if op1.opcode != opc or not op1.uses == 1:
         return False
     x, y = op1.ops
     if x.divergent == y.divergent:
@@ -1025,7 +1471,7 @@ def _reassociate_scalar(n: SDNode, ctx: _Ctx) -> bool:
     if x.divergent:
         x, y = y, x
     inner = ctx.new(opc, n.vt, [op0, x], like=op1)
-    _set(n, opc, [inner, y])
+    _set(ctx, n, opc, [inner, y])
     return True
 
 
@@ -1037,34 +1483,34 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
     if opc == "ISD::SRA" and _is_c(ops[1]) and ops[0].opcode == "ISD::SHL" and _is_c(ops[0].ops[1]) \
             and ops[0].ops[1].value == ops[1].value and ops[1].value in (16, 24) and n.vt == "i32" \
             and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
-        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(f"i{32 - ops[1].value}")])
+        _set(ctx, n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(f"i{32 - ops[1].value}")])
         return True
     if opc == "ISD::SIGN_EXTEND" and n.vt == "i32" and ops and ops[0].opcode == "ISD::TRUNCATE" \
             and ops[0].vt in ("i8", "i16") and ops[0].ops[0].vt == "i32" \
             and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
         # visitSIGN_EXTEND: sext (trunc x) with x already of the result type
-        _set(n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
+        _set(ctx, n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
         return True
     if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
         c, a, b = ops
-        if c.cc in _MINMAX and ctx.one_use(c) and all(m in ctx.legal for m in _MINMAX[c.cc]):
+        if c.cc in _MINMAX and c.uses == 1 and all(m in ctx.legal for m in _MINMAX[c.cc]):
             if c.ops[0] is a and c.ops[1] is b:
-                _set(n, _MINMAX[c.cc][0], [a, b])
+                _set(ctx, n, _MINMAX[c.cc][0], [a, b])
                 return True
             if c.ops[0] is b and c.ops[1] is a:
-                _set(n, _MINMAX[c.cc][1], [b, a])
+                _set(ctx, n, _MINMAX[c.cc][1], [b, a])
                 return True
     if opc in ("ISD::CTLZ", "ISD::CTTZ") and n.vt == "i32" and opc + "_ZERO_UNDEF" in ctx.legal \
             and "ISD::UMIN" in ctx.legal:
         inner = ctx.new(opc + "_ZERO_UNDEF", "i32", [ops[0]], like=n)
         inner.intrinsic = n.intrinsic
-        _set(n, "ISD::UMIN", [inner, ctx.const(32, "i32")])
+        _set(ctx, n, "ISD::UMIN", [inner, ctx.const(32, "i32")])
         return True
     if opc == "ISD::SMAX" and len(ops) == 2:
         for x, s in ((ops[0], ops[1]), (ops[1], ops[0])):
             if s.opcode == "ISD::SUB" and _is_c(s.ops[0]) and s.ops[0].value == 0 and s.ops[1] is x \
                     and "ISD::ABS" in ctx.legal:
-                _set(n, "ISD::ABS", [x])
+                _set(ctx, n, "ISD::ABS", [x])
                 return True
     return False
 
@@ -1078,7 +1524,7 @@ def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
     if n0.vt == "i1" or not n0.vt.startswith("i"):
         return False
     if _is_c(n0) and not _is_c(n1):
-        n.ops = [n1, n0]  # the constant goes to the right (equality: same condition)
+        _set(ctx, n, "ISD::SETCC", [n1, n0])  # the constant goes to the right (equality: same condition)
         return True
     vt = n0.vt
     arith = ("ISD::ADD", "ISD::SUB", "ISD::XOR")
@@ -1092,24 +1538,24 @@ def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
                 pairs += [(a0, b1, a1, b0), (a1, b0, a0, b1)]
             for x, y, p, q in pairs:
                 if x is y:
-                    n.ops = [p, q]
+                    _set(ctx, n, "ISD::SETCC", [p, q])
                     return True
         legal_imm = False
         if _is_c(n1):
             c2 = n1.value
             a0, a1 = n0.ops
-            if _is_c(a1) and ctx.one_use(n0):
+            if _is_c(a1) and n0.uses == 1:
                 if n0.opcode == "ISD::ADD":  # (X + C1) == C2 -> X == C2 - C1
-                    n.ops = [a0, ctx.const(c2 - a1.value, vt)]
+                    _set(ctx, n, "ISD::SETCC", [a0, ctx.const(c2 - a1.value, vt)])
                     return True
                 if n0.opcode == "ISD::XOR":  # (X ^ C1) == C2 -> X == C1 ^ C2
-                    n.ops = [a0, ctx.const(c2 ^ a1.value, vt)]
+                    _set(ctx, n, "ISD::SETCC", [a0, ctx.const(c2 ^ a1.value, vt)])
                     return True
-            if n0.opcode == "ISD::SUB" and _is_c(a0) and ctx.one_use(n0):  # (C1 - X) == C2 -> X == C1 - C2
-                n.ops = [a1, ctx.const(a0.value - c2, vt)]
+            if n0.opcode == "ISD::SUB" and _is_c(a0) and n0.uses == 1:  # (C1 - X) == C2 -> X == C1 - C2
+                _set(ctx, n, "ISD::SETCC", [a1, ctx.const(a0.value - c2, vt)])
                 return True
             legal_imm = True  # isLegalICmpImmediate (any immediate on AMDGPU)
-        if (not legal_imm or ctx.one_use(n0)) and _setcc_binop(n, n0, n1, ctx):
+        if (not legal_imm or n0.uses == 1) and _setcc_binop(n, n0, n1, ctx):
             return True
     if n1.opcode in arith and _setcc_binop(n, n1, n0, ctx):
         return True
@@ -1122,17 +1568,18 @@ def _setcc_binop(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
     x, y = n0.ops
     vt = n0.vt
     if x is n1:
-        n.ops = [y, ctx.const(0, vt)]
+        _set(ctx, n, "ISD::SETCC", [y, ctx.const(0, vt)])
         return True
     if y is not n1:
         return False
     if n0.opcode in ("ISD::ADD", "ISD::XOR"):
-        n.ops = [x, ctx.const(0, vt)]
+        _set(ctx, n, "ISD::SETCC", [x, ctx.const(0, vt)])
         return True
-    if not ctx.one_use(n0):
+    if not n0.uses == 1:
         return False
     sh = ctx.new("ISD::SHL", vt, [n1, ctx.const(1, vt)], like=n0)
-    n.ops = [x, sh]
+    ctx.add(sh)  # (foldSetCCWithBinOp puts the shift on the worklist)
+    _set(ctx, n, "ISD::SETCC", [x, sh])
     return True
 
 
@@ -1152,54 +1599,160 @@ def _width(vt: str) -> int:
 
 
 def _kb(n: SDNode, ctx: _Ctx, depth: int = 0) -> Known:
-    """SelectionDAG::computeKnownBits for the modeled nodes. Cached per combine run: a
-    rewrite keeps a node's value, so what is known about it stays true; an answer
-    computed from a shallower depth is reused for a deeper query (the depth limit only
-    ever loses facts)."""
+    """SelectionDAG::computeKnownBits for the modeled nodes, at recursion depth ``depth``
+    (constants are known at any depth, other nodes not at depth 6 and beyond).
+
+    Memoized in ``kbc`` while a run lasts, exactly: under key -1 the answer without a
+    depth limit and the depth it needs (``_kb_full``). That answer is the one at every
+    depth with room for its need; when it knows no bit, no depth knows one (each
+    transfer function only gains bits from known operand bits). Other answers, cut
+    short by the limit, are memoized under their depth. ``_invalidate`` drops the memos
+    when the node or a node below it changes."""
+    c = n.kbc
+    f = c.get(-1) if c is not None else None
+    if f is None:
+        f = _kb_full(n, ctx, _FULL_ROOM)
+    k = f[0]
+    if k is not None and (f[1] + depth <= 6 or not (k.zero | k.one)):
+        return k
+    if depth >= 6:
+        return Known(0, 0, _WIDTH.get(n.vt) or _width(n.vt) or 1)
+    c = n.kbc
+    if c is None:
+        c = n.kbc = {}
+    k = c.get(depth)
+    if k is None:
+        k = c[depth] = _kb_node(n, ctx, depth, _WIDTH.get(n.vt) or _width(n.vt))
+    return k
+
+
+# how deep _kb_full follows operands (a longer chain is answered depth by depth)
+_FULL_ROOM = 100
+
+
+def _kb_full(n: SDNode, ctx: _Ctx, room: int):
+    """(known bits without a depth limit, the depth they need): 0 for a constant or a
+    value without width, 1 for a node known without looking at operands, one more than
+    its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
+    a node cut short by that gets (None, 99), not memoized."""
+    c = n.kbc
+    if c is not None:
+        f = c.get(-1)
+        if f is not None:
+            return f
     bits = _WIDTH.get(n.vt) or _width(n.vt)
-    if n.opcode == "ISD::Constant" and n.value.__class__ is int and bits:
-        return const_known(n.value & ((1 << bits) - 1), bits)
-    if depth >= _MAX_DEPTH or not bits:
-        return Known(0, 0, bits or 1)
-    hit = ctx.known.get(id(n))
-    if hit is not None and hit[0] is n:
-        return hit[2]
-    k = _kb_node(n, ctx, depth, bits)
-    ctx.known[id(n)] = (n, depth, k)
+    opc = n.opcode
+    if opc == "ISD::Constant" and n.value.__class__ is int and bits:
+        f = (const_known(n.value & ((1 << bits) - 1), bits), 0)
+    elif not bits:
+        f = (Known(0, 0, 1), 0)
+    elif room <= 0:
+        return _CUT
+    else:
+        ops = n.ops
+        if opc in _KB_BINOPS and len(ops) == 2:
+            o = ops[0]
+            c0 = o.kbc
+            fa = (c0.get(-1) if c0 is not None else None) or _kb_full(o, ctx, room - 1)
+            o = ops[1]
+            c0 = o.kbc
+            fb = (c0.get(-1) if c0 is not None else None) or _kb_full(o, ctx, room - 1)
+            ka, kb = fa[0], fb[0]
+            if ka is None or kb is None:
+                return _CUT
+            need = fa[1] if fa[1] > fb[1] else fb[1]
+            need = need + 1 if need < 6 else 7
+            if not (ka.zero | ka.one | kb.zero | kb.one):
+                # (no binary op knows a bit of unknown operands)
+                k = _UNK32 if bits == 32 else _unknown(bits)
+            elif opc == "ISD::XOR":
+                k = Known((ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero), bits)
+            elif opc == "ISD::AND":
+                k = Known(ka.zero | kb.zero, ka.one & kb.one, bits)
+            elif opc == "ISD::OR":
+                k = Known(ka.zero & kb.zero, ka.one | kb.one, bits)
+            else:
+                k = _kb_binop(opc, bits, ka, kb)
+            f = (k, need)
+        elif opc == "ISD::SELECT" and len(ops) == 3:
+            fa = _kb_full(ops[1], ctx, room - 1)
+            fb = _kb_full(ops[2], ctx, room - 1)
+            if fa[0] is None or fb[0] is None:
+                return _CUT
+            need = fa[1] if fa[1] > fb[1] else fb[1]
+            f = (fa[0].intersect(fb[0]), need + 1 if need < 6 else 7)
+        else:
+            f = (_kb_leaf(n, opc, bits), 1)
+    if c is None:
+        c = n.kbc = {}
+    c[-1] = f
+    return f
+
+
+_CUT = (None, 99)
+_UNKNOWN: dict = {}
+
+
+def _unknown(bits: int) -> Known:
+    """The shared Known of ``bits`` bits with no bit known (Known values are never
+    changed once made)."""
+    k = _UNKNOWN.get(bits)
+    if k is None:
+        k = _UNKNOWN[bits] = Known(0, 0, bits)
+    return k
+
+
+_UNK32 = _unknown(32)
+_LZ_KNOWN: dict = {}  # (leading zeros, bits) -> Known
+
+
+def _lz_known(lz: int, bits: int) -> Known:
+    """The shared Known of a ``bits``-bit value with ``lz`` known leading zeros."""
+    k = _LZ_KNOWN.get((lz, bits))
+    if k is None:
+        m = (1 << bits) - 1
+        k = _LZ_KNOWN[(lz, bits)] = Known(m & ~(m >> lz) if lz < bits else m, 0, bits)
     return k
 
 
 def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
+    """The known bits of ``n`` from its operands' at ``depth + 1``."""
     opc = n.opcode
     ops = n.ops
-    m = (1 << bits) - 1
     if opc in _KB_BINOPS and len(ops) == 2:
-        ka = _kb(ops[0], ctx, depth + 1)
-        kb = _kb(ops[1], ctx, depth + 1)
-        if opc == "ISD::AND":
-            return Known(ka.zero | kb.zero, ka.one & kb.one, bits)
-        if opc == "ISD::OR":
-            return Known(ka.zero & kb.zero, ka.one | kb.one, bits)
-        if opc == "ISD::XOR":
-            return Known((ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero), bits)
-        if opc == "ISD::ADD":
-            return add_carry(ka, kb, True, False)
-        if opc == "ISD::SUB":
-            return add_carry(ka, Known(kb.one, kb.zero, bits), False, True)
-        if opc == "ISD::MUL":
-            return mul_known(ka, kb)
-        return shift_known(ka, _KB_SHIFT[opc], kb)
-    if opc == "ISD::CopyFromReg":
-        lz = _known_lz(n)
-        return Known(m & ~(m >> lz) if lz < bits else m, 0, bits)
+        return _kb_binop(opc, bits, _kb(ops[0], ctx, depth + 1), _kb(ops[1], ctx, depth + 1))
     if opc == "ISD::SELECT" and len(ops) == 3:
         return _kb(ops[1], ctx, depth + 1).intersect(_kb(ops[2], ctx, depth + 1))
-    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
-        return Known(m & ~((1 << bits.bit_length()) - 1), 0, bits)
-    if opc in ("ISD::UMIN", "ISD::UMAX", "ISD::SMIN", "ISD::SMAX", "AMDGPUISD::BFE_U32", "ISD::INTRINSIC_WO_CHAIN"):
+    return _kb_leaf(n, opc, bits)
+
+
+def _kb_binop(opc: str, bits: int, ka: Known, kb: Known) -> Known:
+    if opc == "ISD::AND":
+        return Known(ka.zero | kb.zero, ka.one & kb.one, bits)
+    if opc == "ISD::OR":
+        return Known(ka.zero & kb.zero, ka.one | kb.one, bits)
+    if opc == "ISD::XOR":
+        return Known((ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero), bits)
+    if opc == "ISD::ADD":
+        return add_carry(ka, kb, True, False)
+    if opc == "ISD::SUB":
+        return add_carry(ka, Known(kb.one, kb.zero, bits), False, True)
+    if opc == "ISD::MUL":
+        return mul_known(ka, kb)
+    return shift_known(ka, _KB_SHIFT[opc], kb)
+
+
+def _kb_leaf(n: SDNode, opc: str, bits: int) -> Known:
+    """The known bits of a node that are not computed from its operands' (at any depth
+    below the limit)."""
+    if opc == "ISD::CopyFromReg":
         lz = _known_lz(n)
-        return Known(m & ~(m >> lz) if lz < bits else m, 0, bits)
-    return Known(0, 0, bits)
+        return _lz_known(lz, bits) if lz else (_UNK32 if bits == 32 else _unknown(bits))
+    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
+        return _lz_known(bits - bits.bit_length(), bits)
+    if opc in ("ISD::UMIN", "ISD::UMAX", "ISD::SMIN", "ISD::SMAX", "AMDGPUISD::BFE_U32", "ISD::INTRINSIC_WO_CHAIN"):
+        return _lz_known(_known_lz(n), bits)
+    return _UNK32 if bits == 32 else _unknown(bits)
 
 
 _KB_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB", "ISD::MUL",
@@ -1208,7 +1761,22 @@ _KB_SHIFT = {"ISD::SHL": "shl", "ISD::SRL": "lshr", "ISD::SRA": "ashr"}
 
 
 def _sign_bits(n: SDNode, ctx: _Ctx, depth: int = 0) -> int:
-    """SelectionDAG::ComputeNumSignBits for the modeled nodes."""
+    """SelectionDAG::ComputeNumSignBits for the modeled nodes; memoized like ``_kb``
+    (keys 32 + depth)."""
+    c = n.kbc
+    if c is not None:
+        k = c.get(32 + depth)
+        if k is not None:
+            return k
+    k = _sign_bits_node(n, ctx, depth)
+    c = n.kbc
+    if c is None:
+        c = n.kbc = {}
+    c[32 + depth] = k
+    return k
+
+
+def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
     bits = _width(n.vt)
     if not bits:
         return 1
@@ -1246,11 +1814,12 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
     visitXOR, the shift visits and visitADD/SUB/MUL: every bit of ``n`` demanded.
 
     Passed over where it cannot change anything (same answers, less work): an and/or/xor
-    whose operands have no known bits and no constant; a shift by a variable amount
-    (every bit demanded from a source that is visited itself); a shift by a constant,
-    or an add/sub/mul with a constant, of a value without known bits that is no operation
-    with rules; any other add/sub/mul (every bit demanded from operands visited
-    themselves). None of those can have every bit known either."""
+    whose operands have no known bits and no constant; a not whose bits are not all
+    known; a shift by a variable amount (every bit demanded from a source that is
+    visited itself); a shift by a constant, or an add/sub/mul with a constant, of a value
+    without known bits that is no operation with rules; any other add/sub/mul (every bit
+    demanded from operands visited themselves). None of those can have every bit known
+    either."""
     opc = n.opcode
     if opc not in _SDB_ROOTS:
         return False
@@ -1258,7 +1827,13 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
     bc = b.opcode == "ISD::Constant"
     if _SDB_SHORTCUTS[0]:
         if opc in _SDB_LOGIC:
-            if not bc:
+            if bc and opc == "ISD::XOR" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
+                # a not: its SimplifyDemandedBits changes something only when every
+                # bit is known (a constant)
+                k = _kb(n, ctx, 0)
+                if (k.zero | k.one) ^ ((1 << k.bits) - 1):
+                    return False
+            elif not bc:
                 ka = _kb(a, ctx, 1)
                 if not (ka.zero | ka.one):
                     kb_ = _kb(b, ctx, 1)
@@ -1271,12 +1846,18 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
             if not (ka.zero | ka.one):
                 return False
     k = _kb(n, ctx, 0)
-    if not (k.zero | k.one) ^ ((1 << k.bits) - 1):
-        return _demanded_const(n, (1 << k.bits) - 1, k, ctx)  # every bit known
     bits = k.bits
-    if bits == 1:
+    if (k.zero | k.one) ^ ((1 << bits) - 1) and bits == 1:
         return False
-    return _sdb(n, (1 << bits) - 1, 0, ctx)[0]
+    # DAGCombiner::SimplifyDemandedBits: a replacement it makes puts ``n`` back on the
+    # worklist first (ctx.commit)
+    ctx.sdb_root = n
+    if not (k.zero | k.one) ^ ((1 << bits) - 1):
+        r = _demanded_const(n, (1 << bits) - 1, k, ctx)  # every bit known
+    else:
+        r = _sdb(n, (1 << bits) - 1, 0, ctx)[0]
+    ctx.sdb_root = None
+    return r
 
 
 # the shortcuts of _demanded_root and _sdb (same answers; tests/test_combine_llc.py
@@ -1302,7 +1883,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         return False, _kb(op, ctx, depth)
     if depth >= _MAX_DEPTH:
         return False, Known(0, 0, bits)
-    if depth and ((demanded == m and _SDB_SHORTCUTS[0]) or not ctx.one_use(op)):
+    if depth and ((demanded == m and _SDB_SHORTCUTS[0]) or not op.uses == 1):
         # (every bit demanded: what the node's own visit does, it is visited itself)
         return False, _kb(op, ctx, depth)
     if demanded == 0 or opc not in _KB_BINOPS or len(op.ops) != 2:
@@ -1366,25 +1947,25 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
             return _combine_to(op, b, ctx)
         if demanded & ~(k0.zero | k1.zero) == 0:
             # no demanded bit set on both sides: an inclusive or
-            _set(op, "ISD::OR", [a, b])
+            _set(ctx, op, "ISD::OR", [a, b])
             return True, None
         if cb is not None:
             if cb == k0.one:
                 # (X | C1) ^ C2 -> (X | C1) & ~C2 when C2's bits are known set in X | C1
-                _set(op, "ISD::AND", [a, ctx.const(~cb & demanded, vt)])
+                _set(ctx, op, "ISD::AND", [a, ctx.const(~cb & demanded, vt)])
                 return True, None
             if cb != m and demanded & ~cb == 0:
                 # every demanded bit flipped: a not
-                _set(op, "ISD::XOR", [a, ctx.const(-1, vt)])
+                _set(ctx, op, "ISD::XOR", [a, ctx.const(-1, vt)])
                 return True, None
-            if a.opcode in ("ISD::SRL", "ISD::SHL") and ctx.one_use(a) and _is_c(a.ops[1]) \
+            if a.opcode in ("ISD::SRL", "ISD::SHL") and a.uses == 1 and _is_c(a.ops[1]) \
                     and (a.ops[1].value & m) < bits:
                 s = a.ops[1].value & m
                 ones = (m << s) & m if a.opcode == "ISD::SHL" else m >> s
                 if cb == ones:
                     # xor (X << s), (-1 << s) -> (not X) << s (and the srl form)
                     nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
-                    _set(op, a.opcode, [nx, a.ops[1]])
+                    _set(ctx, op, a.opcode, [nx, a.ops[1]])
                     return True, None
         if (cb is None or cb != m) and _shrink_const(op, demanded, ctx):
             return True, None
@@ -1414,7 +1995,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         high = m & ~(m >> lz) if lz else 0
         if cb is not None and cb != m and cb != 1 and (cb | high) == m:
             # a constant whose undemanded high bits are the only zeros becomes -1
-            _set(op, opc, [a, ctx.const(-1, vt)])
+            _set(ctx, op, opc, [a, ctx.const(-1, vt)])
             return True, None
         if opc == "ISD::MUL":
             known = mul_known(k0, k1)
@@ -1449,7 +2030,7 @@ def _shrink_const(op: SDNode, demanded: int, ctx: _Ctx) -> bool:
         return False
     if c & ~demanded == 0:
         return False
-    _set(op, op.opcode, [op.ops[0], ctx.const(c & demanded, op.vt)])
+    _set(ctx, op, op.opcode, [op.ops[0], ctx.const(c & demanded, op.vt)])
     return True
 
 
@@ -1463,7 +2044,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
         if _sign_bits(a, ctx, depth + 1) >= hi:
             return _combine_to(op, a, ctx)  # only bits that already copy the sign
         if demanded == 1:
-            _set(op, "ISD::SRL", [a, b])
+            _set(ctx, op, "ISD::SRL", [a, b])
             return True, None
     if sa is None:
         if opc == "ISD::SHL":
@@ -1480,7 +2061,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
                 and (a.ops[1].value & m) < bits:
             # ((X >>u C1) << sa): the low bits are not demanded, one shift
             diff = sa - (a.ops[1].value & m)
-            _set(op, "ISD::SHL" if diff >= 0 else "ISD::SRL", [a.ops[0], ctx.const(abs(diff), vt)])
+            _set(ctx, op, "ISD::SHL" if diff >= 0 else "ISD::SRL", [a.ops[0], ctx.const(abs(diff), vt)])
             return True, None
         ch, k = _sdb(a, demanded >> sa, depth + 1, ctx)
         if ch or _bypass_shift_source(op, demanded >> sa, depth, ctx):
@@ -1491,7 +2072,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
                 and (a.ops[1].value & m) < bits:
             # ((X << C1) >>u sa): the high bits are not demanded, one shift
             diff = sa - (a.ops[1].value & m)
-            _set(op, "ISD::SRL" if diff >= 0 else "ISD::SHL", [a.ops[0], ctx.const(abs(diff), vt)])
+            _set(ctx, op, "ISD::SRL" if diff >= 0 else "ISD::SHL", [a.ops[0], ctx.const(abs(diff), vt)])
             return True, None
         ch, k = _sdb(a, (demanded << sa) & m, depth + 1, ctx)
         if ch or _bypass_shift_source(op, (demanded << sa) & m, depth, ctx):
@@ -1500,7 +2081,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
     # SRA by a constant
     if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
         if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
-            _set(op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
+            _set(ctx, op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
             return True, None
         if _sign_bits(a.ops[0], ctx, depth + 1) > sa:
             return _combine_to(op, a.ops[0], ctx)
@@ -1511,11 +2092,11 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
     if ch:
         return True, None
     if (k.zero >> (bits - 1)) & 1 or clz(demanded, bits) >= sa:
-        _set(op, "ISD::SRL", [a, b])  # sign known zero or no sign copy demanded
+        _set(ctx, op, "ISD::SRL", [a, b])  # sign known zero or no sign copy demanded
         return True, None
     if demanded and demanded & (demanded - 1) == 0:
         # one demanded bit, taken from the sign
-        _set(op, "ISD::SRL", [a, ctx.const(bits - 1 - (demanded.bit_length() - 1), vt)])
+        _set(ctx, op, "ISD::SRL", [a, ctx.const(bits - 1 - (demanded.bit_length() - 1), vt)])
         return True, None
     if _bypass_shift_source(op, ind, depth, ctx):
         return True, None
@@ -1531,7 +2112,7 @@ def _bypass_shift_source(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> bo
     v = _multi_use_demanded(op.ops[0], demanded, depth + 1, ctx)
     if v is None:
         return False
-    _set(op, op.opcode, [v, op.ops[1]])
+    _set(ctx, op, op.opcode, [v, op.ops[1]])
     return True
 
 
@@ -1548,7 +2129,7 @@ def _bypass_multi_use(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> bool:
     vb = _multi_use_demanded(b, demanded, depth + 1, ctx)
     if va is None and vb is None:
         return False
-    _set(op, op.opcode, [va or a, vb or b])
+    _set(ctx, op, op.opcode, [va or a, vb or b])
     return True
 
 
@@ -1592,100 +2173,265 @@ def _multi_use_demanded(v: SDNode, demanded: int, depth: int, ctx: _Ctx):
     return None
 
 
-# opcodes _other_rules has rules for (it answers False for every other opcode)
+# opcodes with rules: _binop_rules for the binary ops of _FOLD, _other_rules for these
 _OTHER_OPS = frozenset({"ISD::SRA", "ISD::SIGN_EXTEND", "ISD::SELECT", "ISD::CTLZ", "ISD::CTTZ", "ISD::SMAX",
                         "ISD::SETCC"})
+_RULE_OPS = frozenset(_FOLD) | _OTHER_OPS
+_VISIT_OPS = _RULE_OPS | COMMUTATIVE
+
+# A run stops after this many visits per node of the block (a guard against two rules
+# undoing each other forever; no generated kernel comes near it)
+_VISITS_PER_NODE = 64
+STATS = {"visit_limit_hit": 0}
 
 
 def _visit(n: SDNode, ctx: _Ctx) -> bool:
-    if ctx.forward and id(n) in ctx.forward:
-        return False
-    if n.opcode in _FOLD and len(n.ops) == 2:
-        if _binop_rules(n, ctx):
-            return True
-    # (a binop rule may have changed the opcode without reporting a change: NegSub)
-    if n.opcode in _OTHER_OPS:
-        return _other_rules(n, ctx)
+    """DAGCombiner::combine: the node's visit (the generic rules, then the target's), then,
+    when nothing fired, the commuted form of a commutative binary node if it exists
+    already (getNodeIfExists). Whether something changed."""
+    opc = n.opcode
+    ops = n.ops
+    if opc in _FOLD and len(ops) == 2 and _binop_rules(n, ctx):
+        return True
+    if opc in _OTHER_OPS and _other_rules(n, ctx):
+        return True
+    if opc in COMMUTATIVE and len(ops) == 2:
+        a, b = ops
+        if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
+            e = ctx.cse.get(_key(opc, n.vt, (b, a)))
+            if e is not None:
+                ctx.commit(n, e)
+                return True
     return False
 
 
-_PASS_NO = [0]
+class _WouldChange(Exception):
+    """A visit tried in _any_change was about to change the DAG."""
 
 
-def run(dag, target=None, max_passes: int = 8) -> None:
-    ctx = _Ctx(dag, target)
-    touched = False
-    fold, other = _FOLD, _OTHER_OPS
-    binop, other_rules = _binop_rules, _other_rules
-    created, forward = ctx.created, ctx.forward
-    for k in range(max_passes):
-        if k:
-            _resort(dag, ctx)
-        ctx.mutated = False
-        _PASS_NO[0] += 1
-        p = ctx.pass_no = _PASS_NO[0]
-        nodes = list(dag.nodes)
+def _any_change(ctx: _Ctx, nodes: list) -> bool:
+    """Whether visiting one of ``nodes`` would change the DAG as it is. A visit that
+    changes nothing leaves no trace, so when none of them changes anything, combine2
+    (visiting them in whatever order) is a run without effect; the first change stops
+    the tries before it happens (every change starts with _Ctx.get, const or vtnode
+    making a node, commit or add)."""
+    ctx.dry = True
+    try:
         for n in nodes:
-            n.cuses = n.uses
-            n.cpass = p
-        changed = False
-        for n in reversed(nodes):  # users before operands, as DAGCombiner's worklist
-            # _visit(n, ctx), inline: nodes of opcodes without rules are passed over
-            opc = n.opcode
-            if opc in fold:
-                if forward and id(n) in forward:
-                    continue
-                fired = (len(n.ops) == 2 and binop(n, ctx)) or (n.opcode in other and other_rules(n, ctx))
-            elif opc in other:
-                if forward and id(n) in forward:
-                    continue
-                fired = other_rules(n, ctx)
-            else:
-                continue
-            if fired:
-                changed = True
-                # the rewritten node (DAGCombiner's result value) is combined again right
-                # away, then the nodes the rule created (they were pushed on the worklist
-                # before it): the worklist pops the result first
-                stack = list(created)
-                stack.append(n)
-                created.clear()
-                budget = 32
-                while stack and budget:
-                    budget -= 1
-                    m = stack.pop()
-                    if _visit(m, ctx):
-                        stack.extend(created)
-                        stack.append(m)
-                        created.clear()
-            created.clear()
-        if ctx.forward:
-            _apply_forward(dag, ctx)
-        touched = touched or changed
-        if not changed:
+            if _visit(n, ctx):
+                return True
+    except _WouldChange:
+        return True
+    finally:
+        ctx.dry = False
+        ctx.sdb_root = None
+    return False
+
+
+def run(dag, target=None) -> None:
+    """Combine the block's DAG in place as llc does before selection: DAGCombiner::Run
+    before legalization (combine1), SelectionDAG::Legalize's topological re-sort (the
+    modeled operations are legal already), DAGCombiner::Run after it (combine2); then
+    give the DAG the selector's form: NegSubInlineConst32 adds as subs, nodes in
+    topological order from the roots, numbered, with use counts and divergence bits."""
+    ctx = _Ctx(dag, target)
+    _combine_run(ctx)
+    if ctx.events:
+        stale = ctx.between_runs()
+        if stale:
+            ctx.legal_ops = True
+            if _any_change(ctx, stale):
+                ctx.wl = _topological_order(ctx)  # (each node's wlix set to its position)
+                ctx.prune.clear()  # (no node is left without uses)
+                _combine_run(ctx, again=True)
+    # (otherwise every node's last visit saw the DAG combine2 would see, and changed
+    # nothing: combine2 would change nothing either)
+    _finish(dag, ctx)
+
+
+def _combine_run(ctx: _Ctx, again: bool = False) -> None:
+    """DAGCombiner::Run over the worklist ctx holds.
+
+    A node whose last visit changed nothing, with the DAG unchanged since (``stamp``), is
+    not visited again (``again``: in combine2): the visit is a function of the DAG, so it
+    would change nothing again (combine2's rules are those of combine1 or fewer)."""
+    wl = ctx.wl
+    prune = ctx.prune
+    stamp = ctx.stamp
+    visit_ops, fold, other, commutative = _VISIT_OPS, _FOLD, _OTHER_OPS, COMMUTATIVE
+    binop_rules, other_rules = _binop_rules, _other_rules
+    fresh, done, dead = _FRESH, _DONE, _DEAD
+    budget = _VISITS_PER_NODE * len(wl) + 1000
+    pop = wl.pop
+    push = wl.append
+    roots = ctx.roots
+    # only a node made during this run can be off the worklist and never combined
+    # (every other live node was put on it at the start)
+    created = ctx.created
+    made = len(created)
+    while True:
+        # getNextWorklistEntry
+        if prune:
+            ctx.prune_dangling()
+        n = None
+        while wl:
+            n = pop()
+            if n is not None:
+                break
+        if n is None:
             break
-    if k and not changed and not ctx.mutated:
-        # The last pass, after a re-sort, changed nothing: re-sorting again would give the
-        # same order, ids, uses and bits; only the constants that pass made and left
-        # unused (appended after the sorted nodes) go.
-        del dag.nodes[len(nodes):]
-    elif touched or any(n.id < 0 for n in dag.nodes):
-        _resort(dag, ctx)
+        n.wlix = done
+        if not n.uses and n.chain is None and n.opcode != "ISD::EntryToken" and n not in roots:
+            ctx.delete_unused(n)  # (not ctx.pinned(n), inline)
+            continue
+        opc = n.opcode
+        ops = n.ops
+        if opc not in visit_ops:
+            # no rule: only the operands never combined go on the worklist
+            if len(created) != made:
+                for o in ops:
+                    if o.wlix == fresh:
+                        o.wlix = len(wl)
+                        push(o)
+            continue
+        # the operands not combined before go on the worklist (those already on it stay
+        # where they are) and become candidates for pruning; the candidates matter only
+        # when the visit changes the DAG, so they are entered then (``pend``)
+        if len(ops) == 2:
+            o0, o1 = ops
+            s0, s1 = o0.wlix, o1.wlix
+            if len(created) != made:
+                if s0 == fresh:
+                    o0.wlix = len(wl)
+                    push(o0)
+                if s1 == fresh and o1 is not o0:
+                    o1.wlix = len(wl)
+                    push(o1)
+            pend = None
+        else:
+            pend = [o for o in ops if o.wlix != done]
+            for o in ops:
+                if o.wlix == fresh:
+                    o.wlix = len(wl)
+                    push(o)
+        ev = ctx.events
+        if again and stamp.get(n) == ev:
+            continue
+        budget -= 1
+        if budget < 0:
+            STATS["visit_limit_hit"] += 1
+            break
+        if _TRACE[0] is not None:
+            _TRACE[0]("visit", n, None)
+        # _visit(n, ctx), inline
+        if opc in fold and len(ops) == 2:
+            if not binop_rules(n, ctx) and not (opc in other and other_rules(n, ctx)) and opc in commutative:
+                a, b = ops
+                if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
+                    e = ctx.cse.get((opc, b, a))
+                    if e is not None:
+                        ctx.commit(n, e)
+        elif not (opc in other and other_rules(n, ctx)) and opc in commutative and len(ops) == 2:
+            a, b = ops
+            if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
+                e = ctx.cse.get(_key(opc, n.vt, (b, a)))
+                if e is not None:
+                    ctx.commit(n, e)
+        if ctx.events == ev:
+            stamp[n] = ev
+        else:
+            if pend is None:
+                pend = [o for o, st in ((o0, s0), (o1, s1)) if st != done]
+            first = {o: None for o in pend if o.wlix != dead}
+            if first:
+                first.update(prune)
+                prune.clear()
+                prune.update(first)
 
 
-def _apply_forward(dag, ctx: _Ctx) -> None:
-    def final(m: SDNode) -> SDNode:
-        seen = 0
-        while id(m) in ctx.forward and seen < 64:
-            m = ctx.forward[id(m)]
-            seen += 1
-        return m
+def _topological_order(ctx: _Ctx) -> list:
+    """SelectionDAG::AssignTopologicalOrder over the live nodes in AllNodes order (the
+    block's nodes, then those the combines made, in order): the nodes without operands
+    first, in that order, then each node as soon as its last operand is placed, found by
+    walking the placed nodes in order and each one's users in use-list order. A chain
+    counts as an operand; a CopyFromReg reads a register node of its own, a leaf made
+    just before it (here: the tuple holding the CopyFromReg)."""
+    ctx.ensure_users()
+    chained: dict = {}
+    order = []
+    append = order.append
+    for group in (ctx.dag.nodes, ctx.created):
+        for n in group:
+            if n.wlix == _DEAD:
+                continue
+            d = len(n.ops)
+            c = n.chain
+            if c is not None:
+                d += 1
+                u = chained.get(c)
+                if u is None:
+                    chained[c] = [n]
+                else:
+                    u.append(n)
+            if n.opcode == "ISD::CopyFromReg":
+                append((n,))  # its register leaf
+                d += 1
+            if d:
+                n.mark = d
+            else:
+                append(n)
+    i = 0
+    out = []
+    while i < len(order):
+        n = order[i]
+        i += 1
+        if n.__class__ is tuple:
+            u = n[0]
+            d = u.mark - 1
+            u.mark = d
+            if not d:
+                append(u)
+            continue
+        n.wlix = len(out)
+        out.append(n)
+        users = n.users
+        if users:
+            for u, k in reversed(users.items()):
+                d = u.mark - k
+                u.mark = d
+                if not d:
+                    append(u)
+        c = chained.get(n)
+        if c:
+            for u in reversed(c):
+                d = u.mark - 1
+                u.mark = d
+                if not d:
+                    append(u)
+    return out
 
-    for n in dag.nodes:
-        if n.ops:
-            n.ops = [final(o) if id(o) in ctx.forward else o for o in n.ops]
-    dag.roots[:] = [r for r in dag.roots]
-    ctx.forward.clear()
+
+def _finish(dag, ctx: _Ctx) -> None:
+    changed = ctx.events != 0
+    built = ctx.users_built  # (use lists would keep the nodes in reference cycles)
+    # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
+    # (the NegSubInlineConst32 patterns): the add becomes that sub for the selector
+    for group in (dag.nodes, ctx.created):
+        for m in group:
+            if built:
+                m.users = None
+            if m.opcode == "ISD::ADD" and len(m.ops) == 2 and m.wlix != _DEAD:
+                b = m.ops[1]
+                if b.opcode == "ISD::Constant" and b.value.__class__ is int:
+                    c = _wrap(b.value, m.vt)
+                    if -64 <= c < -16:
+                        m.opcode = "ISD::SUB"
+                        m.ops = [m.ops[0], ctx.const(-c, m.vt)]
+                        m.value = "negsub"
+                        m.kbc = None
+                        changed = True
+    if changed:
+        _resort(dag)
 
 
 _MARK = [0]

@@ -103,7 +103,7 @@ class SDNode:
 
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
-                 "mark", "cuses", "cpass", "klz")
+                 "mark", "users", "wlix", "kbc", "klz")
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
@@ -122,11 +122,12 @@ class SDNode:
         self.reg = reg            # vreg name for CopyFromReg/CopyToReg
         self.block = block
         self.target_op = target_op  # TableGen SDNode name for target nodes
-        # scratch fields of patterns.combine: DFS mark of the re-sort, and the use count
-        # its rules see during one pass (valid when ``cpass`` is that pass's number)
+        # scratch fields of patterns.combine while it runs on the block: DFS mark of the
+        # re-sort, users (user -> number of uses), worklist index, known-bits memo
         self.mark = 0
-        self.cuses = 0
-        self.cpass = 0
+        self.users = None
+        self.wlix = -1
+        self.kbc = None
         # known leading zero bits of a CopyFromReg's value, from the block that computed
         # it (llc's FunctionLoweringInfo::LiveOutRegInfo, an AssertZext on the copy): an
         # int, or the exporting node of that (finished) block until first asked

@@ -28,6 +28,9 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
   existing node (getNodeIfExists), xor of two nots.
 - SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``.
+- The worklist order (patterns/combine.py's driver, DAGCombiner::Run): xor/not chains whose
+  final form depends on which node is combined first, and a fold only the second
+  DAGCombiner run (after legalization) reaches.
 - visitShiftByConstant: a shift of a logic op with a constant pulled through it (and
   combineShiftOfShiftedLogic); a ``not`` is left alone.
 """
@@ -228,6 +231,20 @@ _SETCC = _TID + "".join([
        "  br i1 %c, label %t, label %e\nt:\n  %r = mul i32 %a, %b\n" + _ST + "e:\n  ret void\n"),
 ])
 
+_ORDER = _TID + "".join([
+    # users are combined before their operands: the outer not meets (~y ^ x) before that
+    # xor is reassociated, so ~y (used again by the or) stays and s_xnor_b32 takes ~y ^ a
+    _ops("not_xor_not", "%n = xor i32 %y, -1 ; %t = xor i32 %n, %x ; %r0 = xor i32 %t, -1 ; %r = or i32 %r0, %n"),
+    # w - (~(x ^ y) - z): the sub of the not is rewritten first, then the uniform parts
+    # regroup, giving v_add3_u32 (of w, x ^ a ... and 1) rather than v_xad_u32
+    _ops("sub_not_xor", "%t1 = xor i32 %x, %y ; %n1 = xor i32 %t1, -1 ; %s = sub i32 %n1, %z ; %r = sub i32 %w, %s"),
+    # x - ~(~(~(x << y) << z) ^ x): combine1 turns the sub of a not into (x + t) + 1
+    # before t becomes a not; only combine2 (after legalization) sees
+    # (add (add x, ~u), 1) and makes it x - u: v_sub_u32, not v_add3_u32
+    _ops("sub_not_combine2", "%s1 = shl i32 %x, %y ; %n1 = xor i32 %s1, -1 ; %s2 = shl i32 %n1, %z ; "
+                             "%n2 = xor i32 %s2, -1 ; %t = xor i32 %n2, %x ; %n3 = xor i32 %t, -1 ; %r = sub i32 %x, %n3"),
+])
+
 # rule -> (module, {function: opcodes llc's selection must contain for the kernel to show the shape})
 _RULES = {
     "demorgan_const": (_DEMORGAN, {"nand_c_u": {"S_ORN2_B32"}, "nor_c_u": {"S_ANDN2_B32"},
@@ -271,6 +288,8 @@ _RULES = {
                                             "sra_not_sra": {"V_ASHRREV_I32_e64", "V_NOT_B32_e32"},
                                             "shl_not_shl": {"V_LSHLREV_B32_e64", "V_NOT_B32_e32"}}),
     "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"}}),
+    "worklist_order": (_ORDER, {"not_xor_not": {"S_XNOR_B32", "S_NOT_B32"}, "sub_not_xor": {"V_ADD3_U32_e64"},
+                                "sub_not_combine2": {"V_SUB_U32_e64"}}),
 }
 
 
@@ -418,3 +437,50 @@ def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
         header = text.splitlines()[0]
         parse_module(f"{header}\n{function_text(fn)}\n}}\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n{decls}",
                      "again.ll")
+
+
+def test_known_bits_memo_is_exact(amdgpu):
+    """patterns.combine memoizes computeKnownBits per node (the answer without a depth
+    limit and the depth it needs, or the answer at one depth) and drops the memo when
+    the DAG below changes: every answer equals a fresh depth-limited computation. And no
+    run reaches the visit limit."""
+    from patterns import combine
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.knownbits import Known, const_known
+    from patterns.sdag import build_function_dags
+
+    def fresh(n, depth):
+        bits = combine._width(n.vt)
+        if n.opcode == "ISD::Constant" and isinstance(n.value, int) and bits:
+            return const_known(n.value & ((1 << bits) - 1), bits)
+        if depth >= 6 or not bits:
+            return Known(0, 0, bits or 1)
+        if n.opcode in combine._KB_BINOPS and len(n.ops) == 2:
+            return combine._kb_binop(n.opcode, bits, fresh(n.ops[0], depth + 1), fresh(n.ops[1], depth + 1))
+        if n.opcode == "ISD::SELECT" and len(n.ops) == 3:
+            return fresh(n.ops[1], depth + 1).intersect(fresh(n.ops[2], depth + 1))
+        return combine._kb_leaf(n, n.opcode, bits)
+
+    memo = combine._kb
+    checked = []
+
+    def checking(n, ctx, depth=0):
+        k = memo(n, ctx, depth)
+        f = fresh(n, depth)
+        assert (k.zero, k.one, k.bits) == (f.zero, f.one, f.bits), (n.label(), depth)
+        checked.append(1)
+        return k
+
+    hits = combine.STATS["visit_limit_hit"]
+    combine._kb = checking
+    try:
+        for seed in range(16):
+            text = generate_isel_kernel(seed, 60, constants=bool(seed % 2))
+            fn = parse_module(text, "k.ll").functions[0]
+            build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
+    finally:
+        combine._kb = memo
+    assert len(checked) > 1000
+    assert combine.STATS["visit_limit_hit"] == hits

@@ -113,11 +113,10 @@ def test_combining_again_finds_nothing(amdgpu):
         for dag in fd.dags:
             got = _state(dag)
             ctx = combine._Ctx(dag, amdgpu)
-            combine._PASS_NO[0] += 1
-            ctx.pass_no = combine._PASS_NO[0]
-            for n in dag.nodes:
-                n.cuses, n.cpass = n.uses, ctx.pass_no
-            fired = [n.label() for n in reversed(list(dag.nodes)) if combine._visit(n, ctx)]
+            # (a NegSubInlineConst32 sub is the selector's form of an add, not a DAG node
+            # the combines see)
+            fired = [n.label() for n in reversed(list(dag.nodes))
+                     if n.value != "negsub" and combine._visit(n, ctx)]
             assert not fired, (seed, fired)
             assert _state(dag)[: len(got)] == got
 
