@@ -143,7 +143,7 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.isel import select_function
     from patterns.matcher import build_table
     from patterns.mir import print_function
-    from patterns.sdag import _Builder, build_function_dags
+    from patterns.sdag import _Builder, build_function_dags, shared_dominators
     from tdgen.target_cache import load_target as cached_target
 
     try:  # the IR passes build_function_dags runs first when it combines (if any)
@@ -177,12 +177,14 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
         gc.disable()
         try:
             t0 = time.process_time()
-            if ir_passes is not None:
-                ir_passes(fn, ua, target)
-                t0 = lap("  IR passes (irpasses)", t0)
-            b = _Builder(fn, target, ua)
-            t0 = lap("  IR prepasses", t0)
-            dags = [b.build_block(blk) for blk in reverse_post_order(fn)]
+            with shared_dominators(fn):  # (as build_function_dags: one dominator tree, built here)
+                if ir_passes is not None:
+                    ir_passes(fn, ua, target)
+                    t0 = lap("  IR passes (irpasses)", t0)
+                b = _Builder(fn, target, ua)
+                t0 = lap("  IR prepasses", t0)
+            build = b.block_builder()
+            dags = [build(blk) for blk in reverse_post_order(fn)]
             t0 = lap("  block DAGs", t0)
             for d in dags:
                 combine.run(d, target)

@@ -6,7 +6,15 @@ select each block in LLVM's order -- SelectionDAGISel walks the node list from t
 each live node is matched against the table (``patterns.matcher``) rows for its opcode;
 the first pattern that passes all checks emits its result DAG. Nodes a pattern covered
 lose their user; a covered node that still has other users is selected on its own later,
-a node left without users is dead and skipped.
+a node left without users is dead and skipped. Each root opcode gets one compiled
+selector (``_compile_selector``): the table's matcher for that opcode with, where a
+pattern matches, the code that emits its result DAG written in (``_FnSelector.emit``
+interprets the same result plans; the tests compare the two).
+
+``IselView`` is what selection reads from a target, as plain records, and ``IselBundle``
+that view with the matcher table, result plans and compiled selectors: what ``tdgen
+isel``/``explain`` load from the on-disk target cache in one entry (no spec model
+imported, no code compiled).
 
 Before the table, a node whose opcode a ``CustomSelect`` of the target names (and whose
 type is the step's ``vt``) goes to that step's model -- the C++ ``Select`` switch case
@@ -33,9 +41,7 @@ and divergence, and the patterns that came closest.
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
 
-from tdgen.builtins import GENERIC_INSTRUCTIONS
 from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
@@ -46,19 +52,59 @@ __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module",
            "divergence_path", "closest_patterns", "custom_steps", "run_custom", "MachineNode", "Decline"]
 
 
-@dataclass(slots=True)
-class MachineInstr:
-    opcode: str
-    dst: str | None
-    regclass: str | None
-    file: str | None  # "scalar" | "vector" | None
-    operands: list[str]
-    ir: str | None
-    node: str
-    pattern: str | None = None
-    order: int = 0
-    # results after the first (V_MAD_U64_U32's carry-out): (vreg, register class) pairs
-    more_defs: tuple[tuple[str, str | None], ...] = ()
+class _Fields:
+    """``__repr__``/``__eq__`` over ``__slots__``, as a dataclass has them (plain classes:
+    no dataclass is made at import time, and ``MachineInstr`` keeps a field lazy)."""
+
+    __slots__ = ()
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._FIELDS)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS) + ")"
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # (mutable, as a dataclass with eq is)
+
+
+class MachineInstr(_Fields):
+    """One selected machine instruction: ``opcode``, result register ``dst`` of class
+    ``regclass`` in register file ``file`` ("scalar" | "vector" | None), ``operands``
+    (text), the IR value ``ir`` it came from (``%name``), the DAG node ``node`` (``t12``),
+    the pattern record, its sort key within the block, and ``more_defs``: results after
+    the first (V_MAD_U64_U32's carry-out) as (vreg, register class) pairs. ``node`` may
+    be given as the node's id (an int), spelled ``t<id>`` when read."""
+
+    __slots__ = ("opcode", "dst", "regclass", "file", "operands", "ir", "_node", "pattern", "order", "more_defs")
+    _FIELDS = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
+
+    def __init__(self, opcode: str, dst: str | None, regclass: str | None, file: str | None, operands: list[str],
+                 ir: str | None, node, pattern: str | None = None, order: int = 0,
+                 more_defs: tuple[tuple[str, str | None], ...] = ()):
+        self.opcode = opcode
+        self.dst = dst
+        self.regclass = regclass
+        self.file = file
+        self.operands = operands
+        self.ir = ir
+        self._node = node
+        self.pattern = pattern
+        self.order = order
+        self.more_defs = more_defs
+
+    @property
+    def node(self) -> str:
+        n = self._node
+        return f"t{n}" if n.__class__ is int else n
+
+    @node.setter
+    def node(self, value) -> None:
+        self._node = value
 
     def mir_text(self) -> str:
         from .mir import mir_line
@@ -73,16 +119,22 @@ class MachineInstr:
         return out
 
 
-@dataclass
-class SelectedBlock:
-    name: str
-    instrs: list[MachineInstr] = field(default_factory=list)
+class SelectedBlock(_Fields):
+    __slots__ = ("name", "instrs")
+    _FIELDS = __slots__
+
+    def __init__(self, name: str, instrs: list[MachineInstr] | None = None):
+        self.name = name
+        self.instrs = [] if instrs is None else instrs
 
 
-@dataclass
-class SelectedFunction:
-    name: str
-    blocks: list[SelectedBlock]
+class SelectedFunction(_Fields):
+    __slots__ = ("name", "blocks")
+    _FIELDS = __slots__
+
+    def __init__(self, name: str, blocks: list[SelectedBlock]):
+        self.name = name
+        self.blocks = blocks
 
     def instrs(self):
         for b in self.blocks:
@@ -93,25 +145,43 @@ class SelectedFunction:
 # Custom selection steps (CustomSelect records): C++ Select cases tried before the table
 
 
-@dataclass(frozen=True, slots=True)
-class MachineNode:
+class _Value(_Fields):
+    """A small immutable value (equal by value, hashable)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
+class MachineNode(_Value):
     """What a custom step returns to replace the node: ``opcode`` with ``operands`` (DAG
     nodes, or ``TargetConstant`` immediates)."""
 
-    opcode: str
-    operands: tuple
+    __slots__ = ("opcode", "operands")
+    _FIELDS = __slots__
+
+    def __init__(self, opcode: str, operands: tuple):
+        self.opcode = opcode
+        self.operands = operands
 
 
-@dataclass(frozen=True, slots=True)
-class TargetConstant:
-    value: int
+class TargetConstant(_Value):
+    __slots__ = ("value",)
+    _FIELDS = __slots__
+
+    def __init__(self, value: int):
+        self.value = value
 
 
-@dataclass(frozen=True, slots=True)
-class Decline:
+class Decline(_Value):
     """The step leaves the node to the table (``SelectCode(N)``), saying why."""
 
-    reason: str
+    __slots__ = ("reason",)
+    _FIELDS = __slots__
+
+    def __init__(self, reason: str):
+        self.reason = reason
 
 
 class CurDAG:
@@ -212,6 +282,11 @@ def run_custom(cs, fn, n: SDNode, target):
         return Decline("no shape the step handles")
     if isinstance(res, Decline):
         return res
+    return _checked_custom(cs, n, res, target)
+
+
+def _checked_custom(cs, n: SDNode, res, target):
+    """``run_custom``'s checks of what a model returned (neither None nor a Decline)."""
     if not isinstance(res, MachineNode):
         return _model_error(cs, n, "cur.machine_node(...), cur.decline(...) or None", type(res).__name__)
     if res.opcode not in cs.emits:
@@ -260,7 +335,7 @@ class _FnSelector:
         self.vreg_of: dict[SDNode, str] = {}  # node -> its result register (nodes hash by identity)
         self._scalar_rc, self._vector_rc = _default_classes(target)
         emit_cache = getattr(table, "emit_cache", None)
-        self._plans, self._emitters = emit_cache(target) if emit_cache is not None else ({}, {})
+        self._plans, self._selectors = emit_cache(target) if emit_cache is not None else ({}, {})
         self.custom = custom_steps(target)
         self._dispatch: dict[str, tuple] = {}
 
@@ -283,47 +358,58 @@ class _FnSelector:
         (custom steps or None, the table's matcher or None, whether a node the table does
         not match is an error (else it becomes a generic instruction), whether that
         generic instruction is nothing at all)."""
-        fn = self.table.matcher_for(opc)
+        fn = self._selectors.get(opc, _UNCOMPILED)
+        if fn is _UNCOMPILED:
+            fn = self._selectors[opc] = _compile_selector(self.table, opc, self._plan)
         if fn is not None:
             must = opc not in GLUE_OPCODES
         else:
             must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
-        d = self._dispatch[opc] = (self.custom.get(opc), fn, must, opc in _NO_GLUE)
+        d = (self.custom.get(opc), fn, must, opc in _NO_GLUE)
+        if d == (None, None, False, True):
+            d = _NOTHING  # (nothing to try, nothing to emit)
+        self._dispatch[opc] = d
         return d
 
     def select_dag(self, dag, diags: Diagnostics) -> list[MachineInstr]:
         out: list[MachineInstr] = []
         roots = set(dag.roots)
         dispatch = self._dispatch
-        emit = self.emit
+        glue = self.glue
         for n in reversed(dag.nodes):
             if n.uses <= 0 and n not in roots:
                 continue
-            opc = n.opcode
-            d = dispatch.get(opc)
+            d = dispatch.get(n.opcode)
             if d is None:
-                d = self._dispatch_for(opc)
+                d = self._dispatch_for(n.opcode)
+            if d is _NOTHING:
+                continue
             steps, fn, must, nothing = d
             if steps is not None and self.try_custom(n, steps, diags, out):
                 continue
-            if fn is not None:
-                hit = fn(n)
-                if hit is not None:
-                    emit(n, hit[0], hit[1], out)
-                    continue
+            if fn is not None and fn(n, self, out):
+                continue
             if must and not _preloaded_read(n):
                 diags.add(cannot_select(n, self.table))
                 continue
             if not nothing:
-                self.glue(n, out)
+                glue(n, out)
         out.sort(key=_ORDER_KEY)
         return out
 
     def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
         for cs, fn in steps:
-            res = run_custom(cs, fn, n, self.t)
-            if isinstance(res, Decline):
+            # (run_custom, written out for the usual answer: the step declines)
+            if n.vt != cs.vt:
                 continue
+            try:
+                res = fn(n, _CUR)
+            except Exception as e:  # noqa: BLE001 - a bug in the spec's model, reported at the record
+                res = _model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
+            else:
+                if res is None or isinstance(res, Decline):
+                    continue
+                res = _checked_custom(cs, n, res, self.t)
             if isinstance(res, SpecError):
                 diags.add(res)
                 return True
@@ -350,24 +436,19 @@ class _FnSelector:
         inst = self.insts[res.opcode]
         rc = inst.outs[0].kind
         file = getattr(self.rcs.get(rc), "file", None)
-        out.append(MachineInstr(res.opcode, self.vreg(n), rc, file, ops, n.ir_name(), f"t{n.id}", cs.name,
+        out.append(MachineInstr(res.opcode, self.vreg(n), rc, file, ops, n.ir_name(), n.id, cs.name,
                                 n.id * 64 + 32 + len(out) % 32))
 
     # -- emission --------------------------------------------------------------
     def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:
+        """Replace ``n`` by the result DAG of ``p`` (bound values ``env``), interpreting
+        its plan: what the code ``_compile_selector`` generates does, in the same order."""
         for v in env.values():
             if v is not n:
                 v.uses += 1
-        for o in n.ops:  # (_release, its first level written out)
-            u = o.uses - 1
-            o.uses = u
-            if u == 0:
-                for x in o.ops:
-                    _release(x)
-        fn = self._emitters.get(id(p))
-        if fn is None:
-            fn = self._emitters[id(p)] = _compile_emitter(self._plan(p), p)
-        fn(self, n, env, out)
+        for o in n.ops:
+            _release(o)
+        self._emit_dst(self._plan(p), n, env, out, p, True)
 
     def _plan(self, p):
         """The result DAG of ``p`` compiled once into a nested tuple plan."""
@@ -391,7 +472,7 @@ class _FnSelector:
         if d.cast_type is not None and len(d.args) == 1:
             return self._compile(d.args[0], opkind, d.cast_type)
         inst = self.insts.get(d.op)
-        if inst is None and d.op in GENERIC_INSTRUCTIONS:
+        if inst is None and d.op in _generic_instructions():
             return self._compile_generic(d, cast)
         ins = inst.ins if inst is not None else ()
         kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None), ins[i].kind if i < len(ins) else None)
@@ -494,7 +575,7 @@ class _FnSelector:
             src = self._emit_dst(inner, root, env, out, p)
             rc, file = self.sub_copy_class(rc, src, env)
             dst = self.vreg(root) if top else f"%{self._fresh()}"
-            out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), f"t{root.id}", p.record,
+            out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), root.id, p.record,
                                     root.id * 64 + (32 if top else 0) + len(out) % 32))
             return dst
         _tag, op, rc, file, has_out, kids, more = plan
@@ -505,7 +586,7 @@ class _FnSelector:
         else:
             dst = None
         more_defs = tuple((f"%{self._fresh()}", m) for m in more)
-        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), f"t{root.id}", p.record,
+        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), root.id, p.record,
                                 root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
         return dst or ""
 
@@ -533,31 +614,60 @@ class _FnSelector:
         opc = n.opcode
         if opc in _NO_GLUE:
             return
-        div = n.divergent
-        name = _GLUE_NAMES.get(opc, opc)
         ops = []
-        vreg = self.vreg
+        vo = self.vreg_of
         for o in n.ops:  # (operand_text; the registers are numbered even when not printed)
-            if (o.opcode == "ISD::Constant" or o.opcode == "ISD::TargetConstant") and o.uses <= 0:
+            oc = o.opcode
+            if oc == "ISD::CopyFromReg":
+                ops.append(f"%{o.reg}")
+            elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
                 ops.append(str(o.value))
             else:
-                ops.append(vreg(o))
+                r = vo.get(o)
+                if r is None:
+                    r = vo[o] = f"%{self.next_vreg}"
+                    self.next_vreg += 1
+                ops.append(r)
+        m = _new(MachineInstr)  # (MachineInstr(...) written out)
+        ir = n.ir
+        if ir is not None:
+            ir = getattr(ir, "name", None)
+            if ir is not None:
+                ir = f"%{ir}"
+        m.ir = ir
+        m._node = i = n.id
+        m.pattern = None
+        m.order = i * 64 + 33
+        m.more_defs = ()
+        if opc == "ISD::CopyToReg":
+            m.opcode = "COPY"
+            m.dst = f"%{n.reg}"
+            m.regclass = self._vector_rc if ops and n.ops[0].divergent else self._scalar_rc
+            m.file = "vector" if n.divergent else "scalar"
+            m.operands = ops
+            out.append(m)
+            return
         if opc == "ISD::INTRINSIC_WO_CHAIN":
             ops = [f"${n.intrinsic}"]
         elif opc == "ISD::Constant":
             ops = [str(n.value)]
-        if opc == "ISD::CopyToReg":
-            dst = f"%{n.reg}"
-            rc = self._vector_rc if n.ops and n.ops[0].divergent else self._scalar_rc
-        elif n.vt != "ch" and n.vt != "isVoid":
-            dst = self.vreg(n)
-            rc = self._vector_rc if div else self._scalar_rc
+        m.opcode = _GLUE_NAMES.get(opc, opc)
+        m.operands = ops
+        vt = n.vt
+        if vt != "ch" and vt != "isVoid":
+            dst = vo.get(n)  # (self.vreg(n))
+            m.dst = dst if dst is not None else self.vreg(n)
+            if n.divergent:
+                m.regclass, m.file = self._vector_rc, "vector"
+            else:
+                m.regclass, m.file = self._scalar_rc, "scalar"
         else:
-            out.append(MachineInstr(name, None, None, None, ops, n.ir_name(), f"t{n.id}", None, n.id * 64 + 33))
-            return
-        out.append(MachineInstr(name, dst, rc, "vector" if div else "scalar", ops, n.ir_name(), f"t{n.id}", None,
-                                n.id * 64 + 33))
+            m.dst = m.regclass = m.file = None
+        out.append(m)
 
+
+_new = object.__new__
+_NOTHING = object()  # a _FnSelector._dispatch entry: nodes of that opcode are skipped
 
 # opcodes whose generic instruction is nothing (glue emits no instruction for them)
 _NO_GLUE = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
@@ -576,70 +686,141 @@ _GLUE_NAMES = {
 _ORDER_KEY = operator.attrgetter("order")
 
 
-def _compile_emitter(plan, p):
-    """A pattern's result plan as one straight-line function ``fn(sel, root, env, out)``
-    doing what ``_FnSelector._emit_dst`` does recursively, in the same order (operands
-    left to right, depth first, then the instruction's own result register), so register
-    numbering is identical; ``tests/test_matcher_tblgen`` compares the two."""
-    lines = ["def _emit(sel, root, env, out):", "    irn = root.ir_name()", "    tn = f't{root.id}'",
-             "    base = root.id * 64", "    vo = sel.vreg_of"]
-    ns = {"MI": MachineInstr, "REC": p.record, "_release": _release}
-    _emit_source(plan, True, lines, [0])
-    exec(compile("\n".join(lines), f"<emit {p.record}>", "exec"), ns)  # noqa: S102 - generated from the plan
-    return ns["_emit"]
+_UNCOMPILED = object()
 
 
-def _emit_source(pl, top: bool, lines: list, count: list) -> str:
+def _compile_selector(table: MatcherTable, opcode: str, plan_of):
+    """The selector of the nodes of root opcode ``opcode``, or None when no pattern is
+    rooted there: ``fn(node, selector, out) -> bool``, the table's compiled matcher
+    (``patterns.matcher._compile_switch``) with, where each pattern matches, the code
+    replacing the node by its result DAG (``plan_of(pattern)``) written in: the bound
+    values gain a user, the node's operands lose one, then the instructions of the plan
+    are appended to ``out`` -- what ``_FnSelector.emit`` does with ``_emit_dst``, in the
+    same order (operands left to right, depth first, then the instruction's own result
+    register), so register numbering is identical; ``tests/test_matcher_tblgen``
+    compares the two."""
+    pats = table.by_opcode.get(opcode)
+    if not pats:
+        return None
+    from .matcher import _compile_switch
+
+    def hit(k, p, slots, ns):
+        ns["MI"] = MachineInstr
+        ns["_new"] = object.__new__
+        ns["_release"] = _release
+        lines = [f"n{s}.uses += 1" for _name, s in sorted(slots.items()) if s != 0]
+        lines += ["for o in n0.ops:", "    u = o.uses - 1", "    o.uses = u", "    if u == 0:",
+                  "        for x in o.ops:", "            _release(x)",
+                  "irn = n0.ir", "if irn is not None:", "    irn = getattr(irn, 'name', None)",
+                  "    if irn is not None:", "        irn = f'%{irn}'",
+                  "tn = n0.id", "base = tn * 64", "vo = sel.vreg_of"]
+        _emit_source(plan_of(p), True, lines, [0], slots, repr(p.record), opcode == "ISD::CopyFromReg")
+        lines.append("return True")
+        return lines
+
+    return _compile_switch(pats, table._bindings, hit)
+
+
+def _interpreted_selector(table: MatcherTable, opcode: str, plan_of):
+    """``_compile_selector`` done the slow way, the reference the tests compare it with:
+    ``table.matcher_for`` picks the pattern, ``_FnSelector.emit`` interprets its plan."""
+    match = table.matcher_for(opcode)
+    if match is None:
+        return None
+
+    def select(n, sel, out):
+        hit = match(n)
+        if hit is None:
+            return False
+        sel.emit(n, hit[0], hit[1], out)
+        return True
+
+    return select
+
+
+def _emit_source(pl, top: bool, lines: list, count: list, slots: dict, rec: str, root_copy: bool = False) -> str:
     """Append the lines computing plan ``pl`` to ``lines``; the expression of its value.
-    (A module function, not a closure calling itself, so compiling leaves no reference
-    cycle behind.)"""
+    A bound value is the matcher's variable ``n<slot>`` (``slots``: name -> slot);
+    ``rec`` is the pattern's record name as Python source; ``root_copy``: the root is a
+    CopyFromReg (its register is its own). ``_FnSelector.vreg`` is written out: a node
+    gets the next register number the first time it is asked for. (A module function,
+    not a closure calling itself, so compiling leaves no reference cycle behind.)"""
     tag = pl[0]
     if tag == "lit":
         return repr(pl[1])
     if tag == "var":
         # sel.operand(env, name, is_register) written out
+        s = slots.get(pl[1])
+        if s is None:
+            return repr("$" + pl[1])
         count[0] += 1
-        v, x, name = f"v{count[0]}", f"x{count[0]}", pl[1]
-        lines.append(f"    {x} = env.get({name!r})")
-        lines.append(f"    if {x} is None:")
-        lines.append(f"        {v} = {'$' + name!r}")
+        v, x = f"v{count[0]}", f"n{s}"
         if not pl[2]:
-            lines.append(f"    elif {x}.opcode == 'ISD::Constant' or {x}.opcode == 'ISD::TargetConstant':")
-            lines.append(f"        {x}.uses -= 1")
-            lines.append(f"        if {x}.uses == 0:")
-            lines.append(f"            for o in {x}.ops:")
-            lines.append("                _release(o)")
-            lines.append(f"        {v} = str({x}.value)")
-        lines.append(f"    elif {x}.opcode == 'ISD::CopyFromReg':")
-        lines.append(f"        {v} = f'%{{{x}.reg}}'")
-        lines.append("    else:")
-        lines.append(f"        {v} = vo.get({x}) or sel.vreg({x})")
+            lines.append(f"if {x}.opcode == 'ISD::Constant' or {x}.opcode == 'ISD::TargetConstant':")
+            lines.append(f"    {x}.uses -= 1")
+            lines.append(f"    if {x}.uses == 0:")
+            lines.append(f"        for o in {x}.ops:")
+            lines.append("            _release(o)")
+            lines.append(f"    {v} = str({x}.value)")
+            lines.append(f"elif {x}.opcode == 'ISD::CopyFromReg':")
+        else:
+            lines.append(f"if {x}.opcode == 'ISD::CopyFromReg':")
+        lines.append(f"    {v} = f'%{{{x}.reg}}'")
+        lines.append("else:")
+        lines.append(f"    {v} = vo.get({x})")
+        lines.append(f"    if {v} is None:")
+        lines.append(f"        {v} = vo[{x}] = f'%{{sel.next_vreg}}'")
+        lines.append("        sel.next_vreg += 1")
         return v
     if tag == "sub":
         _tag, idx, rc, file, inner = pl
-        src = _emit_source(inner, False, lines, count)
+        src = _emit_source(inner, False, lines, count, slots, rec, root_copy)
         count[0] += 1
         d = f"d{count[0]}"
-        lines.append(f"    rc{count[0]}, f{count[0]} = sel.sub_copy_class({rc!r}, {src}, env)")
-        lines.append(f"    {d} = sel.vreg(root)" if top else f"    {d} = f'%{{sel._fresh()}}'")
-        lines.append(f"    out.append(MI('COPY', {d}, rc{count[0]}, f{count[0]}, [{src} + {'.' + idx!r}], irn, tn, REC, "
-                     f"base + {32 if top else 0} + len(out) % 32))")
+        env = "{" + ", ".join(f"{name!r}: n{s}" for name, s in sorted(slots.items())) + "}"
+        lines.append(f"rc{count[0]}, f{count[0]} = sel.sub_copy_class({rc!r}, {src}, {env})")
+        if top:
+            _root_vreg(d, lines, root_copy)
+        else:
+            lines.append(f"{d} = f'%{{sel._fresh()}}'")
+        _append_mi(lines, "'COPY'", d, f"rc{count[0]}", f"f{count[0]}", f"[{src} + {'.' + idx!r}]", rec,
+                   f"base + {32 if top else 0} + len(out) % 32", "()")
         return d
     _tag, op, rc, file, has_out, kids, more = pl
-    args = [_emit_source(k, False, lines, count) for k in kids]
+    args = [_emit_source(k, False, lines, count, slots, rec, root_copy) for k in kids]
     count[0] += 1
     d = f"d{count[0]}"
     if not has_out:
-        lines.append(f"    {d} = None")
+        lines.append(f"{d} = None")
     elif top:
-        lines.append(f"    {d} = sel.vreg(root)")
+        _root_vreg(d, lines, root_copy)
     else:  # sel._fresh()
-        lines.append(f"    {d} = f'%{{sel.next_vreg}}'")
-        lines.append("    sel.next_vreg += 1")
+        lines.append(f"{d} = f'%{{sel.next_vreg}}'")
+        lines.append("sel.next_vreg += 1")
     more_defs = "(" + "".join(f"(f'%{{sel._fresh()}}', {m!r}), " for m in more) + ")"
-    lines.append(f"    out.append(MI({op!r}, {d}, {rc!r}, {file!r}, [{', '.join(args)}], irn, tn, REC, "
-                 f"base + {32 if top else 0} + len(out) % 32, {more_defs}))")
+    _append_mi(lines, repr(op), d, repr(rc), repr(file), f"[{', '.join(args)}]", rec,
+               f"base + {32 if top else 0} + len(out) % 32", more_defs)
     return f"({d} or '')"
+
+
+def _append_mi(lines: list, op: str, dst: str, rc: str, file: str, operands: str, rec: str, order: str,
+               more_defs: str) -> None:
+    """``out.append(MachineInstr(op, dst, rc, file, operands, irn, tn, rec, order, more_defs))``
+    written out (each argument a Python expression; evaluated in this order)."""
+    lines += ["m = _new(MI)", f"m.opcode = {op}", f"m.dst = {dst}", f"m.regclass = {rc}", f"m.file = {file}",
+              f"m.operands = {operands}", "m.ir = irn", "m._node = tn", f"m.pattern = {rec}", f"m.order = {order}",
+              f"m.more_defs = {more_defs}", "out.append(m)"]
+
+
+def _root_vreg(d: str, lines: list, root_copy: bool) -> None:
+    """``d = sel.vreg(n0)`` written out."""
+    if root_copy:
+        lines.append(f"{d} = f'%{{n0.reg}}'")
+        return
+    lines.append(f"{d} = vo.get(n0)")
+    lines.append(f"if {d} is None:")
+    lines.append(f"    {d} = vo[n0] = f'%{{sel.next_vreg}}'")
+    lines.append("    sel.next_vreg += 1")
 
 
 def _preloaded_read(n: SDNode) -> bool:
@@ -799,3 +980,135 @@ def select_module(module, target, table: MatcherTable | None = None) -> list[Sel
             gc.enable()
     diags.check()
     return out
+
+
+def _generic_instructions():
+    """Target.td's instructions (tdgen.builtins, imported when first needed: a cached
+    selector needs no plan compiled, and the spec model stays unimported)."""
+    from tdgen.builtins import GENERIC_INSTRUCTIONS
+
+    return GENERIC_INSTRUCTIONS
+
+
+# ---------------------------------------------------------------------------------------
+# The target as selection sees it, for the on-disk cache
+
+
+class _Rec:
+    """A plain record of the few fields selection reads from one spec record."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+    def __repr__(self) -> str:
+        return "_Rec(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
+
+
+class IselView:
+    """What instruction selection reads from a ``Target`` (the uniformity analysis, the
+    DAG builder and its IR passes, the combines, the selector, ``tdgen explain``), as
+    plain records: small to unpickle, and loading it imports no spec model (the CLI
+    caches it, see ``isel_bundle``). Every attribute is the target's own value or a
+    record with the same fields: intrinsics by IR name (``divergence``), lowerings
+    (``intrinsic.ir_name``, ``node.name``/``opcode``, ``operand_map``), SDNodes by name
+    (``opcode``), instructions by name (``ins``/``outs`` operand kinds), register
+    classes, custom selection steps. Anything else is read from the full target, loaded
+    (through the target cache) on first such use."""
+
+    def __init__(self, target, source=None):
+        from .divergence import DivergenceFacts
+
+        self.name = target.name
+        self.spec_path = getattr(target, "spec_path", "")
+        self.uniformity = target.uniformity
+        self._facts = DivergenceFacts.of(target)
+        self._source = source  # how to load the target again (a spec folder), after unpickling
+        self._full = target
+        self.intrinsics_by_ir_name = {k: _Rec(ir_name=i.ir_name, divergence=i.divergence)
+                                      for k, i in target.intrinsics_by_ir_name.items()}
+        self.sdnodes = {k: _Rec(name=n.name, opcode=n.opcode) for k, n in target.sdnodes.items()}
+        lows = []
+        for low in getattr(target, "lowerings", ()) or ():
+            from .sdag import _lowering_ir_name, _lowering_node, _lowering_opcode
+
+            m = getattr(low, "operand_map", None)
+            if m is None:
+                m = getattr(low, "operands", None)
+            lows.append(_Rec(intrinsic=_Rec(ir_name=_lowering_ir_name(target, low)),
+                             node=_Rec(name=_lowering_node(low), opcode=_lowering_opcode(target, low)),
+                             operand_map=m))
+        self.lowerings = tuple(lows)
+        self.instructions = {k: _Rec(ins=tuple(_Rec(kind=o.kind) for o in i.ins),
+                                     outs=tuple(_Rec(kind=o.kind) for o in i.outs))
+                             for k, i in target.instructions.items()}
+        self.register_classes = tuple(
+            _Rec(name=rc.name, file=rc.file, types=tuple(_Rec(name=getattr(t, "name", None), bits=getattr(t, "bits", 0))
+                                                         for t in rc.types),
+                 registers=rc.registers, subreg_indices=rc.subreg_indices, subregs=rc.subregs)
+            for rc in target.register_classes)
+        self.register_classes_by_name = {rc.name: rc for rc in self.register_classes}
+        self.custom_selects = tuple(_Rec(name=cs.name, opcodes=cs.opcodes, emits=cs.emits, model=cs.model, vt=cs.vt,
+                                         span=cs.span) for cs in getattr(target, "custom_selects", ()))
+
+    def intrinsic_divergence(self, ir_name: str):
+        return self._facts.intrinsic_divergence(ir_name)
+
+    def full_target(self):
+        """The target this view was made of (loaded on first use)."""
+        full = self.__dict__.get("_full")
+        if full is None:
+            from tdgen.target_cache import load_target
+
+            full = self.__dict__["_full"] = load_target(self._source)
+        return full
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name in ("_full", "_source", "_facts"):
+            raise AttributeError(name)
+        return getattr(self.full_target(), name)
+
+    def __getstate__(self):
+        return {k: v for k, v in self.__dict__.items() if k != "_full"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+
+class IselBundle:
+    """What ``tdgen isel``/``explain`` load from the target cache in one entry: the
+    target's ``IselView``, its matcher table, each pattern's result plan (by table
+    index) and the compiled code of every root opcode's selector (``_compile_selector``,
+    marshalled, by a digest of its generated source: ``patterns.matcher.compile_source``
+    uses an entry only for exactly the source it was compiled from)."""
+
+    def __init__(self, target, source=None):
+        import marshal
+
+        from .matcher import build_table, recorded_sources
+
+        view = IselView(target, source)
+        table = build_table(target)
+        sel = _FnSelector.__new__(_FnSelector)
+        sel.t, sel.insts, sel.rcs, sel._plans = view, view.instructions, view.register_classes_by_name, {}
+        sel._scalar_rc, sel._vector_rc = _default_classes(view)
+        plans = tuple(sel._plan(p) for p in table.patterns)
+        with recorded_sources() as made:
+            for opc in sorted(table.by_opcode):
+                _compile_selector(table, opc, sel._plan)
+        self.view = view
+        self.table = table
+        self.plans = plans
+        self.code = {digest: marshal.dumps(code) for digest, code in made}
+
+    def install(self):
+        """Make this process use the bundle: ``build_table(view)`` returns its table, the
+        selectors find their plans and code. Returns the view."""
+        from .matcher import adopt_table, store_code
+
+        view, table = self.view, self.table
+        adopt_table(view, table)
+        plans, _sel = table.emit_cache(view)
+        for p, plan in zip(table.patterns, self.plans):
+            plans[id(p)] = plan
+        store_code(self.code)
+        return view

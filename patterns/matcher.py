@@ -19,7 +19,10 @@ DAGISelEmitter:
    matching a node only tries the patterns rooted at its opcode, in complexity order.
    Each group is compiled (on first use) into one Python function: a switch on the root
    type when its patterns check different ones (SwitchType), then the chains with the
-   checks that consecutive patterns share tested once (FactorNodes' scopes).
+   checks that consecutive patterns share tested once (FactorNodes' scopes). The
+   selector (patterns.isel) compiles the same code with each pattern's result DAG
+   written in where it matches. Compiled code is kept per process by source text
+   (``compile_source``) and can come from the on-disk target cache (``store_code``).
 
 Predicates are executable: divergence predicates test ``SDNode.divergent``; immediate
 predicates are the C++ ``ImmLeaf`` code for the simple integer forms TableGen specs use
@@ -142,7 +145,7 @@ class CompiledPattern:
 # Immediate predicate code (C++ subset) -> Python
 
 
-_IMM_TOKEN = re.compile(r"isInt<(\d+)>\((\w+)\)|isUInt<(\d+)>\((\w+)\)|isPowerOf2_(?:32|64)\((\w+)\)|&&|\|\||!(?!=)|\b(?:Imm|N->getSExtValue\(\)|N->getZExtValue\(\))\b")
+_IMM_TOKEN = (r"isInt<(\d+)>\((\w+)\)|isUInt<(\d+)>\((\w+)\)|isPowerOf2_(?:32|64)\((\w+)\)|&&|\|\||!(?!=)|\b(?:Imm|N->getSExtValue\(\)|N->getZExtValue\(\))\b")  # (compiled when first used: few targets have immediate predicates)
 
 
 def compile_imm_code(code: str) -> Callable[[int], bool] | None:
@@ -170,7 +173,7 @@ def compile_imm_code(code: str) -> Callable[[int], bool] | None:
             return " not "
         return "Imm"
 
-    py = _IMM_TOKEN.sub(repl, body)
+    py = re.compile(_IMM_TOKEN).sub(repl, body)
     if re.search(r"[A-Za-z_]\w*", re.sub(r"\b(Imm|and|or|not|True|False)\b", "", py)):
         return None
     try:
@@ -246,10 +249,21 @@ class MatcherTable:
         self._emit_caches: dict[int, tuple] = {}
 
     def __getstate__(self):
-        return {"patterns": self.patterns}
+        return {"patterns": self.patterns, "bindings": [self._bindings[id(p)] for p in self.patterns]}
 
     def __setstate__(self, state):
-        self.__init__(state["patterns"])
+        pats = state["patterns"]
+        bindings = state.get("bindings")
+        if bindings is None or len(bindings) != len(pats):
+            self.__init__(pats)
+            return
+        self.patterns = pats
+        self.by_opcode = {}
+        for p in pats:
+            self.by_opcode.setdefault(p.root_opcode, []).append(p)
+        self._bindings = {id(p): b for p, b in zip(pats, bindings)}
+        self._compiled = {}
+        self._emit_caches = {}
 
     def candidates(self, opcode: str) -> list[CompiledPattern]:
         return self.by_opcode.get(opcode, [])
@@ -339,26 +353,89 @@ def _root_type(p: CompiledPattern) -> str | None:
     return None
 
 
-def _compile_switch(pats: list[CompiledPattern], bindings: dict) -> Callable:
+# Compiled code by source text. A target's selectors can also come precompiled from the
+# on-disk target cache (patterns.isel.IselBundle): ``store_code`` makes them available by
+# a digest of the source they were compiled from, so a process that generates the same
+# source only unmarshals the stored code object; any other source is compiled.
+_CODE: dict = {}  # (source text, file name) -> code object
+_STORED: dict = {}  # digest of (source text, file name) -> marshalled code object
+_RECORDING: list = []  # while recorded_sources() runs: the list it fills
+
+
+def _digest(text: str, filename: str) -> bytes:
+    from tdgen.target_cache import _hasher
+
+    return _hasher(f"{filename}\0{text}".encode(), digest_size=20).digest()
+
+
+def compile_source(text: str, filename: str):
+    """``compile(text, filename, "exec")``, once per process, and from the stored code
+    (``store_code``) when it holds this exact source."""
+    key = (text, filename)
+    code = _CODE.get(key)
+    if code is None:
+        if _STORED:
+            blob = _STORED.get(_digest(text, filename))
+            if blob is not None:
+                import marshal
+
+                try:
+                    code = marshal.loads(blob)
+                except Exception:  # noqa: BLE001 - a bad entry is only a miss
+                    code = None
+        if code is None:
+            code = compile(text, filename, "exec")
+        _CODE[key] = code
+    if _RECORDING:
+        _RECORDING[-1].append((_digest(text, filename), code))
+    return code
+
+
+def store_code(entries: dict) -> None:
+    """Make precompiled code objects (digest -> marshalled code, as ``recorded_sources``
+    lists them) available to ``compile_source``."""
+    _STORED.update(entries)
+
+
+class recorded_sources:
+    """``with recorded_sources() as made:`` -- ``made`` lists (digest, code object) of
+    every source ``compile_source`` is asked for inside the block."""
+
+    def __enter__(self) -> list:
+        made: list = []
+        _RECORDING.append(made)
+        return made
+
+    def __exit__(self, *exc) -> None:
+        _RECORDING.pop()
+
+
+def _compile_switch(pats: list[CompiledPattern], bindings: dict, hit=None) -> Callable:
     """The matcher of one root opcode. When its patterns check different root types, a
     switch on the node's type comes first (LLVM's SwitchType after SwitchOpcode): each
     type gets the patterns checking that type or none, in table order, so a node only
-    tries the patterns that can match its type."""
+    tries the patterns that can match its type. ``hit``: see ``_compile_group``."""
     types = sorted({t for t in map(_root_type, pats) if t is not None})
     if len(types) <= 1:
-        return _compile_group(pats, bindings)
+        return _compile_group(pats, bindings, hit)
     untyped = [p for p in pats if _root_type(p) is None]
-    by_vt = {t: _compile_group([p for p in pats if _root_type(p) in (t, None)], bindings) for t in types}
-    other = _compile_group(untyped, bindings) if untyped else (lambda _n: None)
+    by_vt = {t: _compile_group([p for p in pats if _root_type(p) in (t, None)], bindings, hit) for t in types}
     get = by_vt.get
+    if hit is None:
+        other = _compile_group(untyped, bindings) if untyped else (lambda _n: None)
 
-    def switch(n0):
-        return get(n0.vt, other)(n0)
+        def switch(n0):
+            return get(n0.vt, other)(n0)
+    else:
+        other = _compile_group(untyped, bindings, hit) if untyped else (lambda _n, _s, _o: False)
+
+        def switch(n0, sel, out):  # (the selector form, see _compile_group)
+            return get(n0.vt, other)(n0, sel, out)
 
     return switch
 
 
-def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
+def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Callable:
     """One Python function trying ``pats`` in order. Each pattern's check chain becomes a
     sequence of tests on local variables (``n<slot>``, assigned as children are loaded),
     so a failing check costs one comparison and no call or allocation. As
@@ -370,7 +447,13 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
     Checks that are not simple attribute tests (immediate code, named and operand
     predicates) call ``eval_predicate`` -- the same code ``run`` uses, so the two agree by
     construction; ``tests/test_matcher_tblgen`` compares them on every node of a
-    generated kernel."""
+    generated kernel.
+
+    Without ``hit``: ``fn(n0) -> (pattern, {bound name: node}) | None``. With ``hit``, the
+    selector form ``fn(n0, sel, out) -> bool``: ``hit(k, p, slots, ns)`` gives the source
+    lines run when pattern ``p`` (the ``k``-th) matches, with its bound names' slots
+    (``n<slot>`` variables) -- they end in a ``return`` -- and may add names to ``ns``;
+    no pattern matching returns False."""
     ns: dict = {"_ev": eval_predicate, "_CONST": ("ISD::Constant", "ISD::TargetConstant")}
     preds: dict = {}  # id(predicate) -> its name in ``ns`` (equal checks must read equal)
 
@@ -383,7 +466,6 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
 
     chains = []  # per pattern: its checks as ("c", condition) / ("a", variable, expression)
     for k, p in enumerate(pats):
-        ns[f"P{k}"] = p
         items: list = []
         for chk in p.checks:
             kind = chk[0]
@@ -414,13 +496,22 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict) -> Callable:
                 items.append(("c", f"_ev({pred_name(chk[2])}, {n}, ({args},))"))
             else:  # pragma: no cover - _lower makes no other kind
                 raise AssertionError(kind)
-        env = ", ".join(f"{name!r}: n{s}" for name, s in sorted(bindings[id(p)].items()))
-        chains.append((items, f"return P{k}, {{{env}}}"))
+        if hit is None:
+            ns[f"P{k}"] = p
+            env = ", ".join(f"{name!r}: n{s}" for name, s in sorted(bindings[id(p)].items()))
+            chains.append((items, [f"return P{k}, {{{env}}}"]))
+        else:
+            chains.append((items, hit(k, p, bindings[id(p)], ns)))
 
-    lines = ["def _match(n0):"]
-    _emit_factored(chains, 0, "    ", lines)
-    lines.append("    return None")
-    exec(compile("\n".join(lines), "<matcher>", "exec"), ns)  # noqa: S102 - generated from the table
+    if hit is None:
+        lines = ["def _match(n0):"]
+        _emit_factored(chains, 0, "    ", lines)
+        lines.append("    return None")
+    else:
+        lines = ["def _match(n0, sel, out):"]
+        _emit_factored(chains, 0, "    ", lines)
+        lines.append("    return False")
+    exec(compile_source("\n".join(lines), "<matcher>"), ns)  # noqa: S102 - generated from the table
     return ns["_match"]
 
 
@@ -432,7 +523,7 @@ def _chain_tail(items, at: int) -> str:
 
 
 def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
-    """Source lines trying ``group`` -- consecutive (checks, return statement) whose first
+    """Source lines trying ``group`` -- consecutive (checks, lines ending in a return) whose first
     ``at`` checks are the same and already done -- in order: a run of patterns that
     share their next check tests it once (an assignment is just made), the rest of a
     lone pattern is one ``and`` chain. (A module function, not a closure that calls
@@ -441,7 +532,7 @@ def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
     while i < len(group):
         items, ret = group[i]
         if at >= len(items):
-            lines.append(indent + ret)
+            lines.extend(indent + r for r in ret)
             return  # the patterns after it can never be reached
         head = items[at]
         j = i + 1
@@ -450,7 +541,7 @@ def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
         if j - i == 1 or len(indent) > 160:  # (nesting kept well within Python's limits)
             for q in group[i:j]:
                 lines.append(f"{indent}if {_chain_tail(q[0], at)}:")
-                lines.append(f"{indent}    {q[1]}")
+                lines.extend(f"{indent}    {r}" for r in q[1])
         elif head[0] == "a":
             lines.append(f"{indent}{head[1]} = {head[2]}")
             _emit_factored(group[i:j], at + 1, indent, lines)
@@ -517,6 +608,11 @@ def build_table(target, *, multiply: int = 1, same_root: bool = False) -> Matche
     hit = _CACHE.get(key)  # type: ignore[arg-type]
     if hit is not None and hit[0] is target:
         return hit[1]
+    full = getattr(type(target), "full_target", None)
+    if full is not None:  # a patterns.isel.IselView: the patterns are read from its target
+        table = build_table(full(target), multiply=multiply, same_root=same_root)
+        _CACHE[key] = (target, table)  # type: ignore[index]
+        return table
     from .patsrc import resolve_patterns
 
     diags = Diagnostics()

@@ -54,17 +54,19 @@ class MirFunction:
         return [i.opcode for i in self.instrs]
 
 
-_NAME = re.compile(r"^name:\s+'?\"?([^'\"\s]+)")
-_BLOCK = re.compile(r"^\s+(bb\.\d+[^:]*):")
+# (the expressions are compiled when read_mir first runs: printing needs none of them)
+_NAME = r"^name:\s+'?\"?([^'\"\s]+)"
+_BLOCK = r"^\s+(bb\.\d+[^:]*):"
 # defs: "%12:sreg_32 = ", "%4:sgpr_64(p4) = ", "$vgpr0 = ", "%1:vgpr_32, %2:sreg_64_xexec = "
-_DEFS = re.compile(r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*")
+_DEFS = r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*"
 _FLAGS = {"nuw", "nsw", "exact", "nofpexcept", "early-clobber", "disjoint", "contract",
           "afn", "reassoc", "nnan", "ninf", "nsz", "arcp", "fast", "dead", "renamable", "undef"}
-_OPC = re.compile(r"^([A-Z][A-Za-z0-9_]*)\b")
+_OPC = r"^([A-Z][A-Za-z0-9_]*)\b"
 
 
 def read_mir(text: str) -> list[MirFunction]:
     """Functions of a MIR document stream (``---`` separated), in order."""
+    name_re, block_re, defs_re, opc_re = (re.compile(x) for x in (_NAME, _BLOCK, _DEFS, _OPC))
     funcs: list[MirFunction] = []
     name: str | None = None
     in_body = False
@@ -86,7 +88,7 @@ def read_mir(text: str) -> list[MirFunction]:
             flush()
             in_body = False
             continue
-        m = _NAME.match(raw)
+        m = name_re.match(raw)
         if m and not raw.startswith(" "):
             name = m.group(1)
             continue
@@ -95,7 +97,7 @@ def read_mir(text: str) -> list[MirFunction]:
             continue
         if not in_body:
             continue
-        m = _BLOCK.match(raw)
+        m = block_re.match(raw)
         if m:
             block = m.group(1)
             continue
@@ -103,7 +105,7 @@ def read_mir(text: str) -> list[MirFunction]:
         if not line or line.startswith(("successors:", "liveins:", ";", "frameInfo")):
             continue
         regclass = None
-        m = _DEFS.match(line)
+        m = defs_re.match(line)
         if m:
             first = m.group(1).split(",")[0].strip()
             if ":" in first:
@@ -114,7 +116,7 @@ def read_mir(text: str) -> list[MirFunction]:
             words = words[1:]
         rest = " ".join(words)
         # "early-clobber %1:cls = OPC": flags may also precede the defs
-        m = _DEFS.match(rest)
+        m = defs_re.match(rest)
         if m:
             first = m.group(1).split(",")[0].strip()
             if ":" in first:
@@ -124,7 +126,7 @@ def read_mir(text: str) -> list[MirFunction]:
             while words and words[0] in _FLAGS:
                 words = words[1:]
             rest = " ".join(words)
-        m = _OPC.match(rest)
+        m = opc_re.match(rest)
         if not m:
             continue
         instrs.append(MirInstr(m.group(1), regclass, block, raw.strip()))
@@ -164,11 +166,25 @@ def print_function(fn) -> str:
     """MIR-like text of one selected function (``patterns.isel.SelectedFunction``)."""
     out = [f"name:            {fn.name}", "body:             |"]
     append = out.append
+    lower = _LOWER
     for bi, blk in enumerate(fn.blocks):
         label = f"bb.{bi}" + (f".{blk.name}" if blk.name and not blk.name.isdigit() else "")
         append(f"  {label}:")
-        for mi in blk.instrs:
-            append(mir_line(mi))
+        for mi in blk.instrs:  # (mir_line written out)
+            if mi.more_defs:
+                append(mir_line(mi))
+                continue
+            dst = mi.dst
+            if dst:
+                rc = mi.regclass
+                low = lower.get(rc)
+                if low is None:
+                    low = lower[rc] = rc.lower() if rc else "_"
+                text = f"    {dst}:{low} = {mi.opcode} {', '.join(mi.operands)}".rstrip()
+            else:
+                text = f"    {mi.opcode} {', '.join(mi.operands)}".rstrip()
+            ir = mi.ir
+            append(f"{text}  ; {ir}" if ir else text)
         append("")
     return "\n".join(out).rstrip() + "\n"
 

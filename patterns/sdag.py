@@ -42,7 +42,10 @@ the side effects that also records the uses Sink needs, and Sink sweeps that eva
 values with no user in their own block. Few passes and few function-sized maps keep the
 cost per instruction close to flat as kernels grow past the CPU caches. Operands are told
 apart by their class (cached per class) before any dictionary lookup, so constants are
-never hashed; a constant operand's value is looked up by its text per type.
+never hashed; a constant operand's value is looked up by its text per type. The IR
+passes and the prepasses share one dominator tree (``shared_dominators``). A block's
+nodes are made directly (``_mk``; helpers made once per function, ``block_builder``),
+and its map of constant nodes is kept for the combines (``take_constants``).
 """
 
 from __future__ import annotations
@@ -107,6 +110,8 @@ class SDNode:
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
+        # (``_mk`` below sets the same fields for the DAG builder: keep the two in step;
+        # tests/test_sdag_prepass.py compares them)
         self.id = id
         self.opcode = opcode
         self.vt = vt
@@ -163,6 +168,33 @@ class SDNode:
         return f"<{self.label()}>"
 
 
+def _mk(id, opcode, vt, ops, ir, block, _new=object.__new__) -> SDNode:
+    """``SDNode(id, opcode, vt, ops, ir=ir, block=block)`` for the DAG builder, which
+    passes a new list ``ops`` (kept, not copied) and sets any other field itself."""
+    n = _new(SDNode)
+    n.id = id
+    n.opcode = opcode
+    n.vt = vt
+    n.ops = ops
+    n.divergent = False
+    n.value = None
+    n.cc = None
+    n.ir = ir
+    n.uses = 0
+    n.source = None
+    n.chain = None
+    n.intrinsic = None
+    n.reg = None
+    n.block = block
+    n.target_op = None
+    n.mark = 0
+    n.users = None
+    n.wlix = -1
+    n.kbc = None
+    n.klz = 0
+    return n
+
+
 def value_type_node(block, vt: str) -> SDNode:
     """LLVM's VTSDNode: an operand that is a value type, not a value (the width of
     ``sign_extend_inreg``). ``vt`` holds the type it carries (VTSDNode::getVT), which is
@@ -179,6 +211,18 @@ class SelectionDAG:
         self.block = block
         self.nodes: list[SDNode] = []
         self.roots: list[SDNode] = []  # CopyToReg / STORE / branch / RET: selected even when unused
+        # the builder's map (value, vt) -> the block's ISD::Constant node of that integer
+        # value, for the combines (take_constants): (node count then, map), or None
+        self.constants: tuple | None = None
+
+    def take_constants(self) -> dict | None:
+        """The ``(value, vt) -> ISD::Constant node`` map of every integer constant node,
+        as the builder left it (``patterns.combine`` takes it instead of scanning the
+        nodes), once: None afterwards, when the DAG was not made by the builder, or when
+        nodes were added since."""
+        c = self.constants
+        self.constants = None
+        return c[1] if c is not None and c[0] == len(self.nodes) else None
 
     def node(self, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None, reg=None,
              target_op=None) -> SDNode:
@@ -269,9 +313,46 @@ def _cse_key(v, rep, is_const: dict, type_text: dict):
     return (1, id(rep.get(v, v)), "")
 
 
+# [(function, its CFG as _cfg_shape saw it, its idom)] while build_function_dags runs
+_SHARED_IDOM: list = []
+
+
+def _cfg_shape(fn) -> list:
+    """The blocks' successor lists, copied: equal while the CFG is unchanged."""
+    return [tuple(b.successors) for b in fn.blocks]
+
+
+class shared_dominators:
+    """``with shared_dominators(fn):`` -- inside, ``immediate_dominators(fn)`` returns the
+    one built on entry as long as the CFG is unchanged (the IR passes and the prepasses
+    of ``build_function_dags`` ask for it in turn)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __enter__(self):
+        fn = self.fn
+        if fn.blocks:
+            _SHARED_IDOM.append((fn, _cfg_shape(fn), immediate_dominators(fn)))
+            self.pushed = True
+        else:
+            self.pushed = False
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pushed:
+            _SHARED_IDOM.pop()
+
+
 def immediate_dominators(fn) -> dict:
     """Block -> immediate dominator for the blocks reachable from the entry (the entry
-    maps to itself), from the dominator tree the uniformity analysis uses."""
+    maps to itself), from the dominator tree the uniformity analysis uses. While
+    ``build_function_dags`` works on ``fn`` (the IR passes of ``patterns.irpasses`` ask
+    for it too), the one it built is returned as long as the CFG is the same, so the
+    tree is built once. Callers must not change the dictionary."""
+    shared = _SHARED_IDOM
+    if shared and shared[-1][0] is fn and shared[-1][1] == _cfg_shape(fn):
+        return shared[-1][2]
     from .cycles import DomTree
 
     entry = fn.blocks[0]
@@ -791,7 +872,11 @@ def _prepare(fn) -> _Prepared:
                 depth[k] = d
                 work.append((k, False))
 
-    # -- EarlyCSE and the roots of dead-code removal
+    # -- EarlyCSE and the roots of dead-code removal. An instruction's key is one flat
+    # tuple (opcode, type, predicate, operand keys..., flags); its length tells the
+    # operand count apart. Operand keys as in _cse_operand_key; the operands of a
+    # commutative instruction are ordered as _cse_swapped orders them (two objects by
+    # identity, written out for the common case).
     kinds = _KINDS
     table: dict = {}
     type_canon: dict = {}
@@ -801,6 +886,7 @@ def _prepare(fn) -> _Prepared:
     commutative = _COMMUTATIVE_IR
     side = _SIDE_EFFECTS
     roots = []
+    last_t = tcid = None  # (the type of the previous instruction and its canonical id)
     for b in preorder:
         for ins in b.instructions:
             opc = ins.opcode
@@ -808,33 +894,37 @@ def _prepare(fn) -> _Prepared:
                 if opc in side or (opc == "call" or opc == "load") and _has_side_effect(ins):
                     roots.append(ins)
                 continue
+            t = ins.type
+            if t is not last_t:
+                tc = type_canon.get(id(t))
+                if tc is None:
+                    tc = type_canon[id(t)] = (t, id(canon.setdefault(t, t)))
+                last_t, tcid = t, tc[1]
             operands = ins.operands
             if len(operands) == 2:
                 x, y = operands
-                k = kinds.get(x.__class__)
-                if k == "I":
+                kx = kinds.get(x.__class__)
+                if kx == "I":
                     x = rep.get(x, x)
-                elif k != "A":
+                elif kx != "A":
                     x = _cse_operand_key(x, rep, type_text)
-                k = kinds.get(y.__class__)
-                if k == "I":
+                    kx = None
+                ky = kinds.get(y.__class__)
+                if ky == "I":
                     y = rep.get(y, y)
-                elif k != "A":
+                elif ky != "A":
                     y = _cse_operand_key(y, rep, type_text)
-                if opc in commutative and _cse_swapped(x, y):
-                    okeys = (y, x)
+                    ky = None
+                if opc in commutative and (id(x) > id(y) if kx is not None and ky is not None
+                                           else _cse_swapped(x, y)):
+                    key = (opc, tcid, ins.predicate, y, x, ins.flags)
                 else:
-                    okeys = (x, y)
+                    key = (opc, tcid, ins.predicate, x, y, ins.flags)
             else:
                 ks = [_cse_operand_key(v, rep, type_text) for v in operands]
                 if opc in commutative and len(ks) >= 2 and _cse_swapped(ks[0], ks[1]):
                     ks[0], ks[1] = ks[1], ks[0]
-                okeys = tuple(ks)
-            t = ins.type
-            tc = type_canon.get(id(t))
-            if tc is None:
-                tc = type_canon[id(t)] = (t, id(canon.setdefault(t, t)))
-            key = (opc, tc[1], ins.predicate, okeys, ins.flags)
+                key = (opc, tcid, ins.predicate, *ks, ins.flags)
             hit = table.get(key)
             if hit is not None:
                 hb = hit.block
@@ -921,10 +1011,12 @@ def _prepare(fn) -> _Prepared:
                     push(v)
             continue
         bi = i.block
+        ic = i.__class__  # (an operand of the same class is an instruction too)
         for v in i.operands:
-            k = kinds.get(v.__class__)
-            if k != "I" and (k is not None or _kind(v.__class__) != "I"):
-                continue
+            if v.__class__ is not ic:
+                k = kinds.get(v.__class__)
+                if k != "I" and (k is not None or _kind(v.__class__) != "I"):
+                    continue
             v = rep.get(v, v)
             if v.block is bi:
                 local[v] = local.get(v, 0) + 1
@@ -1255,35 +1347,44 @@ class _Builder:
         return got
 
     def build_block(self, block) -> SelectionDAG:
-        dag = SelectionDAG(block)
-        local: dict[object, SDNode] = {}
-        consts: dict[tuple, SDNode] = {}
-        chain = dag.node("ISD::EntryToken", "ch")
-        chain.source = "uniform"
+        """The SelectionDAG of ``block`` (see ``block_builder``)."""
+        return self.block_builder()(block)
 
-        def const(value: int, vt: str) -> SDNode:
-            value = _wrap(value, vt)
-            key = (value, vt)
-            n = consts.get(key)
-            if n is None:
-                n = dag.node("ISD::Constant", vt, value=value)
-                n.source = "uniform"
-                consts[key] = n
-            return n
+    def block_builder(self):
+        """A function building the SelectionDAG of a block of this function, ``build(block)``
+        (the helpers it uses are made once for all the function's blocks; nothing made
+        here refers to the builder's function objects, so no reference cycle is left)."""
+        # the block being built (closure cells, set by ``build``)
+        block = nodes = local = consts = None
 
         rep = self.rep
-
         value_alias = self.value_alias
+        value_div = self.value_div
         live_lz = self.live_lz
         kinds = _KINDS
         vt_cache = self._vt_cache
         const_keys = self._const_keys
+        vregs = self.vreg
+        ua_div = self.ua.is_divergent
+        temporal = self.temporal  # (empty unless a cycle has a divergent exit)
 
         def vt_of_cached(ty) -> str:
             hit = vt_cache.get(id(ty))
             if hit is None:
                 hit = vt_cache[id(ty)] = (ty, vt_of(ty))  # (the type kept alive with its id)
             return hit[1]
+
+        def const(value: int, vt: str) -> SDNode:
+            value = _wrap(value, vt)
+            key = (value, vt)
+            n = consts.get(key)
+            if n is None:
+                n = _mk(len(nodes), "ISD::Constant", vt, [], None, block)
+                n.value = value
+                n.source = "uniform"
+                nodes.append(n)
+                consts[key] = n
+            return n
 
         def get(v) -> SDNode:
             # (no closure here refers to itself: a reference cycle would keep the block's
@@ -1305,180 +1406,221 @@ class _Builder:
                     vt = vt_of_cached(t)
                     key = by_text[v.text] = None if c is None else (_wrap(c, vt), vt)
                 if key is None:
-                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
-                                 vt_of_cached(t), ir=v)
+                    n = SDNode(len(nodes), "ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
+                               vt_of_cached(t), (), None, None, v, None, None, block)
                     n.source = "uniform"
+                    nodes.append(n)
                     return n
                 n = consts.get(key)
                 if n is None:
-                    n = dag.node("ISD::Constant", key[1], value=key[0])
+                    n = _mk(len(nodes), "ISD::Constant", key[1], [], None, block)
+                    n.value = key[0]
                     n.source = "uniform"
+                    nodes.append(n)
                     consts[key] = n
                 return n
             v = rep.get(v, v)
             n = local.get(v)
             if n is not None:
                 return n
-            return enter(v)
-
-        def enter(v) -> SDNode:
-            """A value not computed in this block (yet): a folded value, or a CopyFromReg."""
+            # a value not computed in this block (yet): a folded value, or a CopyFromReg
             al = value_alias.get(v)
             if al is not None:
-                if isinstance(al, tuple):  # folded to a constant in its own block
+                if al.__class__ is tuple:  # folded to a constant in its own block
                     return const(al[0], al[1])
                 v = al
                 n = local.get(v)
                 if n is not None:
                     return n
-            if _is_const(v):
-                c = _const_int(v)
-                vt = vt_of(v.type)
-                if c is None:
-                    n = dag.node("ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant", vt, ir=v)
-                    n.source = "uniform"
-                    return n
-                return const(c, vt)
-            kind = type(v).__name__
-            if kind in ("Instruction", "Argument"):
-                n = dag.node("ISD::CopyFromReg", vt_of_cached(v.type), ir=v, reg=self.reg_of(v))
+                k = kinds.get(v.__class__)
+                if k is None:
+                    k = _kind(v.__class__)
+            if k == "I" or k == "A":
+                t = v.type
+                vt = vt_cache.get(id(t))
+                reg = vregs.get(v)
+                if reg is None:
+                    reg = vregs[v] = str(len(vregs))
+                n = _mk(len(nodes), "ISD::CopyFromReg", vt_of_cached(t) if vt is None else vt[1], [], v, block)
+                n.reg = reg
+                nodes.append(n)
                 n.klz = live_lz.get(v, 0)
-                known = self.value_div.get(v)
-                base = self.is_divergent(v) if known is None else known
-                div = base or (kind == "Instruction" and self._temporal(v, block))
+                div = value_div.get(v)
+                if div is None:
+                    div = bool(ua_div(v))
+                if not div and temporal and k == "I":
+                    div = self._temporal(v, block)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
                 local[v] = n
                 return n
+            if k == "C":
+                c = _const_int(v)
+                vt = vt_of(v.type)
+                if c is None:
+                    n = SDNode(len(nodes), "ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant", vt, (),
+                               None, None, v, None, None, block)
+                    n.source = "uniform"
+                    nodes.append(n)
+                    return n
+                return const(c, vt)
             # globals, inline asm, metadata: an opaque uniform value
-            n = dag.node("ISD::Register", "i64", ir=v)
+            n = SDNode(len(nodes), "ISD::Register", "i64", (), None, None, v, None, None, block)
             n.source = "uniform"
+            nodes.append(n)
             local[v] = n
             return n
 
-        nodes = dag.nodes
+        def mk(opcode, vt, ops, ir, cc=None) -> SDNode:
+            n = _mk(len(nodes), opcode, vt, list(ops), ir, block)
+            n.cc = cc
+            for o in ops:
+                o.uses += 1
+            nodes.append(n)
+            return n
+
         used_outside = self.used_outside
         binops = ISD_OF_BINOP
-        for ins in self.placed[block]:
-            op = ins.opcode
-            isd = binops.get(op)
-            if isd is not None:
-                # the common case, as below with dag.node and the divergence of a node
-                # without a source (the OR of its operands') written out; an operand
-                # computed earlier in this block is found without calling get()
-                x, y = ins.operands[0], ins.operands[1]
-                a = local.get(rep.get(x, x)) if kinds.get(x.__class__) == "I" else None
-                if a is None:
-                    a = get(x)
-                b = local.get(rep.get(y, y)) if kinds.get(y.__class__) == "I" else None
-                if b is None:
-                    b = get(y)
-                t = ins.type
-                vt = vt_cache.get(id(t))
-                vt = vt_of_cached(t) if vt is None else vt[1]
-                n = SDNode(len(nodes), isd, vt, (a, b), None, None, ins, None, None, block)
-                n.divergent = True if a.divergent or b.divergent else False
-                a.uses += 1
-                b.uses += 1
-                nodes.append(n)
+        placed = self.placed
+
+        def build(blk) -> SelectionDAG:
+            nonlocal block, nodes, local, consts
+            block = blk
+            dag = SelectionDAG(blk)
+            nodes = dag.nodes
+            droots = dag.roots
+            local = {}
+            consts = {}
+            # (nodes are made here directly, as SelectionDAG.node makes them: the next id,
+            # operands gaining a user, appended in creation order)
+            chain = _mk(0, "ISD::EntryToken", "ch", [], None, blk)
+            chain.source = "uniform"
+            nodes.append(chain)
+            for ins in placed[blk]:
+                op = ins.opcode
+                isd = binops.get(op)
+                if isd is not None:
+                    # the common case: an operand computed earlier in this block is found
+                    # without calling get(), the divergence of a node without a source (the
+                    # OR of its operands') written out
+                    x, y = ins.operands[0], ins.operands[1]
+                    a = local.get(rep.get(x, x)) if kinds.get(x.__class__) == "I" else None
+                    if a is None:
+                        a = get(x)
+                    b = local.get(rep.get(y, y)) if kinds.get(y.__class__) == "I" else None
+                    if b is None:
+                        b = get(y)
+                    t = ins.type
+                    vt = vt_cache.get(id(t))
+                    vt = vt_of_cached(t) if vt is None else vt[1]
+                    n = _mk(len(nodes), isd, vt, [a, b], ins, block)
+                    n.divergent = True if a.divergent or b.divergent else False
+                    a.uses += 1
+                    b.uses += 1
+                    nodes.append(n)
+                elif op == "phi":
+                    n = _mk(len(nodes), "ISD::CopyFromReg", vt_of_cached(ins.type), [], ins, block)
+                    n.reg = self.reg_of(ins)
+                    nodes.append(n)
+                    if self.track_lz:
+                        n.klz = live_lz[ins] = self._phi_lz(ins)
+                    div = self.phi_divergent(ins)
+                    n.source = "divergent" if div else "uniform"
+                    n.divergent = div
+                    local[ins] = n
+                    continue
+                elif op == "br":
+                    operands = ins.operands
+                    if operands and len(operands) >= 3 or (operands and vt_of_cached(getattr(operands[0], "type", None)) == "i1"):
+                        c = get(operands[0])
+                        n = mk("ISD::BRCOND", "ch", (c,), ins)
+                        n.divergent = c.divergent
+                    else:
+                        n = mk("ISD::BR", "ch", (), ins)
+                    n.chain = chain
+                    droots.append(n)
+                    continue
+                else:
+                    if op == "icmp":
+                        a, b = get(ins.operands[0]), get(ins.operands[1])
+                        n = mk("ISD::SETCC", vt_of_cached(ins.type), (a, b), ins, CONDCODES.get(ins.predicate, ins.predicate))
+                    elif op == "select":
+                        c, a, b = (get(x) for x in ins.operands[:3])
+                        n = mk("ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ins)
+                    elif op in ISD_OF_CAST:
+                        a = get(ins.operands[0])
+                        if op == "freeze" or (op == "bitcast" and a.vt == vt_of_cached(ins.type)):
+                            local[ins] = a
+                            if ins in used_outside:
+                                self._copy_out(dag, ins, a)
+                            continue
+                        n = mk(ISD_OF_CAST[op], vt_of_cached(ins.type), (a,), ins)
+                    elif op == "getelementptr":
+                        ops = tuple(get(x) for x in ins.operands)
+                        n = mk("ISD::PTRADD", vt_of_cached(ins.type), ops, ins)
+                    elif op == "load":
+                        p = get(ins.operands[0])
+                        n = mk("ISD::LOAD", vt_of_cached(ins.type), (p,), ins)
+                        n.chain = chain
+                        chain = n
+                        div = self.is_divergent(ins)
+                        # The IR-level answer covers address-space rules (private/flat loads).
+                        n.source = "divergent" if div else None
+                    elif op == "store":
+                        v, p = get(ins.operands[0]), get(ins.operands[1])
+                        n = mk("ISD::STORE", "ch", (v, p), ins)
+                        n.chain = chain
+                        chain = n
+                        droots.append(n)
+                    elif op == "call":
+                        n = self._call(dag, ins, get, const)
+                        if n is not None and ins.type is not None and vt_of_cached(ins.type) == "isVoid":
+                            n.chain = chain
+                            chain = n
+                            droots.append(n)
+                    elif op == "ret":
+                        ops = tuple(get(x) for x in ins.operands)
+                        n = mk("ISD::RET", "ch", ops, ins)
+                        n.chain = chain
+                        droots.append(n)
+                    elif op in ("unreachable", "switch"):
+                        ops = tuple(get(x) for x in ins.operands[:1])
+                        n = mk("ISD::BR", "ch", ops, ins)
+                        droots.append(n)
+                    else:
+                        raise VerifyError(ins.span, expected(
+                            "an instruction the SelectionDAG builder supports (binary ops, icmp, select, casts, "
+                            "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
+                    if n is None:
+                        continue
+                    src = n.source  # (_set_divergence, inline)
+                    if src == "divergent":
+                        n.divergent = True
+                    elif src == "uniform":
+                        n.divergent = False
+                    else:
+                        d = False
+                        for o in n.ops:
+                            if o.divergent:
+                                d = True
+                                break
+                        n.divergent = d
                 if ins.name is not None:
                     local[ins] = n
-                    if ins in used_outside:
-                        self._copy_out(dag, ins, n)
-                continue
-            n: SDNode | None = None
-            if op == "phi":
-                n = dag.node("ISD::CopyFromReg", vt_of_cached(ins.type), ir=ins, reg=self.reg_of(ins))
-                if self.track_lz:
-                    n.klz = live_lz[ins] = self._phi_lz(ins)
-                div = self.phi_divergent(ins)
-                n.source = "divergent" if div else "uniform"
-                n.divergent = div
-                local[ins] = n
-                continue
-            if op in ISD_OF_BINOP:
-                a, b = get(ins.operands[0]), get(ins.operands[1])
-                n = dag.node(ISD_OF_BINOP[op], vt_of_cached(ins.type), (a, b), ir=ins)
-            elif op == "icmp":
-                a, b = get(ins.operands[0]), get(ins.operands[1])
-                n = dag.node("ISD::SETCC", vt_of_cached(ins.type), (a, b), ir=ins, cc=CONDCODES.get(ins.predicate, ins.predicate))
-            elif op == "select":
-                c, a, b = (get(x) for x in ins.operands[:3])
-                n = dag.node("ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ir=ins)
-            elif op in ISD_OF_CAST:
-                a = get(ins.operands[0])
-                if op == "freeze" or (op == "bitcast" and a.vt == vt_of_cached(ins.type)):
-                    local[ins] = a
-                    if ins in self.used_outside:
-                        self._copy_out(dag, ins, a)
-                    continue
-                n = dag.node(ISD_OF_CAST[op], vt_of_cached(ins.type), (a,), ir=ins)
-            elif op == "getelementptr":
-                ops = tuple(get(x) for x in ins.operands)
-                n = dag.node("ISD::PTRADD", vt_of_cached(ins.type), ops, ir=ins)
-            elif op == "load":
-                p = get(ins.operands[0])
-                n = dag.node("ISD::LOAD", vt_of_cached(ins.type), (p,), ir=ins)
-                n.chain = chain
-                chain = n
-                div = self.is_divergent(ins)
-                # The IR-level answer covers address-space rules (private/flat loads).
-                n.source = "divergent" if div else None
-            elif op == "store":
-                v, p = get(ins.operands[0]), get(ins.operands[1])
-                n = dag.node("ISD::STORE", "ch", (v, p), ir=ins)
-                n.chain = chain
-                chain = n
-                dag.roots.append(n)
-            elif op == "call":
-                n = self._call(dag, ins, get, const)
-                if n is not None and ins.type is not None and vt_of_cached(ins.type) == "isVoid":
-                    n.chain = chain
-                    chain = n
-                    dag.roots.append(n)
-            elif op == "br":
-                if ins.operands and len(ins.operands) >= 3 or (ins.operands and vt_of(getattr(ins.operands[0], "type", None)) == "i1"):
-                    c = get(ins.operands[0])
-                    n = dag.node("ISD::BRCOND", "ch", (c,), ir=ins)
-                else:
-                    n = dag.node("ISD::BR", "ch", (), ir=ins)
-                n.chain = chain
-                dag.roots.append(n)
-            elif op == "ret":
-                ops = tuple(get(x) for x in ins.operands)
-                n = dag.node("ISD::RET", "ch", ops, ir=ins)
-                n.chain = chain
-                dag.roots.append(n)
-            elif op in ("unreachable", "switch"):
-                ops = tuple(get(x) for x in ins.operands[:1])
-                n = dag.node("ISD::BR", "ch", ops, ir=ins)
-                dag.roots.append(n)
-            else:
-                raise VerifyError(ins.span, expected(
-                    "an instruction the SelectionDAG builder supports (binary ops, icmp, select, casts, "
-                    "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
-            if n is None:
-                continue
-            if n.opcode not in ("ISD::STORE", "ISD::BR", "ISD::BRCOND", "ISD::RET"):
-                src = n.source  # (_set_divergence, inline)
-                if src == "divergent":
-                    n.divergent = True
-                elif src == "uniform":
-                    n.divergent = False
-                else:
-                    d = False
-                    for o in n.ops:
-                        if o.divergent:
-                            d = True
-                            break
-                    n.divergent = d
-            else:
-                dag.recompute_divergence(n)
-            if ins.name is not None:
-                local[ins] = n
-                if ins in self.used_outside:
-                    self._copy_out(dag, ins, n)
-        return dag
+                    if ins in used_outside:  # (_copy_out)
+                        reg = vregs.get(ins)
+                        if reg is None:
+                            reg = vregs[ins] = str(len(vregs))
+                        c = _mk(len(nodes), "ISD::CopyToReg", "ch", [n], ins, block)
+                        c.reg = reg
+                        n.uses += 1
+                        nodes.append(c)
+                        c.divergent = n.divergent
+                        droots.append(c)
+            dag.constants = (len(nodes), consts)
+            return dag
+
+        return build
 
     def _phi_lz(self, phi) -> int:
         """Known leading zeros of an i32 phi: the minimum over its incoming values, a
@@ -1639,18 +1781,20 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     from . import combine as _combine
     from .cfg import reverse_post_order
 
-    if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/irpasses.py
-        from .irpasses import run_ir_passes
-        run_ir_passes(fn, ua, target)
-    b = _Builder(fn, target, ua, dce)
+    with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
+        if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/irpasses.py
+            from .irpasses import run_ir_passes
+            run_ir_passes(fn, ua, target)
+        b = _Builder(fn, target, ua, dce)
     live_lz = b.live_lz
     b.track_lz = combine
     built: dict = {}
     order = reverse_post_order(fn)
     seen = set(order)
     order += [blk for blk in fn.blocks if blk not in seen]
+    build = b.block_builder()
     for blk in order:
-        dag = b.build_block(blk)
+        dag = build(blk)
         if combine:
             _combine.run(dag, target)
             for r in dag.roots:

@@ -4,13 +4,17 @@
 first call pickles the checked Target into the cache folder and later processes
 unpickle it. ``load_derived(name_or_path, kind, build)`` caches ``build(target)``
 instead (a smaller object whose unpickling needs fewer imports; ``tdgen divergence``
-caches only the uniformity facts this way and so never imports the spec model).
+caches only the uniformity facts this way and so never imports the spec model, ``tdgen
+isel``/``explain`` the ``patterns.isel.IselBundle``: the parts of the target selection
+reads, the matcher table and the compiled selectors).
 
 Key: BLAKE2b over the Python version, this module's format number and the path and
 bytes of every file a load depends on: the target folder's ``*.py`` files (subfolders
 included) and every ``*.py``/``*.lark`` file of the tdgen package (a load imports
-nothing else of the project). Editing any of them gives a new key. Contents, not
-modification times, are hashed, so a result can only come from the same sources.
+nothing else of the project); a derived value (``load_derived``), which the execution
+engine computes, also depends on every such file of the ``patterns`` package. Editing
+any of them gives a new key. Contents, not modification times, are hashed, so a result
+can only come from the same sources.
 
 Folder: ``$XDG_CACHE_HOME/tdgen`` or ``~/.cache/tdgen``; ``TDGEN_NO_CACHE=1`` turns
 the cache off. Every cache problem is silent: an unwritable folder means no cache, an
@@ -42,8 +46,9 @@ try:
 except ImportError:  # pragma: no cover
     from pickle import Pickler as _CPickler, Unpickler as _CUnpickler
 
-FORMAT = 1
+FORMAT = 2
 _PKG = Path(__file__).resolve().parent
+_PATTERNS = _PKG.parent / "patterns"  # the execution engine, which derived values come from
 
 
 def cache_dir() -> Path | None:
@@ -73,12 +78,35 @@ def spec_folder(name_or_path: str | Path) -> Path | None:
     return None
 
 
-def fingerprint(folder: Path) -> str:
-    """Hash of every file a load of the target in ``folder`` depends on."""
+def _sources(pkg: Path) -> list:
+    """The ``*.py`` and ``*.lark`` files of a package folder and its subfolders, sorted
+    (``__pycache__`` folders are not entered)."""
+    out = []
+    stack = [str(pkg)]
+    while stack:
+        try:
+            it = os.scandir(stack.pop())
+        except OSError:
+            continue
+        with it:
+            for e in it:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        stack.append(e.path)
+                elif e.name.endswith((".py", ".lark")) and e.is_file():
+                    out.append(Path(e.path))
+    return sorted(out)
+
+
+def fingerprint(folder: Path, derived: bool = False) -> str:
+    """Hash of every file a load of the target in ``folder`` depends on (``derived``:
+    and a value the ``patterns`` package derives from it)."""
     h = _hasher()
     h.update(f"tdgen-target-cache {FORMAT} {sys.version} {folder}\0".encode())
     files = sorted(folder.rglob("*.py"))
-    files += sorted(p for p in _PKG.rglob("*") if p.suffix in (".py", ".lark") and p.is_file())
+    files += _sources(_PKG)
+    if derived and _PATTERNS.is_dir():
+        files += _sources(_PATTERNS)
     for f in files:
         h.update(str(f).encode() + b"\0")
         h.update(f.read_bytes())
@@ -154,7 +182,7 @@ def _entry(folder: Path, kind: str) -> Path | None:
     if root is None:
         return None
     try:
-        key = fingerprint(folder)
+        key = fingerprint(folder, kind != "target")
     except OSError:
         return None
     where = _hasher(str(folder).encode(), digest_size=4).hexdigest()

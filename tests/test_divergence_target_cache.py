@@ -1,8 +1,9 @@
 """tdgen/target_cache.py: a cached target load equals an uncached one, any edit of a
-file it depends on invalidates it, cache trouble (corrupted entry, unwritable folder)
-is silent, errors are never cached; ``tdgen divergence`` with a warm cache prints the
-same as without a cache and as the in-process analysis (its early process exit loses
-nothing), and never imports the spec model."""
+file it depends on invalidates it (for derived values, the ``patterns`` package's files
+too), cache trouble (corrupted entry, unwritable folder) is silent, errors are never
+cached; stored compiled code is used only for the source it came from; ``tdgen
+divergence`` with a warm cache prints the same as without a cache and as the in-process
+analysis (its early process exit loses nothing), and never imports the spec model."""
 
 from __future__ import annotations
 
@@ -97,6 +98,43 @@ def test_editing_tdgen_code_changes_the_key(monkeypatch, tmp_path):
     same_code = target_cache.fingerprint(folder)
     (fake_pkg / "hw.py").write_text((fake_pkg / "hw.py").read_text() + "\n# edited\n")
     assert target_cache.fingerprint(folder) != same_code
+
+
+def test_editing_engine_code_changes_the_keys_of_derived_values(monkeypatch, tmp_path):
+    """A derived value (``load_derived``: matcher tables, the isel bundle) is computed by
+    the ``patterns`` package, so its key covers that package too; a loaded target's does
+    not."""
+    folder = copy_target(tmp_path)
+    fake = tmp_path / "patterns"
+    shutil.copytree(target_cache._PATTERNS, fake, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(target_cache, "_PATTERNS", fake)
+    target, derived = target_cache.fingerprint(folder), target_cache.fingerprint(folder, derived=True)
+    assert target != derived
+    (fake / "matcher.py").write_text((fake / "matcher.py").read_text() + "\n# edited\n")
+    assert target_cache.fingerprint(folder) == target
+    assert target_cache.fingerprint(folder, derived=True) != derived
+
+
+def test_stored_code_is_used_only_for_its_own_source():
+    """``patterns.matcher.compile_source`` takes a stored (cached) code object only for the
+    source it was compiled from; a corrupted one is compiled anew."""
+    import marshal
+
+    from patterns import matcher
+
+    src_a = "def _match(n0):\n    return 'stored a'\n"
+    src_b = "def _match(n0):\n    return 'b'\n"
+    fake = compile("def _match(n0):\n    return 'from the store'\n", "<matcher>", "exec")
+    key_a = matcher._digest(src_a, "<matcher>")
+    with matcher.recorded_sources() as made:
+        matcher.store_code({key_a: marshal.dumps(fake), matcher._digest(src_b, "<matcher>"): b"junk"})
+        got = {}
+        for s in (src_a, src_b):
+            ns: dict = {}
+            exec(matcher.compile_source(s, "<matcher>"), ns)  # noqa: S102
+            got[s] = ns["_match"](None)
+    assert got == {src_a: "from the store", src_b: "b"}
+    assert [d for d, _c in made] == [key_a, matcher._digest(src_b, "<matcher>")]
 
 
 def test_corrupted_entry_is_ignored_and_rewritten(cache):

@@ -102,21 +102,64 @@ def test_lint_reference_target_has_no_errors():
 
 
 def test_cached_target_and_table_give_the_same_output(tmp_path):
-    """A cold run fills the on-disk cache with the target and its matcher table, a warm
-    run reads them; both print what a run with the cache off prints."""
-    src = GOLDEN / "pass"
-    files = sorted(src.glob("*.ll")) if src.is_dir() else []
-    assert files, "no golden pass inputs"
-    ll = str(files[0].relative_to(ROOT))
+    """A cold run fills the on-disk cache with one entry (``patterns.isel.IselBundle``:
+    the target's view, its matcher table, result plans and compiled selectors), a warm
+    run reads it; both print what a run with the cache off prints, in both formats and
+    for ``explain``. A warm load imports neither the spec model nor lark."""
+    from patterns.iselgen import generate_isel_kernel
+
+    kernel = tmp_path / "k.ll"
+    kernel.write_text(generate_isel_kernel(5, 300))
+    ll = str(kernel)
     cache = tmp_path / "cache"
-    cold = tdgen("isel", ll, "--target", "amdgpu", env={"XDG_CACHE_HOME": str(cache)})
-    entries = sorted(p.name for p in (cache / "tdgen").glob("*.pickle"))
-    warm = tdgen("isel", ll, "--target", "amdgpu", env={"XDG_CACHE_HOME": str(cache)})
-    off = tdgen("isel", ll, "--target", "amdgpu", env={"TDGEN_NO_CACHE": "1"})
-    assert cold.returncode == warm.returncode == off.returncode == 0, (cold.stderr, warm.stderr, off.stderr)
-    assert any("-isel-table-" in e for e in entries) and any("-target-" in e for e in entries), entries
-    assert "V_" in off.stdout or "S_" in off.stdout
-    assert cold.stdout == warm.stdout == off.stdout
+    value = next(line.split()[0] for line in kernel.read_text().splitlines()[::-1]
+                 if line.strip().startswith("%v") and " xor " in line)
+    runs = {}
+    for name, env in (("cold", {"XDG_CACHE_HOME": str(cache)}), ("warm", {"XDG_CACHE_HOME": str(cache)}),
+                      ("off", {"TDGEN_NO_CACHE": "1"})):
+        runs[name] = [tdgen("isel", ll, "--target", "amdgpu", "--format", fmt, env=env) for fmt in ("mir", "json")]
+        runs[name].append(tdgen("explain", ll, "--target", "amdgpu", "--value", value, env=env))
+        if name == "cold":
+            entries = sorted(p.name for p in (cache / "tdgen").glob("*.pickle"))
+            assert len(entries) == 1 and "-isel-" in entries[0], entries
+    for name, rs in runs.items():
+        assert all(r.returncode == 0 and r.stderr == "" for r in rs), (name, [r.stderr for r in rs])
+    assert "V_" in runs["off"][0].stdout and "S_" in runs["off"][0].stdout and "MATCHED" in runs["off"][2].stdout
+    assert [r.stdout for r in runs["cold"]] == [r.stdout for r in runs["warm"]] == [r.stdout for r in runs["off"]]
+    probe = ("import sys; from tdgen.commands._iselcommon import load_isel_target; t = load_isel_target('amdgpu'); "
+             "print(type(t).__name__, sorted(m for m in sys.modules if m in ('tdgen.model', 'tdgen.spec', 'lark', "
+             "'tdgen.builtins')))")
+    r = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(cache)))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "IselView []"
+
+
+def test_isel_view_selects_like_the_target():
+    """Selecting with the target's ``IselView`` (what the cached CLI selects with) gives
+    what selecting with the target gives, and the view answers like the target."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.isel import IselBundle, select_function
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.mir import print_function
+    from tdgen.spec import load_target
+
+    target = load_target("amdgpu")
+    view = IselBundle(target).install()
+    assert view.custom_selects and view.lowerings
+    for name in list(target.intrinsics_by_ir_name) + ["llvm.smax.i32", "llvm.amdgcn.nope"]:
+        assert view.intrinsic_divergence(name) is target.intrinsic_divergence(name)
+    for seed in range(4):
+        text = generate_isel_kernel(seed, 400, constants=bool(seed % 2))
+        out = []
+        for t in (target, view):
+            fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+            sf, _ = select_function(fn, t, analyze(fn, t))
+            out.append((print_function(sf), [mi.as_json() for mi in sf.instrs()]))
+        assert out[0] == out[1], seed
+    # anything else is read from the full target
+    assert view.namespace == target.namespace
 
 
 TWO_FNS = """declare i32 @llvm.amdgcn.workitem.id.x()

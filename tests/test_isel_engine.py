@@ -409,14 +409,13 @@ def test_generic_result_instructions_are_emitted_like_instr_emitter(interpreted,
     """REG_SEQUENCE keeps %subreg operands and defines its class; IMPLICIT_DEF gets the
     scalar class of its cast type; a two-result instruction defines both classes;
     EXTRACT_SUBREG is a COPY of ``.sub1`` into the sub-register's class (VGPR_32);
-    COPY_TO_REGCLASS a COPY into the named class. The compiled emitters and the
+    COPY_TO_REGCLASS a COPY into the named class. The compiled selectors and the
     interpreted result plans (``_emit_dst``) give the same instructions."""
     from tdgen.check import check_target
     from patterns import isel
 
     if interpreted:
-        monkeypatch.setattr(isel, "_compile_emitter",
-                            lambda plan, p: lambda sel, root, env, out: sel._emit_dst(plan, root, env, out, p, True))
+        monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
     t = wide_target()
     check_target(t)
     (fn,) = _select(WIDE_KERNEL, t)

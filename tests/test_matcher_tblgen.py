@@ -85,7 +85,8 @@ def _interpreted(table):
 
 @pytest.mark.parametrize("seed,same_root", [(3, False), (11, False), (5, True)])
 def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monkeypatch):
-    """Selecting a generated kernel with the compiled matchers and emitters and with the
+    """Selecting a generated kernel with the compiled selectors (each opcode's matcher with
+    its patterns' result DAGs written in, ``isel._compile_selector``) and with the
     interpreted check chains and result plans (``_emit_dst``) gives the same machine code;
     ``same_root``: with the table of bench/isel.py holding 3x the patterns per root opcode
     (copies checking other root types), so the compiled type switch is used."""
@@ -111,13 +112,13 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     tried = []
     ref = _interpreted(ref_table)
     monkeypatch.setattr(ref_table, "matcher_for", lambda opc: tried.append(opc) or ref(opc))
-    monkeypatch.setattr(isel, "_compile_emitter",
-                        lambda plan, p: lambda sel, root, env, out: sel._emit_dst(plan, root, env, out, p, True))
+    monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
     fn = fresh()
     slow, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), ref_table)
     assert len(set(tried)) >= 5
     assert sum(1 for _ in fast.instrs()) > 1000
     assert print_function(fast) == print_function(slow)
+    assert [mi.as_json() for mi in fast.instrs()] == [mi.as_json() for mi in slow.instrs()]
     mnemonics = {mi.opcode for mi in fast.instrs()}
     assert any(m.startswith("V_") for m in mnemonics) and any(m.startswith("S_") for m in mnemonics)
 

@@ -12,6 +12,11 @@
   skips the last re-sort when the last pass changed nothing; and running the combines
   once more with the pass bookkeeping reset finds nothing left to fold.
 - ``_wrap`` (cached integer widths) against the arithmetic definition.
+- One dominator tree per function: inside ``shared_dominators`` the IR passes and the
+  prepasses get the tree built on entry, and a new one once the CFG changes.
+- The constants map the builder offers the combines (``SelectionDAG.take_constants``)
+  is the one scanning the nodes gives; the builder's fast node constructor sets every
+  field as the class does.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from patterns.divergence import analyze
 from patterns.ir import parse_module
 from patterns.iselgen import generate_isel_kernel
 from patterns.sdag import (_prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
-                           live_instructions)
+                           immediate_dominators, live_instructions, shared_dominators)
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +181,63 @@ def test_sink_second_sweep_agrees_with_opt(tmp_path):
         place, _home = _sink(fn, live, rep, incremental=incremental)
         got = {b.name: [i.name for i in v if i.name] for b, v in place.items()}
         assert got == expect, incremental
+
+
+def test_dominator_tree_is_shared_until_the_cfg_changes():
+    fn = _fn(generate_isel_kernel(3, 200))
+    fresh = immediate_dominators(fn)
+    assert immediate_dominators(fn) is not fresh
+    with shared_dominators(fn):
+        shared = immediate_dominators(fn)
+        assert shared == fresh and immediate_dominators(fn) is shared
+        other = _fn(generate_isel_kernel(4, 100))
+        assert immediate_dominators(other) == immediate_dominators(other)  # another function: its own
+        # a changed CFG (an edge added) gets a new tree
+        a, b = fn.blocks[1], fn.blocks[-1]
+        a.successors.append(b)
+        b.predecessors.append(a)
+        changed = immediate_dominators(fn)
+        assert changed is not shared
+        a.successors.pop()
+        b.predecessors.pop()
+        assert immediate_dominators(fn) is shared
+    assert immediate_dominators(fn) is not shared
+
+
+def test_builder_hands_over_its_constants_map(amdgpu):
+    """The builder's map of a block's integer constant nodes (``take_constants``, for the
+    combines) is what scanning the block's nodes gives; it is handed over once, and not
+    at all once nodes were added."""
+    from patterns.cfg import reverse_post_order
+    from patterns.sdag import _Builder
+
+    handed = 0
+    for seed, text in _kernels(20):
+        fn = _fn(text)
+        build = _Builder(fn, amdgpu, analyze(fn, amdgpu)).block_builder()
+        for blk in reverse_post_order(fn):
+            dag = build(blk)
+            scan: dict = {}
+            for c in dag.nodes:
+                if c.opcode == "ISD::Constant" and isinstance(c.value, int):
+                    scan.setdefault((c.value, c.vt), c)
+            consts = dag.take_constants()
+            assert consts == scan and all(consts[k] is scan[k] for k in scan)
+            assert dag.take_constants() is None
+            handed += bool(consts)
+    assert handed > 30
+    fn = _fn(generate_isel_kernel(1, 60))
+    dag = _Builder(fn, amdgpu, analyze(fn, amdgpu)).build_block(fn.blocks[0])
+    dag.node("ISD::Constant", "i32", value=12345)
+    assert dag.take_constants() is None
+
+
+def test_fast_node_constructor_matches_the_class():
+    """The builder's ``_mk`` sets every field as ``SDNode(...)`` does."""
+    from patterns.sdag import SDNode, _mk
+
+    a = SDNode(0, "ISD::EntryToken", "ch")
+    ref = SDNode(7, "ISD::ADD", "i32", [a, a], ir="v", block="b")
+    got = _mk(7, "ISD::ADD", "i32", [a, a], "v", "b")
+    for slot in SDNode.__slots__:
+        assert getattr(got, slot) == getattr(ref, slot), slot

@@ -24,6 +24,24 @@ def load_target(name: str):
     return target
 
 
+def load_isel_target(name: str):
+    """What ``tdgen isel`` and ``explain`` select with: the target's
+    ``patterns.isel.IselView`` (the parts of the target selection reads, as plain
+    records), its matcher table, result plans and compiled selectors, all from one
+    on-disk cache entry (``IselBundle``) when the sources are unchanged. Loading it
+    neither imports the spec model nor compiles code; a miss (or a bad spec, reported by
+    the uncached loader every time) loads the target as ``load_target`` does. With the
+    cache off, the checked target itself (``load_target``)."""
+    from ..target_cache import cache_dir, load_derived, spec_folder
+
+    folder = spec_folder(name) if cache_dir() is not None else None
+    if folder is None:
+        return load_target(name)
+    from patterns.isel import IselBundle
+
+    return load_derived(name, "isel", lambda t: IselBundle(t, str(folder))).install()
+
+
 def load_ir(path: str):
     from patterns.ir import parse_module
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Span, UsageError, expected
-from ._iselcommon import load_ir, load_target
+from ._iselcommon import load_ir, load_isel_target
 
 
 def configure(parser):
@@ -48,7 +48,7 @@ def run(args) -> int:
     from patterns.matcher import build_table
     from patterns.sdag import build_function_dags
 
-    target = load_target(args.target)
+    target = load_isel_target(args.target)
     module = load_ir(args.file)
     at_fn, want = _parse_value(args.value, args.file)
     if args.function is not None and at_fn is not None and args.function.lstrip("@") != at_fn:

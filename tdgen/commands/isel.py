@@ -10,10 +10,9 @@ selected (all such nodes are reported together).
 
 from __future__ import annotations
 
-import json
 import sys
 
-from ._iselcommon import gc_paused, load_ir, load_target
+from ._iselcommon import gc_paused, load_ir, load_isel_target
 
 
 def configure(parser):
@@ -26,11 +25,13 @@ def run(args) -> int:
     from patterns.isel import select_module
     from patterns.mir import print_function
 
-    target = load_target(args.target)
+    target = load_isel_target(args.target)
     with gc_paused():
         module = load_ir(args.file)
         funcs = select_module(module, target)
         if args.format == "json":
+            import json
+
             data = [{"function": f.name,
                      "blocks": [{"name": b.name, "instrs": [mi.as_json() for mi in b.instrs]} for b in f.blocks]}
                     for f in funcs]
