@@ -11,12 +11,18 @@
 4. ``convergent`` (error): a pattern matching an ``IntrConvergent`` intrinsic (directly or
    through its lowering SDNode) whose result instruction is not ``isConvergent``.
 
+5. ``opaque-predicate`` (warning): a pattern with a predicate whose C++ code the model
+   cannot execute (an immediate predicate outside ``matcher.compile_imm_code``'s forms,
+   or other predicate code with no function given by ``matcher.register_predicate``):
+   ``tdgen isel`` treats the predicate as failing, so the pattern never selects there
+   while LLVM's table may.
+
 Custom selection steps (``CustomSelect``: C++ ``Select`` cases tried before the table):
 
-5. ``custom-select-fallback`` (warning): a (root, type, divergence) the step is tried on
+6. ``custom-select-fallback`` (warning): a (root, type, divergence) the step is tried on
    for which the table has no pattern with plain operands -- when the step declines
    (a shape it does not handle), nothing selects the node.
-6. ``custom-select-divergent-scalar`` / ``custom-select-model`` (errors): the step's model
+7. ``custom-select-divergent-scalar`` / ``custom-select-model`` (errors): the step's model
    run on probe DAGs (every root it names; operand 0 a uniform or divergent value or one
    level of shl/srl/sra/and/or/xor/add/sub/mul of such a value and a constant among
    0/1/4/8/16/24/31/255/0xffff/-1, the other operands values or those constants, or
@@ -32,7 +38,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from .matcher import PNode, build_table
+from .matcher import _EXTRA_PREDICATES, PNode, build_table, compile_imm_code
 
 __all__ = ["Finding", "lint_target"]
 
@@ -155,6 +161,13 @@ def lint_target(target) -> list[Finding]:
                 out.append(Finding("error", "convergent", p.record,
                                    f"matches convergent {', '.join(sorted(set(hits)))} but {inst.name} is not isConvergent",
                                    p.span))
+        opaque = sorted({f"{pr.name} ({pr.code.strip()})" for n in _walk(p.src) for pr in n.preds
+                         if (pr.kind == "imm" and compile_imm_code(pr.code) is None)
+                         or (pr.kind == "named" and pr.name not in _EXTRA_PREDICATES)})
+        if opaque:
+            out.append(Finding("warning", "opaque-predicate", p.record,
+                               f"{p.src_text()}: the model cannot execute predicate {', '.join(opaque)}; "
+                               f"tdgen isel treats it as failing", p.span))
     # shadowed
     for opc, pats in sorted(table.by_opcode.items()):
         for j, p in enumerate(pats):

@@ -145,40 +145,62 @@ class CompiledPattern:
 # Immediate predicate code (C++ subset) -> Python
 
 
-_IMM_TOKEN = (r"isInt<(\d+)>\((\w+)\)|isUInt<(\d+)>\((\w+)\)|isPowerOf2_(?:32|64)\((\w+)\)|&&|\|\||!(?!=)|\b(?:Imm|N->getSExtValue\(\)|N->getZExtValue\(\))\b")  # (compiled when first used: few targets have immediate predicates)
+_IMM_ARG = r"(Imm|N->getSExtValue\(\)|N->getZExtValue\(\))"
+_IMM_TOKEN = (r"isInt<(\d+)>\(" + _IMM_ARG + r"\)|isUInt<(\d+)>\(" + _IMM_ARG + r"\)|isPowerOf2_(32|64)\("
+              + _IMM_ARG + r"\)|&&|\|\||!(?!=)|\bImm\b|\bN->getSExtValue\(\)|\bN->getZExtValue\(\)")
 
 
-def compile_imm_code(code: str) -> Callable[[int], bool] | None:
-    """Translate a simple ImmLeaf body (``return Imm >= -16 && Imm <= 64;``) to a function."""
+def compile_imm_code(code: str) -> Callable[[int, int], bool] | None:
+    """Translate a simple ImmLeaf body to a function of the immediate.
+
+    The function takes ``(Imm, bits)``: ``Imm`` is the constant as ``N->getSExtValue()``
+    gives it (sign-extended), ``bits`` its width, so that ``N->getZExtValue()`` and the
+    unsigned helpers see the zero-extended value. Understood: comparisons and arithmetic
+    on ``Imm`` / ``N->getSExtValue()`` / ``N->getZExtValue()``, ``isInt<N>(x)``,
+    ``isUInt<N>(x)``, ``isPowerOf2_32/64(x)``, ``&&``, ``||``, ``!``, integer literals.
+    Anything else gives None (the caller decides what an opaque predicate means)."""
     body = code.strip()
     if body.startswith("return"):
         body = body[len("return"):]
     body = body.rstrip().rstrip(";").strip()
-    if not body or ";" in body or "{" in body:
+    if not body or any(c in body for c in ";{/%?"):
+        # (statements, and the operators whose C++ meaning on negative values or whose
+        # syntax Python does not share: / % ?:)
         return None
+    if re.search(r"(?<!&)&(?!&)|(?<!\|)\|(?!\|)|\^", body) and re.search(r"[=!<>]=|(?<![<>])[<>](?![<>])", body):
+        return None  # bitwise & | ^ next to a comparison: C++ and Python group them differently
+
+    def value(t: str) -> str:
+        # Imm and getSExtValue: the sign-extended int64; getZExtValue: zero-extended
+        return "(Imm & ((1 << bits) - 1))" if t == "N->getZExtValue()" else "Imm"
 
     def repl(m: re.Match) -> str:
         t = m.group(0)
-        if m.group(1):
-            return f"(-(1<<({m.group(1)}-1)) <= Imm < (1<<({m.group(1)}-1)))"
-        if m.group(3):
-            return f"(0 <= Imm < (1<<{m.group(3)}))"
-        if t.startswith("isPowerOf2"):
-            return "(Imm > 0 and (Imm & (Imm - 1)) == 0)"
+        if m.group(1):  # isInt<N>(x): x as int64 fits N signed bits
+            return f"(-(1<<({m.group(1)}-1)) <= {value(m.group(2))} < (1<<({m.group(1)}-1)))"
+        if m.group(3):  # isUInt<N>(x): x as uint64 fits N bits
+            return f"(0 <= ({value(m.group(4))} & {(1 << 64) - 1}) < (1<<{m.group(3)}))"
+        if m.group(5):  # isPowerOf2_32/64(x): x truncated to that width
+            u = f"({value(m.group(6))} & {(1 << int(m.group(5))) - 1})"
+            return f"({u} != 0 and ({u} & ({u} - 1)) == 0)"
         if t == "&&":
             return " and "
         if t == "||":
             return " or "
         if t == "!":
             return " not "
-        return "Imm"
+        return value(t)
 
+    # integer literals lose C++'s suffixes (0x80000000u, 1ULL); true/false become Python's
+    body = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", body)
+    body = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", body))
     py = re.compile(_IMM_TOKEN).sub(repl, body)
-    if re.search(r"[A-Za-z_]\w*", re.sub(r"\b(Imm|and|or|not|True|False)\b", "", py)):
+    rest = re.sub(r"\b0[xX][0-9a-fA-F]+\b|\b(Imm|bits|and|or|not|True|False)\b", "", py)
+    if re.search(r"[A-Za-z_]\w*", rest):
         return None
     try:
-        fn = eval(f"lambda Imm: bool({py})", {"__builtins__": {}})  # noqa: S307 - vetted token set
-        fn(0)
+        fn = eval(f"lambda Imm, bits: True if ({py}) else False", {"__builtins__": {}})  # noqa: S307 - vetted tokens
+        fn(0, 32)
     except Exception:  # noqa: BLE001
         return None
     return fn
@@ -582,9 +604,12 @@ def eval_predicate(pr: Predicate, n, operands=None) -> bool:
     if k == "imm":
         fn = _IMM_FNS.get(pr.code)
         if fn is None:
-            fn = compile_imm_code(pr.code) or (lambda _v: False)
-            _IMM_FNS[pr.code] = fn
-        return n.opcode == "ISD::Constant" and n.value is not None and fn(n.value)
+            # code the model cannot read never matches (tdgen lint reports such predicates)
+            fn = _IMM_FNS[pr.code] = compile_imm_code(pr.code) or (lambda _v, _b: False)
+        if n.opcode != "ISD::Constant" or n.value is None:
+            return False
+        vt = n.vt
+        return fn(n.value, int(vt[1:]) if vt[:1] == "i" and vt[1:].isdigit() else 64)
     if k == "named":
         fn = _EXTRA_PREDICATES.get(pr.name)
         return bool(fn(n)) if fn else False

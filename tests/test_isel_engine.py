@@ -439,3 +439,33 @@ def test_generic_result_instructions_are_emitted_like_instr_emitter(interpreted,
     # every vreg is defined once
     defs = [mi.dst for mi in fn.instrs() if mi.dst] + [r for mi in fn.instrs() for r, _c in mi.more_defs]
     assert len(defs) == len(set(defs))
+
+
+_PROBE = frozenset({-2**31, -129, -128, -16, -1, 0, 1, 2, 64, 127, 255, 256, 1000, 4096, 65535})
+
+
+@pytest.mark.parametrize("code, accepted", [
+    ("return Imm >= -16 && Imm <= 64;", {-16, -1, 0, 1, 2, 64}),
+    ("return isInt<8>(Imm);", {-128, -16, -1, 0, 1, 2, 64, 127}),
+    ("return isUInt<8>(Imm);", {0, 1, 2, 64, 127, 255}),
+    ("return isUInt<16>(N->getZExtValue());", {0, 1, 2, 64, 127, 255, 256, 1000, 4096, 65535}),
+    ("return N->getZExtValue() >= 0x80000000;", {-2**31, -129, -128, -16, -1}),
+    ("return isPowerOf2_32(Imm);", {-2**31, 1, 2, 64, 256, 4096}),
+    ("return !(Imm == 0) && Imm != 1;", _PROBE - {0, 1}),
+])
+def test_immediate_predicate_code_is_read_as_cpp(code, accepted):
+    """ImmLeaf bodies read as LLVM does: ``Imm``/``getSExtValue`` sign-extended,
+    ``getZExtValue`` zero-extended at the constant's width (i32 here), ``isUInt<N>`` of a
+    negative int64 false, ``isPowerOf2_32`` on the low 32 bits."""
+    from patterns.matcher import compile_imm_code
+
+    fn = compile_imm_code(code)
+    assert fn is not None
+    assert {v for v in _PROBE if fn(v, 32)} == accepted
+
+
+def test_unreadable_immediate_code_is_not_compiled():
+    from patterns.matcher import compile_imm_code
+
+    assert compile_imm_code("return Subtarget->hasFoo() && isInt<8>(Imm);") is None
+    assert compile_imm_code("int x = Imm; return x > 0;") is None

@@ -107,3 +107,24 @@ def test_amdgpu_bfe_step_is_covered_and_probed_clean():
     t = dataclasses.replace(amd, custom_selects=(dataclasses.replace(cs, model=model),))
     errs = [f for f in lint_target(t) if f.level == "error"]
     assert [f.code for f in errs] == ["custom-select-divergent-scalar"] and "S_BFE_" in errs[0].message
+
+
+def test_predicate_code_the_model_cannot_run_is_reported():
+    """An immediate predicate outside the forms the model executes is a warning naming the
+    predicate (isel treats it as failing); one it can execute is not reported."""
+    import dataclasses
+
+    from patterns.lint import lint_target
+    from tdgen.model import PatFrag
+
+    base = mini_target()
+    frags = (PatFrag("simm8", (), "(imm)", predicate_code="return isInt<8>(Imm);"),
+             PatFrag("subtarget_imm", (), "(imm)", predicate_code="return Subtarget->hasFoo() && Imm > 0;"))
+    addk = Instruction("S_ADDK_I32", outs="(outs SReg_32:$sdst)", ins="(ins SReg_32:$src0, i32imm:$imm)",
+                       asm="s_addk_i32 $sdst, $imm")
+    pats = (Pat("(UniformBinFrag<add> i32:$a, simm8:$c)", "(S_ADDK_I32 $a, (i32 imm:$c))"),
+            Pat("(UniformBinFrag<add> i32:$a, subtarget_imm:$c)", "(S_ADDK_I32 $a, (i32 imm:$c))"))
+    t = dataclasses.replace(base, frags=frags, defs=base.defs + (addk,), patterns=base.patterns + pats)
+    found = [f for f in lint_target(t) if f.code == "opaque-predicate"]
+    assert len(found) == 1 and found[0].level == "warning"
+    assert "subtarget_imm (return Subtarget->hasFoo() && Imm > 0;)" in found[0].message
