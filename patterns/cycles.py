@@ -287,13 +287,23 @@ class DomTree:
         idom = [-1] * n
         root_i = n - 1
         idom[root_i] = root_i
+        # The first pass in reverse post-order skips the predecessors not processed
+        # yet (retreating edges). When each of them is dominated by its target in the
+        # tree that pass builds, adding it to its target's intersection changes nothing
+        # (the target's idom already dominates it), so the tree is the fixed point and
+        # the usual confirming pass is skipped; otherwise iterate as usual.
+        retreating: list | None = []
         changed = True
+        passes = 0
         while changed:
             changed = False
+            passes += 1
             for b in range(n - 2, -1, -1):  # reverse post-order, root excluded
                 new_idom = -1
                 for p in preds[b]:
                     if idom[p] == -1:
+                        if retreating is not None:
+                            retreating.append((p, b))
                         continue
                     if new_idom == -1:
                         new_idom = p
@@ -308,6 +318,16 @@ class DomTree:
                 if idom[b] != new_idom:
                     idom[b] = new_idom
                     changed = True
+            if retreating is not None:
+                for p, b in retreating:
+                    f = p
+                    while f < b:
+                        f = idom[f]
+                    if f != b:
+                        break
+                else:
+                    break  # every retreating edge is a back edge: done
+                retreating = None
         # Everything is kept in arrays indexed by post-order number; ``_index`` maps a
         # node to it (made on first use).
         self.root = nodes[root]
@@ -317,6 +337,7 @@ class DomTree:
         self._order = [nodes[v] for v in order]
         self._idom = idom
         self._root_i = root_i
+        self.passes = passes  # (1: the shortcut above was taken)
         children: list[list[int]] = [[] for _ in range(n)]
         for i in range(n - 1):
             children[idom[i]].append(i)

@@ -521,6 +521,113 @@ def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
     return _sink(fn, live, rep)[0]
 
 
+class _SinkTree:
+    """What Sink's choice of a target block reads, shared by ``_sink`` and ``_prepare``:
+    the dominator tree (``idom``; ``pre``/``post``, the DFS intervals of the reachable
+    blocks in it, a dominating b iff b's interval nests in a's; ``depth``), each block's
+    innermost natural loop (``loop_of``: back edge t -> h with h dominating t; the
+    header of the smallest body holding the block) and ``through``: the blocks
+    CodeGenPrepare deletes before Sink runs (nothing but an unconditional branch), so
+    that a phi use through one counts in its predecessor. Modeled for a block with one
+    predecessor that is not also a predecessor of the successor (no phi conflict), not
+    the entry, not a loop preheader (CodeGenPrepare keeps those when deleting them makes
+    a critical edge)."""
+
+    __slots__ = ("idom", "pre", "post", "depth", "loop_of", "through")
+
+    def __init__(self, idom: dict, pre: dict, post: dict, depth: dict, blocks: list) -> None:
+        self.idom, self.pre, self.post, self.depth = idom, pre, post, depth
+        bodies: dict = {}
+        for b in blocks:
+            if b not in pre:
+                continue
+            for h in b.successors:
+                if h in pre and pre[h] <= pre[b] and post[b] <= post[h]:
+                    body = bodies.get(h)
+                    if body is None:
+                        body = bodies[h] = {h}
+                    stack = [b]
+                    while stack:
+                        x = stack.pop()
+                        if x in body:
+                            continue
+                        body.add(x)
+                        stack.extend(p for p in x.predecessors if p in pre)
+        loop_of = self.loop_of = {}
+        for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
+            for x in bodies[h]:
+                loop_of[x] = h  # smaller bodies overwrite: innermost wins
+        through = self.through = {}
+        for b in blocks[1:]:
+            insts = b.instructions
+            if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
+                continue
+            d = b.successors[0]
+            preds = list(dict.fromkeys(b.predecessors))
+            if d is b or len(preds) != 1 or preds[0] in d.predecessors:
+                continue
+            if d in bodies and len(preds[0].successors) != 1:
+                continue
+            through[b] = preds[0]
+
+    def dominates(self, a, b) -> bool:
+        pre, post = self.pre, self.post
+        return pre[a] <= pre[b] and post[b] <= post[a]
+
+    def nca(self, a, b):
+        """The nearest common dominator of two reachable blocks."""
+        pre, post, depth, idom = self.pre, self.post, self.depth, self.idom
+        if pre[a] <= pre[b] and post[b] <= post[a]:
+            return a
+        if pre[b] <= pre[a] and post[a] <= post[b]:
+            return b
+        while depth[a] > depth[b]:
+            a = idom[a]
+        while depth[b] > depth[a]:
+            b = idom[b]
+        while a is not b:
+            a, b = idom[a], idom[b]
+        return a
+
+    def acceptable(self, bb, succ) -> bool:
+        """Sink's IsAcceptableTarget for a block dominated by ``bb``: its unique
+        successor, or a block it dominates in the same loop."""
+        preds = succ.predecessors
+        if not (len(set(preds)) == 1 and preds[0] is bb):
+            if not self.dominates(bb, succ):
+                return False
+            loop_of = self.loop_of
+            if loop_of.get(succ) is not None and loop_of.get(succ) is not loop_of.get(bb):
+                return False
+        return True
+
+    def target(self, bb, user_blocks, phi_blocks):
+        """Where Sink moves an instruction of ``bb`` whose users sit in ``user_blocks``
+        (non-phi uses) and ``phi_blocks`` (the incoming blocks of its phi uses), or None:
+        the nearest common dominator of those blocks, visited in any order -- it only
+        climbs, so once ``bb`` does not dominate it, it never will -- then up the
+        dominator tree until acceptable."""
+        pre = self.pre
+        to = None
+        for group in (user_blocks, phi_blocks):
+            for ub in group:
+                if ub is bb:
+                    # the common dominator of bb and anything is bb or above it, which
+                    # either ends as bb or fails the dominance test: no move
+                    return None
+                if ub not in pre:
+                    continue
+                to = ub if to is None else self.nca(to, ub)
+                if not self.dominates(bb, to):
+                    return None
+        if to is None:
+            return None
+        idom = self.idom
+        while to is not bb and not self.acceptable(bb, to):
+            to = idom[to]
+        return None if to is bb else to
+
+
 def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
           incremental: bool = True) -> tuple[dict, dict]:
     """Where llc's IR "Code sinking" pass (Sink.cpp, run late in llc's IR pipeline) leaves
@@ -583,59 +690,8 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
         work.append((x, True))
         work.extend((k, False) for k in kids.get(x, ()))
 
-    def dominates(a, b) -> bool:
-        return pre[a] <= pre[b] and post[b] <= post[a]
-
-    def nca(a, b):
-        if pre[a] <= pre[b] and post[b] <= post[a]:
-            return a
-        if pre[b] <= pre[a] and post[a] <= post[b]:
-            return b
-        while depth[a] > depth[b]:
-            a = idom[a]
-        while depth[b] > depth[a]:
-            b = idom[b]
-        while a is not b:
-            a, b = idom[a], idom[b]
-        return a
-
-    # natural loops (back edge t -> h with h dominating t); a block's loop is the smallest
-    bodies: dict = {}
-    for b in blocks:
-        if b not in reach:
-            continue
-        for h in b.successors:
-            if h in reach and dominates(h, b):
-                body = bodies.setdefault(h, {h})
-                work = [b]
-                while work:
-                    x = work.pop()
-                    if x in body:
-                        continue
-                    body.add(x)
-                    work.extend(p for p in x.predecessors if p in reach)
-    loop_of: dict = {}
-    for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
-        for x in bodies[h]:
-            loop_of[x] = h  # smaller bodies overwrite: innermost wins
-    # CodeGenPrepare (before Sink) deletes a block holding nothing but an unconditional
-    # branch and folds it into its successor; a phi use through such a block then counts
-    # in the block's predecessor. Modeled for a block with one predecessor that is not
-    # also a predecessor of the successor (no phi conflict), not the entry, not a loop
-    # preheader (CodeGenPrepare keeps those when deleting them makes a critical edge).
-    headers = set(bodies)
-    through: dict = {}
-    for b in blocks[1:]:
-        insts = b.instructions
-        if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
-            continue
-        d = b.successors[0]
-        preds = list(dict.fromkeys(b.predecessors))
-        if d is b or len(preds) != 1 or preds[0] in d.predecessors:
-            continue
-        if d in headers and len(preds[0].successors) != 1:
-            continue
-        through[b] = preds[0]
+    tree = _SinkTree(idom, pre, post, depth, blocks)
+    through = tree.through
     home = {i: b for b in blocks for i in place[b]}
     # users of each placed instruction: the instructions using it (``iusers``) and the
     # incoming blocks of the phis using it (``pusers``). Only instructions are keys of
@@ -670,44 +726,8 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
                     else:
                         us.append(u)
 
-    def acceptable(bb, succ) -> bool:
-        preds = succ.predecessors
-        if not (len(set(preds)) == 1 and preds[0] is bb):
-            if not dominates(bb, succ):
-                return False
-            if loop_of.get(succ) is not None and loop_of.get(succ) is not loop_of.get(bb):
-                return False
-        return True
-
     def target(ins):
-        # The nearest common dominator of the user blocks, visited in any order: it only
-        # climbs, so once bb does not dominate it, it never will (the answer is None).
-        bb = home[ins]
-        to = None
-        for u in iusers.get(ins, ()):
-            ub = home[u]
-            if ub is bb:
-                # the common dominator of bb and anything is bb or above it, which
-                # either ends as bb or fails the dominance test: no move
-                return None
-            if ub not in reach:
-                continue
-            to = ub if to is None else nca(to, ub)
-            if not dominates(bb, to):
-                return None
-        for ub in pusers.get(ins, ()):
-            if ub is bb:
-                return None
-            if ub not in reach:
-                continue
-            to = ub if to is None else nca(to, ub)
-            if not dominates(bb, to):
-                return None
-        if to is None:
-            return None
-        while to is not bb and not acceptable(bb, to):
-            to = idom[to]
-        return None if to is bb else to
+        return tree.target(home[ins], (home[u] for u in iusers.get(ins, ())), pusers.get(ins, ()))
 
     # The sweeps repeat until nothing moves. ``target(ins)`` depends only on where ``ins``
     # and its users are, so a sweep re-evaluates just the instructions whose own place or
@@ -940,41 +960,8 @@ def _prepare(fn) -> _Prepared:
                     roots.append(ins)
 
     # -- natural loops and the blocks CodeGenPrepare folds away (as in _sink)
-    def dominates(a, b) -> bool:
-        return pre[a] <= pre[b] and post[b] <= post[a]
-
-    bodies: dict = {}
-    for b in blocks:
-        if b not in pre:
-            continue
-        for h in b.successors:
-            if h in pre and pre[h] <= pre[b] and post[b] <= post[h]:
-                body = bodies.get(h)
-                if body is None:
-                    body = bodies[h] = {h}
-                stack = [b]
-                while stack:
-                    x = stack.pop()
-                    if x in body:
-                        continue
-                    body.add(x)
-                    stack.extend(p for p in x.predecessors if p in pre)
-    loop_of: dict = {}
-    for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
-        for x in bodies[h]:
-            loop_of[x] = h  # smaller bodies overwrite: innermost wins
-    through: dict = {}
-    for b in blocks[1:]:
-        insts = b.instructions
-        if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
-            continue
-        d = b.successors[0]
-        preds = list(dict.fromkeys(b.predecessors))
-        if d is b or len(preds) != 1 or preds[0] in d.predecessors:
-            continue
-        if d in bodies and len(preds[0].successors) != 1:
-            continue
-        through[b] = preds[0]
+    tree = _SinkTree(idom, pre, post, depth, blocks)
+    through = tree.through
 
     # -- dead-code removal (marking from the roots), recording the uses Sink needs
     local: dict = {}     # value -> number of non-phi uses in its own block
@@ -1039,8 +1026,7 @@ def _prepare(fn) -> _Prepared:
             place[b] = [i for i in b.instructions if i in live]
     moved: dict = {}
     if len(blocks) >= 2:
-        _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, idom, pre, post, depth,
-                         loop_of)
+        _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, tree)
     used_outside = set(phi_args)
     used_outside.update(pinned)
     used_outside.update(pusers)
@@ -1051,13 +1037,13 @@ def _prepare(fn) -> _Prepared:
     return _Prepared(rep, live, placed, moved, used_outside)
 
 
-def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, idom, pre, post, depth,
-                     loop_of) -> None:
+def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, tree: "_SinkTree") -> None:
     """The sweeps of ``_prepare``'s Sink (``_sink``'s pass, evaluating candidates only);
     updates ``place`` (copying a block's list before changing it), ``moved`` and the use
     records."""
     kinds = _KINDS
     sinkable = _SINKABLE
+    pre = tree.pre
     cand: dict = {}
     for d in (iusers, pusers):
         for v in d:
@@ -1074,57 +1060,8 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, i
     if not cand:
         return
 
-    def dominates(a, b) -> bool:
-        return pre[a] <= pre[b] and post[b] <= post[a]
-
-    def nca(a, b):
-        if pre[a] <= pre[b] and post[b] <= post[a]:
-            return a
-        if pre[b] <= pre[a] and post[a] <= post[b]:
-            return b
-        while depth[a] > depth[b]:
-            a = idom[a]
-        while depth[b] > depth[a]:
-            b = idom[b]
-        while a is not b:
-            a, b = idom[a], idom[b]
-        return a
-
-    def acceptable(bb, succ) -> bool:
-        preds = succ.predecessors
-        if not (len(set(preds)) == 1 and preds[0] is bb):
-            if not dominates(bb, succ):
-                return False
-            if loop_of.get(succ) is not None and loop_of.get(succ) is not loop_of.get(bb):
-                return False
-        return True
-
     def target(ins, bb):
-        # as _sink's target(): the nearest common dominator of the user blocks, then up
-        # the dominator tree until acceptable
-        to = None
-        for u in iusers.get(ins, ()):
-            ub = moved.get(u) or u.block
-            if ub is bb:
-                return None
-            if ub not in pre:
-                continue
-            to = ub if to is None else nca(to, ub)
-            if not dominates(bb, to):
-                return None
-        for ub in pusers.get(ins, ()):
-            if ub is bb:
-                return None
-            if ub not in pre:
-                continue
-            to = ub if to is None else nca(to, ub)
-            if not dominates(bb, to):
-                return None
-        if to is None:
-            return None
-        while to is not bb and not acceptable(bb, to):
-            to = idom[to]
-        return None if to is bb else to
+        return tree.target(bb, (moved.get(u) or u.block for u in iusers.get(ins, ())), pusers.get(ins, ()))
 
     def own(b) -> list:
         lst = place.get(b)
