@@ -24,6 +24,10 @@ declines, and the table is tried. A model producing an undeclared instruction, a
 scalar-class result for a divergent node, or raising, is a ``SpecError`` naming the
 record and its ``model`` field.
 
+An SDNodeXForm in a result DAG (``(NegateImm $c)``, or an ImmLeaf's ``xform`` the matcher
+table wrote in, ``patterns.patsrc.promote_xforms``) turns the bound constant into the
+immediate it computes (``patterns.matcher.apply_xform``).
+
 A result DAG may use Target.td's instructions: they become what LLVM's InstrEmitter
 makes of them (``REG_SEQUENCE`` and ``IMPLICIT_DEF`` stay, ``EXTRACT_SUBREG`` and
 ``COPY_TO_REGCLASS`` become ``COPY``), and an operand whose register class does not fit
@@ -45,7 +49,7 @@ import operator
 from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
-from .matcher import MatcherTable, build_table
+from .matcher import MatcherTable, apply_xform, build_table
 from .sdag import GLUE_OPCODES, SDNode, build_function_dags
 
 __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module", "select_function",
@@ -454,14 +458,16 @@ class _FnSelector:
         """The result DAG of ``p`` compiled once into a nested tuple plan."""
         plan = self._plans.get(id(p))
         if plan is None:
-            plan = self._compile(p.dst, None)
+            plan = self._compile(p.dst, None, getattr(p, "xforms", None))
             self._plans[id(p)] = plan
         return plan
 
-    def _compile(self, d, opkind, cast=None):
+    def _compile(self, d, opkind, xf=None, cast=None):
         """A result DAG as a nested plan: ``("lit", text)``, ``("var", name, is_register)``,
         ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
-        Target.td ones included, see ``_compile_generic``)."""
+        Target.td ones included, see ``_compile_generic``), ``("xform", spec, kid)`` for an
+        SDNodeXForm applied to a bound constant (``xf``: the pattern's SDNodeXForms by
+        name, see ``matcher.apply_xform``)."""
         if isinstance(d, Leaf):
             if d.kind == "int":
                 return ("lit", str(d.value))
@@ -469,13 +475,16 @@ class _FnSelector:
                 kind = d.type if d.type is not None else opkind
                 return ("var", d.name, kind is not None and kind in self.rcs)
             return ("lit", str(d.value if d.value is not None else d.render()))
+        if xf and d.op in xf and len(d.args) == 1:
+            return ("xform", xf[d.op], self._compile(d.args[0], None, xf))
         if d.cast_type is not None and len(d.args) == 1:
-            return self._compile(d.args[0], opkind, d.cast_type)
+            return self._compile(d.args[0], opkind, xf, d.cast_type)
         inst = self.insts.get(d.op)
         if inst is None and d.op in _generic_instructions():
-            return self._compile_generic(d, cast)
+            return self._compile_generic(d, cast, xf)
         ins = inst.ins if inst is not None else ()
-        kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None), ins[i].kind if i < len(ins) else None)
+        kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None, xf),
+                                     ins[i].kind if i < len(ins) else None)
                      for i, a in enumerate(d.args))
         rc = inst.outs[0].kind if inst is not None and inst.outs else None
         file = getattr(self.rcs.get(rc), "file", None) if rc else None
@@ -493,7 +502,7 @@ class _FnSelector:
             return kid
         return ("inst", "COPY", kind, self._file(kind), True, (kid,), ())
 
-    def _compile_generic(self, d, cast):
+    def _compile_generic(self, d, cast, xf=None):
         """Target.td instructions as LLVM's InstrEmitter leaves them after isel:
         ``REG_SEQUENCE`` keeps its operands with ``%subreg.<index>`` markers and defines a
         register of its class; ``EXTRACT_SUBREG v, idx`` becomes ``COPY v.idx`` into the
@@ -508,15 +517,15 @@ class _FnSelector:
             rc = str(d.args[0].value)
             kids = []
             for k in range(1, len(d.args), 2):
-                kids.append(self._compile(d.args[k], rc))
+                kids.append(self._compile(d.args[k], rc, xf))
                 kids.append(("lit", f"%subreg.{d.args[k + 1].value}"))
             return ("inst", op, rc, self._file(rc), True, tuple(kids), ())
         if op == "COPY_TO_REGCLASS":
             rc = str(d.args[1].value)
-            return ("inst", "COPY", rc, self._file(rc), True, (self._compile(d.args[0], rc),), ())
+            return ("inst", "COPY", rc, self._file(rc), True, (self._compile(d.args[0], rc, xf),), ())
         # EXTRACT_SUBREG
         idx = str(d.args[1].value)
-        inner = self._compile(d.args[0], None)
+        inner = self._compile(d.args[0], None, xf)
         outer = inner[2] if inner[0] == "inst" else None
         rc = self._sub_class(outer, idx) if outer else None
         return ("sub", idx, rc, self._file(rc), inner)
@@ -570,6 +579,15 @@ class _FnSelector:
                 return f"%{v.reg}"
             r = self.vreg_of.get(v)
             return r if r is not None else self.vreg(v)
+        if tag == "xform":
+            kid = plan[2]
+            v = env.get(kid[1]) if kid[0] == "var" else None
+            if v is None:  # (tdgen.check: an SDNodeXForm takes a bound constant)
+                return self._emit_dst(kid, root, env, out, p)
+            # the constant becomes the transformed immediate (EmitNodeXForm)
+            v.uses -= 1
+            _release_if_dead(v)
+            return str(apply_xform(plan[1], v))
         if tag == "sub":
             _tag, idx, rc, file, inner = plan
             src = self._emit_dst(inner, root, env, out, p)
@@ -708,6 +726,7 @@ def _compile_selector(table: MatcherTable, opcode: str, plan_of):
         ns["MI"] = MachineInstr
         ns["_new"] = object.__new__
         ns["_release"] = _release
+        ns["_xf"] = apply_xform
         lines = [f"n{s}.uses += 1" for _name, s in sorted(slots.items()) if s != 0]
         lines += ["for o in n0.ops:", "    u = o.uses - 1", "    o.uses = u", "    if u == 0:",
                   "        for x in o.ops:", "            _release(x)",
@@ -771,6 +790,20 @@ def _emit_source(pl, top: bool, lines: list, count: list, slots: dict, rec: str,
         lines.append(f"    if {v} is None:")
         lines.append(f"        {v} = vo[{x}] = f'%{{sel.next_vreg}}'")
         lines.append("        sel.next_vreg += 1")
+        return v
+    if tag == "xform":
+        # the bound constant becomes the transformed immediate (see _FnSelector._emit_dst)
+        kid = pl[2]
+        s = slots.get(kid[1]) if kid[0] == "var" else None
+        if s is None:
+            return _emit_source(kid, False, lines, count, slots, rec, root_copy)
+        count[0] += 1
+        v, x = f"v{count[0]}", f"n{s}"
+        lines.append(f"{x}.uses -= 1")
+        lines.append(f"if {x}.uses == 0:")
+        lines.append(f"    for o in {x}.ops:")
+        lines.append("        _release(o)")
+        lines.append(f"{v} = str(_xf({pl[1]!r}, {x}))")
         return v
     if tag == "sub":
         _tag, idx, rc, file, inner = pl
@@ -895,6 +928,8 @@ def describe_failure(table: MatcherTable, p, n: SDNode) -> tuple[bool, int, str]
             return False, i, why
         if pr.kind == "divergent":
             return False, i, f"{pr.name} predicate failed: {bad.name} is uniform"
+        if pr.kind in ("imm", "nodeimm") and isinstance(bad.value, int):
+            return False, i, f"{pr.name} predicate failed on {bad.name}, the constant {bad.value}"
         return False, i, f"{pr.name} predicate failed on {bad.name}"
     if kind == "opcode":
         return False, i, f"check '{chk[3]}' failed: {bad.name} is {bad.opcode}"

@@ -12,10 +12,12 @@
    through its lowering SDNode) whose result instruction is not ``isConvergent``.
 
 5. ``opaque-predicate`` (warning): a pattern with a predicate whose C++ code the model
-   cannot execute (an immediate predicate outside ``matcher.compile_imm_code``'s forms,
-   or other predicate code with no function given by ``matcher.register_predicate``):
-   ``tdgen isel`` treats the predicate as failing, so the pattern never selects there
-   while LLVM's table may.
+   cannot execute (immediate code outside ``matcher.translate_cpp``'s subset, read in its
+   own context -- an ImmLeaf's ``ImmediateCode`` declares only ``Imm``, a PatLeaf's
+   ``PredicateCode`` on a constant only ``N`` -- or other predicate code with no
+   function given by ``matcher.register_predicate``): ``tdgen isel`` treats the
+   predicate as failing, so the pattern never selects there while LLVM's table may. The
+   message says why the code is unreadable.
 
 Custom selection steps (``CustomSelect``: C++ ``Select`` cases tried before the table):
 
@@ -38,7 +40,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from .matcher import _EXTRA_PREDICATES, PNode, build_table, compile_imm_code
+from .matcher import _EXTRA_PREDICATES, PNode, build_table, compile_imm_code, imm_code_problem, imm_context
 
 __all__ = ["Finding", "lint_target"]
 
@@ -161,8 +163,8 @@ def lint_target(target) -> list[Finding]:
                 out.append(Finding("error", "convergent", p.record,
                                    f"matches convergent {', '.join(sorted(set(hits)))} but {inst.name} is not isConvergent",
                                    p.span))
-        opaque = sorted({f"{pr.name} ({pr.code.strip()})" for n in _walk(p.src) for pr in n.preds
-                         if (pr.kind == "imm" and compile_imm_code(pr.code) is None)
+        opaque = sorted({_opaque_text(pr) for n in _walk(p.src) for pr in n.preds
+                         if (pr.kind in ("imm", "nodeimm") and compile_imm_code(pr.code, imm_context(pr)) is None)
                          or (pr.kind == "named" and pr.name not in _EXTRA_PREDICATES)})
         if opaque:
             out.append(Finding("warning", "opaque-predicate", p.record,
@@ -295,6 +297,17 @@ def _probe_text(n, depth: int = 0) -> str:
         return "%div" if n.divergent else "%uni"
     inner = " ".join(_probe_text(o, depth + 1) for o in n.ops)
     return f"({n.opcode.split('::')[-1].lower()} {inner})"
+
+
+def _opaque_text(pr) -> str:
+    """A predicate the model cannot execute, with why: immediate code is read in its own
+    C++ context -- an ImmLeaf's code over ``Imm``, a PatLeaf's over the node ``N``."""
+    text = f"{pr.name} ({pr.code.strip()})"
+    if pr.kind in ("imm", "nodeimm"):
+        ctx = imm_context(pr)
+        where = "ImmLeaf code over Imm" if ctx == "imm" else "PatLeaf code over the ConstantSDNode N"
+        text += f" [{where}: {imm_code_problem(pr.code, ctx)}]"
+    return text
 
 
 def _walk(p: PNode):

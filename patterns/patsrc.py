@@ -5,37 +5,52 @@ DAG, result DAG, AddedComplexity, source order, record, span). Output: one
 ``matcher.CompiledPattern`` per pattern variant, with its LLVM complexity and its check
 chain. PatFrags (including divergence-predicate frags such as ``UniformBinFrag<add>``)
 are inlined and their predicates attached to the fragment root; ``imm``/``timm`` become
-constant nodes; intrinsic operators become ``INTRINSIC_WO_CHAIN`` with the intrinsic id as
-an integer child (counted +5, as TableGen counts the id operand); commutative operators
-with a non-leaf child, or with a leaf bound twice in the pattern, get their commuted
-variant. Problems are collected in the given
-``Diagnostics`` (an unknown operator, a leaf type that names nothing).
+constant nodes, and a leaf fragment used as a leaf type (``simm8:$c``: an ImmLeaf, a
+PatLeaf) the constant node with its predicate -- an ImmLeaf's ``ImmediateCode`` (C++ over
+``Imm``) as kind ``imm``, a PatLeaf's ``PredicateCode`` on a constant (C++ over ``N``) as
+kind ``nodeimm``, like LLVM's CheckOpcode + CheckPredicate; intrinsic operators become
+``INTRINSIC_WO_CHAIN`` with the intrinsic id as an integer child (counted +5, as TableGen
+counts the id operand); commutative operators with a non-leaf child, or with a leaf bound
+twice in the pattern, get their commuted variant. Result DAGs get their operand transforms written in as SDNodeXForm operators
+(``promote_xforms``), applied by the selector (``matcher.apply_xform``). Problems are
+collected in the given ``Diagnostics`` (an unknown operator, a leaf type that names
+nothing).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tdgen.builtins import GENERIC_INSTRUCTIONS
-from tdgen.dag import Dag, Leaf
+from tdgen.dag import Dag, Leaf, Operator
 from tdgen.errors import SpecError, expected
 
 from .matcher import CompiledPattern, PNode, Predicate, _lower, pattern_size
 
-__all__ = ["resolve_patterns", "resolve_src", "classify_predicate"]
+__all__ = ["resolve_patterns", "resolve_src", "classify_predicate", "promote_xforms"]
 
 _IMM_NODES = {"imm": "ISD::Constant", "timm": "ISD::TargetConstant"}
+_CONSTANT_OPCODES = frozenset(_IMM_NODES.values())
 
 
-def classify_predicate(name: str, code: str | None, divergence: str | None) -> Predicate | None:
+def classify_predicate(name: str, code: str | None, divergence: str | None, *, immediate_code: str | None = None,
+                       on_constant: bool = False) -> Predicate | None:
+    """The matcher predicate of a fragment: its divergence, else its ``ImmediateCode``
+    (an ImmLeaf: kind ``imm``, C++ over ``Imm``), else its ``PredicateCode`` -- on a
+    constant root (``on_constant``: a PatLeaf over ``imm``) kind ``nodeimm``, C++ over the
+    ConstantSDNode ``N``; otherwise the constant-bus, one-use or named forms."""
     if divergence in ("uniform", "divergent"):
         return Predicate(name, divergence, code or "")
+    if immediate_code:
+        return Predicate(name, "imm", immediate_code)
     if not code:
         return None
     if "getConstantBusLimit" in code:
         return Predicate(name, "bus", code)
     if "hasOneUse" in code:
         return Predicate(name, "oneuse", code)
-    if "Imm" in code:
-        return Predicate(name, "imm", code)
+    if on_constant:
+        return Predicate(name, "nodeimm", code)
     return Predicate(name, "named", code)
 
 
@@ -111,7 +126,10 @@ class _Resolver:
         root = self.resolve(body, record, {"__frag__": sub})
         if root is None:
             return None
-        pred = classify_predicate(frag.name, frag.predicate_code, getattr(frag, "divergence", None))
+        pred = classify_predicate(frag.name, frag.predicate_code, getattr(frag, "divergence", None),
+                                  immediate_code=getattr(frag, "immediate_code", None),
+                                  on_constant=root.kind == "node" and root.opcode in _CONSTANT_OPCODES
+                                  and not root.children)
         if pred is not None and (getattr(frag, "uses_operands", False) or "Operands[" in (frag.predicate_code or "")):
             names = tuple(sub[o].name or "" for o in ops)
             pred = Predicate(pred.name, pred.kind, pred.code, names)
@@ -274,6 +292,59 @@ def _dst_cost(dst, target) -> tuple[int, int]:
     return cost, size
 
 
+def _leaf_xform(target, type_name: str | None):
+    """The OperandTransform of the leaf fragment ``type_name`` (an ImmLeaf / PatLeaf
+    with an ``xform``), or None."""
+    frag = target.patfrags.get(type_name) if type_name else None
+    return getattr(frag, "xform", None) if frag is not None and not frag.ops else None
+
+
+def promote_xforms(target, sp) -> tuple[object, dict]:
+    """The result DAG of ``sp`` with each operand transform written as an SDNodeXForm
+    operator (TableGen's PromoteXForms), and the SDNodeXForms it applies (name -> spec
+    for ``matcher.apply_xform``). A ``Pat`` result applies the xform of a leaf
+    fragment it names (``NegSubInlineConst32:$src1`` -> ``(NegateImm
+    NegSubInlineConst32:$src1)``) and the SDNodeXForms it calls (``(NegateImm $c)``); an
+    instruction's own pattern applies, to each input operand, the xform of the leaf
+    fragment that operand is bound to in the source."""
+    xforms = target.xforms_by_name
+    used: dict = {}
+
+    def note(x) -> str:
+        sp_ = x.span
+        where = (sp_.path, sp_.line, sp_.col) if sp_ is not None else None  # (a literal: see matcher.apply_xform)
+        used[x.name] = (x.name, x.node, x.code, x.model, where)
+        return x.name
+
+    def wrap(leaf: Leaf, x) -> Dag:
+        return Dag(Operator(note(x), (), leaf.span), (leaf,), None, leaf.span)
+
+    dst = sp.dst
+    if not isinstance(dst, Dag):
+        return dst, used
+    if sp.instruction is not None and sp.record == sp.instruction and sp.record in target.instructions:
+        bound = {}
+        for n in sp.src.walk():
+            if isinstance(n, Leaf) and n.kind == "typed" and n.name is not None:
+                x = _leaf_xform(target, n.type)
+                if x is not None:
+                    bound.setdefault(n.name, x)
+        if not bound:
+            return dst, used
+        args = tuple(wrap(a, bound[a.name]) if isinstance(a, Leaf) and a.name in bound else a for a in dst.args)
+        return replace(dst, args=args), used
+
+    def visit(n):
+        if isinstance(n, Leaf):
+            x = _leaf_xform(target, n.type) if n.kind == "typed" else None
+            return wrap(n, x) if x is not None else n
+        if n.op in xforms:
+            note(xforms[n.op])
+        return replace(n, args=tuple(visit(a) for a in n.args))
+
+    return visit(dst), used
+
+
 def resolve_src(target, sp, diags) -> PNode | None:
     r = _Resolver(target, diags)
     return r.resolve(sp.src, sp.record)
@@ -296,6 +367,7 @@ def resolve_patterns(target, diags) -> list[CompiledPattern]:
         if root.vt is None and isinstance(sp.dst, Dag) and sp.dst.cast_type:
             root = _with(root, vt=sp.dst.cast_type)
         cost, size = _dst_cost(sp.dst, target)
+        dst, xforms = promote_xforms(target, sp)
         for vi, v in enumerate(_variants(root)):
             if v.kind != "node":
                 opcode = "ISD::Constant" if v.kind == "int" else "<leaf>"
@@ -303,9 +375,9 @@ def resolve_patterns(target, diags) -> list[CompiledPattern]:
                 opcode = v.opcode
             checks, _b, _n = _lower(v)
             out.append(CompiledPattern(
-                index=-1, record=sp.record, src=v, dst=sp.dst,
+                index=-1, record=sp.record, src=v, dst=dst,
                 complexity=pattern_size(v) + sp.added_complexity, added_complexity=sp.added_complexity,
                 order=sp.order, checks=checks, root_opcode=opcode, result_vt=v.vt, span=sp.span,
                 variant=vi, dst_cost=cost, dst_size=size,
-                spec_text=src.render() if vi == 0 else f"{src.render()} [commuted]"))
+                spec_text=src.render() if vi == 0 else f"{src.render()} [commuted]", xforms=xforms))
     return out

@@ -29,7 +29,15 @@
   intrinsic has one (``Intrinsic.has_chain``: INTRINSIC_W_CHAIN vs _WO_CHAIN), node
   results = intrinsic results, operand indices in range;
 - fragments: predicate code reading ``Operands[...]`` needs ``uses_operands=True``
-  (TableGen's ``PredicateCodeUsesOperands``);
+  (TableGen's ``PredicateCodeUsesOperands``); ``PredicateCode`` (PatFrag, PatLeaf) reads
+  the node ``N``, not ``Imm``, and an ImmLeaf's code reads ``Imm``, not ``N`` (the C++
+  llvm-tblgen writes around them declares only those); an ImmLeaf has an integer type,
+  ``imm``/``timm`` and code, and its / a PatLeaf's ``xform`` is one of the target's
+  ``xforms``;
+- SDNodeXForms: a known node, code, and either code of the one form tdgen executes or a
+  ``model`` defining ``transform``; in a result DAG one operand, bound in the source to a
+  constant (``imm``, ``timm`` or a leaf fragment over them) -- also for a result leaf
+  naming a leaf fragment with an ``xform``; never in a source;
 - wave facts (``Target.wave``): sizes a non-empty subset of {32, 64}, ``default_size``
   among them, ``bpermute_wave64`` ``'full'`` or ``'half'``;
 - rewrites: the foreign intrinsic is one LLVM 19 has (``tdgen.builtins.FOREIGN_INTRINSICS``,
@@ -54,9 +62,12 @@ from .hw import DivergenceKind
 from .model import (
     SDNP_PROPERTIES,
     Defm,
+    ImmLeaf,
     Instruction,
     Intrinsic,
     PatFrag,
+    PatLeaf,
+    SDNodeXForm,
     Record,
     ResolvedInstruction,
     SDNode,
@@ -70,6 +81,10 @@ from .types import VALUE_TYPES
 
 
 _READS_OPERANDS = re.compile(r"\bOperands\s*\[")
+_READS_IMM = re.compile(r"\bImm\b")
+_DECLARES_IMM = re.compile(r"\b(?:u?int(?:64|32)_t|int|unsigned|auto|long)\s+Imm\b")
+_READS_N = re.compile(r"\bN\s*->")
+_DECLARES_N = re.compile(r"\bN\s*=[^=]")
 
 
 def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: bool = False) -> None:
@@ -136,6 +151,7 @@ class Checker:
         insts, errors = t._resolved()
         for e in errors:
             self.d.add(e)
+        self.each(t.xforms, self.check_xform)
         self.each(t.frags, self.check_frag)
         self.each(insts.values(), self.check_instruction)
         index = {id(p): k for k, p in enumerate(t.patterns)}
@@ -347,7 +363,10 @@ class Checker:
                     continue
             info = self.operator_arity(n)
             if info is None:
-                self.err(n.operator.span, expected("a known SDNode, PatFrag or intrinsic", f"'{n.op}'"), record, field)
+                what = "a known SDNode, PatFrag or intrinsic"
+                if n.op in self.t.xforms_by_name:
+                    what += " (an SDNodeXForm rewrites result operands; it cannot be matched)"
+                self.err(n.operator.span, expected(what, f"'{n.op}'"), record, field)
                 ok = False
                 continue
             kind, arity = info
@@ -378,9 +397,13 @@ class Checker:
                 or ty in t.register_classes_by_name
                 or ty in t.operand_kinds
                 or (ty in t.sdnodes and t.sdnodes[ty].num_operands == 0)
+                or self.is_leaf_frag(ty)
             ):
                 return True
-            self.err(n.span, expected("a value type, register class, operand kind or leaf node", f"'{ty}'"), record, field)
+            what = "a value type, register class, operand kind, leaf node or leaf fragment (ImmLeaf, PatLeaf)"
+            if ty in t.patfrags:
+                what += f" ('{ty}' takes {_plural(len(t.patfrags[ty].ops), 'operand')}: write ({ty} ...))"
+            self.err(n.span, expected(what, f"'{ty}'"), record, field)
             return False
         if n.kind == "name":
             v = str(n.value)
@@ -390,14 +413,88 @@ class Checker:
                 or v in t.operand_kinds
                 or v in VALUE_TYPES
                 or (v in t.sdnodes and t.sdnodes[v].num_operands == 0)
+                or self.is_leaf_frag(v)
             ):
                 return True
             self.err(n.span, expected("a known leaf record", f"'{v}'"), record, field)
             return False
         return True
 
+    def is_leaf_frag(self, name: str) -> bool:
+        """A fragment without operands (ImmLeaf, PatLeaf, a PatFrag with ``(ops)``),
+        usable as a leaf type: ``simm8:$c``."""
+        f = self.t.patfrags.get(name)
+        return f is not None and not f.ops
+
+    def check_xform(self, x: SDNodeXForm) -> None:
+        """An SDNodeXForm: a known node, C++ code, and a model that runs -- the ``model``
+        source (defining ``transform``), or code of the form tdgen executes."""
+        rec = x.name
+        if x.node not in self.t.sdnodes:
+            self.err(x.field_span("node")[0], expected("an SDNode name (imm, timm or one the target declares)",
+                                                       repr(x.node)), rec, "node")
+        if not x.code.strip():
+            self.err(x.field_span("code")[0], expected("C++ code returning the new operand", "an empty string"),
+                     rec, "code")
+            return
+        if x.model is None:
+            from patterns.matcher import xform_code_problem
+
+            why = xform_code_problem(x.code)
+            if why is not None:
+                self.err(x.field_span("code")[0],
+                         expected("code tdgen executes, 'return CurDAG->getTargetConstant(<expression over "
+                                  "N->getSExtValue()>, SDLoc(N), MVT::i32);', or a model defining "
+                                  "transform(N, cur)", f"code it cannot read ({why}) and no model"), rec, "code")
+            return
+        try:
+            code = compile(x.model, f"<{rec}.model>", "exec")
+        except SyntaxError as e:
+            self.err(x.field_span("model")[0], expected("Python source defining transform(N, cur)",
+                                                        f"a syntax error at model line {e.lineno}: {e.msg}"), rec, "model")
+            return
+        if "transform" not in code.co_names:
+            self.err(x.field_span("model")[0], expected("Python source defining transform(N, cur)",
+                                                        "no function named transform"), rec, "model")
+
+    def check_leaf_record(self, f) -> bool:
+        """What only ImmLeaf / PatLeaf have: an integer type and an immediate node, C++
+        code, an xform the target declares. False when something is wrong (the
+        fragment is then not checked further: it would repeat the error)."""
+        before = len(self.d.errors)
+        if isinstance(f, ImmLeaf):
+            vt = getattr(f.vt, "name", None)
+            if vt in VALUE_TYPES and VALUE_TYPES[vt].kind != "int":
+                self.err(f.field_span("vt")[0], expected(f"an integer value type (the value of '{f.node}' is "
+                                                         "SDTCisInt)", vt), f.name, "vt")
+            if f.node not in ("imm", "timm"):
+                self.err(f.field_span("node")[0], expected("'imm' or 'timm' (the constant node an ImmLeaf matches)",
+                                                           repr(f.node)), f.name, "node")
+            if not f.code.strip():
+                self.err(f.field_span("code")[0], expected("C++ code over Imm returning bool", "an empty string"),
+                         f.name, "code")
+        x = f.xform
+        if x is not None and self.t.xforms_by_name.get(x.name) != x:
+            self.err(f.field_span("xform")[0], expected("an SDNodeXForm listed in the target's xforms",
+                                                        f"'{x.name}'"), f.name, "xform")
+        return len(self.d.errors) == before
+
     def check_frag(self, f: PatFrag) -> None:
+        if isinstance(f, (ImmLeaf, PatLeaf)) and not self.check_leaf_record(f):
+            return
         code = f.predicate_code
+        if isinstance(code, str) and _READS_IMM.search(code) and not _DECLARES_IMM.search(code):
+            fld = "code" if isinstance(f, PatLeaf) else "predicate_code"
+            self.err(f.field_span(fld)[0],
+                     expected("predicate code over N, the matched node (llvm-tblgen declares Imm only in an "
+                              "ImmLeaf's code: use ImmLeaf for code over the constant's value)", "code reading 'Imm'"),
+                     f.name, fld)
+        imm_code = f.immediate_code
+        if isinstance(imm_code, str) and _READS_N.search(imm_code) and not _DECLARES_N.search(imm_code):
+            self.err(f.field_span("code")[0],
+                     expected("code over Imm, the constant sign-extended (llvm-tblgen declares N only in "
+                              "PatLeaf/PatFrag code: use PatLeaf for code over the node)", "code reading 'N'"),
+                     f.name, "code")
         if isinstance(code, str) and _READS_OPERANDS.search(code) and not f.uses_operands:
             self.err(
                 f.field_span("uses_operands")[0],
@@ -542,6 +639,19 @@ class Checker:
             if isinstance(n, Dag) and n.op in GENERIC_INSTRUCTIONS and n.op not in insts:
                 ok = self.check_generic(n, name, checked) and ok
                 continue
+            if isinstance(n, Dag) and n.op in self.t.xforms_by_name and n.op not in insts:
+                ok = self.check_xform_use(n, src, name, checked) and ok
+                continue
+            if isinstance(n, Leaf) and n.name is not None and n.name in bound and n.kind == "typed":
+                x = self.leaf_xform(n.type)
+                if x is not None and not self.check_xform_operand(x, n, src, name):
+                    ok = False
+                    continue
+            if isinstance(n, Leaf) and n.kind == "name" and self.is_leaf_frag(str(n.value)):
+                self.err(n.span, expected(f"a matched operand '{n.value}:$name' (a leaf fragment in a result "
+                                          "names an operand of the source)", f"'{n.value}'"), name, "dst")
+                ok = False
+                continue
             if isinstance(n, Dag):
                 inst = insts.get(n.op)
                 if inst is None:
@@ -574,6 +684,67 @@ class Checker:
             infer(self.t, src, record=name, field="src", result=dst, instructions=insts)
         except TypeError_ as e:
             self.d.add(e.error)
+
+    # ------------------------------------------------------- SDNodeXForms
+    def leaf_xform(self, type_name: str | None) -> SDNodeXForm | None:
+        """The OperandTransform of the leaf fragment ``type_name``, if it has one."""
+        f = self.t.patfrags.get(type_name) if type_name else None
+        return getattr(f, "xform", None) if f is not None and not f.ops else None
+
+    def check_xform_use(self, n: Dag, src: Node, record: str, checked: set[int]) -> bool:
+        """``(NegateImm $c)`` in a result: one operand, a name the source binds to a
+        constant (the C++ casts the node to ConstantSDNode)."""
+        x = self.t.xforms_by_name[n.op]
+        if len(n.args) != 1:
+            self.err(n.span, expected(f"1 operand for SDNodeXForm '{x.name}'", len(n.args)), record, "dst")
+            checked.update(id(a) for a in n.args if isinstance(a, Leaf))
+            return False
+        (arg,) = n.args
+        if not (isinstance(arg, Leaf) and arg.name is not None):
+            text = f"'{arg.render()}'" if isinstance(arg, Leaf) else f"the DAG '({arg.op} ...)'"
+            self.err(arg.span or n.span, expected(f"an operand '$name' bound in the source as the operand of "
+                                                  f"SDNodeXForm '{x.name}'", text), record, "dst")
+            if isinstance(arg, Leaf):
+                checked.add(id(arg))
+            return False
+        if not isinstance(src, Dag) or arg.name not in src.variables():
+            return True  # (the walk reports an unbound name)
+        if not self.check_xform_operand(x, arg, src, record):
+            checked.add(id(arg))
+            return False
+        return True
+
+    def check_xform_operand(self, x: SDNodeXForm, leaf: Leaf, src: Node, record: str) -> bool:
+        """The operand ``leaf`` an SDNodeXForm applies to is bound to a constant."""
+        binding = _binding(src, leaf.name or "")
+        if binding is None or self.is_constant_binding(binding):
+            return True
+        self.err(leaf.span, expected(f"an operand the source binds to a constant (imm, timm or a leaf fragment "
+                                     f"over them) for SDNodeXForm '{x.name}'",
+                                     f"'${leaf.name}' bound to '{binding.render()}'"), record, "dst")
+        return False
+
+    def is_constant_binding(self, n: Node, depth: int = 0) -> bool:
+        """Whether a source node (a binding) matches a constant: ``imm``/``timm`` or a
+        leaf fragment whose fragment does, under any casts."""
+        if depth > 16:
+            return False
+        while isinstance(n, Dag) and n.cast_type is not None and len(n.args) == 1:
+            n = n.args[0]
+        if isinstance(n, Leaf):
+            name = n.type if n.kind == "typed" else (str(n.value) if n.kind == "name" else "")
+        else:
+            if n.args:
+                return False
+            name = n.op
+        if name in ("imm", "timm"):
+            return True
+        if self.is_leaf_frag(name or ""):
+            try:
+                return self.is_constant_binding(self.t.patfrags[name].dag, depth + 1)
+            except TdgenError:
+                return False
+        return False
 
     def check_generic(self, n: Dag, record: str, checked: set[int]) -> bool:
         """A Target.td instruction in a result DAG (``REG_SEQUENCE``, ``EXTRACT_SUBREG``
@@ -907,6 +1078,14 @@ class Checker:
                     rec,
                     "operands",
                 )
+
+
+def _binding(src: Node, name: str) -> Node | None:
+    """The first node of ``src`` that binds ``$name``."""
+    for n in src.walk():
+        if n.name == name:
+            return n
+    return None
 
 
 _NODE_EFFECTS = (("mayLoad", "SDNPMayLoad"), ("mayStore", "SDNPMayStore"), ("hasSideEffects", "SDNPSideEffect"))

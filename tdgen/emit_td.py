@@ -19,7 +19,9 @@ Implicitly used registers (``implicit_defs``/``implicit_uses``) become ``let Def
 are defined outside any register class. A PatFrag's ``has_one_use`` becomes
 ``let HasOneUse = 1``; a frag with ``uses_operands`` (predicate code that
 reads ``Operands[i]``) gets ``let PredicateCodeUsesOperands = 1`` (else -gen-dag-isel puts it in a hook where
-``Operands`` is not declared).
+``Operands`` is not declared). ``ImmLeaf`` / ``PatLeaf`` records become TableGen's
+``ImmLeaf<vt, [{ code }], xform>`` (``TImmLeaf`` over ``timm``) and ``PatLeaf<frag, [{
+code }], xform>``, after the ``SDNodeXForm<node, [{ code }]>`` defs they name.
 
 Records keep the spec's declaration order (TableGen needs definitions before uses and
 the order is already deterministic); everything built from dicts or sets is sorted.
@@ -233,9 +235,17 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
     for f in target.frags:
         if f.builtin or f.instance_of is not None:
             continue
-        code = _code_lines(f.predicate_code)
+        if isinstance(f, m.ImmLeaf):
+            # ImmLeaf<vt, [{ code }], xform> (TImmLeaf for timm): the code is ImmediateCode
+            cls, head, code = ("TImmLeaf" if f.node == "timm" else "ImmLeaf"), f.vt.name, _code_lines(f.code)
+        elif isinstance(f, m.PatLeaf):
+            cls, head, code = "PatLeaf", f.dag.render(), _code_lines(f.predicate_code)
+        else:
+            cls, head, code = "PatFrag", "", _code_lines(f.predicate_code)
         frags.append({
             "name": f.name,
+            "cls": cls,
+            "head": head,
             "divergence": f.divergence,
             "ops": f.ops_tablegen,
             "fragment": f.dag.render(),
@@ -243,13 +253,25 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
             # as an indented block, as in LLVM's own .td files.
             "predicate": code[0] if len(code) == 1 else "",
             "predicate_block": code if len(code) > 1 else [],
+            "xform": f.xform.name if f.xform is not None else "",
             "lets": _frag_lets(f.uses_operands, f.has_one_use),
+        })
+    xforms = []
+    for x in target.xforms:
+        code = _code_lines(x.code)
+        xforms.append({
+            "name": x.name,
+            "node": x.node,
+            "doc": _comment_lines(x.doc),
+            "code": code[0] if len(code) == 1 else "",
+            "code_block": code if len(code) > 1 else [],
         })
     return {
         "layout": lay,
         "profiles": [{"name": k, "text": p.tablegen} for k, p in profiles.items()],
         "nodes": nodes,
         "frag_classes": frag_classes,
+        "xforms": xforms,
         "frags": frags,
     }
 

@@ -30,6 +30,13 @@ Records (what the emitters and the engine read)
   operator a divergence wrapper wraps; ``instance_of`` is set for frags instantiated from
   a ``DivergenceFrag`` class (``UniformBinFrag<add>``: emitted inline, not as a def).
   ``uniform(op)`` / ``divergent(op)`` build named wrappers.
+- ``ImmLeaf(name, vt, code, xform=None, node="imm")`` / ``PatLeaf(name, fragment,
+  code=None, xform=None)``: fragments without operands used as leaf types
+  (``simm8:$c``); an ImmLeaf's ``code`` reads ``Imm`` (TableGen's ImmediateCode), a
+  PatLeaf's the node ``N``; ``xform`` an ``SDNodeXForm`` applied where a result names the
+  leaf. ``SDNodeXForm(name, node, code, model=None)``: rewrites a result operand
+  (``(NegateImm $c)``); ``model`` is Python defining ``transform(N, cur)`` for code tdgen
+  does not execute itself.
 - ``DivergenceFrag(name, divergence, num_ops)``: a TableGen *class* like AMDGPU's
   ``UniformBinFrag<SDPatternOperator Op>``; patterns use it as ``(UniformBinFrag<add> ...)``.
 - ``RegisterClass(name, file, types, registers, size=None, alignment=None)``: ``file`` is
@@ -68,7 +75,7 @@ Records (what the emitters and the engine read)
 - ``Target(name, namespace, target_prefix, isd_namespace, description, intrinsics,
   profiles, nodes, frags, frag_classes, register_classes, operands, classes,
   multiclasses, defs, patterns, lowerings, rewrites, custom_selects, physical_registers,
-  uniformity, wave)``: the declarations as the spec lists them (tuples, in record order; ``defs``
+  uniformity, wave, xforms)``: the declarations as the spec lists them (tuples, in record order; ``defs``
   mixes ``Instruction`` and ``Defm``), plus ``uniformity``
   (``tdgen.hw.UniformityModel``) and ``wave`` (``tdgen.hw.WaveModel``); ``spec_path``
   is set by the loader.
@@ -78,7 +85,8 @@ Asm strings may contain ``{param}`` placeholders for template arguments.
 Resolved views on ``Target`` (for the matcher and the emitters)
 ---------------------------------------------------------------
 - ``sdnodes``: dict name -> SDNode (builtin + target).
-- ``patfrags``: dict name -> PatFrag (builtin + target + divergence-frag instances used).
+- ``patfrags``: dict name -> PatFrag (builtin + target -- ImmLeaf and PatLeaf included --
+  + divergence-frag instances used); ``xforms_by_name``: dict name -> SDNodeXForm.
 - ``instructions``: dict name -> ``ResolvedInstruction`` (classes, multiclasses and
   defm applied): ``outs``/``ins`` (tuples of ``OperandRef(name, kind)``), ``asm``,
   ``patterns`` (parsed ``Dag`` s), ``fields`` (pairs of every field value, inherited
@@ -675,6 +683,10 @@ class PatFrag(Record):
         """The fragment parsed (spans point into the spec when possible)."""
         return parse_field(self, "fragment", self.fragment)
 
+    # (a PatFrag has no ImmediateCode or OperandTransform here: see ImmLeaf / PatLeaf)
+    immediate_code = None
+    xform = None
+
 
 @dataclass(frozen=True)
 class DivergenceFrag(Record):
@@ -709,6 +721,106 @@ class DivergenceFrag(Record):
             f"{self.name}<{op}>", self.ops, frag, self.predicate_code, self.divergence,
             wraps=op, instance_of=self.name, span=self.span,
         )
+
+
+@dataclass(frozen=True)
+class SDNodeXForm(Record):
+    """``def name : SDNodeXForm<node, [{ code }]>``: rewrites an operand of a result DAG
+    after a match -- written ``(name $x)`` in a result, or applied where a result names a
+    leaf fragment whose ``xform`` it is (TableGen's OperandTransform).
+
+    ``node`` is the SDNode name whose nodes it takes (``imm``, ``timm``); the C++ ``code``
+    sees that node as ``N`` and returns the new operand
+    (``return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32);``).
+    ``model`` is Python source defining ``transform(N, cur)``, the executable model of
+    ``code`` (as ``CustomSelect.model``): ``N`` is the matched constant node (``N.value``
+    its sign-extended value, ``N.vt`` its type), and it returns
+    ``cur.target_constant(value, vt)`` (or ``cur.constant(value, vt)``). It may be left
+    out when ``code`` is one ``return CurDAG->get[Target]Constant(<expr>, SDLoc(N),
+    MVT::iN);`` (or ``N->getValueType(0)``) whose ``<expr>`` tdgen reads (a C expression
+    over ``N->getSExtValue()`` / ``N->getZExtValue()``, see
+    ``patterns.matcher.translate_cpp``)."""
+
+    name: str
+    node: str
+    code: str
+    model: str | None = None
+    doc: str = ""
+
+
+class _LeafFragment:
+    """What ImmLeaf and PatLeaf share with PatFrag for the code that reads fragments
+    (``Target.patfrags``): no operands, no divergence or one-use predicate."""
+
+    ops: tuple[str, ...] = ()
+    divergence = None
+    builtin = False
+    wraps = None
+    instance_of = None
+    has_one_use = False
+    uses_operands = False
+
+    @property
+    def ops_tablegen(self) -> str:
+        return "(ops)"
+
+
+@dataclass(frozen=True)
+class ImmLeaf(_LeafFragment, Record):
+    """``def name : ImmLeaf<vt, [{ code }], xform>``: a constant of type ``vt`` whose
+    value passes ``code`` -- C++ over ``int64_t Imm``, the constant sign-extended
+    (TableGen's ``ImmediateCode``; ``N`` is not declared there). ``xform``: the
+    SDNodeXForm a result pattern applies where it names this leaf
+    (``NegSubInlineConst32:$src1``). ``node``: ``imm`` (a Constant), or ``timm`` for a
+    TargetConstant (TableGen's ``TImmLeaf``). Used as a leaf type in patterns:
+    ``(add i32:$a, simm8:$c)``; it is the fragment ``(vt node)`` with the predicate."""
+
+    name: str
+    vt: ValueType
+    code: str
+    xform: SDNodeXForm | None = None
+    node: str = "imm"
+
+    @property
+    def fragment(self) -> str:
+        return f"({getattr(self.vt, 'name', self.vt)} {self.node})"
+
+    @property
+    def predicate_code(self) -> None:
+        return None
+
+    @property
+    def immediate_code(self) -> str:
+        return self.code
+
+    @cached_property
+    def dag(self) -> Node:
+        return _rebase(parse_pattern(self.fragment, None, record=self.name, field="vt"), self.field_span("vt")[0])
+
+
+@dataclass(frozen=True)
+class PatLeaf(_LeafFragment, Record):
+    """``def name : PatLeaf<fragment, [{ code }], xform>``: a fragment without operands
+    (``(imm)``, ``(i32 imm)``) whose matched node passes ``code`` -- C++ over ``N``, the
+    node cast to its SDNode class (``ConstantSDNode`` for ``imm``: ``N->getSExtValue()``;
+    ``Imm`` is not declared there). ``xform`` as for ImmLeaf."""
+
+    name: str
+    fragment: str
+    code: str | None = None
+    xform: SDNodeXForm | None = None
+
+    @property
+    def predicate_code(self) -> str | None:
+        return self.code
+
+    @property
+    def immediate_code(self) -> None:
+        return None
+
+    @cached_property
+    def dag(self) -> Node:
+        return parse_field(self, "fragment", self.fragment)
 
 
 def _arity(op: Any) -> int:
@@ -1178,7 +1290,7 @@ class Target(Record):
     intrinsics: tuple[Intrinsic, ...] = ()
     profiles: tuple[SDTypeProfile, ...] = ()
     nodes: tuple[SDNode, ...] = ()
-    frags: tuple[PatFrag, ...] = ()
+    frags: tuple[PatFrag | ImmLeaf | PatLeaf, ...] = ()
     frag_classes: tuple[DivergenceFrag, ...] = ()
     register_classes: tuple[RegisterClass, ...] = ()
     operands: tuple[OperandKind, ...] = ()
@@ -1192,6 +1304,7 @@ class Target(Record):
     physical_registers: tuple[str, ...] = ()
     uniformity: UniformityModel = field(default_factory=UniformityModel)
     wave: WaveModel = field(default_factory=WaveModel)
+    xforms: tuple[SDNodeXForm, ...] = ()
     spec_path: str = field(default="", compare=False)
 
     # -- lookups --------------------------------------------------------------
@@ -1222,6 +1335,10 @@ class Target(Record):
         out = dict(BUILTIN_NODES)
         out.update({n.name: n for n in self.nodes})
         return out
+
+    @cached_property
+    def xforms_by_name(self) -> dict[str, SDNodeXForm]:
+        return {x.name: x for x in self.xforms}
 
     @cached_property
     def frag_classes_by_name(self) -> dict[str, DivergenceFrag]:
@@ -1302,6 +1419,7 @@ class Target(Record):
         yield from (p for p in self.profiles if p.name)
         yield from self.nodes
         yield from self.frags
+        yield from self.xforms
         yield from self.frag_classes
         yield from self.register_classes
         yield from self.operands
@@ -1312,8 +1430,8 @@ class Target(Record):
 
 
 ANY_RECORD = Union[
-    Intrinsic, SDTypeProfile, SDNode, PatFrag, DivergenceFrag, RegisterClass, OperandKind,
-    InstrClass, Instruction, Multiclass, Defm, Pat, Lowering, Rewrite, Target,
+    Intrinsic, SDTypeProfile, SDNode, PatFrag, ImmLeaf, PatLeaf, SDNodeXForm, DivergenceFrag, RegisterClass,
+    OperandKind, InstrClass, Instruction, Multiclass, Defm, Pat, Lowering, Rewrite, CustomSelect, Target,
 ]
 
 
@@ -1344,6 +1462,8 @@ def depends_on_invalid(rec: object) -> bool:
         return is_invalid(rec.intrinsic) or depends_on_invalid(rec.node)
     if isinstance(rec, Rewrite):
         return is_invalid(rec.target)
+    if isinstance(rec, (ImmLeaf, PatLeaf)):
+        return rec.xform is not None and is_invalid(rec.xform)
     return False
 
 

@@ -5,7 +5,9 @@ name) gets a set of possible value types. Sources of facts: typed leaves
 (``i32:$x``, ``VGPR_32:$x``, ``Offset:$x``), integer literals (integer types), casts
 ``(i32 ...)``, SDNode profiles (SDTCisVT, SDTCisInt, SDTCisFP, SDTCisVec, SDTCisPtrTy,
 SDTCisSameAs, SDTCisSameSizeAs, SDTCVecEltisVT, SDTCisSameNumEltsAs,
-SDTCisEltOfVec), PatFrag fragments (expanded with their ``node:$op`` operands bound),
+SDTCisEltOfVec), PatFrag fragments (expanded with their ``node:$op`` operands bound;
+a leaf fragment -- ImmLeaf, PatLeaf -- named as a leaf type, ``simm8:$c``, is its
+fragment's value), SDNodeXForms in results (their value typed by where it is used),
 intrinsic signatures (overloads and ``LLVMMatchType``), instruction operand classes in
 results, and ``set`` destinations. Constraints are applied until nothing changes; a set
 becoming empty is a type conflict, reported as ``TypeError_`` wrapping a SpecError::
@@ -204,8 +206,13 @@ class _Inference:
                 if frag_env is not None and n.name in frag_env:
                     return frag_env[n.name]  # type: ignore[index]
                 return self.new()
-            types = self.leaf_types(n.type or "")
-            v = self.new(types if types is not None else ALL)
+            frag = self.leaf_frag(n.type or "")
+            if frag is not None:  # an ImmLeaf / PatLeaf as leaf type: its fragment's value
+                res = self.expand_frag(frag, [], n.span)
+                v = res[0] if res else self.new()
+            else:
+                types = self.leaf_types(n.type or "")
+                v = self.new(types if types is not None else ALL)
             if frag_env is not None and n.name in frag_env:
                 b = frag_env[n.name]  # type: ignore[index]
                 self.rule(lambda a=b, c=v: self.same(a, c, n.span, f"operand ${n.name}"))
@@ -216,8 +223,22 @@ class _Inference:
         if name in VALUE_TYPES and name not in self.t.register_classes_by_name:
             # a value type written as a leaf is a VTSDNode operand: its own type is OtherVT
             return self.new(frozenset({"OtherVT"}))
+        frag = self.leaf_frag(name)
+        if frag is not None:
+            res = self.expand_frag(frag, [], n.span)
+            return res[0] if res else self.new()
         types = self.leaf_types(name)
         return self.new(types if types is not None else ALL)
+
+    def leaf_frag(self, name: str):
+        """The fragment without operands (ImmLeaf, PatLeaf, ``(ops)`` PatFrag) ``name``
+        refers to as a leaf, or None (value types, register classes and operand kinds
+        come first)."""
+        t = self.t
+        if name in VALUE_TYPES or name in t.register_classes_by_name or name in t.operand_kinds:
+            return None
+        frag = t.patfrags.get(name)
+        return frag if frag is not None and not frag.ops else None
 
     # -- DAG nodes -----------------------------------------------------------
     def apply_profile(self, node: SDNode, slots: list[int], spans: list[Span | None] | None) -> None:

@@ -169,7 +169,8 @@ def test_unknown_leaves_and_fields():
     assert msgs == [
         "expected a field declared by the instruction's classes, found 'Latency'",
         "expected a known leaf record, found 'bogus'",
-        "expected a value type, register class, operand kind or leaf node, found 'Q'",
+        "expected a value type, register class, operand kind, leaf node or leaf fragment (ImmLeaf, PatLeaf), "
+        "found 'Q'",
     ]
 
 

@@ -115,11 +115,12 @@ def test_predicate_code_the_model_cannot_run_is_reported():
     import dataclasses
 
     from patterns.lint import lint_target
-    from tdgen.model import PatFrag
+    from tdgen.model import ImmLeaf
+    from tdgen.types import i32
 
     base = mini_target()
-    frags = (PatFrag("simm8", (), "(imm)", predicate_code="return isInt<8>(Imm);"),
-             PatFrag("subtarget_imm", (), "(imm)", predicate_code="return Subtarget->hasFoo() && Imm > 0;"))
+    frags = (ImmLeaf("simm8", i32, "return isInt<8>(Imm);"),
+             ImmLeaf("subtarget_imm", i32, "return Subtarget->hasFoo() && Imm > 0;"))
     addk = Instruction("S_ADDK_I32", outs="(outs SReg_32:$sdst)", ins="(ins SReg_32:$src0, i32imm:$imm)",
                        asm="s_addk_i32 $sdst, $imm")
     pats = (Pat("(UniformBinFrag<add> i32:$a, simm8:$c)", "(S_ADDK_I32 $a, (i32 imm:$c))"),

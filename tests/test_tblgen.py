@@ -249,8 +249,9 @@ def test_intrinsics_under_an_llvm_prefix_match_llvm(name, gen_dir, llvm_intrinsi
 
 @pytest.mark.parametrize("name", TARGETS)
 def test_tablegen_patfrag_records_equal_the_spec(name, gen_dir):
-    """Every PatFrag the spec defines has, as TableGen evaluates it, the spec's operand
-    list, fragment, predicate code and one-use flag."""
+    """Every PatFrag, ImmLeaf and PatLeaf the spec defines has, as TableGen evaluates it,
+    the spec's operand list, fragment, predicate / immediate code, operand transform and
+    one-use flag; every SDNodeXForm its node and code."""
     target, printed = main_td(gen_dir, name, "-print-records")
     records = _records(printed)
     frags = [f for f in target.frags if not f.builtin and f.instance_of is None]
@@ -269,6 +270,18 @@ def test_tablegen_patfrag_records_equal_the_spec(name, gen_dir):
         got_code = _code_tokens(_code_field(printed, f.name, "PredicateCode"))
         if got_code != _code_tokens(f.predicate_code or ""):
             mismatches.append(f"{f.name}.PredicateCode differs: {got_code} vs {f.predicate_code!r}")
+        # an ImmLeaf's code is ImmediateCode; ImmLeaf / PatLeaf name their OperandTransform
+        got_imm = _code_tokens(_code_field(printed, f.name, "ImmediateCode"))
+        if got_imm != _code_tokens(f.immediate_code or ""):
+            mismatches.append(f"{f.name}.ImmediateCode differs: {got_imm} vs {f.immediate_code!r}")
+        xform = f.xform.name if f.xform is not None else "NOOP_SDNodeXForm"
+        if rec.get("OperandTransform") != xform:
+            mismatches.append(f"{f.name}.OperandTransform: tablegen {rec.get('OperandTransform')!r}, model {xform!r}")
+    for x in target.xforms:
+        if records[x.name].get("Opcode") != x.node:
+            mismatches.append(f"{x.name}.Opcode: tablegen {records[x.name].get('Opcode')!r}, model {x.node!r}")
+        if _code_tokens(_code_field(printed, x.name, "XFormFunction")) != _code_tokens(x.code):
+            mismatches.append(f"{x.name}.XFormFunction differs")
     assert not mismatches, "\n".join(mismatches)
 
 

@@ -325,6 +325,12 @@ def V_MAD_I32_I24_e64 : VOP3_32<"v_mad_i32_i24"> {
 }
 
 // Selection patterns
+def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
+  (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;
+
+def : Pat<(DivergentBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
+  (V_SUB_U32_e64 $src0, NegSubInlineConst32:$src1, 0)>;
+
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
 

@@ -33,11 +33,17 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
   (Op $src0),
   [{ return N->isDivergent(); }]>;
 
+// Operand transforms: rewrite a matched operand where a result DAG applies them
+// the negated constant (an add of -C becomes a sub of C)
+def NegateImm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32); }]>;
+
 // Fragments
 def xor_oneuse : PatFrag<(ops node:$src0, node:$src1),
   (xor node:$src0, node:$src1)> {
   let HasOneUse = 1;
 }
+def NegSubInlineConst32 : ImmLeaf<i32,
+  [{ return Imm >= -64 && Imm <= -17; }], NegateImm>;
 def add_oneuse_3op : PatFrag<(ops node:$x, node:$y),
   (add node:$x, node:$y)> {
   let HasOneUse = 1;

@@ -9,9 +9,15 @@ On gfx900 there is no v_xnor_b32 (DL instructions arrive with gfx906): a diverge
 selects v_xor_b32_e64 + v_not_b32_e32. Checked with llc-19 -mcpu=gfx900.
 
 Simplification: LLVM's clamped shift fragments (cshl_32 ...) are plain shl/srl/sra here.
+
+An add of a constant in [-64, -17] selects as a sub of its negation, an inline constant
+(16 < C <= 64): NegSubInlineConst32 matches the constant and its NegateImm transform
+gives the sub's operand -- s_sub_i32 when the add is uniform, v_sub_u32_e64 when it is
+divergent (gfx900 has the carry-less VALU sub), as LLVM 19 selects them.
 """
 
-from tdgen.model import DivergenceFrag, Instruction, Pat, PatFrag
+from tdgen.model import DivergenceFrag, ImmLeaf, Instruction, Pat, PatFrag, SDNodeXForm
+from tdgen.types import i32
 
 from .formats import SOP1_32, SOP2_32, VOP1_32, VOP3_32, VOP3_32_Clamp
 
@@ -24,7 +30,18 @@ FRAG_CLASSES = (UniformBinFrag, DivergentBinFrag, UniformUnaryFrag, DivergentUna
 
 xor_oneuse = PatFrag("xor_oneuse", ["src0", "src1"], "(xor node:$src0, node:$src1)", has_one_use=True)
 
-FRAGS = (xor_oneuse,)
+# the constant's negation, as the (target) constant operand of the sub
+NegateImm = SDNodeXForm(
+    "NegateImm", "imm",
+    "return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32);",
+    doc="the negated constant (an add of -C becomes a sub of C)",
+)
+
+# i32 constants whose negation is an inline constant larger than 16: -64 ... -17
+NegSubInlineConst32 = ImmLeaf("NegSubInlineConst32", i32, "return Imm >= -64 && Imm <= -17;", NegateImm)
+
+XFORMS = (NegateImm,)
+FRAGS = (xor_oneuse, NegSubInlineConst32)
 
 _AC1 = {"AddedComplexity": 1}
 _SCC = ["SCC"]  # SALU ALU ops write the scalar condition code
@@ -78,6 +95,10 @@ DEFS = (
 )
 
 PATTERNS = (
+    Pat("(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1))",
+        "(S_SUB_I32 $src0, NegSubInlineConst32:$src1)"),
+    Pat("(DivergentBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1))",
+        "(V_SUB_U32_e64 $src0, NegSubInlineConst32:$src1, 0)"),
     Pat("(DivergentBinFrag<add> i32:$src0, i32:$src1)", "(V_ADD_U32_e64 $src0, $src1, 0)"),
     Pat("(DivergentBinFrag<sub> i32:$src0, i32:$src1)", "(V_SUB_U32_e64 $src0, $src1, 0)"),
     Pat("(DivergentBinFrag<shl> i32:$src0, i32:$src1)", "(V_LSHLREV_B32_e64 $src1, $src0)"),

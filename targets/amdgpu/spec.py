@@ -13,7 +13,7 @@ from . import formats, intrinsics, registers
 from .uniformity import UNIFORMITY
 
 # Modules contributing records (any of REGISTER_CLASSES, PHYSICAL_REGISTERS, OPERANDS,
-# INTRINSICS, NODES, FRAGS, FRAG_CLASSES, CLASSES, MULTICLASSES, DEFS, PATTERNS,
+# INTRINSICS, NODES, XFORMS, FRAGS, FRAG_CLASSES, CLASSES, MULTICLASSES, DEFS, PATTERNS,
 # LOWERINGS, REWRITES, CUSTOM_SELECTS), in record order.
 MODULE_NAMES = (
     "alu",
@@ -40,6 +40,7 @@ TARGET = Target(
     intrinsics=intrinsics.INTRINSICS + _all("INTRINSICS"),
     nodes=_all("NODES"),
     frags=_all("FRAGS"),
+    xforms=_all("XFORMS"),
     frag_classes=_all("FRAG_CLASSES"),
     register_classes=registers.REGISTER_CLASSES + _all("REGISTER_CLASSES"),
     physical_registers=registers.PHYSICAL_REGISTERS + _all("PHYSICAL_REGISTERS"),
