@@ -1949,27 +1949,98 @@ def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew
     return rep
 
 
-_HOISTABLE = _BINOPS | {"icmp", "select", "zext", "sext", "trunc", "bitcast", "getelementptr", "freeze"}
+# --- LICM ------------------------------------------------------------------------------
+
+# What canSinkOrHoistInst lets LICM move (binary operators, casts, compares, select, GEP,
+# freeze, element and aggregate operations) and isSafeToSpeculativelyExecute calls safe
+# anywhere: 1 = hoisted whenever its operands are invariant. 2 = a division, safe when
+# its divisor is a constant that cannot trap (else only where it is guaranteed to run).
+# 3 = a call, hoisted when the callee is an intrinsic that reads no memory and is not
+# convergent (speculatable ones anywhere, the others where guaranteed to run).
+_HOIST_KIND = dict.fromkeys((
+    "add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr",
+    "fadd", "fsub", "fmul", "fdiv", "frem",
+    "trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
+    "ptrtoint", "inttoptr", "bitcast", "addrspacecast",
+    "icmp", "fcmp", "select", "getelementptr", "freeze",
+    "extractelement", "insertelement", "shufflevector", "extractvalue", "insertvalue"), 1)
+_HOIST_KIND.update(dict.fromkeys(("udiv", "sdiv", "urem", "srem"), 2))
+_HOIST_KIND["call"] = 3
+# generic intrinsics Intrinsics.td declares IntrNoMem + IntrSpeculatable (a call of one
+# is named with type suffixes: llvm.smin.i32)
+_SPECULATABLE_INTRINSICS = frozenset({
+    "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.abs", "llvm.ctpop", "llvm.ctlz",
+    "llvm.cttz", "llvm.bitreverse", "llvm.bswap", "llvm.fshl", "llvm.fshr"})
+# the opcodes hoistArithmetics may rewrite: hoistMulAddAssociation, hoistAddSub, hoistGEP,
+# hoistMinMax (an i1 and/or/select)
+_REASSOCIATED = {"mul": 1, "icmp": 2, "getelementptr": 3, "and": 4, "or": 4, "select": 4}
+_BINARY_OPERATORS = _BINOPS | {"udiv", "sdiv", "urem", "srem", "fadd", "fsub", "fmul", "fdiv", "frem"}
+_SIGNED_PREDICATES = frozenset({"slt", "sle", "sgt", "sge"})
+# LICM's IntAssociationUpperLimit (-licm-max-num-int-reassociations): measured with opt-19,
+# a sum of five products is rewritten, one of six is not
+_INT_ASSOCIATION_LIMIT = 5
 
 
-def licm(fn, idom: dict | None = None, dom: tuple | None = None) -> list:
-    """Loop-invariant code motion as llc's LICM pass does it for speculatable code: in
-    every natural loop (innermost first) with a preheader (the header's one predecessor
-    outside the loop, branching only to the header), the instructions whose operands are
-    all defined outside the loop -- integer ops that cannot trap, compares, selects,
-    casts, GEPs -- move to the end of the preheader, visited in the loop's dominator-tree
-    order (so a chain of invariant instructions moves together). Mutates ``fn``; returns
-    the instructions moved, in order."""
+def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target=None) -> list:
+    """Loop-invariant code motion as llc-19's LICM pass does it on code without memory
+    operations (LICM.cpp, measured against ``opt-19 -passes='loop-mssa(licm)'``).
+
+    Loops: every natural loop with a preheader (the header's one predecessor outside the
+    loop, ending in an unconditional branch to it), innermost first (LLVM's loop pass
+    manager order). In each, ``hoistRegion``: the loop's blocks in reverse post-order of
+    the loop (LoopBlocksRPO: a depth-first walk from the header over successors in
+    terminator order), skipping blocks of inner loops (they were done as their own loop;
+    what that moved to their preheader, a block of this loop, is visited here), each
+    block's instructions in order. An instruction is hoisted -- moved before the
+    preheader's terminator -- when its operands are all defined outside the loop (or
+    moved out already) and it is safe to run unconditionally: the opcodes of
+    ``_HOIST_KIND`` that cannot trap, divisions by a constant that cannot trap
+    (isSafeToSpeculativelyExecute), calls of speculatable intrinsics that read no memory
+    (the target's, by their IntrNoMem/IntrSpeculatable properties, and LLVM's integer
+    intrinsics), and a division or a non-speculatable readnone intrinsic call where it is
+    guaranteed to run (``_LicmState.guaranteed``). An instruction that stays is offered
+    to ``hoistArithmetics``, LLVM 19's four reassociations in its order: hoistMinMax,
+    hoistGEP, hoistAddSub, hoistMulAddAssociation (``_LicmState.min_max``, ``gep``,
+    ``add_sub``, ``mul_add``; each applies to its own opcodes; LLVM 19 has no
+    hoistBOAssociation: ``(x + a) + b`` stays). Their new instructions get LLVM's names
+    (``factor.op.mul``, ``invariant.op``, ``invariant.smin``, ``invariant.gep``, ``gep``,
+    ``X.reass``; a taken name gets the function's next unique number, as the
+    ValueSymbolTable does) and a divergence verdict (``ua``: an operand divergent, or read
+    outside a cycle with a divergent exit).
+
+    Where the model stops: no memory operations (loads and stores stay; LLVM hoists and
+    promotes them with MemorySSA), no sinking (sinkRegion moves an instruction used
+    only after the loop into the exit blocks: never in patterns.iselgen kernels, checked
+    on 1000 of them), no loop without a preheader (LoopSimplify would make one), no
+    floating-point reassociation (hoistMulAddAssociation also takes reassoc+nsz fmul/fadd),
+    ``guaranteed`` does not prove a branch untaken on the first iteration
+    (CanProveNotTakenFirstIteration), and the constant ranges hoistAddSub's overflow
+    checks use are those of ``_Pass.range_of``. One-use tests count the uses of
+    instructions that are still alive (EarlyCSE's replaced instructions and trivially dead
+    code, which LLVM has deleted by then, do not count: ``_LicmState.is_dead``; when a
+    reassociation erases an instruction, such dead readers of it go too).
+
+    Mutates ``fn``; returns the instructions hoisted or created, and those the
+    reassociations changed, in order (for the EarlyCSE that follows in llc)."""
+    st = _licm(fn, idom, dom, ua, target)
+    return st.result() if st is not None else []
+
+
+def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
+    """``licm``'s work; the state (what moved, what is new), None without loops.
+    ``grew`` (from ``run_ir_passes``): not None when the parser's user lists were
+    current before EarlyCSE, whose rewrite recorded there the users it gave values;
+    with it the readers of a value are found without a scan of the function."""
     blocks = fn.blocks
     if len(blocks) < 2:
-        return []
+        return None
     if dom is None:
         if idom is None:
             from .sdag import immediate_dominators
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
-    _kids, pre, post = dom  # (preorder clocks sort blocks in dominator-tree order)
+    _kids, pre, post = dom
 
     bodies: dict = {}
     for b in blocks:
@@ -1990,41 +2061,753 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None) -> list:
                         continue
                     body.add(x)
                     stack.extend(x.predecessors)
-    moved = []
-    Inst = Instruction
-    hoistable = _HOISTABLE
-    for h in sorted(bodies, key=lambda h: len(bodies[h])):  # innermost first
+    if not bodies:
+        return None
+    # The loop forest (an enclosing loop is larger, so taken first, a block's owner is
+    # its innermost loop) and LLVM's loop pass manager order: a post-order walk of the
+    # forest, the top-level loops in reverse program order and the loops inside one in
+    # program order (LoopInfo keeps top-level loops in post-order of a depth-first walk
+    # of the CFG and sub-loops in reverse post-order; the queue is a stack).
+    from .cfg import reverse_post_order
+
+    rpo = {b: k for k, b in enumerate(reverse_post_order(fn))}
+    innermost: dict = {}
+    kids: dict = {h: [] for h in bodies}
+    roots = []
+    for h in sorted(bodies, key=lambda h: (-len(bodies[h]), rpo[h])):
+        parent = innermost.get(h)
+        (kids[parent] if parent is not None else roots).append(h)
+        for b in bodies[h]:
+            innermost[b] = h
+    loops = []
+    stack = [(h, False) for h in sorted(roots, key=rpo.__getitem__)]  # (popped last first)
+    while stack:
+        h, done = stack.pop()
+        if done:
+            loops.append(h)
+            continue
+        stack.append((h, True))
+        stack.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
+    st = _LicmState(fn, ua, target, grew)
+    for h in loops:
         body = bodies[h]
         outside = [p for p in dict.fromkeys(h.predecessors) if p not in body]
         if len(outside) != 1 or len(outside[0].successors) != 1 or not outside[0].instructions:
             continue
-        ph = outside[0]
-        for b in sorted(body, key=pre.__getitem__):
+        st.hoist_region(h, body, outside[0], innermost)
+    if st.moved:
+        fn.uses = None
+        if st.recheck and ua is not None:
+            st.note_divergence()
+    return st
+
+
+def _loop_rpo(h, body) -> list:
+    """LoopBlocksRPO: the loop's blocks in reverse post-order of a depth-first walk from
+    the header over successors (terminator order) inside the loop."""
+    seen = {h}
+    post = []
+    stack = [(h, iter(h.successors))]
+    while stack:
+        b, it = stack[-1]
+        for s in it:
+            if s in body and s not in seen:
+                seen.add(s)
+                stack.append((s, iter(s.successors)))
+                break
+        else:
+            stack.pop()
+            post.append(b)
+    post.reverse()
+    return post
+
+
+class _LicmState:
+    """One function's LICM: the live use lists (built when a reassociation first asks),
+    names, and what was moved or created."""
+
+    def __init__(self, fn, ua, target, grew=None):
+        self.fn = fn
+        self.ua = ua
+        self.target = target
+        self.grew = grew
+        self.lists_ok = grew is not None  # (see ``_licm``)
+        self.full: dict | None = None  # (else: every instruction's users, from one scan)
+        self.extra: dict = {}  # instruction -> users this pass gave it
+        self.dead: dict = {}  # instruction -> whether LLVM has deleted it (``is_dead``)
+        self.names: set | None = None
+        self.last_unique = 0
+        self.analysis: _Pass | None = None
+        self.moved: list = []  # hoisted, created or rewritten, in order
+        self.recheck: list = []  # new or rewritten: their divergence, in order
+        self.call_kinds: dict = {}
+
+    def result(self) -> list:
+        """What moved, was created or rewritten, each once, in order (erased ones not)."""
+        return [i for i in dict.fromkeys(self.moved) if i.block is not None]
+
+    # --- what may move ---------------------------------------------------------------
+    def call_kind(self, i) -> int:
+        """1: a call of a speculatable intrinsic that reads no memory; 2: of one that
+        reads no memory and is not speculatable; 0: any other call."""
+        callee = i.callee or ""
+        k = self.call_kinds.get(callee)
+        if k is not None:
+            return k
+        k = 0
+        if callee.startswith("llvm."):
+            parts = callee.split(".")
+            known = getattr(self.target, "intrinsics_by_ir_name", None) or {}
+            for n in range(len(parts), 1, -1):
+                base = ".".join(parts[:n])
+                if base in _SPECULATABLE_INTRINSICS:
+                    k = 1
+                    break
+                rec = known.get(base)
+                if rec is not None:
+                    props = {str(p) for p in rec.properties}
+                    if "IntrNoMem" in props and "IntrConvergent" not in props \
+                            and "IntrHasSideEffects" not in props:
+                        k = 1 if "IntrSpeculatable" in props else 2
+                    break
+        self.call_kinds[callee] = k
+        return k
+
+    @staticmethod
+    def division_is_safe(i) -> bool:
+        """isSafeToSpeculativelyExecute of a division: a constant divisor other than 0
+        (and for a signed one other than -1, unless the dividend is a constant other
+        than the smallest signed value)."""
+        d = _cval(i.operands[1])
+        if d is None or d == 0:
+            return False
+        if i.opcode in ("udiv", "urem"):
+            return True
+        bits = _bits(i)
+        if d != (1 << bits) - 1:
+            return True
+        n = _cval(i.operands[0])
+        return n is not None and n != 1 << (bits - 1)
+
+    @staticmethod
+    def guaranteed(i, b, h, body) -> bool:
+        """isGuaranteedToExecute: no call of a non-intrinsic before ``i`` in its block (an
+        instruction that may not return), and every path from the header that stays in
+        the loop reaches ``b`` (allLoopPathsLeadToBlock: the header; else no latch among
+        ``b``'s transitive predecessors in the loop, and no branch out of them to a block
+        that is neither one of them nor ``b``)."""
+        for x in b.instructions:
+            if x is i:
+                break
+            if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
+                return False
+        if b is h:
+            return True
+        preds = set(b.predecessors)
+        stack = list(preds)
+        while stack:
+            x = stack.pop()
+            if x is h:
+                continue
+            for p in x.predecessors:
+                if p not in preds:
+                    preds.add(p)
+                    stack.append(p)
+        for p in h.predecessors:
+            if p in preds:
+                return False
+        for p in preds:
+            for x in p.instructions:
+                if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
+                    return False
+            for s in p.successors:
+                if s is not b and s not in preds:
+                    return False
+        return True
+
+    # --- hoistRegion -----------------------------------------------------------------
+    def hoist_region(self, h, body, ph, innermost) -> None:
+        """LLVM's hoistRegion for the loop with header ``h``, blocks ``body`` and
+        preheader ``ph`` (see ``licm``)."""
+        Inst, Int = Instruction, IntType
+        kinds = _HOIST_KIND
+        roots = _REASSOCIATED
+        signed = _SIGNED_PREDICATES
+        pins = ph.instructions  # (each moved or new one goes before its terminator)
+        self.ph = ph
+        moved = self.moved
+        for b in _loop_rpo(h, body):
+            if innermost[b] is not h:
+                continue  # (a block of an inner loop)
             insts = b.instructions
-            hoist = None
-            for i in insts:
-                if i.opcode not in hoistable or i.name is None:
+            gone = None
+            # (a snapshot: a reassociation erases the instruction visited or earlier
+            # ones and inserts before them, so the walk goes on as LLVM's does)
+            for i in tuple(insts):
+                if i.name is None or i.block is not b:  # (void, or erased since)
+                    continue
+                opc = i.opcode
+                kind = kinds.get(opc)
+                if kind is None:
                     continue
                 for o in i.operands:
                     if o.__class__ is Inst and o.block in body:
                         break
                 else:
-                    # (its block is the preheader from now on: a later instruction
-                    # reading it can move too)
-                    if hoist is None:
-                        hoist = []
-                    hoist.append(i)
-                    i.block = ph
-            if hoist is None:
+                    if kind == 1:
+                        ok = True
+                    elif kind == 2:
+                        ok = self.division_is_safe(i) or self.guaranteed(i, b, h, body)
+                    else:
+                        ck = self.call_kind(i)
+                        ok = ck == 1 or (ck == 2 and self.guaranteed(i, b, h, body))
+                    if ok:
+                        # (its block is the preheader from now on: a later
+                        # instruction reading it can move too)
+                        i.block = ph
+                        pins.insert(len(pins) - 1, i)
+                        moved.append(i)
+                        if gone is None:
+                            gone = set()
+                        gone.add(i)
+                        continue
+                # hoistArithmetics (the cheap part of each precondition inline)
+                r = roots.get(opc)
+                if r is None:
+                    continue
+                if r == 1:
+                    self.mul_add(i, body, ph)
+                elif r == 2:
+                    if i.predicate in signed:
+                        self.add_sub(i, body, ph)
+                elif r == 3:
+                    self.gep(i, body, ph)
+                else:
+                    t = i.type
+                    if t.__class__ is Int and t.bits == 1:
+                        self.min_max(i, body, ph)
+            if gone:
+                insts[:] = [i for i in insts if i not in gone]
+
+    # --- use lists, names, new instructions ------------------------------------------
+    def raw_users(self, v) -> list:
+        """The instructions in the function that read ``v`` now, each once: from the
+        parser's user lists and the users EarlyCSE's rewrite gave ``v`` (``grew``) when
+        those lists were current, else from one scan of the function; plus the users
+        this pass gave it; kept when they still read ``v``."""
+        res = []
+        for u in dict.fromkeys(self._candidates(v)):
+            if u.block is not None:
+                for o in u.operands:
+                    if o is v:
+                        res.append(u)
+                        break
+        return res
+
+    def _candidates(self, v) -> list:
+        """Instructions that may read ``v`` (see ``raw_users``), possibly repeated."""
+        if self.lists_ok:
+            us = v._users
+            out = [] if us is None else [us] if us.__class__ is not list else list(us)
+            g = self.grew.get(v) if self.grew else None
+            if g:
+                out.extend(g)
+        else:
+            full = self.full
+            if full is None:
+                full = self.full = {}
+                Inst = Instruction
+                for b in self.fn.blocks:
+                    for i in b.instructions:
+                        for o in i.operands:
+                            if o.__class__ is Inst:
+                                lst = full.get(o)
+                                if lst is None:
+                                    full[o] = [i]
+                                elif lst[-1] is not i:
+                                    lst.append(i)
+            out = list(full.get(v, ()))
+        e = self.extra.get(v)
+        if e:
+            out.extend(e)
+        return out
+
+    def is_dead(self, x) -> bool:
+        """Whether LLVM has deleted ``x`` by the time LICM looks at it though it is still
+        in our blocks: an instruction without side effects whose every reader is dead
+        (none at all: EarlyCSE's replaced instructions, which ``_rewrite`` leaves without
+        readers, and trivially dead code), repeatedly; a cycle of readers keeps its
+        members alive. Asked on demand (a walk over the readers of ``x``, remembered):
+        the few instructions the reassociations ask about, not the whole function.
+        LICM's own rewrites never make an instruction dead, so what is remembered stays
+        true."""
+        memo = self.dead
+        r = memo.get(x)
+        if r is not None:
+            return r
+        from .sdag import _has_side_effect
+
+        def may_die(v) -> bool:
+            return v.name is not None and v.block is not None and not _has_side_effect(v)
+
+        if not may_die(x):
+            memo[x] = False
+            return False
+        readers = self.raw_users
+        active = {x}
+        stack = [(x, iter(readers(x)))]
+        while stack:
+            v, it = stack[-1]
+            live = False
+            for u in it:
+                d = memo.get(u)
+                if d is None:
+                    if u in active:  # (a cycle)
+                        live = True
+                        break
+                    if not may_die(u):
+                        memo[u] = False
+                        live = True
+                        break
+                    active.add(u)
+                    stack.append((u, iter(readers(u))))
+                    break
+                if not d:
+                    live = True
+                    break
+            else:
+                memo[v] = True  # (every reader dead)
+                active.discard(v)
+                stack.pop()
                 continue
-            gone = set(hoist)
-            insts[:] = [i for i in insts if i not in gone]
-            pins = ph.instructions
-            pins[len(pins) - 1:len(pins) - 1] = hoist
-            moved.extend(hoist)
-    if moved:
-        fn.uses = None
-    return moved
+            if live:  # (a live reader: ``v`` and every reader chain below it on the stack live)
+                for w, _it in stack:
+                    memo[w] = False
+                return False
+        return memo[x]
+
+    def one_use(self, v) -> bool:
+        """hasOneUse among the live instructions (a user reading ``v`` twice uses it
+        twice)."""
+        if v.__class__ is not Instruction:
+            return False
+        n = 0
+        for u in self.raw_users(v):
+            if self.is_dead(u):
+                continue
+            for o in u.operands:
+                if o is v:
+                    n += 1
+            if n > 1:
+                return False
+        return n == 1
+
+    def add_user(self, v, u) -> None:
+        if v.__class__ is Instruction:
+            lst = self.extra.get(v)
+            if lst is None:
+                self.extra[v] = [u]
+            else:
+                lst.append(u)
+
+    def unique_name(self, base: str) -> str:
+        """The name LLVM's ValueSymbolTable gives a new value called ``base``: ``base``
+        when free, else ``base`` followed by the function's next unused number."""
+        names = self.names
+        if names is None:
+            fn = self.fn
+            names = self.names = {i.name for b in fn.blocks for i in b.instructions}
+            names.update(a.name for a in fn.args)
+            names.update(b.name for b in fn.blocks)
+        name = base
+        while name in names:
+            self.last_unique += 1
+            name = f"{base}{self.last_unique}"
+        names.add(name)
+        return name
+
+    def new(self, opcode: str, base: str, type, operands: list, block, where=None, name=None, **fields):
+        """A new instruction named after ``base`` (or exactly ``name``), in ``block``
+        before ``where`` (at the preheader's end when None), its uses recorded."""
+        i = Instruction(opcode, name if name is not None else self.unique_name(base), type, operands, block,
+                        **fields)
+        if where is None:
+            insts = self.ph.instructions
+            insts.insert(len(insts) - 1, i)
+        else:
+            insts = block.instructions
+            insts.insert(insts.index(where), i)
+        for o in operands:
+            self.add_user(o, i)
+        self.moved.append(i)
+        self.recheck.append(i)
+        return i
+
+    def binop(self, opc: str, a, b, base: str, ph, flags=frozenset()):
+        """IRBuilder's CreateBinOp in the preheader: two constants fold."""
+        ca, cb = _cval(a), _cval(b)
+        if ca is not None and cb is not None and opc in ("add", "sub", "mul"):
+            r = ca + cb if opc == "add" else ca - cb if opc == "sub" else ca * cb
+            return self.analyses().const(r, a)
+        i = self.new(opc, base, a.type, [a, b], ph)
+        if flags:
+            i.flags = frozenset(flags)
+        return i
+
+    def set_operands(self, i, ops: list) -> None:
+        for o in ops:
+            self.add_user(o, i)
+        i.operands = ops
+        i._text = None
+
+    def erase(self, i) -> None:
+        """eraseFromParent; the instructions still reading ``i`` (dead ones: the live
+        readers were given the replacement) go too, as LLVM had deleted them, so no
+        instruction left in our blocks reads an erased one."""
+        work = [i]
+        while work:
+            x = work.pop()
+            if x.block is None:
+                continue
+            work.extend(self.raw_users(x))
+            x.block.instructions.remove(x)
+            x.block = None
+
+    def replace_all_uses(self, old, new) -> None:
+        """replaceAllUsesWith (the dead instructions reading ``old`` too: they stay in our
+        blocks and must not read an erased instruction)."""
+        for u in self.raw_users(old):
+            u.operands = [new if o is old else o for o in u.operands]
+            if u.opcode == "phi":
+                u.incoming = [(new if v is old else v, blk) for v, blk in u.incoming]
+            u._text = None
+            self.add_user(new, u)
+            if not self.is_dead(u):
+                self.moved.append(u)
+
+    def analyses(self) -> "_Pass":
+        p = self.analysis
+        if p is None:
+            p = self.analysis = _Pass(self.fn, None, {})
+        return p
+
+    # --- hoistArithmetics: LLVM 19 tries hoistMinMax, hoistGEP, hoistAddSub,
+    # hoistMulAddAssociation in turn; each applies to other opcodes -----------------
+    def min_max(self, i, body, ph) -> bool:
+        """hoistMinMax: ``(x < a) && (x < b)`` -> ``x < min(a, b)`` (and ``||`` with max;
+        either compare's operands in either order, the same predicate after putting the
+        variant side left; ``and``/``or`` of i1 or their select forms), the min/max
+        intrinsic in the preheader, the new compare in place of ``i`` with its name."""
+        t = i.type
+        if t.__class__ is not IntType or t.bits != 1:
+            return False
+        ops = i.operands
+        if i.opcode == "select":
+            c, tv, fv = ops
+            if c.type is not t and _bits(c) != 1:
+                return False
+            if _cval(tv) == 1 and tv.__class__ is Constant:
+                inverse, c1, c2 = True, c, fv  # (m_LogicalOr first)
+            elif _cval(fv) == 0 and fv.__class__ is Constant:
+                inverse, c1, c2 = False, c, tv
+            else:
+                return False
+        else:
+            inverse = i.opcode == "or"
+            c1, c2 = ops
+
+        def inv(v):
+            return v.__class__ is not Instruction or v.block not in body
+
+        def match(c):  # (its one use is asked last, below)
+            if c.__class__ is not Instruction or c.opcode != "icmp":
+                return None
+            lhs, rhs = c.operands
+            p = c.predicate
+            if lhs.type.__class__ is not IntType or p in ("eq", "ne"):
+                return None
+            if inv(lhs):
+                lhs, rhs, p = rhs, lhs, _SWAP[p]
+            if inv(lhs) or not inv(rhs):
+                return None
+            if inverse:
+                p = _INVERSE[p]
+            return p, lhs, rhs
+
+        m1 = match(c1)
+        if m1 is None:
+            return False
+        m2 = match(c2)
+        if m2 is None or m1[0] != m2[0] or m1[1] is not m2[1]:
+            return False
+        # (LLVM has deleted a dead ``i``; the preconditions are a conjunction, so the
+        # use counts, which cost most, come last)
+        if self.is_dead(i) or not self.one_use(c1) or not self.one_use(c2):
+            return False
+        p, lhs, rhs1 = m1
+        rhs2 = m2[2]
+        use_min = p in ("slt", "sle", "ult", "ule")
+        signed = p in _SIGNED_PREDICATES
+        if i.opcode == "select":
+            # (a new unconditional use of the second bound: frozen)
+            base = rhs2.name if rhs2.__class__ in (Instruction, Argument) and rhs2.name \
+                and not rhs2.name.isdigit() else ""
+            rhs2 = self.new("freeze", base + ".fr", rhs2.type, [rhs2], ph)
+        what = ("s" if signed else "u") + ("min" if use_min else "max")
+        callee = f"llvm.{what}.{rhs1.type}"
+        from .ir import GlobalRef
+
+        mm = self.new("call", "invariant." + what, rhs1.type, [rhs1, rhs2], ph, callee=callee,
+                      callee_value=GlobalRef(callee), arg_attrs=[(), ()])
+        # (the compare takes the name of ``i``, which goes)
+        cmp = self.new("icmp", "", t, [lhs, mm], i.block, i, name=i.name, predicate=_INVERSE[p] if inverse else p)
+        self.replace_all_uses(i, cmp)
+        self.erase(i)
+        self.erase(c1)
+        self.erase(c2)
+        return True
+
+    def gep(self, i, body, ph) -> bool:
+        """hoistGEP: ``gep (gep p, i1), i2`` with ``p`` and ``i2`` invariant and the inner
+        GEP used once -> ``gep (gep p, i2), i1``, the invariant one in the preheader
+        (``invariant.gep``), the other (``gep``) in place of ``i``; inbounds kept when
+        both were and every index is known non-negative."""
+        src = i.operands[0]
+        if src.__class__ is not Instruction or src.opcode != "getelementptr" or src.block not in body:
+            return False
+        Inst = Instruction
+
+        def inv(v):
+            return v.__class__ is not Inst or v.block not in body
+
+        if not inv(src.operands[0]) or not all(inv(x) for x in i.operands[1:]):
+            return False
+        if all(inv(x) for x in src.operands[1:]):
+            return False
+        if self.is_dead(i) or not self.one_use(src):
+            return False
+        inb = "inbounds" in src.flags and "inbounds" in i.flags
+        if inb:
+            p = self.analyses()
+            for x in src.operands[1:] + i.operands[1:]:
+                if x.type.__class__ is not IntType:
+                    inb = False
+                    break
+                z, _o = p.known(x)
+                if not (z >> (x.type.bits - 1)) & 1:
+                    inb = False
+                    break
+        flags = frozenset({"inbounds"}) if inb else frozenset()
+        new_src = self.new("getelementptr", "invariant.gep", i.type, [src.operands[0]] + i.operands[1:], ph,
+                           source_type=i.source_type, flags=flags)
+        g = self.new("getelementptr", "gep", i.type, [new_src] + src.operands[1:], i.block, i,
+                     source_type=src.source_type, flags=flags)
+        self.replace_all_uses(i, g)
+        self.erase(i)
+        self.erase(src)
+        return True
+
+    def add_sub(self, i, body, ph) -> bool:
+        """hoistAddSub: a signed compare of a once-used ``add nsw`` / ``sub nsw`` of a
+        variant and an invariant value against an invariant one moves the invariant part
+        to the other side when that cannot overflow: ``x + a < b`` -> ``x < b - a``,
+        ``x - a < b`` -> ``x < a + b``, ``a - x < b`` -> ``x > a - b`` (the new operation
+        ``invariant.op``, nsw, in the preheader; the compare rewritten in place, the add
+        or sub erased)."""
+        p = i.predicate
+        if p not in _SIGNED_PREDICATES:
+            return False
+        lhs, rhs = i.operands
+        Inst = Instruction
+
+        def inv(v):
+            return v.__class__ is not Inst or v.block not in body
+
+        if inv(lhs):
+            lhs, rhs, p = rhs, lhs, _SWAP[p]
+        if inv(lhs) or not inv(rhs):
+            return False
+        if lhs.opcode not in ("add", "sub") or "nsw" not in lhs.flags or lhs.type.__class__ is not IntType:
+            return False
+        if self.is_dead(i) or not self.one_use(lhs):
+            return False
+        var, c1 = lhs.operands
+        if lhs.opcode == "add":  # hoistAdd
+            if inv(var):
+                var, c1 = c1, var
+            if inv(var) or not inv(c1) or not self.no_signed_overflow("sub", rhs, c1):
+                return False
+            new = self.binop("sub", rhs, c1, "invariant.op", ph, ("nsw",))
+        else:  # hoistSub
+            subtracted = False
+            if inv(var):
+                var, c1 = c1, var
+                subtracted = True
+                p = _SWAP[p]
+            if inv(var) or not inv(c1):
+                return False
+            if subtracted:
+                if not self.no_signed_overflow("sub", c1, rhs):
+                    return False
+                new = self.binop("sub", c1, rhs, "invariant.op", ph, ("nsw",))
+            else:
+                if not self.no_signed_overflow("add", c1, rhs):
+                    return False
+                new = self.binop("add", c1, rhs, "invariant.op", ph, ("nsw",))
+        i.predicate = p
+        self.set_operands(i, [var, new])
+        self.erase(lhs)
+        self.moved.append(i)
+        return True
+
+    def no_signed_overflow(self, opc: str, a, b) -> bool:
+        """computeOverflowForSignedAdd/Sub (``a`` op ``b``) says NeverOverflows: both have
+        two sign bits or more, or their signed ranges (known bits intersected with
+        computeConstantRange) cannot overflow; for a sub also ``a - (a srem y)`` and
+        ``a - (a -nsw y)`` with ``a`` a constant (isGuaranteedNotToBeUndef)."""
+        if opc == "sub" and b.__class__ is Instruction and len(b.operands) == 2 and b.operands[0] is a \
+                and (b.opcode == "srem" or (b.opcode == "sub" and "nsw" in b.flags)):
+            if a.__class__ is Constant and a.kind == "int":
+                return True
+        p = self.analyses()
+        if p.sign_bits(a) > 1 and p.sign_bits(b) > 1:
+            return True
+        ra, rb = self.signed_range(a), self.signed_range(b)
+        if ra is None or rb is None:
+            return True  # (an empty range: MayNotOverflow)
+        bits = _bits(a)
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if opc == "add":
+            return ra[0] + rb[0] >= lo and ra[1] + rb[1] <= hi
+        return ra[0] - rb[1] >= lo and ra[1] - rb[0] <= hi
+
+    def signed_range(self, v):
+        """computeConstantRangeIncludingKnownBits(v, ForSigned=true) as a signed interval
+        (None when empty)."""
+        p = self.analyses()
+        bits = _bits(v)
+        m = (1 << bits) - 1
+        sb = 1 << (bits - 1)
+        z, o = p.known(v)
+        if (z | o) & sb:
+            lo, hi = _signed(o, bits), _signed(~z & m, bits)
+        else:
+            lo, hi = _signed(o | sb, bits), _signed(~z & m & ~sb, bits)
+        r = p.range_of(v, True)
+        if r is not None:
+            lo, hi = max(lo, r[0]), min(hi, r[1])
+        return (lo, hi) if lo <= hi else None
+
+    def mul_add(self, i, body, ph) -> bool:
+        """hoistMulAddAssociation (integers): ``i = V * C`` with ``C`` invariant, where
+        ``V`` is a product ``x * a`` (``a`` invariant, either operand) or a sum of such
+        products (adds whose two operands are binary operators), every node used once,
+        at most five products: each product becomes ``x * (a * C)``, the invariant
+        ``a * C`` (``factor.op.mul``) in the preheader, in the order a last-in first-out
+        walk from ``V`` meets the products (second operand first), the rewritten product
+        ``X.reass`` where ``X`` was with the operand in its place; the adds lose
+        nuw/nsw; ``i``'s uses read ``V`` (or its rewrite)."""
+        var, factor = i.operands
+        Inst = Instruction
+        # (one operand defined in the loop, the other not)
+        if var.__class__ is not Inst or var.block not in body:
+            var, factor = factor, var
+            if var.__class__ is not Inst or var.block not in body:
+                return False
+        elif factor.__class__ is Inst and factor.block in body:
+            return False
+        if i.type.__class__ is not IntType:
+            return False
+
+        def inv(v):
+            return v.__class__ is not Inst or v.block not in body
+
+        changes: list = []
+        adds: list = []
+        nodes: list = []
+        binops = _BINARY_OPERATORS
+        work = [var] if var.opcode in binops else []
+        while work:
+            bo = work.pop()
+            nodes.append(bo)  # (each must be used once: asked last, below)
+            if bo.opcode == "add":
+                x, y = bo.operands
+                if x.__class__ is Inst and x.opcode in binops and y.__class__ is Inst and y.opcode in binops:
+                    work.append(x)
+                    work.append(y)
+                    adds.append(bo)
+                    continue
+            if bo.opcode != "mul" or inv(bo):
+                return False
+            x, y = bo.operands
+            if inv(x):
+                changes.append((bo, 0))
+            elif inv(y):
+                changes.append((bo, 1))
+            else:
+                return False
+            if len(changes) > _INT_ASSOCIATION_LIMIT:
+                return False
+        if not changes or self.is_dead(i):
+            return False
+        for bo in nodes:
+            if not self.one_use(bo):
+                return False
+        for a in adds:
+            a.flags = a.flags - {"nuw", "nsw"}
+            a._text = None
+        for ins, k in changes:
+            u = ins.operands[k]
+            f = self.binop("mul", u, factor, "factor.op.mul", ph)
+            ops = list(ins.operands)
+            ops[k] = f
+            base = ins.name if not ins.name.isdigit() else ""
+            new = self.new("mul", base + ".reass", ins.type, ops, ins.block, ins)
+            if var is ins:
+                var = new
+            self.replace_all_uses(ins, new)
+            self.erase(ins)
+        for a in reversed(adds):  # (their divergence after the products', inner first)
+            self.recheck.append(a)
+        self.replace_all_uses(i, var)
+        self.erase(i)
+        return True
+
+    # --- divergence of what changed --------------------------------------------------
+    def note_divergence(self) -> None:
+        """The uniformity analysis's verdict for each new or rewritten instruction, as
+        llc's rerun before selection gives it: divergent when an operand is, or is read
+        outside a cycle with a divergent exit that holds it (temporal divergence).
+        Recorded in ``ua`` (a data step from that operand)."""
+        ua = self.ua
+        try:
+            fu = ua.function(self.fn)
+        except (KeyError, AttributeError):
+            return
+        table = getattr(ua, "_divergent", None)
+        cycles = [c.block_set for c in getattr(ua, "cycles_with_divergent_exit", ())]
+        Inst = Instruction
+        for i in self.recheck:
+            if i.block is None or ua.is_divergent(i):
+                continue
+            cause = None
+            for o in i.operands:
+                if o.__class__ is Constant:
+                    continue
+                if ua.is_divergent(o):
+                    cause = o
+                    break
+                if cycles and o.__class__ is Inst and o.block is not None:
+                    for c in cycles:
+                        if o.block in c and i.block not in c:
+                            cause = o
+                            break
+                    if cause is not None:
+                        break
+            if cause is not None:
+                fu.divergent[i] = cause
+                if table is not None and table is not fu.divergent:
+                    table.add(i)
 
 
 def mul24(fn, ua, target=None, idom: dict | None = None) -> int:
@@ -2181,9 +2964,12 @@ def run_ir_passes(fn, ua=None, target=None) -> None:
     grew: dict | None = {} if fn.uses is not None else None
     apply_early_cse(fn, idom, dom, grew)
     mul24(fn, ua, target, idom)
-    moved = licm(fn, idom, dom)
-    if moved:
-        _cse_moved(fn, moved, idom, dom, grew)
+    st = _licm(fn, idom, dom, ua, target, grew)
+    if st is not None and st.moved:
+        if grew is not None:
+            for v, us in st.extra.items():  # (the users the reassociations gave values)
+                grew.setdefault(v, []).extend(us)
+        _cse_moved(fn, st.result(), idom, dom, grew)
 
 
 def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> None:
