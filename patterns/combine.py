@@ -50,14 +50,14 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``ISD::VALUETYPE``, never divergent); other widths stay shifts, which the selector's
   SelectS_BFE step turns into bit-field extracts exactly like llc's expanded sext_inreg.
 
-- visitADD / visitADDLike / visitADDLikeCommutative in their order (``_tail_ADD``):
+- visitADD / visitADDLike / visitADDLikeCommutative in their order (``_visit_ADD``):
   ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
   (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
   ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)``, ``(A - B) + (C - D)``
   with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
   ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
-- visitSUB in its order (``_tail_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
+- visitSUB in its order (``_visit_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
   ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)``,
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
@@ -101,9 +101,10 @@ LegalOperations set: rules LLVM limits to the first run are skipped there).
   worklist); then the last node is popped and marked combined. A popped node without
   uses is deleted the same way. Its operands never combined go on the worklist (and,
   when the visit changes the DAG, become candidates for pruning).
-- The visit (DAGCombiner::combine): the node's rules (``_binop_rules``, whose per-opcode
-  parts are the ``_TAIL`` functions, and ``_other_rules``), then, when none fired, the
-  commuted form of a commutative binary node if it exists already.
+- The visit (DAGCombiner::combine): the node's rules, one function per opcode
+  (``_VISITORS``: ``_visit_ADD`` ... ``_visit_SRA`` for the binary ops, ``_other_rules``
+  for the others), then, when none fired, the commuted form of a commutative binary node
+  if it exists already (``_commuted``).
 - A rule's result (``_set`` builds it with ``_Ctx.get``, ``_Ctx.replace`` names an
   existing value) goes through ``_Ctx.commit``: ReplaceAllUsesWith, then the result's
   users and the result on the worklist (so the result is combined next), then the old
@@ -126,7 +127,8 @@ LegalOperations set: rules LLVM limits to the first run are skipped there).
   each other (``STATS["visit_limit_hit"]`` counts it; no generated kernel reaches it).
 
 AMDGPU selects ``add x, -C`` for C in [17, 64] as a sub of the inline constant C
-(NegSubInlineConst32); after the combines such adds take that form for the selector.
+(NegSubInlineConst32); after the combines such adds take that form for the selector
+(``_neg_sub_inline_const``, a step of its own).
 Then the block's nodes are re-sorted topologically from the roots, renumbered, and use
 counts and divergence bits recomputed (sources keep their bits); a block nothing
 changed keeps its order.
@@ -145,12 +147,15 @@ Exactness shortcuts (each gives the answer of the plain computation):
   order, the topological sort, only matters once something changes);
 - ``_demanded_root`` passes over roots where SimplifyDemandedBits cannot change
   anything (``_SDB_SHORTCUTS``, tested against running it everywhere);
-- use lists and the constant map are built only when a rule first needs them.
+- use lists and the constant map are built only when a rule first needs them;
+- a visit tests a rule's cheapest precondition (an operand's opcode, a constant) before
+  the rest, and leaves out the rules whose opcode test cannot pass for its opcode (the
+  rules that can fire, and their order, are those of DAGCombiner's visit).
 """
 
 from __future__ import annotations
 
-from .knownbits import Known, add_carry, clz, const_known, ctz, mul_known, shift_known
+from .knownbits import Known, add_carry, add_carry_masks, clz, const_known, ctz, mul_known, mul_masks, shift_known, shift_masks
 from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
 
 __all__ = ["run"]
@@ -238,6 +243,9 @@ class _Ctx:
         cse = self.cse
         prune = self.prune = {}
         fold, other, roots = _FOLD, _CSE_OTHER, self.roots
+        # adds of a constant (the candidates _neg_sub_inline_const looks at when the run
+        # changed nothing)
+        adds = self.const_adds = []
         i = 0
         for n in nodes:
             n.wlix = i
@@ -246,7 +254,10 @@ class _Ctx:
             if opc in fold:
                 ops = n.ops
                 if len(ops) == 2:
-                    cse.setdefault((opc, ops[0], ops[1]), n)
+                    b = ops[1]
+                    cse.setdefault((opc, ops[0], b), n)
+                    if opc == "ISD::ADD" and b.opcode == "ISD::Constant":
+                        adds.append(n)
             elif opc in other:
                 cse.setdefault((opc, n.vt, n.cc, *n.ops), n)
             if not n.uses and n.chain is None and opc != "ISD::EntryToken" and n not in roots:
@@ -649,91 +660,6 @@ def _feeds_mad(m: SDNode, ctx: _Ctx) -> bool:
 
 
 
-def _binop_rules(n: SDNode, ctx: _Ctx) -> bool:
-    """The rules of a binary node: constant folding and canonicalization, the rules of
-    several opcodes, then the node's own (``_TAIL``), SimplifyDemandedBits and
-    visitShiftByConstant. (Each check below tests the opcodes its rule applies to; they
-    are grouped by opcode without changing their order.)"""
-    opc = n.opcode
-    a, b = n.ops
-    ac = a.opcode == "ISD::Constant" and a.value.__class__ is int  # _is_c(a), _is_c(b)
-    bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
-    if ac:
-        if bc:
-            ctx.replace(n, ctx.const(_FOLD[opc](a.value, b.value), n.vt))
-            return True
-        if opc in COMMUTATIVE:
-            _set(ctx, n, opc, [b, a])
-            return True
-        if opc in ("ISD::SRA", "ISD::SRL", "ISD::SHL") and _wrap(a.value, n.vt) == 0 \
-                or opc == "ISD::SRA" and _wrap(a.value, n.vt) == -1:
-            ctx.replace(n, a)  # shifting 0 (or sra of all ones) gives the same value
-            return True
-    if bc:
-        c = b.value
-        if (c == 0 and opc in _ZERO_ID) or (c == 1 and opc == "ISD::MUL") or (c == -1 and opc == "ISD::AND"):
-            ctx.replace(n, a)
-            return True
-        if opc == "ISD::SUB":
-            _set(ctx, n, "ISD::ADD", [a, ctx.const(-c, n.vt)])
-            return True
-        if opc == "ISD::MUL":
-            if c > 1 and (c & (c - 1)) == 0:
-                _set(ctx, n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
-                return True
-            if c == -1:
-                _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a])
-                return True
-            if c < -1 and ((-c) & (-c - 1)) == 0:
-                sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
-                _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), sh])
-                return True
-            if n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 and not _feeds_mad(n, ctx):
-                # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
-                sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
-                _set(ctx, n, "ISD::ADD", [sh, a])
-                return True
-            if a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
-                # visitMUL: (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
-                _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(c << (a.ops[1].value & 31), n.vt)])
-                return True
-            if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and a.uses == 1:
-                # visitMUL: (mul (add x, c1), c2) -> (add (mul x, c2), c1 * c2) when
-                # isMulAddWithConstProfitable: the add used once (AMDGPU keeps the default
-                # TargetLowering answer, true)
-                m = ctx.new("ISD::MUL", n.vt, [a.ops[0], b], like=n)
-                _set(ctx, n, "ISD::ADD", [m, ctx.const(a.ops[1].value * c, n.vt)])
-                return True
-        elif opc == "ISD::SHL":
-            if a.opcode in ("ISD::ADD", "ISD::OR") and _is_c(a.ops[1]) and a.uses == 1:
-                # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
-                sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
-                _set(ctx, n, a.opcode, [sh, ctx.const(a.ops[1].value << (c & 31), n.vt)])
-                return True
-        elif opc == "ISD::SRA" and _non_negative(a):
-            _set(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
-            return True
-    elif opc == "ISD::SRA" and _non_negative(a):  # (with a constant b: tested just above)
-        _set(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
-        return True
-    if a is b:
-        if opc in ("ISD::XOR", "ISD::SUB"):
-            ctx.replace(n, ctx.const(0, n.vt))
-            return True
-        if opc in ("ISD::AND", "ISD::OR"):
-            ctx.replace(n, a)
-            return True
-    tail = _TAIL.get(opc)
-    if tail is not None and tail(n, ctx, opc, a, b):
-        return True
-    # (the add and mul tails run SimplifyDemandedBits at their place in the visit)
-    if opc == "ISD::ADD" or opc == "ISD::MUL":
-        return False
-    if _demanded_root(n, ctx):
-        return True
-    return bc and opc in _SHIFTS and _shift_by_constant(n, ctx, opc, a, b)
-
-
 _SHIFTS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
 _LOGIC3 = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
 
@@ -777,48 +703,6 @@ def _shift_by_constant(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> 
     return True
 
 
-# The opcode-specific rules of _binop_rules, one function per opcode: each holds, in the
-# chain's original order, exactly the rules whose opcode test admits that opcode (the
-# others cannot fire for it), so the rules an opcode runs, and their order, are unchanged.
-# Rules shared by several opcodes are the _rule_* functions.
-
-def _rule_absorb(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if opc in ("ISD::AND", "ISD::OR"):
-        # absorption: (or x, (and x, y)) -> x ; (and x, (or x, y)) -> x
-        other = "ISD::AND" if opc == "ISD::OR" else "ISD::OR"
-        for x, y in ((a, b), (b, a)):
-            if y.opcode == other and x in y.ops:
-                ctx.replace(n, x)
-                return True
-    return False
-
-
-def _rule_shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == opc and _is_c(a.ops[1]):
-        # (shift (shift x, c1), c2) -> (shift x, c1 + c2)
-        total = (a.ops[1].value & 31) + (b.value & 31)
-        if total < 32:
-            _set(ctx, n, opc, [a.ops[0], ctx.const(total, n.vt)])
-        elif opc == "ISD::SRA":
-            _set(ctx, n, opc, [a.ops[0], ctx.const(31, n.vt)])
-        else:
-            ctx.replace(n, ctx.const(0, n.vt))
-        return True
-    return False
-
-
-def _rule_reassociate(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    """DAGCombiner::reassociateOps: reassociateOpsCommutative with each operand order
-    (every opcode of _REASSOC is commutative; an operand of another opcode cannot
-    reassociate)."""
-    if opc in _REASSOC:
-        if a.opcode == opc and _reassociate(n, a, b, ctx):
-            return True
-        if b.opcode == opc and _reassociate(n, b, a, ctx):
-            return True
-    return False
-
-
 def _is_neg(n: SDNode) -> bool:
     """``n`` is ``sub 0, x``."""
     return n.opcode == "ISD::SUB" and _is_c(n.ops[0]) and n.ops[0].value == 0
@@ -850,253 +734,6 @@ def _add_like(v: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-def _tail_ADD(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    """DAGCombiner::visitADDLike / visitADDLikeCommutative / visitADD in their order, then
-    the target's add combines."""
-    vt = n.vt
-    bc = _is_c(b)
-    if (_is_not(a) and a.ops[0] is b) or (_is_not(b) and b.ops[0] is a):
-        ctx.replace(n, ctx.const(-1, vt))  # x + ~x
-        return True
-    if bc and a.opcode == "ISD::SUB":
-        if _is_c(a.ops[1]):  # ((A - c1) + c2) -> A + (c2 - c1)
-            _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(b.value - a.ops[1].value, vt)])
-            return True
-        if _is_c(a.ops[0]):  # ((c1 - A) + c2) -> (c1 + c2) - A
-            _set(ctx, n, "ISD::SUB", [ctx.const(b.value + a.ops[0].value, vt), a.ops[1]])
-            return True
-    if bc and len(a.ops) == 2 and _is_c(a.ops[1]):
-        if _add_like(a, ctx):  # (add (or x, c0), c1) -> (add x, c0 + c1), the or add-like
-            _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
-            return True
-    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
-        return True
-    for p_, q in ((a, b), (b, a)):
-        # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like
-        # and used once
-        if p_.opcode in ("ISD::OR", "ISD::XOR") and _is_c(p_.ops[1]) and not _is_c(q) and p_.uses == 1 \
-                and _add_like(p_, ctx):
-            inner = ctx.new("ISD::ADD", vt, [q, p_.ops[0]], like=n)
-            _set(ctx, n, "ISD::ADD", [inner, p_.ops[1]])
-            return True
-    if _is_neg(a):  # ((0 - A) + B) -> B - A
-        _set(ctx, n, "ISD::SUB", [b, a.ops[1]])
-        return True
-    if _is_neg(b):  # (A + (0 - B)) -> A - B
-        _set(ctx, n, "ISD::SUB", [a, b.ops[1]])
-        return True
-    if b.opcode == "ISD::SUB" and b.ops[1] is a:  # A + (B - A) -> B
-        ctx.replace(n, b.ops[0])
-        return True
-    if a.opcode == "ISD::SUB" and a.ops[1] is b:  # (B - A) + A -> B
-        ctx.replace(n, a.ops[0])
-        return True
-    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB":
-        if b.ops[1] is a.ops[0]:  # (A - B) + (C - A) -> C - B
-            _set(ctx, n, "ISD::SUB", [b.ops[0], a.ops[1]])
-            return True
-        if b.ops[0] is a.ops[1]:  # (A - B) + (B - C) -> A - C
-            _set(ctx, n, "ISD::SUB", [a.ops[0], b.ops[1]])
-            return True
-    if b.opcode == "ISD::SUB" and b.ops[1].opcode == "ISD::ADD" and a in b.ops[1].ops:
-        # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
-        t = b.ops[1]
-        _set(ctx, n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
-        return True
-    if b.opcode in ("ISD::ADD", "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
-        # A + ((B - A) +/- C) -> B +/- C
-        _set(ctx, n, b.opcode, [b.ops[0].ops[0], b.ops[1]])
-        return True
-    if a.opcode == "ISD::SUB" and b.opcode == "ISD::SUB" and a.uses == 1 and b.uses == 1 \
-            and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
-        # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
-        s1 = ctx.new("ISD::ADD", vt, [a.ops[0], b.ops[0]], like=n)
-        s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
-        _set(ctx, n, "ISD::SUB", [s1, s2])
-        return True
-    if _demanded_root(n, ctx):
-        return True
-    if bc and _wrap(b.value, vt) == 1:
-        if _is_not(a):  # (add (xor x, -1), 1) -> (sub 0, x)
-            _set(ctx, n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
-            return True
-        if a.opcode == "ISD::ADD":  # (add (add (xor a, -1), b), 1) -> (sub b, a)
-            if _is_not(a.ops[0]):
-                _set(ctx, n, "ISD::SUB", [a.ops[1], a.ops[0].ops[0]])
-                return True
-            if _is_not(a.ops[1]):
-                _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
-                return True
-    if bc and _wrap(b.value, vt) == -1 and a.opcode == "ISD::SUB" and a.uses == 1:
-        # (x - y) + -1 -> add (xor y, -1), x
-        nt = ctx.new("ISD::XOR", vt, [a.ops[1], ctx.const(-1, vt)], like=a)
-        _set(ctx, n, "ISD::ADD", [nt, a.ops[0]])
-        return True
-    if bc and a.opcode == "ISD::MUL" and a.uses == 1 and _is_c(a.ops[1]) and a.ops[0].opcode == "ISD::ADD" \
-            and _is_c(a.ops[0].ops[1]):
-        # add (mul (add A, CA), CM), CB -> add (mul A, CM), CM * CA + CB
-        cm, ca = a.ops[1].value, a.ops[0].ops[1].value
-        m = ctx.new("ISD::MUL", vt, [a.ops[0].ops[0], a.ops[1]], like=a)
-        _set(ctx, n, "ISD::ADD", [m, ctx.const(cm * ca + b.value, vt)])
-        return True
-    for p_, q in ((a, b), (b, a)):  # visitADDLikeCommutative, both operand orders
-        if q.opcode == "ISD::SHL" and _is_neg(q.ops[0]):
-            # add x, (shl (0 - y), n) -> sub x, (shl y, n)
-            sh = ctx.new("ISD::SHL", vt, [q.ops[0].ops[1], q.ops[1]], like=q)
-            _set(ctx, n, "ISD::SUB", [p_, sh])
-            return True
-        if p_.opcode == "ISD::SUB" and p_.uses == 1:
-            if _is_c(p_.ops[1]):  # (x - C) + y -> (x + y) - C
-                t = ctx.new("ISD::ADD", vt, [p_.ops[0], q], like=n)
-                _set(ctx, n, "ISD::SUB", [t, p_.ops[1]])
-                return True
-            if _is_c(p_.ops[0]):  # (C - x) + y -> (y - x) + C
-                t = ctx.new("ISD::SUB", vt, [q, p_.ops[1]], like=n)
-                _set(ctx, n, "ISD::ADD", [t, p_.ops[0]])
-                return True
-        if p_.opcode == "ISD::MUL" and p_.ops[0] is q and _is_c(p_.ops[1]) and p_.uses == 1:
-            # add (mul x, C), x -> mul x, C + 1
-            _set(ctx, n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
-            return True
-    if _no_common_bits(a, b, ctx):
-        _set(ctx, n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
-        return True
-    if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
-        return True
-    return False
-
-
-def _tail_SUB(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    """DAGCombiner::visitSUB in its order (sub x, C is already add x, -C)."""
-    vt = n.vt
-    bits = _width(vt)
-    if _is_c(a) and a.value == 0 and b.opcode in ("ISD::SRA", "ISD::SRL") and _is_c(b.ops[1]) \
-            and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
-        # -(X >>u 31) -> X >>s 31 ; -(X >>s 31) -> X >>u 31
-        _set(ctx, n, "ISD::SRL" if b.opcode == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
-        return True
-    if _is_c(a) and _wrap(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
-        _set(ctx, n, "ISD::XOR", [b, a])
-        return True
-    if _is_neg(b):  # A - (0 - B) -> A + B
-        _set(ctx, n, "ISD::ADD", [a, b.ops[1]])
-        return True
-    if b.opcode == "ISD::SUB" and b.ops[0] is a:  # A - (A - B) -> B
-        ctx.replace(n, b.ops[1])
-        return True
-    if a.opcode == "ISD::ADD" and b in a.ops:  # (A + B) - A -> B ; (A + B) - B -> A
-        ctx.replace(n, a.ops[1] if a.ops[0] is b else a.ops[0])
-        return True
-    if b.opcode == "ISD::ADD" and _is_c(a) and _is_c(b.ops[1]):
-        # C2 - (A + C1) -> (C2 - C1) - A (no one-use condition)
-        _set(ctx, n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
-        return True
-    if a.opcode == "ISD::ADD" and a.ops[1].opcode in ("ISD::ADD", "ISD::SUB") and a.ops[1].ops[0] is b:
-        # ((A + (B +/- C)) - B) -> A +/- C
-        _set(ctx, n, a.ops[1].opcode, [a.ops[0], a.ops[1].ops[1]])
-        return True
-    if a.opcode == "ISD::ADD" and a.ops[1].opcode == "ISD::ADD" and a.ops[1].ops[1] is b:
-        # ((A + (C + B)) - B) -> A + C
-        _set(ctx, n, "ISD::ADD", [a.ops[0], a.ops[1].ops[0]])
-        return True
-    if a.opcode == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
-        # ((A - (B - C)) - C) -> A - B
-        _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
-        return True
-    if b.opcode == "ISD::SUB" and b.uses == 1:
-        # (A - (B - C)) -> A + (C - B)
-        inner = ctx.new("ISD::SUB", vt, [b.ops[1], b.ops[0]], like=b)
-        _set(ctx, n, "ISD::ADD", [a, inner])
-        return True
-    if b.opcode == "ISD::AND" and a in b.ops:
-        # A - (A & B) -> A & ~B (the and used once, or B a constant)
-        bb = b.ops[1] if b.ops[0] is a else b.ops[0]
-        if b.uses == 1 or _is_c(bb):
-            inv = ctx.new("ISD::XOR", vt, [bb, ctx.const(-1, vt)], like=b)
-            _set(ctx, n, "ISD::AND", [a, inv])
-            return True
-    if b.opcode == "ISD::MUL" and b.uses == 1:
-        for p_, q in ((b.ops[0], b.ops[1]), (b.ops[1], b.ops[0])):
-            if _is_neg(p_):  # A - ((0 - B) * C) -> A + (B * C)
-                m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
-                _set(ctx, n, "ISD::ADD", [a, m])
-                return True
-    if _is_not(b) and b.uses == 1:
-        # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
-        inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
-        _set(ctx, n, "ISD::ADD", [inner, ctx.const(1, vt)])
-        return True
-    if a.opcode == "ISD::ADD" and a.uses == 1 and _is_c(a.ops[1]):
-        # (x + C) - y -> (x - y) + C
-        inner = ctx.new("ISD::SUB", vt, [a.ops[0], b], like=n)
-        _set(ctx, n, "ISD::ADD", [inner, a.ops[1]])
-        return True
-    if b.opcode == "ISD::ADD" and _is_c(b.ops[1]) and b.uses == 1:
-        # y - (x + C) -> (y - x) - C, which the next visit makes (y - x) + -C
-        inner = ctx.new("ISD::SUB", vt, [a, b.ops[0]], like=n)
-        _set(ctx, n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, vt)])
-        return True
-    if a.opcode == "ISD::SUB" and a.uses == 1 and _is_c(a.ops[0]):
-        # (C - x) - y -> C - (x + y)
-        inner = ctx.new("ISD::ADD", vt, [a.ops[1], b], like=n)
-        _set(ctx, n, "ISD::SUB", [a.ops[0], inner])
-        return True
-    if b.opcode == "ISD::SRL" and not ctx.legal_ops and b.uses == 1 and _is_c(b.ops[1]) \
-            and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
-        # sub N0, (srl x, 31) -> add N0, (sra x, 31) (before legalization only)
-        sra = ctx.new("ISD::SRA", vt, [b.ops[0], b.ops[1]], like=b)
-        _set(ctx, n, "ISD::ADD", [a, sra])
-        return True
-    if b.opcode == "ISD::SHL" and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
-        _set(ctx, n, "ISD::ADD", [b, a])  # N0 - (x << 31) -> (x << 31) + N0
-        return True
-    if _is_c(a) and bits:
-        # no borrow possible: sub C0, X -> xor X, C0
-        m = (1 << bits) - 1
-        c0 = a.value & m
-        ones = ~_kb(b, ctx, 0).zero & m
-        if (c0 - ones) & m == c0 ^ ones:
-            _set(ctx, n, "ISD::XOR", [b, a])
-            return True
-    return False
-
-
-def _tail_MUL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if (a.opcode == "ISD::SHL" or b.opcode == "ISD::SHL") and not _is_c(b):
-        # DAGCombiner visitMUL: (mul (shl x, C), y) -> (shl (mul x, y), C), the shl used
-        # once (either operand order, the first operand tried first)
-        for s_, y in ((a, b), (b, a)):
-            if s_.opcode == "ISD::SHL" and _is_c(s_.ops[1]) and s_.uses == 1:
-                inner = ctx.new("ISD::MUL", n.vt, [s_.ops[0], y], like=n)
-                _set(ctx, n, "ISD::SHL", [inner, s_.ops[1]])
-                return True
-    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
-        return True
-    if _demanded_root(n, ctx):
-        return True
-    if n.divergent and "ISD::ADD" in ctx.legal:
-        # AMDGPUTargetLowering::performMulCombine (a target combine: runs when the generic
-        # visitMUL changed nothing), undoing InstCombine's X * (Y + 1) -> X * Y + X for
-        # mad matching: a divergent mul x, (add y, 1) -> add (mul x, y), x when the add
-        # has one use or only mul users; the add operand tried first
-        for p_, x in ((a, b), (b, a)):
-            if p_.opcode == "ISD::ADD" and _is_c(p_.ops[1]) and _wrap(p_.ops[1].value, n.vt) == 1 \
-                    and (p_.uses == 1 or _only_mul_users(p_, ctx)):
-                m = ctx.new("ISD::MUL", n.vt, [x, p_.ops[0]], like=n)
-                _set(ctx, n, "ISD::ADD", [m, x])
-                return True
-    if n.divergent and n.vt == "i32" and "AMDGPUISD::MUL_U24" in ctx.legal:
-        # ... then a divergent multiply of two operands that fit in 24 bits becomes
-        # MUL_U24 (known leading zeros), else MUL_I24 (sign bits)
-        if max(_active_bits(a, ctx), _active_bits(b, ctx)) <= 24:
-            _set(ctx, n, "AMDGPUISD::MUL_U24", [a, b])
-            return True
-        if max(33 - _sign_bits(a, ctx, 0), 33 - _sign_bits(b, ctx, 0)) <= 24:
-            _set(ctx, n, "AMDGPUISD::MUL_I24", [a, b])
-            return True
-    return False
-
-
 def _active_bits(v: SDNode, ctx: _Ctx) -> int:
     """KnownBits::countMaxActiveBits."""
     k = _kb(v, ctx, 0)
@@ -1123,79 +760,581 @@ def _hoist_hands(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
 _HANDS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND"})
 
 
-def _tail_AND(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if _rule_absorb(n, ctx, opc, a, b):
-        return True
-    if _is_c(b) and a.opcode == "ISD::OR" and _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
-        ctx.replace(n, b)  # (and (or x, C), D) -> D when C covers D
-        return True
-    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRA" and _is_c(a.ops[1]) and a.uses == 1:
-        # SimplifyDemandedBits: the mask demands none of the bits the sra copies from
-        # the sign bit -> srl
-        c = a.ops[1].value & 31
-        if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
-            ctx.sdb_root = n  # (SimplifyDemandedBits replaces the operand)
-            _set(ctx, a, "ISD::SRL", a.ops)
+# --- the visits ------------------------------------------------------------------------
+#
+# DAGCombiner::visit dispatches on the opcode; here each modeled binary opcode has one
+# visit function (_VISITORS) holding, in their original order, the rules that can fire
+# for it: the generic head every binary node gets (constant folding, the constant moved
+# right, identities), the opcode's own folds (visitADD, visitSUB, ...), the
+# SimplifyDemandedBits call at the place the visit makes it, visitShiftByConstant for
+# shifts, the target's combines, and at last the commuted form found in the CSE map
+# (DAGCombiner::combine). A rule whose opcode test cannot pass for the visited opcode is
+# left out of that opcode's function, and each rule is tried only when its cheapest
+# precondition (an operand's opcode, a constant) holds, so a visit that rewrites nothing
+# costs a few comparisons. Each function returns whether a rule fired.
+
+
+def _commuted(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    """DAGCombiner::combine's last step for a commutative binary node: when ``opc b, a``
+    exists already (getNodeIfExists), that node replaces this one. (For a binary op of
+    _FOLD; min/max nodes use _commuted_other.)"""
+    if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
+        e = ctx.cse.get((opc, b, a))
+        if e is not None:
+            ctx.commit(n, e)
             return True
-    if opc == "ISD::AND" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]) and b.value > 0 \
-            and (b.value & (b.value + 1)) == 0:
-        shift, width = a.ops[1].value & 31, (b.value + 1).bit_length() - 1
-        if shift + width >= 32:  # the mask keeps every bit the shift leaves
-            ctx.replace(n, a)
-            return True
-        # (no BFE_U32 here: AMDGPU forms it at selection time for both divergences, the
-        # SelectS_BFE CustomSelect step; forming it early would hide the and from an or
-        # root's v_and_or_b32)
-    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
-        return True
-    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
-        return True
     return False
 
 
-def _tail_OR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if _rule_absorb(n, ctx, opc, a, b):
-        return True
-    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
-        return True
-    for p_, q in ((a, b), (b, a)):  # visitORCommutative, both operand orders
-        if p_.opcode == "ISD::AND":
-            x0, x1 = p_.ops
-            if _is_not(x1) and x1.ops[0] is q:  # (or (and X, ~Y), Y) -> (or X, Y)
-                _set(ctx, n, "ISD::OR", [x0, q])
+def _commuted_other(n: SDNode, ctx: _Ctx) -> bool:
+    """_commuted for the commutative opcodes outside _FOLD (smin/smax/umin/umax)."""
+    ops = n.ops
+    if len(ops) == 2:
+        a, b = ops
+        if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
+            e = ctx.cse.get(_key(n.opcode, n.vt, (b, a)))
+            if e is not None:
+                ctx.commit(n, e)
                 return True
-            if _is_not(x0) and x0.ops[0] is q:  # (or (and ~Y, X), Y) -> (or X, Y)
-                _set(ctx, n, "ISD::OR", [x1, q])
-                return True
-        if p_.opcode == "ISD::XOR":
-            x, y = p_.ops
-            if y is q or x is q:  # (or (xor X, Y), Y) -> (or X, Y)
-                _set(ctx, n, "ISD::OR", [x if y is q else y, q])
-                return True
-            if q.opcode in ("ISD::AND", "ISD::OR") and ((q.ops[0] is x and q.ops[1] is y)
-                                                         or (q.ops[0] is y and q.ops[1] is x)):
-                _set(ctx, n, "ISD::OR", [x, y])  # (or (xor X, Y), (X and/or Y)) -> (or X, Y)
-                return True
-    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
-        return True
     return False
 
 
-def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if (a.opcode == "ISD::AND" or b.opcode == "ISD::AND") and opc == "ISD::XOR" and not _is_c(b):
-        # DAGCombiner: (x & ~y) ^ y -> x | y
-        for p_, y in ((a, b), (b, a)):
-            if p_.opcode == "ISD::AND":
-                for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
-                    if _is_not_of(q, y):
-                        _set(ctx, n, "ISD::OR", [x, y])
-                        return True
-    if opc == "ISD::XOR" and _is_c(b) and _wrap(b.value, n.vt) == -1:
-        ao = a.opcode
+def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitADD with visitADDLike / visitADDLikeCommutative in their order,
+    then the target's add combines (SITargetLowering::reassociateScalarOps)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value + b.value, n.vt))  # constant folding
+            return True
+        _set(ctx, n, "ISD::ADD", [b, a])  # the constant to the right
+        return True
+    if bc and b.value == 0:
+        ctx.replace(n, a)  # x + 0
+        return True
+    vt = n.vt
+    if (ao == "ISD::XOR" and _is_not(a) and a.ops[0] is b) or (bo == "ISD::XOR" and _is_not(b) and b.ops[0] is a):
+        ctx.replace(n, ctx.const(-1, vt))  # x + ~x
+        return True
+    if bc:
+        if ao == "ISD::SUB":
+            a0, a1 = a.ops
+            if a1.opcode == "ISD::Constant" and a1.value.__class__ is int:
+                # ((A - c1) + c2) -> A + (c2 - c1)
+                _set(ctx, n, "ISD::ADD", [a0, ctx.const(b.value - a1.value, vt)])
+                return True
+            if a0.opcode == "ISD::Constant" and a0.value.__class__ is int:
+                # ((c1 - A) + c2) -> (c1 + c2) - A
+                _set(ctx, n, "ISD::SUB", [ctx.const(b.value + a0.value, vt), a1])
+                return True
+        elif (ao == "ISD::OR" or ao == "ISD::XOR") and len(a.ops) == 2 and _is_c(a.ops[1]) and _add_like(a, ctx):
+            # (add (or x, c0), c1) -> (add x, c0 + c1), the or add-like
+            _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
+            return True
+    # reassociateOps
+    if ao == "ISD::ADD" and _reassociate(n, a, b, ctx):
+        return True
+    if bo == "ISD::ADD" and _reassociate(n, b, a, ctx):
+        return True
+    # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like and
+    # used once (each operand order)
+    if (ao == "ISD::OR" or ao == "ISD::XOR") and not bc and _is_c(a.ops[1]) and a.uses == 1 and _add_like(a, ctx):
+        inner = ctx.new("ISD::ADD", vt, [b, a.ops[0]], like=n)
+        _set(ctx, n, "ISD::ADD", [inner, a.ops[1]])
+        return True
+    if (bo == "ISD::OR" or bo == "ISD::XOR") and _is_c(b.ops[1]) and b.uses == 1 and _add_like(b, ctx):
+        inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
+        _set(ctx, n, "ISD::ADD", [inner, b.ops[1]])
+        return True
+    if ao == "ISD::SUB":
+        a0, a1 = a.ops
+        if a0.opcode == "ISD::Constant" and a0.value.__class__ is int and a0.value == 0:
+            _set(ctx, n, "ISD::SUB", [b, a1])  # ((0 - A) + B) -> B - A
+            return True
+    if bo == "ISD::SUB":
+        b0, b1 = b.ops
+        if b0.opcode == "ISD::Constant" and b0.value.__class__ is int and b0.value == 0:
+            _set(ctx, n, "ISD::SUB", [a, b1])  # (A + (0 - B)) -> A - B
+            return True
+        if b1 is a:  # A + (B - A) -> B
+            ctx.replace(n, b0)
+            return True
+    if ao == "ISD::SUB":
+        a0, a1 = a.ops
+        if a1 is b:  # (B - A) + A -> B
+            ctx.replace(n, a0)
+            return True
+        if bo == "ISD::SUB":
+            b0, b1 = b.ops
+            if b1 is a0:  # (A - B) + (C - A) -> C - B
+                _set(ctx, n, "ISD::SUB", [b0, a1])
+                return True
+            if b0 is a1:  # (A - B) + (B - C) -> A - C
+                _set(ctx, n, "ISD::SUB", [a0, b1])
+                return True
+    if bo == "ISD::SUB":
+        t = b.ops[1]
+        if t.opcode == "ISD::ADD" and a in t.ops:
+            # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
+            _set(ctx, n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
+            return True
+    if (bo == "ISD::ADD" or bo == "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
+        # A + ((B - A) +/- C) -> B +/- C
+        _set(ctx, n, bo, [b.ops[0].ops[0], b.ops[1]])
+        return True
+    if ao == "ISD::SUB" and bo == "ISD::SUB" and a.uses == 1 and b.uses == 1 \
+            and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
+        # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
+        s1 = ctx.new("ISD::ADD", vt, [a.ops[0], b.ops[0]], like=n)
+        s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
+        _set(ctx, n, "ISD::SUB", [s1, s2])
+        return True
+    # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+        return True
+    if bc:
+        c = _wrap(b.value, vt)
+        if c == 1:
+            if _is_not(a):  # (add (xor x, -1), 1) -> (sub 0, x)
+                _set(ctx, n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
+                return True
+            if ao == "ISD::ADD":  # (add (add (xor a, -1), b), 1) -> (sub b, a)
+                if _is_not(a.ops[0]):
+                    _set(ctx, n, "ISD::SUB", [a.ops[1], a.ops[0].ops[0]])
+                    return True
+                if _is_not(a.ops[1]):
+                    _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+                    return True
+        elif c == -1 and ao == "ISD::SUB" and a.uses == 1:
+            # (x - y) + -1 -> add (xor y, -1), x
+            nt = ctx.new("ISD::XOR", vt, [a.ops[1], ctx.const(-1, vt)], like=a)
+            _set(ctx, n, "ISD::ADD", [nt, a.ops[0]])
+            return True
+        if ao == "ISD::MUL" and a.uses == 1 and _is_c(a.ops[1]) and a.ops[0].opcode == "ISD::ADD" \
+                and _is_c(a.ops[0].ops[1]):
+            # add (mul (add A, CA), CM), CB -> add (mul A, CM), CM * CA + CB
+            cm, ca = a.ops[1].value, a.ops[0].ops[1].value
+            m = ctx.new("ISD::MUL", vt, [a.ops[0].ops[0], a.ops[1]], like=a)
+            _set(ctx, n, "ISD::ADD", [m, ctx.const(cm * ca + b.value, vt)])
+            return True
+    # visitADDLikeCommutative, both operand orders
+    if ao in _ADDLIKE_COMM or bo in _ADDLIKE_COMM:
+        for p_, q in ((a, b), (b, a)):
+            if q.opcode == "ISD::SHL" and _is_neg(q.ops[0]):
+                # add x, (shl (0 - y), n) -> sub x, (shl y, n)
+                sh = ctx.new("ISD::SHL", vt, [q.ops[0].ops[1], q.ops[1]], like=q)
+                _set(ctx, n, "ISD::SUB", [p_, sh])
+                return True
+            po = p_.opcode
+            if po == "ISD::SUB" and p_.uses == 1:
+                if _is_c(p_.ops[1]):  # (x - C) + y -> (x + y) - C
+                    t = ctx.new("ISD::ADD", vt, [p_.ops[0], q], like=n)
+                    _set(ctx, n, "ISD::SUB", [t, p_.ops[1]])
+                    return True
+                if _is_c(p_.ops[0]):  # (C - x) + y -> (y - x) + C
+                    t = ctx.new("ISD::SUB", vt, [q, p_.ops[1]], like=n)
+                    _set(ctx, n, "ISD::ADD", [t, p_.ops[0]])
+                    return True
+            elif po == "ISD::MUL" and p_.ops[0] is q and _is_c(p_.ops[1]) and p_.uses == 1:
+                # add (mul x, C), x -> mul x, C + 1
+                _set(ctx, n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
+                return True
+    if _no_common_bits(a, b, ctx):
+        _set(ctx, n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
+        return True
+    if a.divergent != b.divergent and (ao == "ISD::ADD" or bo == "ISD::ADD") and _reassociate_scalar(n, ctx):
+        return True
+    return _commuted(n, ctx, "ISD::ADD", a, b)
+
+
+_ADDLIKE_COMM = frozenset({"ISD::SHL", "ISD::SUB", "ISD::MUL"})
+
+
+def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitSUB in its order (sub x, C becomes add x, -C first)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    ac = ao == "ISD::Constant" and a.value.__class__ is int
+    if bo == "ISD::Constant" and b.value.__class__ is int:
+        if ac:
+            ctx.replace(n, ctx.const(a.value - b.value, n.vt))  # constant folding
+            return True
+        c = b.value
+        if c == 0:
+            ctx.replace(n, a)  # x - 0
+            return True
+        _set(ctx, n, "ISD::ADD", [a, ctx.const(-c, n.vt)])  # sub x, C -> add x, -C
+        return True
+    if a is b:
+        ctx.replace(n, ctx.const(0, n.vt))  # x - x
+        return True
+    vt = n.vt
+    bits = _width(vt)
+    if ac:
+        if a.value == 0 and (bo == "ISD::SRA" or bo == "ISD::SRL") and _is_c(b.ops[1]) \
+                and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+            # -(X >>u 31) -> X >>s 31 ; -(X >>s 31) -> X >>u 31
+            _set(ctx, n, "ISD::SRL" if bo == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
+            return True
+        if _wrap(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
+            _set(ctx, n, "ISD::XOR", [b, a])
+            return True
+    if bo == "ISD::SUB":
+        b0, b1 = b.ops
+        if b0.opcode == "ISD::Constant" and b0.value.__class__ is int and b0.value == 0:
+            _set(ctx, n, "ISD::ADD", [a, b1])  # A - (0 - B) -> A + B
+            return True
+        if b0 is a:  # A - (A - B) -> B
+            ctx.replace(n, b1)
+            return True
+    if ao == "ISD::ADD" and b in a.ops:  # (A + B) - A -> B ; (A + B) - B -> A
+        ctx.replace(n, a.ops[1] if a.ops[0] is b else a.ops[0])
+        return True
+    if bo == "ISD::ADD" and ac and _is_c(b.ops[1]):
+        # C2 - (A + C1) -> (C2 - C1) - A (no one-use condition)
+        _set(ctx, n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
+        return True
+    if ao == "ISD::ADD":
+        a1 = a.ops[1]
+        a1o = a1.opcode
+        if (a1o == "ISD::ADD" or a1o == "ISD::SUB") and a1.ops[0] is b:
+            # ((A + (B +/- C)) - B) -> A +/- C
+            _set(ctx, n, a1o, [a.ops[0], a1.ops[1]])
+            return True
+        if a1o == "ISD::ADD" and a1.ops[1] is b:
+            # ((A + (C + B)) - B) -> A + C
+            _set(ctx, n, "ISD::ADD", [a.ops[0], a1.ops[0]])
+            return True
+    elif ao == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
+        # ((A - (B - C)) - C) -> A - B
+        _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
+        return True
+    if bo == "ISD::SUB":
+        if b.uses == 1:
+            # (A - (B - C)) -> A + (C - B)
+            inner = ctx.new("ISD::SUB", vt, [b.ops[1], b.ops[0]], like=b)
+            _set(ctx, n, "ISD::ADD", [a, inner])
+            return True
+    elif bo == "ISD::AND":
+        if a in b.ops:
+            # A - (A & B) -> A & ~B (the and used once, or B a constant)
+            bb = b.ops[1] if b.ops[0] is a else b.ops[0]
+            if b.uses == 1 or _is_c(bb):
+                inv = ctx.new("ISD::XOR", vt, [bb, ctx.const(-1, vt)], like=b)
+                _set(ctx, n, "ISD::AND", [a, inv])
+                return True
+    elif bo == "ISD::MUL":
+        if b.uses == 1:
+            for p_, q in ((b.ops[0], b.ops[1]), (b.ops[1], b.ops[0])):
+                if _is_neg(p_):  # A - ((0 - B) * C) -> A + (B * C)
+                    m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
+                    _set(ctx, n, "ISD::ADD", [a, m])
+                    return True
+    elif bo == "ISD::XOR":
+        if _is_not(b) and b.uses == 1:
+            # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
+            inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
+            _set(ctx, n, "ISD::ADD", [inner, ctx.const(1, vt)])
+            return True
+    if ao == "ISD::ADD":
+        if a.uses == 1 and _is_c(a.ops[1]):
+            # (x + C) - y -> (x - y) + C
+            inner = ctx.new("ISD::SUB", vt, [a.ops[0], b], like=n)
+            _set(ctx, n, "ISD::ADD", [inner, a.ops[1]])
+            return True
+    if bo == "ISD::ADD":
+        if _is_c(b.ops[1]) and b.uses == 1:
+            # y - (x + C) -> (y - x) - C, which the next visit makes (y - x) + -C
+            inner = ctx.new("ISD::SUB", vt, [a, b.ops[0]], like=n)
+            _set(ctx, n, "ISD::ADD", [inner, ctx.const(-b.ops[1].value, vt)])
+            return True
+    if ao == "ISD::SUB":
+        if a.uses == 1 and _is_c(a.ops[0]):
+            # (C - x) - y -> C - (x + y)
+            inner = ctx.new("ISD::ADD", vt, [a.ops[1], b], like=n)
+            _set(ctx, n, "ISD::SUB", [a.ops[0], inner])
+            return True
+    if bo == "ISD::SRL":
+        if not ctx.legal_ops and b.uses == 1 and _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+            # sub N0, (srl x, 31) -> add N0, (sra x, 31) (before legalization only)
+            sra = ctx.new("ISD::SRA", vt, [b.ops[0], b.ops[1]], like=b)
+            _set(ctx, n, "ISD::ADD", [a, sra])
+            return True
+    elif bo == "ISD::SHL":
+        if _is_c(b.ops[1]) and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
+            _set(ctx, n, "ISD::ADD", [b, a])  # N0 - (x << 31) -> (x << 31) + N0
+            return True
+    if ac and bits:
+        # no borrow possible: sub C0, X -> xor X, C0
+        m = (1 << bits) - 1
+        c0 = a.value & m
+        ones = ~_kb(b, ctx, 0).zero & m
+        if (c0 - ones) & m == c0 ^ ones:
+            _set(ctx, n, "ISD::XOR", [b, a])
+            return True
+    # SimplifyDemandedBits: nothing to do with a variable right operand (_demanded_root)
+    return not _SDB_SHORTCUTS[0] and _demanded_root(n, ctx)
+
+
+def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitMUL, then AMDGPUTargetLowering::performMulCombine."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value * b.value, n.vt))  # constant folding
+            return True
+        _set(ctx, n, "ISD::MUL", [b, a])  # the constant to the right
+        return True
+    if bc:
+        c = b.value
+        if c == 1:
+            ctx.replace(n, a)  # x * 1
+            return True
+        if c > 1 and (c & (c - 1)) == 0:  # mul x, 2^k -> shl x, k
+            _set(ctx, n, "ISD::SHL", [a, ctx.const(c.bit_length() - 1, n.vt)])
+            return True
+        if c == -1:  # mul x, -1 -> 0 - x
+            _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a])
+            return True
+        if c < -1 and ((-c) & (-c - 1)) == 0:  # mul x, -2^k -> 0 - (x << k)
+            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
+            _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), sh])
+            return True
+        if n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 and not _feeds_mad(n, ctx):
+            # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
+            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
+            _set(ctx, n, "ISD::ADD", [sh, a])
+            return True
+        if ao == "ISD::SHL":
+            if _is_c(a.ops[1]):
+                # (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
+                _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(c << (a.ops[1].value & 31), n.vt)])
+                return True
+        elif ao == "ISD::ADD" and _is_c(a.ops[1]) and a.uses == 1:
+            # (mul (add x, c1), c2) -> (add (mul x, c2), c1 * c2) when
+            # isMulAddWithConstProfitable: the add used once (AMDGPU keeps the default
+            # TargetLowering answer, true)
+            m = ctx.new("ISD::MUL", n.vt, [a.ops[0], b], like=n)
+            _set(ctx, n, "ISD::ADD", [m, ctx.const(a.ops[1].value * c, n.vt)])
+            return True
+    elif ao == "ISD::SHL" or bo == "ISD::SHL":
+        # (mul (shl x, C), y) -> (shl (mul x, y), C), the shl used once (either operand
+        # order, the first operand tried first)
+        for s_, y in ((a, b), (b, a)):
+            if s_.opcode == "ISD::SHL" and _is_c(s_.ops[1]) and s_.uses == 1:
+                inner = ctx.new("ISD::MUL", n.vt, [s_.ops[0], y], like=n)
+                _set(ctx, n, "ISD::SHL", [inner, s_.ops[1]])
+                return True
+    # reassociateOps
+    if ao == "ISD::MUL" and _reassociate(n, a, b, ctx):
+        return True
+    if bo == "ISD::MUL" and _reassociate(n, b, a, ctx):
+        return True
+    # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+        return True
+    if n.divergent:
+        legal = ctx.legal
+        if "ISD::ADD" in legal and (ao == "ISD::ADD" or bo == "ISD::ADD"):
+            # AMDGPUTargetLowering::performMulCombine (a target combine: runs when the
+            # generic visitMUL changed nothing), undoing InstCombine's X * (Y + 1) -> X * Y
+            # + X for mad matching: a divergent mul x, (add y, 1) -> add (mul x, y), x
+            # when the add has one use or only mul users; the add operand tried first
+            for p_, x in ((a, b), (b, a)):
+                if p_.opcode == "ISD::ADD" and _is_c(p_.ops[1]) and _wrap(p_.ops[1].value, n.vt) == 1 \
+                        and (p_.uses == 1 or _only_mul_users(p_, ctx)):
+                    m = ctx.new("ISD::MUL", n.vt, [x, p_.ops[0]], like=n)
+                    _set(ctx, n, "ISD::ADD", [m, x])
+                    return True
+        if n.vt == "i32" and "AMDGPUISD::MUL_U24" in legal:
+            # ... then a divergent multiply of two operands that fit in 24 bits becomes
+            # MUL_U24 (known leading zeros), else MUL_I24 (sign bits)
+            if max(_active_bits(a, ctx), _active_bits(b, ctx)) <= 24:
+                _set(ctx, n, "AMDGPUISD::MUL_U24", [a, b])
+                return True
+            if max(33 - _sign_bits(a, ctx, 0), 33 - _sign_bits(b, ctx, 0)) <= 24:
+                _set(ctx, n, "AMDGPUISD::MUL_I24", [a, b])
+                return True
+    return _commuted(n, ctx, "ISD::MUL", a, b)
+
+
+def _visit_AND(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitAND."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value & b.value, n.vt))  # constant folding
+            return True
+        _set(ctx, n, "ISD::AND", [b, a])  # the constant to the right
+        return True
+    if bc and b.value == -1:
+        ctx.replace(n, a)  # x & -1
+        return True
+    if a is b:
+        ctx.replace(n, a)  # x & x
+        return True
+    # absorption: (and x, (or x, y)) -> x
+    if bo == "ISD::OR" and a in b.ops:
+        ctx.replace(n, a)
+        return True
+    if ao == "ISD::OR" and b in a.ops:
+        ctx.replace(n, b)
+        return True
+    if bc:
+        if ao == "ISD::OR":
+            if _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
+                ctx.replace(n, b)  # (and (or x, C), D) -> D when C covers D
+                return True
+        elif ao == "ISD::SRA":
+            if _is_c(a.ops[1]) and a.uses == 1:
+                # SimplifyDemandedBits: the mask demands none of the bits the sra copies
+                # from the sign bit -> srl
+                c = a.ops[1].value & 31
+                if c and 32 - (b.value & 0xFFFFFFFF).bit_length() >= c:
+                    ctx.sdb_root = n  # (SimplifyDemandedBits replaces the operand)
+                    _set(ctx, a, "ISD::SRL", a.ops)
+                    return True
+        elif ao == "ISD::SRL":
+            if _is_c(a.ops[1]) and b.value > 0 and (b.value & (b.value + 1)) == 0:
+                shift, width = a.ops[1].value & 31, (b.value + 1).bit_length() - 1
+                if shift + width >= 32:  # the mask keeps every bit the shift leaves
+                    ctx.replace(n, a)
+                    return True
+                # (no BFE_U32 here: AMDGPU forms it at selection time for both
+                # divergences, the SelectS_BFE CustomSelect step; forming it early would
+                # hide the and from an or root's v_and_or_b32)
+    # reassociateOps
+    if ao == "ISD::AND" and _reassociate(n, a, b, ctx):
+        return True
+    if bo == "ISD::AND" and _reassociate(n, b, a, ctx):
+        return True
+    if ao == bo and ao in _HANDS and _hoist_hands(n, ctx, a, b):
+        return True
+    if _demanded_root(n, ctx):
+        return True
+    return _commuted(n, ctx, "ISD::AND", a, b)
+
+
+def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitOR (with visitORCommutative)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value | b.value, n.vt))  # constant folding
+            return True
+        _set(ctx, n, "ISD::OR", [b, a])  # the constant to the right
+        return True
+    if bc and b.value == 0:
+        ctx.replace(n, a)  # x | 0
+        return True
+    if a is b:
+        ctx.replace(n, a)  # x | x
+        return True
+    # absorption: (or x, (and x, y)) -> x
+    if bo == "ISD::AND" and a in b.ops:
+        ctx.replace(n, a)
+        return True
+    if ao == "ISD::AND" and b in a.ops:
+        ctx.replace(n, b)
+        return True
+    # reassociateOps
+    if ao == "ISD::OR" and _reassociate(n, a, b, ctx):
+        return True
+    if bo == "ISD::OR" and _reassociate(n, b, a, ctx):
+        return True
+    if ao in _OR_COMM or bo in _OR_COMM:
+        for p_, q in ((a, b), (b, a)):  # visitORCommutative, both operand orders
+            po = p_.opcode
+            if po == "ISD::AND":
+                x0, x1 = p_.ops
+                if _is_not(x1) and x1.ops[0] is q:  # (or (and X, ~Y), Y) -> (or X, Y)
+                    _set(ctx, n, "ISD::OR", [x0, q])
+                    return True
+                if _is_not(x0) and x0.ops[0] is q:  # (or (and ~Y, X), Y) -> (or X, Y)
+                    _set(ctx, n, "ISD::OR", [x1, q])
+                    return True
+            elif po == "ISD::XOR":
+                x, y = p_.ops
+                if y is q or x is q:  # (or (xor X, Y), Y) -> (or X, Y)
+                    _set(ctx, n, "ISD::OR", [x if y is q else y, q])
+                    return True
+                if q.opcode in ("ISD::AND", "ISD::OR") and ((q.ops[0] is x and q.ops[1] is y)
+                                                             or (q.ops[0] is y and q.ops[1] is x)):
+                    _set(ctx, n, "ISD::OR", [x, y])  # (or (xor X, Y), (X and/or Y)) -> (or X, Y)
+                    return True
+    if ao == bo and ao in _HANDS and _hoist_hands(n, ctx, a, b):
+        return True
+    if _demanded_root(n, ctx):
+        return True
+    return _commuted(n, ctx, "ISD::OR", a, b)
+
+
+_OR_COMM = frozenset({"ISD::AND", "ISD::XOR"})
+
+
+def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitXOR, then SITargetLowering's reassociateScalarOps."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value ^ b.value, n.vt))  # constant folding
+            return True
+        _set(ctx, n, "ISD::XOR", [b, a])  # the constant to the right
+        return True
+    if bc and b.value == 0:
+        ctx.replace(n, a)  # x ^ 0
+        return True
+    if a is b:
+        ctx.replace(n, ctx.const(0, n.vt))  # x ^ x
+        return True
+    if not bc:
+        if ao == "ISD::AND" or bo == "ISD::AND":
+            # (x & ~y) ^ y -> x | y
+            for p_, y in ((a, b), (b, a)):
+                if p_.opcode == "ISD::AND":
+                    for q, x in ((p_.ops[1], p_.ops[0]), (p_.ops[0], p_.ops[1])):
+                        if _is_not_of(q, y):
+                            _set(ctx, n, "ISD::OR", [x, y])
+                            return True
+    elif _wrap(b.value, n.vt) == -1:
         if (ao == "ISD::AND" or ao == "ISD::OR") and a.uses == 1 and (_is_c(a.ops[1]) or _is_c(a.ops[0])):
-            # DAGCombiner visitXOR (De Morgan when one side is a constant, the and/or used
-            # once): not (and x, C) -> or (not x), ~C ; not (or x, C) -> and (not x), ~C
-            # (both halves go on the worklist, the and/or's first operand's first)
+            # De Morgan when one side is a constant, the and/or used once: not (and x, C)
+            # -> or (not x), ~C ; not (or x, C) -> and (not x), ~C (both halves go on the
+            # worklist, the and/or's first operand's first)
             x, c = (a.ops[0], a.ops[1]) if _is_c(a.ops[1]) else (a.ops[1], a.ops[0])
             notx = ctx.new("ISD::XOR", n.vt, [x, ctx.const(-1, n.vt)], like=a)
             notc = ctx.const(~c.value, n.vt)
@@ -1203,81 +1342,211 @@ def _tail_XOR(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
                 ctx.add(h)
             _set(ctx, n, "ISD::OR" if ao == "ISD::AND" else "ISD::AND", [notx, notc])
             return True
-        # DAGCombiner: not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
-        if a.opcode == "ISD::SUB" and _is_c(a.ops[0]) and a.ops[0].value == 0:
-            _set(ctx, n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
-            return True
-        if a.opcode == "ISD::ADD" and _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
-            _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
-            return True
-    if opc == "ISD::XOR":
+        # not (neg x) -> add x, -1 ; not (add x, -1) -> neg x
+        if ao == "ISD::SUB":
+            if _is_c(a.ops[0]) and a.ops[0].value == 0:
+                _set(ctx, n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
+                return True
+        elif ao == "ISD::ADD":
+            if _is_c(a.ops[1]) and _wrap(a.ops[1].value, n.vt) == -1:
+                _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
+                return True
+    if ao == "ISD::AND" and a.ops[1] is b and a.uses == 1:
         # (xor (and x, y), y) -> (and (not x), y) when the and has one use; DAGCombiner
         # tries this operand order only (the and first, y its second operand)
-        if a.opcode == "ISD::AND" and a.ops[1] is b and a.uses == 1:
-            notx = ctx.new("ISD::XOR", n.vt, [a.ops[0], ctx.const(-1, n.vt)], like=a)
-            ctx.add(notx)  # (visitXOR puts the not on the worklist)
-            _set(ctx, n, "ISD::AND", [notx, b])
+        notx = ctx.new("ISD::XOR", n.vt, [a.ops[0], ctx.const(-1, n.vt)], like=a)
+        ctx.add(notx)  # (visitXOR puts the not on the worklist)
+        _set(ctx, n, "ISD::AND", [notx, b])
+        return True
+    # reassociateOps, hoistLogicOpWithSameOpcodeHands, reassociateScalarOps: an xor
+    # operand makes the hands differ from _HANDS, and reassociateScalarOps needs one
+    if ao == "ISD::XOR":
+        if _reassociate(n, a, b, ctx):
             return True
-    if (a.opcode == opc or b.opcode == opc) and _rule_reassociate(n, ctx, opc, a, b):
+        if bo == "ISD::XOR" and _reassociate(n, b, a, ctx):
+            return True
+        if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
+            return True
+    elif bo == "ISD::XOR":
+        if _reassociate(n, b, a, ctx):
+            return True
+        if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
+            return True
+    elif ao == bo and ao in _HANDS and _hoist_hands(n, ctx, a, b):
         return True
-    if a.opcode == b.opcode and _hoist_hands(n, ctx, a, b):
+    if _demanded_root(n, ctx):
         return True
-    if a.divergent != b.divergent and _reassociate_scalar(n, ctx):
-        return True
-    return False
+    return _commuted(n, ctx, "ISD::XOR", a, b)
 
 
-def _tail_SHL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if _rule_shift_of_shift(n, ctx, opc, a, b):
+def _visit_SHL(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitSHL (SimplifyDemandedBits, then visitShiftByConstant)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value << (b.value & 31), n.vt))  # constant folding
+            return True
+        if _wrap(a.value, n.vt) == 0:
+            ctx.replace(n, a)  # 0 << x
+            return True
+    if bc:
+        c = b.value
+        if c == 0:
+            ctx.replace(n, a)  # x << 0
+            return True
+        if (ao == "ISD::ADD" or ao == "ISD::OR") and _is_c(a.ops[1]) and a.uses == 1:
+            # (shl (add x, c1), c2) -> (add (shl x, c2), c1 << c2)
+            sh = ctx.new("ISD::SHL", n.vt, [a.ops[0], b], like=n)
+            _set(ctx, n, ao, [sh, ctx.const(a.ops[1].value << (c & 31), n.vt)])
+            return True
+        if ao == "ISD::SHL":
+            if _is_c(a.ops[1]) and _shift_of_shift(n, ctx, "ISD::SHL", a, b):
+                return True
+        elif ao == "ISD::MUL":
+            if _is_c(a.ops[1]) and a.uses == 1:
+                # (shl (mul x, c1), c2) -> (mul x, c1 << c2), the mul used once
+                _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(a.ops[1].value << (c & 31), n.vt)])
+                return True
+        elif ao == "ISD::SRL":
+            if _is_c(a.ops[1]):
+                c1, c2 = a.ops[1].value & 31, c & 31
+                if c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
+                    # (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
+                    x = a.ops[0]
+                    mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
+                    if c1 == c2:
+                        inner = x
+                    else:
+                        inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
+                                        [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+                    _set(ctx, n, "ISD::AND", [inner, mask])
+                    return True
+    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
         return True
-    if _is_c(b) and a.opcode == "ISD::MUL" and _is_c(a.ops[1]) and a.uses == 1:
-        # visitSHL: (shl (mul x, c1), c2) -> (mul x, c1 << c2), the mul used once
-        _set(ctx, n, "ISD::MUL", [a.ops[0], ctx.const(a.ops[1].value << (b.value & 31), n.vt)])
+    return bc and (ao in _LOGIC3 or ao == "ISD::ADD") and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SHL", a, b)
+
+
+def _visit_SRL(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitSRL (SimplifyDemandedBits, then visitShiftByConstant)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const((a.value & 0xFFFFFFFF) >> (b.value & 31), n.vt))  # constant folding
+            return True
+        if _wrap(a.value, n.vt) == 0:
+            ctx.replace(n, a)  # 0 >> x
+            return True
+    if bc:
+        c = b.value
+        if c == 0:
+            ctx.replace(n, a)  # x >> 0
+            return True
+        if ao == "ISD::SRL":
+            if _is_c(a.ops[1]) and _shift_of_shift(n, ctx, "ISD::SRL", a, b):
+                return True
+        elif ao == "ISD::SHL":
+            if _is_c(a.ops[1]):
+                c1, c2 = a.ops[1].value & 31, c & 31
+                if c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
+                    # (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
+                    x = a.ops[0]
+                    mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
+                    if c1 == c2:
+                        inner = x
+                    else:
+                        inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
+                                        [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
+                    _set(ctx, n, "ISD::AND", [inner, mask])
+                    return True
+    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
         return True
-    if opc == "ISD::SHL" and _is_c(b) and a.opcode == "ISD::SRL" and _is_c(a.ops[1]):
-        c1, c2 = a.ops[1].value & 31, b.value & 31
-        if c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
-            # DAGCombiner: (shl (srl x, c1), c2) -> (and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)
-            x = a.ops[0]
-            mask = ctx.const(((0xFFFFFFFF >> c1) << c2) & 0xFFFFFFFF, n.vt)
-            if c1 == c2:
-                inner = x
-            else:
-                inner = ctx.new("ISD::SHL" if c2 > c1 else "ISD::SRL", n.vt,
-                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(ctx, n, "ISD::AND", [inner, mask])
+    return bc and ao in _LOGIC3 and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SRL", a, b)
+
+
+def _visit_SRA(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitSRA (SimplifyDemandedBits, then visitShiftByConstant), with
+    sra (shl x, 32-n), 32-n -> sign_extend_inreg x, i<n> for n = 8, 16."""
+    ops = n.ops
+    if len(ops) != 2:
+        return _other_rules(n, ctx)
+    a, b = ops
+    ao = a.opcode
+    bo = b.opcode
+    bc = bo == "ISD::Constant" and b.value.__class__ is int
+    if ao == "ISD::Constant" and a.value.__class__ is int:
+        if bc:
+            ctx.replace(n, ctx.const(a.value >> (b.value & 31), n.vt))  # constant folding
+            return True
+        if _wrap(a.value, n.vt) == 0 or _wrap(a.value, n.vt) == -1:
+            ctx.replace(n, a)  # 0 >> x, -1 >> x
+            return True
+    if bc and b.value == 0:
+        ctx.replace(n, a)  # x >> 0
+        return True
+    if _non_negative(a):
+        _set(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
+        return True
+    if bc and ao == "ISD::SRA" and _is_c(a.ops[1]) and _shift_of_shift(n, ctx, "ISD::SRA", a, b):
+        return True
+    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+        return True
+    if bc and ao in _LOGIC3 and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SRA", a, b):
+        return True
+    if bc and ao == "ISD::SHL":
+        c = b.value
+        if _is_c(a.ops[1]) and a.ops[1].value == c and c in (16, 24) and n.vt == "i32" \
+                and "ISD::SIGN_EXTEND_INREG" in ctx.legal:
+            _set(ctx, n, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{32 - c}")])
             return True
     return False
 
 
-def _tail_SRL(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if _rule_shift_of_shift(n, ctx, opc, a, b):
+def _shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
+    """(shift (shift x, c1), c2) -> (shift x, c1 + c2), both shifts of one kind by
+    constants (checked by the caller)."""
+    total = (a.ops[1].value & 31) + (b.value & 31)
+    if total < 32:
+        _set(ctx, n, opc, [a.ops[0], ctx.const(total, n.vt)])
+    elif opc == "ISD::SRA":
+        _set(ctx, n, opc, [a.ops[0], ctx.const(31, n.vt)])
+    else:
+        ctx.replace(n, ctx.const(0, n.vt))
+    return True
+
+
+def _visit_other(n: SDNode, ctx: _Ctx) -> bool:
+    """The visits of the other opcodes with rules (_other_rules), then for a commutative
+    one its commuted form."""
+    if _other_rules(n, ctx):
         return True
-    if opc in ("ISD::SRL", "ISD::SRA") and _is_c(b) and a.opcode == "ISD::SHL" and _is_c(a.ops[1]):
-        c1, c2 = a.ops[1].value & 31, b.value & 31
-        x = a.ops[0]
-        if opc == "ISD::SRL" and c1 > 0 and c2 > 0 and (c1 == c2 or a.uses == 1):
-            # DAGCombiner: (srl (shl x, c1), c2) -> (and (srl|shl x, |c2-c1|), -1 >> c2)
-            mask = ctx.const(0xFFFFFFFF >> c2, n.vt)
-            if c1 == c2:
-                inner = x
-            else:
-                inner = ctx.new("ISD::SRL" if c2 > c1 else "ISD::SHL", n.vt,
-                                [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
-            _set(ctx, n, "ISD::AND", [inner, mask])
-            return True
-    return False
+    return n.opcode in COMMUTATIVE and _commuted_other(n, ctx)
 
 
-def _tail_SRA(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
-    if _rule_shift_of_shift(n, ctx, opc, a, b):
-        return True
-    return False
-
-
-_TAIL = {"ISD::ADD": _tail_ADD, "ISD::SUB": _tail_SUB, "ISD::MUL": _tail_MUL, "ISD::AND": _tail_AND,
-         "ISD::OR": _tail_OR, "ISD::XOR": _tail_XOR, "ISD::SHL": _tail_SHL, "ISD::SRL": _tail_SRL,
-         "ISD::SRA": _tail_SRA}
+_VISITORS = {
+    "ISD::ADD": _visit_ADD, "ISD::SUB": _visit_SUB, "ISD::MUL": _visit_MUL, "ISD::AND": _visit_AND,
+    "ISD::OR": _visit_OR, "ISD::XOR": _visit_XOR, "ISD::SHL": _visit_SHL, "ISD::SRL": _visit_SRL,
+    "ISD::SRA": _visit_SRA,
+    "ISD::SETCC": _visit_other, "ISD::SIGN_EXTEND": _visit_other, "ISD::SELECT": _visit_other,
+    "ISD::CTLZ": _visit_other, "ISD::CTTZ": _visit_other, "ISD::SMAX": _visit_other,
+    "ISD::SMIN": _commuted_other, "ISD::UMIN": _commuted_other, "ISD::UMAX": _commuted_other,
+}
+for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
+    _VISITORS.setdefault(_opc, _commuted_other)
 
 
 def _non_negative(n: SDNode, depth: int = 0) -> bool:
@@ -1314,7 +1583,8 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
 
 def _lz_full(n: SDNode, room: int):
     """(known leading zeros without a depth limit, the levels they need, up to 8);
-    (None, 99) when cut short by ``room`` (not memoized)."""
+    (None, 99) when cut short by ``room`` (not memoized). (_lz_operands and _lz_rule,
+    with the common opcodes inline.)"""
     c = n.kbc
     if c is not None:
         f = c.get(-2)
@@ -1322,23 +1592,83 @@ def _lz_full(n: SDNode, room: int):
             return f
     if room <= 0:
         return _CUT
-    ops = _lz_operands(n)
-    if ops is None:
-        f = (_lz_leaf(n), 1)
+    opc = n.opcode
+    if opc in _LZ_BINOPS:
+        ops = n.ops
+        o = ops[0]
+        c0 = o.kbc
+        fa = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
+        if fa[0] is None:
+            return _CUT
+        o = ops[1]
+        c0 = o.kbc
+        fb = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
+        if fb[0] is None:
+            return _CUT
+        need = fa[1] if fa[1] > fb[1] else fb[1]
+        x, y = fa[0], fb[0]
+        # (_lz_rule)
+        if opc == "ISD::AND" or opc == "ISD::UMIN":
+            v = x if x > y else y
+        elif opc == "ISD::ADD":
+            v = (x if x < y else y) - 1
+            if v < 0:
+                v = 0
+        elif opc == "ISD::MUL":
+            v = x + y - 32
+            if v < 0:
+                v = 0
+        else:  # OR, XOR, UMAX, SMAX, SMIN
+            v = x if x < y else y
+        f = (v, need + 1 if need < 7 else 8)
+    elif opc in _SHIFTS:
+        ops = n.ops
+        o = ops[0]
+        c0 = o.kbc
+        fa = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
+        x = fa[0]
+        if x is None:
+            return _CUT
+        # (_lz_rule)
+        b = ops[1]
+        if b.opcode != "ISD::Constant" or not isinstance(b.value, int):
+            v = x if opc != "ISD::SHL" else 0
+        else:
+            sh = b.value & 31
+            if opc == "ISD::SHL":
+                v = x - sh if x > sh else 0
+            elif opc == "ISD::SRA" and x == 0:
+                v = 0
+            else:
+                v = x + sh if x + sh < 32 else 32
+        need = fa[1]
+        f = (v, need + 1 if need < 7 else 8)
+    elif opc == "ISD::CopyFromReg":
+        k = n.klz  # (_lz_leaf)
+        if k.__class__ is not int:
+            k = n.klz = _known_lz(k)
+        f = (k, 1)
+    elif opc == "ISD::Constant" and n.value.__class__ is int:
+        f = (32 - (n.value & 0xFFFFFFFF).bit_length(), 1)  # (_lz_leaf)
     else:
-        vals = []
-        need = 0
-        for o in ops:
-            fo = _lz_full(o, room - 1)
-            if fo[0] is None:
-                return _CUT
-            vals.append(fo[0])
-            if fo[1] > need:
-                need = fo[1]
-        f = (_lz_rule(n, vals), need + 1 if need < 7 else 8)
+        ops = _lz_operands(n)
+        if ops is None:
+            f = (_lz_leaf(n), 1)
+        else:
+            vals = []
+            need = 0
+            for o in ops:
+                fo = _lz_full(o, room - 1)
+                if fo[0] is None:
+                    return _CUT
+                vals.append(fo[0])
+                if fo[1] > need:
+                    need = fo[1]
+            f = (_lz_rule(n, vals), need + 1 if need < 7 else 8)
     if c is None:
-        c = n.kbc = {}
-    c[-2] = f
+        n.kbc = {-2: f}
+    else:
+        c[-2] = f
     return f
 
 
@@ -1616,7 +1946,7 @@ def _kb(n: SDNode, ctx: _Ctx, depth: int = 0) -> Known:
     if k is not None and (f[1] + depth <= 6 or not (k.zero | k.one)):
         return k
     if depth >= 6:
-        return Known(0, 0, _WIDTH.get(n.vt) or _width(n.vt) or 1)
+        return _unknown(_WIDTH.get(n.vt) or _width(n.vt) or 1)
     c = n.kbc
     if c is None:
         c = n.kbc = {}
@@ -1634,20 +1964,33 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
     """(known bits without a depth limit, the depth they need): 0 for a constant or a
     value without width, 1 for a node known without looking at operands, one more than
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
-    a node cut short by that gets (None, 99), not memoized."""
+    a node cut short by that gets (None, 99), not memoized. (The answers of constants
+    and of leaves are shared tuples: neither they nor their Known are ever changed.)"""
     c = n.kbc
     if c is not None:
         f = c.get(-1)
         if f is not None:
             return f
-    bits = _WIDTH.get(n.vt) or _width(n.vt)
+    vt = n.vt
+    bits = _WIDTH.get(vt) or _width(vt)
     opc = n.opcode
     if opc == "ISD::Constant" and n.value.__class__ is int and bits:
-        f = (const_known(n.value & ((1 << bits) - 1), bits), 0)
+        u = n.value & ((1 << bits) - 1)
+        f = _CONST_FULL.get((u, bits))
+        if f is None:
+            f = _CONST_FULL[(u, bits)] = (const_known(u, bits), 0)
     elif not bits:
-        f = (Known(0, 0, 1), 0)
+        f = _NO_WIDTH_FULL
     elif room <= 0:
         return _CUT
+    elif opc == "ISD::CopyFromReg":
+        # (_kb_leaf: the known leading zeros, _lz_leaf's count)
+        lz = n.klz
+        if lz.__class__ is not int:
+            lz = n.klz = _known_lz(lz)
+        f = _LEAF_FULL.get((lz, bits))
+        if f is None:
+            f = _LEAF_FULL[(lz, bits)] = (_lz_known(lz, bits) if lz else _unknown(bits), 1)
     else:
         ops = n.ops
         if opc in _KB_BINOPS and len(ops) == 2:
@@ -1664,16 +2007,30 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
             need = need + 1 if need < 6 else 7
             if not (ka.zero | ka.one | kb.zero | kb.one):
                 # (no binary op knows a bit of unknown operands)
-                k = _UNK32 if bits == 32 else _unknown(bits)
-            elif opc == "ISD::XOR":
-                k = Known((ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero), bits)
-            elif opc == "ISD::AND":
-                k = Known(ka.zero | kb.zero, ka.one & kb.one, bits)
-            elif opc == "ISD::OR":
-                k = Known(ka.zero & kb.zero, ka.one | kb.one, bits)
+                f = _UNK_FULL[need] if bits == 32 else (_unknown(bits), need)
             else:
-                k = _kb_binop(opc, bits, ka, kb)
-            f = (k, need)
+                # (_kb_binop on masks; the arithmetic at the first operand's width, as
+                # knownbits' add_carry, mul_known and shift_known compute it)
+                if opc == "ISD::XOR":
+                    z, o = (ka.zero & kb.zero) | (ka.one & kb.one), (ka.zero & kb.one) | (ka.one & kb.zero)
+                elif opc == "ISD::AND":
+                    z, o = ka.zero | kb.zero, ka.one & kb.one
+                elif opc == "ISD::OR":
+                    z, o = ka.zero & kb.zero, ka.one | kb.one
+                else:
+                    bits = ka.bits
+                    if opc == "ISD::ADD":
+                        z, o = add_carry_masks(ka.zero, ka.one, kb.zero, kb.one, (1 << bits) - 1, True, False)
+                    elif opc == "ISD::SUB":
+                        z, o = add_carry_masks(ka.zero, ka.one, kb.one, kb.zero, (1 << bits) - 1, False, True)
+                    elif opc == "ISD::MUL":
+                        z, o = mul_masks(ka.zero, ka.one, kb.zero, kb.one, bits, kb.bits)
+                    else:
+                        z, o = _kb_shift_masks(opc, bits, ka, kb)
+                if z | o:
+                    f = (Known(z, o, bits), need)
+                else:  # (nothing known: the shared answer)
+                    f = _UNK_FULL[need] if bits == 32 else (_unknown(bits), need)
         elif opc == "ISD::SELECT" and len(ops) == 3:
             fa = _kb_full(ops[1], ctx, room - 1)
             fb = _kb_full(ops[2], ctx, room - 1)
@@ -1684,9 +2041,14 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
         else:
             f = (_kb_leaf(n, opc, bits), 1)
     if c is None:
-        c = n.kbc = {}
-    c[-1] = f
+        n.kbc = {-1: f}
+    else:
+        c[-1] = f
     return f
+
+
+_CONST_FULL: dict = {}  # (value, bits) -> the _kb_full answer of that constant
+_LEAF_FULL: dict = {}   # (leading zeros, bits) -> the _kb_full answer of such a CopyFromReg
 
 
 _CUT = (None, 99)
@@ -1703,6 +2065,8 @@ def _unknown(bits: int) -> Known:
 
 
 _UNK32 = _unknown(32)
+_UNK_FULL = [(_UNK32, need) for need in range(8)]  # (_kb_full answers)
+_NO_WIDTH_FULL = (Known(0, 0, 1), 0)
 _LZ_KNOWN: dict = {}  # (leading zeros, bits) -> Known
 
 
@@ -1740,6 +2104,36 @@ def _kb_binop(opc: str, bits: int, ka: Known, kb: Known) -> Known:
     if opc == "ISD::MUL":
         return mul_known(ka, kb)
     return shift_known(ka, _KB_SHIFT[opc], kb)
+
+
+def _kb_shift_masks(opc: str, bits: int, ka: Known, kb: Known) -> tuple:
+    """``_kb_binop`` for a shift, as (zero, one) masks: by a constant amount (every bit
+    of ``kb`` known, less than ``bits``) directly, what knownbits.shift_masks computes
+    for one possible amount; other amounts by shift_masks."""
+    az, c = kb.zero, kb.one
+    if c >= bits or (az | c) != (1 << kb.bits) - 1:
+        return shift_masks(ka.zero, ka.one, _KB_SHIFT[opc], az, c, bits, kb.bits)
+    m = (1 << bits) - 1
+    kz, ko = ka.zero, ka.one
+    if not (kz | ko):
+        if opc == "ISD::SHL":
+            return (1 << c) - 1, 0
+        if opc == "ISD::SRL":
+            return m & ~(m >> c), 0
+        return 0, 0
+    if opc == "ISD::SHL":
+        z, o = ((kz << c) | ((1 << c) - 1)) & m, (ko << c) & m
+    elif opc == "ISD::SRL":
+        z, o = (kz >> c) | (m & ~(m >> c)), ko >> c
+    else:
+        z, o = kz >> c, ko >> c
+        if kz >> (bits - 1) & 1:
+            z |= m & ~(m >> c)
+        if ko >> (bits - 1) & 1:
+            o |= m & ~(m >> c)
+    if z & o:
+        return m, 0  # (conflicting operand bits: shift_masks' answer)
+    return z, o
 
 
 def _kb_leaf(n: SDNode, opc: str, bits: int) -> Known:
@@ -1819,13 +2213,17 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
     visited itself); a shift by a constant, or an add/sub/mul with a constant, of a value
     without known bits that is no operation with rules; any other add/sub/mul (every bit
     demanded from operands visited themselves). None of those can have every bit known
-    either."""
+    either. An add, or a mul by an odd constant, with every bit demanded demands every
+    bit of both operands (visited themselves): only the constant its known bits may
+    make of it remains. An and/or/xor of two values whose operands _sdb would answer by
+    their known bits alone gets _sdb's answer from those (``_sdb_logic_may_change``)."""
     opc = n.opcode
     if opc not in _SDB_ROOTS:
         return False
     a, b = n.ops
     bc = b.opcode == "ISD::Constant"
-    if _SDB_SHORTCUTS[0]:
+    shortcuts = _SDB_SHORTCUTS[0]
+    if shortcuts:
         if opc in _SDB_LOGIC:
             if bc and opc == "ISD::XOR" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
                 # a not: its SimplifyDemandedBits changes something only when every
@@ -1833,31 +2231,69 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
                 k = _kb(n, ctx, 0)
                 if (k.zero | k.one) ^ ((1 << k.bits) - 1):
                     return False
-            elif not bc:
-                ka = _kb(a, ctx, 1)
-                if not (ka.zero | ka.one):
-                    kb_ = _kb(b, ctx, 1)
-                    if not (kb_.zero | kb_.one):
-                        return False
+            elif not bc and _no_known(a, ctx, 1) and _no_known(b, ctx, 1):
+                return False
         elif not bc:
             return False
-        elif a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG":
-            ka = _kb(a, ctx, 1)
-            if not (ka.zero | ka.one):
-                return False
+        elif a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG" and _no_known(a, ctx, 1):
+            return False
     k = _kb(n, ctx, 0)
     bits = k.bits
-    if (k.zero | k.one) ^ ((1 << bits) - 1) and bits == 1:
-        return False
-    # DAGCombiner::SimplifyDemandedBits: a replacement it makes puts ``n`` back on the
-    # worklist first (ctx.commit)
-    ctx.sdb_root = n
-    if not (k.zero | k.one) ^ ((1 << bits) - 1):
-        r = _demanded_const(n, (1 << bits) - 1, k, ctx)  # every bit known
+    m = (1 << bits) - 1
+    if (k.zero | k.one) ^ m:
+        if bits == 1:
+            return False
+        if shortcuts:
+            if opc == "ISD::ADD" or opc == "ISD::MUL" and b.value.__class__ is int and b.value & 1:
+                return False  # (not every bit known: SimplifyDemandedBits changes nothing)
+            if not bc and opc in _SDB_LOGIC and not _sdb_logic_may_change(n, a, b, m, ctx):
+                return False
+        # DAGCombiner::SimplifyDemandedBits: a replacement it makes puts ``n`` back on
+        # the worklist first (ctx.commit)
+        ctx.sdb_root = n
+        r = _sdb(n, m, 0, ctx)[0]
     else:
-        r = _sdb(n, (1 << bits) - 1, 0, ctx)[0]
+        ctx.sdb_root = n
+        r = _demanded_const(n, m, k, ctx)  # every bit known
     ctx.sdb_root = None
     return r
+
+
+def _sdb_logic_may_change(n: SDNode, a: SDNode, b: SDNode, m: int, ctx: _Ctx) -> bool:
+    """Whether ``_sdb(n, m, 0, ctx)`` may change something, for an and/or/xor ``n`` of
+    two operands that are no constants, every bit demanded and not every bit of ``n``
+    known. False only where _sdb's answer is plain: its operands are then answered by
+    their known bits at depth 1 (every bit of ``b`` demanded; of ``a`` too, or ``a`` used
+    more than once, each of which _sdb passes over), no operand is bypassed (every bit
+    demanded), no constant to shrink, and the rules left are the ones tested here."""
+    k1 = _kb(b, ctx, 1)
+    k0 = _kb(a, ctx, 1)
+    opc = n.opcode
+    if opc == "ISD::XOR":
+        # (_sdb: b known zero -> a; a known zero -> b; no bit possibly set on both -> or)
+        return not m & ~(k0.zero | k1.zero)
+    if opc == "ISD::OR":
+        if k1.one and a.uses == 1:
+            return True  # (a's bits not all demanded: _sdb looks into a)
+        return not m & ~(k0.one | k1.zero) or not m & ~(k1.one | k0.zero)
+    if k1.zero and a.uses == 1:  # AND
+        return True
+    return not m & ~(k0.zero | k1.one) or not m & ~(k1.zero | k0.one) or not m & ~(k1.zero | k0.zero)
+
+
+def _no_known(n: SDNode, ctx: _Ctx, depth: int) -> bool:
+    """``_kb(n, ctx, depth)`` knows no bit (read from the memo when it can tell)."""
+    c = n.kbc
+    if c is not None:
+        f = c.get(-1)
+        if f is not None:
+            k = f[0]
+            if not (k.zero | k.one):
+                return True  # (nothing known without a limit: nothing at any depth)
+            if f[1] + depth <= 6:
+                return False
+    k = _kb(n, ctx, depth)
+    return not (k.zero | k.one)
 
 
 # the shortcuts of _demanded_root and _sdb (same answers; tests/test_combine_llc.py
@@ -1882,7 +2318,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
     if opc == "ISD::Constant":
         return False, _kb(op, ctx, depth)
     if depth >= _MAX_DEPTH:
-        return False, Known(0, 0, bits)
+        return False, _unknown(bits)
     if depth and ((demanded == m and _SDB_SHORTCUTS[0]) or not op.uses == 1):
         # (every bit demanded: what the node's own visit does, it is visited itself)
         return False, _kb(op, ctx, depth)
@@ -2173,11 +2609,8 @@ def _multi_use_demanded(v: SDNode, demanded: int, depth: int, ctx: _Ctx):
     return None
 
 
-# opcodes with rules: _binop_rules for the binary ops of _FOLD, _other_rules for these
-_OTHER_OPS = frozenset({"ISD::SRA", "ISD::SIGN_EXTEND", "ISD::SELECT", "ISD::CTLZ", "ISD::CTTZ", "ISD::SMAX",
-                        "ISD::SETCC"})
-_RULE_OPS = frozenset(_FOLD) | _OTHER_OPS
-_VISIT_OPS = _RULE_OPS | COMMUTATIVE
+# the opcodes with a visit (between_runs: the nodes combine2 may have to visit)
+_VISIT_OPS = frozenset(_VISITORS)
 
 # A run stops after this many visits per node of the block (a guard against two rules
 # undoing each other forever; no generated kernel comes near it)
@@ -2189,20 +2622,8 @@ def _visit(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner::combine: the node's visit (the generic rules, then the target's), then,
     when nothing fired, the commuted form of a commutative binary node if it exists
     already (getNodeIfExists). Whether something changed."""
-    opc = n.opcode
-    ops = n.ops
-    if opc in _FOLD and len(ops) == 2 and _binop_rules(n, ctx):
-        return True
-    if opc in _OTHER_OPS and _other_rules(n, ctx):
-        return True
-    if opc in COMMUTATIVE and len(ops) == 2:
-        a, b = ops
-        if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
-            e = ctx.cse.get(_key(opc, n.vt, (b, a)))
-            if e is not None:
-                ctx.commit(n, e)
-                return True
-    return False
+    vis = _VISITORS.get(n.opcode)
+    return vis is not None and vis(n, ctx)
 
 
 class _WouldChange(Exception):
@@ -2258,8 +2679,7 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
     wl = ctx.wl
     prune = ctx.prune
     stamp = ctx.stamp
-    visit_ops, fold, other, commutative = _VISIT_OPS, _FOLD, _OTHER_OPS, COMMUTATIVE
-    binop_rules, other_rules = _binop_rules, _other_rules
+    visitors = _VISITORS
     fresh, done, dead = _FRESH, _DONE, _DEAD
     budget = _VISITS_PER_NODE * len(wl) + 1000
     pop = wl.pop
@@ -2286,7 +2706,8 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
             continue
         opc = n.opcode
         ops = n.ops
-        if opc not in visit_ops:
+        vis = visitors.get(opc)
+        if vis is None:
             # no rule: only the operands never combined go on the worklist
             if len(created) != made:
                 for o in ops:
@@ -2323,20 +2744,7 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
             break
         if _TRACE[0] is not None:
             _TRACE[0]("visit", n, None)
-        # _visit(n, ctx), inline
-        if opc in fold and len(ops) == 2:
-            if not binop_rules(n, ctx) and not (opc in other and other_rules(n, ctx)) and opc in commutative:
-                a, b = ops
-                if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
-                    e = ctx.cse.get((opc, b, a))
-                    if e is not None:
-                        ctx.commit(n, e)
-        elif not (opc in other and other_rules(n, ctx)) and opc in commutative and len(ops) == 2:
-            a, b = ops
-            if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
-                e = ctx.cse.get(_key(opc, n.vt, (b, a)))
-                if e is not None:
-                    ctx.commit(n, e)
+        vis(n, ctx)  # _visit(n, ctx)
         if ctx.events == ev:
             stamp[n] = ev
         else:
@@ -2412,14 +2820,29 @@ def _topological_order(ctx: _Ctx) -> list:
 
 
 def _finish(dag, ctx: _Ctx) -> None:
+    """The DAG in the selector's form: the use lists dropped (they would keep the nodes
+    in reference cycles), NegSubInlineConst32 adds as subs, and, when the block changed,
+    re-sorted, renumbered, with use counts and divergence bits."""
     changed = ctx.events != 0
-    built = ctx.users_built  # (use lists would keep the nodes in reference cycles)
-    # AMDGPU selects add x, -C with -C in [-64, -17] as a sub of the inline constant C
-    # (the NegSubInlineConst32 patterns): the add becomes that sub for the selector
-    for group in (dag.nodes, ctx.created):
-        for m in group:
-            if built:
+    if ctx.users_built:
+        for group in (dag.nodes, ctx.created):
+            for m in group:
                 m.users = None
+        ctx.users_built = False
+    if _neg_sub_inline_const(dag, ctx):
+        changed = True
+    if changed:
+        _resort(dag)
+
+
+def _neg_sub_inline_const(dag, ctx: _Ctx) -> bool:
+    """AMDGPU selects ``add x, -C`` with -C in [-64, -17] as a sub of the inline constant
+    C (the NegSubInlineConst32 patterns): such an add becomes that sub for the selector
+    (``value`` "negsub"). Whether one did. (When the run changed nothing, the adds of a
+    constant it started with, ``ctx.const_adds``, are the only candidates.)"""
+    changed = False
+    for group in (dag.nodes, ctx.created) if ctx.events else (ctx.const_adds,):
+        for m in group:
             if m.opcode == "ISD::ADD" and len(m.ops) == 2 and m.wlix != _DEAD:
                 b = m.ops[1]
                 if b.opcode == "ISD::Constant" and b.value.__class__ is int:
@@ -2430,8 +2853,7 @@ def _finish(dag, ctx: _Ctx) -> None:
                         m.value = "negsub"
                         m.kbc = None
                         changed = True
-    if changed:
-        _resort(dag)
+    return changed
 
 
 _MARK = [0]
@@ -2441,7 +2863,9 @@ def _resort(dag, ctx: _Ctx | None = None) -> None:
     """Topological order from the roots (drops unreachable nodes), ids, uses, divergence.
 
     Iterative DFS post-order over operands, from the roots and the entry token in node
-    order; a node's ``mark`` says it was reached in this sort."""
+    order; a node's ``mark`` says it was reached in this sort. (A node on the stack
+    looks for its next unreached operand from its first one: the operands before it
+    are reached already.)"""
     _MARK[0] += 1
     mark = _MARK[0]
     order: list[SDNode] = []
@@ -2453,39 +2877,43 @@ def _resort(dag, ctx: _Ctx | None = None) -> None:
     else:
         root_ids = {id(r) for r in roots}
         starts = [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]
+    stack: list[SDNode] = []
+    push, top = stack.append, stack.pop
     for root in starts:
         if root.mark == mark:
             continue
         root.mark = mark
-        stack = [(root, iter(root.ops))]
-        push, top = stack.append, stack.pop
+        push(root)
         while stack:
-            node, it = stack[-1]
-            for child in it:
+            node = stack[-1]
+            for child in node.ops:
                 if child.mark != mark:
                     child.mark = mark
-                    push((child, iter(child.ops)))
+                    push(child)
                     break
             else:
                 top()
+                node.uses = 0  # (counted below, by the users: each comes after its operands)
                 append(node)
+    i = 0
     for n in order:
-        n.uses = 0
-    for i, n in enumerate(order):
         n.id = i
+        i += 1
         ops = n.ops
-        for o in ops:
-            o.uses += 1
         src = n.source
         if src == "divergent":
             n.divergent = True
+            for o in ops:
+                o.uses += 1
         elif src == "uniform":
             n.divergent = False
+            for o in ops:
+                o.uses += 1
         elif ops:
             d = False
             for o in ops:
+                o.uses += 1
                 if o.divergent:
                     d = True
-                    break
             n.divergent = d
     dag.nodes[:] = order
