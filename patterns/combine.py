@@ -126,9 +126,8 @@ LegalOperations set: rules LLVM limits to the first run are skipped there).
 - A run stops after 64 visits per node of the block, a guard against rules undoing
   each other (``STATS["visit_limit_hit"]`` counts it; no generated kernel reaches it).
 
-AMDGPU selects ``add x, -C`` for C in [17, 64] as a sub of the inline constant C
-(NegSubInlineConst32); after the combines such adds take that form for the selector
-(``_neg_sub_inline_const``, a step of its own).
+(AMDGPU's ``add x, -C`` for C in [17, 64], selected as a sub of the inline constant C,
+is the target's NegSubInlineConst32 patterns' business: the DAG keeps the add.)
 Then the block's nodes are re-sorted topologically from the roots, renumbered, and use
 counts and divergence bits recomputed (sources keep their bits); a block nothing
 changed keeps its order.
@@ -243,9 +242,6 @@ class _Ctx:
         cse = self.cse
         prune = self.prune = {}
         fold, other, roots = _FOLD, _CSE_OTHER, self.roots
-        # adds of a constant (the candidates _neg_sub_inline_const looks at when the run
-        # changed nothing)
-        adds = self.const_adds = []
         i = 0
         for n in nodes:
             n.wlix = i
@@ -254,10 +250,7 @@ class _Ctx:
             if opc in fold:
                 ops = n.ops
                 if len(ops) == 2:
-                    b = ops[1]
-                    cse.setdefault((opc, ops[0], b), n)
-                    if opc == "ISD::ADD" and b.opcode == "ISD::Constant":
-                        adds.append(n)
+                    cse.setdefault((opc, ops[0], ops[1]), n)
             elif opc in other:
                 cse.setdefault((opc, n.vt, n.cc, *n.ops), n)
             if not n.uses and n.chain is None and opc != "ISD::EntryToken" and n not in roots:
@@ -2653,8 +2646,8 @@ def run(dag, target=None) -> None:
     """Combine the block's DAG in place as llc does before selection: DAGCombiner::Run
     before legalization (combine1), SelectionDAG::Legalize's topological re-sort (the
     modeled operations are legal already), DAGCombiner::Run after it (combine2); then
-    give the DAG the selector's form: NegSubInlineConst32 adds as subs, nodes in
-    topological order from the roots, numbered, with use counts and divergence bits."""
+    give the DAG the selector's form: nodes in topological order from the roots,
+    numbered, with use counts and divergence bits."""
     ctx = _Ctx(dag, target)
     _combine_run(ctx)
     if ctx.events:
@@ -2821,39 +2814,15 @@ def _topological_order(ctx: _Ctx) -> list:
 
 def _finish(dag, ctx: _Ctx) -> None:
     """The DAG in the selector's form: the use lists dropped (they would keep the nodes
-    in reference cycles), NegSubInlineConst32 adds as subs, and, when the block changed,
-    re-sorted, renumbered, with use counts and divergence bits."""
+    in reference cycles) and, when the block changed, re-sorted, renumbered, with use counts and divergence bits."""
     changed = ctx.events != 0
     if ctx.users_built:
         for group in (dag.nodes, ctx.created):
             for m in group:
                 m.users = None
         ctx.users_built = False
-    if _neg_sub_inline_const(dag, ctx):
-        changed = True
     if changed:
         _resort(dag)
-
-
-def _neg_sub_inline_const(dag, ctx: _Ctx) -> bool:
-    """AMDGPU selects ``add x, -C`` with -C in [-64, -17] as a sub of the inline constant
-    C (the NegSubInlineConst32 patterns): such an add becomes that sub for the selector
-    (``value`` "negsub"). Whether one did. (When the run changed nothing, the adds of a
-    constant it started with, ``ctx.const_adds``, are the only candidates.)"""
-    changed = False
-    for group in (dag.nodes, ctx.created) if ctx.events else (ctx.const_adds,):
-        for m in group:
-            if m.opcode == "ISD::ADD" and len(m.ops) == 2 and m.wlix != _DEAD:
-                b = m.ops[1]
-                if b.opcode == "ISD::Constant" and b.value.__class__ is int:
-                    c = _wrap(b.value, m.vt)
-                    if -64 <= c < -16:
-                        m.opcode = "ISD::SUB"
-                        m.ops = [m.ops[0], ctx.const(-c, m.vt)]
-                        m.value = "negsub"
-                        m.kbc = None
-                        changed = True
-    return changed
 
 
 _MARK = [0]
