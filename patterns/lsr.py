@@ -1,0 +1,837 @@
+"""A model of one case of llc-19's LoopStrengthReduce (LSR, ``loop-reduce``), the loop
+pass llc runs after LICM and before its last EarlyCSE (``llc-19 -debug-pass=Structure``:
+the LICM loop pass manager, then LSR's, then MergeICmps ... EarlyCSE).
+
+What LSR does, in general (LLVM 19's LoopStrengthReduce.cpp, facts only): for each
+innermost loop, IVUsers collects the "interesting" values -- those whose SCEV is an
+affine add-recurrence of the loop, or a sum with exactly one interesting operand --
+from the header phis on, and records as an IV use every operand where an interesting
+value is read by an instruction that is not interesting itself. LSR gives each use a
+set of formulae (sums of registers, a scaled register, offsets), picks one per use by
+a cost (registers first: NumRegs, AddRecCost, NumIVMuls, NumBaseAdds, ScaleCost,
+ImmCost, SetupCost) in a search that prefers registers earlier uses chose, and
+rewrites *every* use by expanding its formula with SCEVExpander; what is left unread
+is deleted.
+
+The case modeled (``claim`` and ``_decided`` say when it applies):
+
+* the loop is innermost, has a preheader (the header's one outside predecessor,
+  branching only to it) and one latch, its only exiting block, ending in ``br i1 %c``
+  on ``%c = icmp <not eq/ne> %inext, <loop invariant>`` read only by that branch;
+* ``%i = phi [0, preheader], [%inext, latch]``, ``%inext = add %i, 1`` (no flags), read
+  only by ``%i`` and ``%c``; the other header phis take from the latch a value SCEV
+  sees as opaque (a SCEVUnknown: ``_opaque``);
+* the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
+  {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
+  each reader, and only by interesting values or by readers that are not interesting
+  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, ...);
+* besides the reads of ``%i`` itself, the uses count down -- SCEV
+  ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + {0,+,1}``, no
+  invariant part -- with W a sum of +-1 times opaque loop-variant values, I of
+  loop-invariant ones (arguments, or loads, calls and opaque operations outside the
+  loop), c a constant; no two terms of a sum tie in SCEV complexity (``_decided``).
+
+There llc-19's choice (verified, not derived: tests/test_lsr.py compares the model
+with llc's ``-print-before/-print-after=loop-reduce`` on 800 iselgen kernels, and 2000
+more were checked while building it, with no difference where the model applies) is
+reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share) and reg(W) +
+reg(%i) for the others, expanded as SCEVExpander does (``_Expander``): a new induction
+variable ``%lsr.iv = phi [%lsr.iv.next, latch], [start, preheader]`` at the top of the
+header (incoming values in the header's predecessor-list order, most recent branch
+first), the start I+c expanded at the preheader's end, ``%lsr.iv.next = add %lsr.iv,
+-1`` right before ``%c``; W expanded and added to the IV at the use's insertion point
+(``_insert_point``: AdjustInsertPositionForExpand, which climbs the dominator tree
+from the reader to right after the replaced value). A sum is emitted as
+visitAddExpr does: the terms in SCEV order (GroupByComplexity: constants, then -1*x
+products, then values by CompareValueComplexity -- constants, arguments, instructions
+by opcode, then loop depth, operand count, operands to depth 2), reversed, stably
+sorted by loop (invariant terms first) with negated terms last; then left to right,
+``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
+one; each binop reuses an equal instruction among the six before the insertion point
+and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
+``%i`` and ``%inext`` expand to themselves (no change). Uses are rewritten in LSR's
+order -- IVUsers' depth-first walk, each value's readers in use-list order (most
+recent first), uses with equal SCEVs together -- which decides what the reuse of
+nearby equal instructions finds. The interesting values left unread go
+(DeleteTriviallyDeadInstructions). New names follow the ValueSymbolTable (a taken
+name gets the function's next number); unnamed values are numbered in program order,
+as LLVM prints them. The use-list order is taken as the reverse of program order, as
+the parser leaves it; the earlier passes' rewrites (EarlyCSE, LICM) change use lists
+in LLVM, which the model does not follow.
+
+Where the model stops: every loop outside this class is left untouched (never half
+transformed), though LSR rewrites many: down-counting uses with different invariant
+parts (they may share one new IV, with the invariant parts in registers of their
+own: the solver's choice), an up-counting use with an invariant part, terms tying in
+SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
+does not see as opaque (products of values, ``and`` with a mask ...), uses read by
+phis (expanded in the incoming block) or outside the loop, coefficients other than
++-1 (multiplies and shifts by constants), equality exit compares (ICmpZero uses), IV
+chains, address uses, nested outer-loop recurrences. The cost model and the solver
+are not modeled; neither is what llc's later EarlyCSE does to the expanded code.
+"""
+
+from __future__ import annotations
+
+from .ir import I32, VOID, Argument, Constant, Instruction
+
+__all__ = ["loop_strength_reduce", "claim"]
+
+# Opcodes whose result SCEV treats as an opaque value (SCEVUnknown) when no operand is
+# a constant (a constant shift is a multiply / division, ``xor x, -1`` a subtraction,
+# ``or`` with a constant may be an add, ``xor (and x, C), C`` an and).
+_OPAQUE = frozenset({"and", "or", "xor", "lshr", "ashr", "shl"})
+
+# LLVM's Instruction opcode numbers for the kinds CompareValueComplexity meets here
+# (Value IDs of instructions are InstructionVal + opcode): only their order matters.
+_OPCODE_ORDER = {op: k for k, op in enumerate((
+    "ret", "br", "switch", "indirectbr", "invoke", "resume", "unreachable", "cleanupret", "catchret",
+    "catchswitch", "callbr", "fneg", "add", "fadd", "sub", "fsub", "mul", "fmul", "udiv", "sdiv", "fdiv",
+    "urem", "srem", "frem", "shl", "lshr", "ashr", "and", "or", "xor", "alloca", "load", "store",
+    "getelementptr", "fence", "cmpxchg", "atomicrmw", "trunc", "zext", "sext", "fptoui", "fptosi",
+    "uitofp", "sitofp", "fptrunc", "fpext", "ptrtoint", "inttoptr", "bitcast", "addrspacecast",
+    "cleanuppad", "catchpad", "icmp", "fcmp", "phi", "call", "select"))}
+
+
+def _is_const(v) -> bool:
+    return v.__class__ is Constant
+
+
+def _opaque(v, body) -> bool:
+    """``v`` is defined in the loop and SCEV sees it as an opaque value."""
+    if v.__class__ is not Instruction or v.block not in body:
+        return False
+    if v.opcode == "phi":
+        return True
+    if v.opcode in _OPAQUE and len(v.operands) == 2 and not any(_is_const(o) for o in v.operands):
+        return "disjoint" not in v.flags
+    return False
+
+
+def _plain_user(u, v, body, sc) -> bool:
+    """``u``, reading the interesting ``v``, is not interesting itself: SCEV sees it as
+    opaque (and, or without ``disjoint``, xor but with -1, shifts of ``v`` by a
+    variable amount or to the right by a constant not over an add or shl, a shift by
+    ``v``), a multiply whose other operand is neither a constant nor a loop-invariant
+    scale of a bare recurrence, or an ordered compare."""
+    if u.__class__ is not Instruction or u.block not in body or len(u.operands) != 2:
+        return False
+    a, b = u.operands
+    other = b if a is v else a
+    if a is v and b is v:
+        return False
+    op = u.opcode
+    if op == "icmp":
+        return u.predicate not in ("eq", "ne")
+    if op in ("and", "or", "xor"):
+        if "disjoint" in u.flags:
+            return False
+        return not (op == "xor" and _is_const(other) and other.value == -1)
+    if op in ("lshr", "ashr", "shl"):
+        if b is v:
+            return True  # (a shift by v)
+        if not _is_const(b):
+            return True
+        return op != "shl" and not (op == "ashr" and v.opcode in ("add", "shl"))
+    if op == "mul":
+        if _is_const(other):
+            return False
+        e = sc.of(v)
+        oe = sc.of(other)
+        if oe is None or oe[3] != 0:
+            return False
+        return bool(e and e[0]) or (other.__class__ is Instruction and other.block in body)
+    return False
+
+
+def _users(fn) -> dict:
+    us: dict = {}
+    for b in fn.blocks:
+        for i in b.instructions:
+            for o in i.operands:
+                if o.__class__ is Instruction:
+                    us.setdefault(o, []).append(i)
+    return us
+
+
+def _loops(fn, idom=None, dom=None) -> tuple:
+    """((header, body) of each innermost natural loop, in LLVM's loop pass manager
+    order: a post-order walk of the loop forest, top-level loops in reverse program
+    order; block -> loop depth; header -> body of every loop)."""
+    from .cfg import reverse_post_order
+    from .irpasses import _dom_tree
+
+    if dom is None:
+        if idom is None:
+            from .sdag import immediate_dominators
+
+            idom = immediate_dominators(fn)
+        dom = _dom_tree(fn, idom)
+    _kids, pre, post = dom
+    bodies: dict = {}
+    for b in fn.blocks:
+        pb = pre.get(b)
+        if pb is None:
+            continue
+        for h in b.successors:
+            ph = pre.get(h)
+            if ph is not None and ph <= pb and post[b] <= post[h]:  # a back edge b -> h
+                body = bodies.setdefault(h, {h})
+                stack = [b]
+                while stack:
+                    x = stack.pop()
+                    if x in body or x not in pre:
+                        continue
+                    body.add(x)
+                    stack.extend(x.predecessors)
+    if not bodies:
+        return [], {}, {}
+    depth: dict = {}
+    for body in bodies.values():
+        for x in body:
+            depth[x] = depth.get(x, 0) + 1
+    rpo = {b: k for k, b in enumerate(reverse_post_order(fn))}
+    innermost: dict = {}
+    kids: dict = {h: [] for h in bodies}
+    roots = []
+    for h in sorted(bodies, key=lambda h: (-len(bodies[h]), rpo[h])):
+        parent = innermost.get(h)
+        (kids[parent] if parent is not None else roots).append(h)
+        for b in bodies[h]:
+            innermost[b] = h
+    order = []
+    stack = [(h, False) for h in sorted(roots, key=rpo.__getitem__)]
+    while stack:
+        h, done = stack.pop()
+        if done:
+            order.append(h)
+            continue
+        stack.append((h, True))
+        stack.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
+    return [(h, bodies[h]) for h in order if not kids[h]], depth, bodies
+
+
+class _Claim:
+    """One loop of the modeled class: what the rewrite needs. ``dead``: the interesting
+    instructions the rewrite leaves unread (LSR deletes them)."""
+
+    def __init__(self, header, pre, latch, iv, inext, cmp, start, uses, chain):
+        self.header, self.pre, self.latch, self.cmp = header, pre, latch, cmp
+        self.iv, self.inext = iv, inext
+        self.start, self.uses, self.chain = start, uses, chain
+
+
+def _invariant_atom(v, body) -> bool:
+    """A loop-invariant value SCEV sees as opaque: an argument, or an instruction
+    outside the loop that is a load, a call or an opaque operation."""
+    if isinstance(v, Argument):
+        return True
+    if v.__class__ is not Instruction or v.block in body:
+        return False
+    if v.opcode in ("load", "call"):
+        return True
+    return v.opcode in _OPAQUE and not any(_is_const(o) for o in v.operands) and "disjoint" not in v.flags
+
+
+class _Scev:
+    """SCEV of the loop's integer values as far as the class needs: a sum of
+    coefficient * atom terms (loop-variant atoms, loop-invariant atoms), a constant,
+    and the step of the add-recurrence {0,+,step} of ``%i`` it contains (0: none).
+    None for a value outside these forms."""
+
+    def __init__(self, body, iv):
+        self.body, self.iv = body, iv
+        self.memo: dict = {}
+
+    def of(self, v):
+        if v.__class__ is Constant:
+            return ({}, {}, v.value if isinstance(v.value, int) else None, 0) if isinstance(v.value, int) else None
+        if v is self.iv:
+            return ({}, {}, 0, 1)
+        r = self.memo.get(v, 0)
+        if r != 0:
+            return r
+        self.memo[v] = None  # (cycles through phis: opaque)
+        r = self._of(v)
+        self.memo[v] = r
+        return r
+
+    def _of(self, v):
+        if _opaque(v, self.body):
+            return ({v: 1}, {}, 0, 0)
+        if _invariant_atom(v, self.body):
+            return ({}, {v: 1}, 0, 0)
+        if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
+            return None
+        ops = v.operands
+        if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
+            a, b = self.of(ops[0]), self.of(ops[1])
+            if a is None or b is None:
+                return None
+            return _lin(a, b, 1 if v.opcode == "add" else -1)
+        if v.opcode == "xor" and _is_const(ops[1]) and ops[1].value == -1:
+            a = self.of(ops[0])
+            if a is None:
+                return None
+            return _lin(({}, {}, -1, 0), a, -1)
+        return None
+
+
+def _lin(a, b, k: int):
+    """a + k * b."""
+    var, inv = dict(a[0]), dict(a[1])
+    for d, src in ((var, b[0]), (inv, b[1])):
+        for x, c in src.items():
+            c = d.get(x, 0) + k * c
+            if c:
+                d[x] = c
+            else:
+                d.pop(x, None)
+    return (var, inv, (a[2] + k * b[2]) & 0xFFFFFFFF, a[3] + k * b[3])
+
+
+def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
+    """The loop's parts when it is of the modeled class (module docstring), else None.
+    ``users``: each live instruction's live readers (``_live_users``)."""
+    if users is None:
+        users = _live_users(fn)
+    outside = [p for p in dict.fromkeys(header.predecessors) if p not in body]
+    inside = [p for p in dict.fromkeys(header.predecessors) if p in body]
+    if len(outside) != 1 or len(inside) != 1 or len(outside[0].successors) != 1:
+        return None
+    pre, latch = outside[0], inside[0]
+    for b in body:
+        if b is not latch and any(s not in body for s in b.successors):
+            return None  # another exiting block
+    br = latch.terminator
+    if br is None or br.opcode != "br" or len(br.operands) != 1 or len(latch.successors) != 2:
+        return None
+    cmp = br.operands[0]
+    if (cmp.__class__ is not Instruction or cmp.opcode != "icmp" or cmp.block is not latch
+            or cmp.predicate in ("eq", "ne") or users.get(cmp) != [br]):
+        return None
+    inext, bound = cmp.operands
+    if bound.__class__ is Instruction and bound.block in body:
+        return None
+    if inext.__class__ is not Instruction or inext.opcode != "add" or inext.block not in body or inext.type != I32:
+        return None
+    iv, one = inext.operands
+    if not (_is_const(one) and one.value == 1) or iv.__class__ is not Instruction or iv.opcode != "phi":
+        return None
+    if iv.block is not header or len(iv.incoming) != 2 or inext.flags:
+        return None
+    inc = dict((blk, v) for v, blk in iv.incoming)
+    start = inc.get(pre)
+    if inc.get(latch) is not inext or not (_is_const(start) and start.value == 0):
+        return None
+    if sorted(map(id, users.get(inext, []))) != sorted((id(iv), id(cmp))):
+        return None
+    for p in header.instructions:
+        if p.opcode != "phi":
+            break
+        if p is iv:
+            continue
+        lv = dict((blk, v) for v, blk in p.incoming).get(latch)
+        if lv is None or not _opaque(lv, body) or lv.opcode == "phi":
+            return None
+    # IVUsers: from %i through the users whose SCEV is interesting (it holds {0,+,k});
+    # a reader that is not interesting is a use of the value it reads
+    sc = _Scev(body, iv)
+    uses = []
+    chain = []
+    seen = {iv, inext}
+
+    def visit(v) -> bool:
+        # each value's readers in use-list order (most recent first: as a parsed
+        # module's use lists are), depth first, as IVUsers walks them
+        for u in reversed(list(dict.fromkeys(users.get(v, [])))):
+            if u is inext or u is iv or (v is inext and u is cmp):
+                continue
+            if u.block not in body or u.opcode == "phi":
+                return False
+            e = sc.of(u) if u.opcode in ("add", "sub", "xor") else None
+            if e is not None and e[3] != 0:
+                if u in seen:
+                    return False  # (IVUsers records a processed value as a user)
+                seen.add(u)
+                chain.append(u)
+                if not visit(u):
+                    return False
+                continue
+            if not _plain_user(u, v, body, sc):
+                return False  # (interesting in a form the model does not follow)
+            uses.append((u, v))
+        return True
+
+    if not visit(iv):
+        return None
+    nontrivial = []
+    for u, v in uses:
+        if v is iv:
+            continue
+        if users.get(v, []).count(u) != 1:
+            return None  # (a reader of the value twice: two fixups)
+        e = sc.of(v)
+        var, inv, const, step = e
+        if step not in (1, -1) or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
+            return None
+        if step == 1 and (inv or const or not var):
+            return None
+        nontrivial.append((u, v, e))
+    if not nontrivial:
+        return None
+    # LSR rewrites use by use (uses with equal SCEVs are one, in order of first
+    # appearance), each use's fixups in order
+    first: dict = {}
+    for k, (_u, _v, e) in enumerate(nontrivial):
+        first.setdefault((frozenset(e[0].items()), frozenset(e[1].items()), e[2], e[3]), k)
+    nontrivial.sort(key=lambda t: first[(frozenset(t[2][0].items()), frozenset(t[2][1].items()), t[2][2], t[2][3])])
+    neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
+    if len(neg_starts) > 1:
+        return None  # (down-counting uses that could share registers: LSR's solver decides)
+    neg = [e for _u, _v, e in nontrivial if e[3] == -1]
+    start = (neg[0][1], neg[0][2]) if neg else None
+    return _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+
+
+def _complexity(a, b, depth: dict, level: int = 0) -> int:
+    """LLVM's CompareValueComplexity(a, b) for the values met here: negative when ``a``
+    sorts first in a SCEV sum."""
+    if level > 1:  # (MaxValueCompareDepth 2; the values compared are at depth 1)
+        return 0
+    def kind(v):
+        if v.__class__ is Constant:  # (LLVM's value IDs: constants, arguments, instructions)
+            return (0, 0)
+        if isinstance(v, Argument):
+            return (1, 0)
+        if v.__class__ is Instruction:
+            return (2, _OPCODE_ORDER.get(v.opcode, 99))
+        return (0, 0)
+
+    ka, kb = kind(a), kind(b)
+    if ka != kb:
+        return -1 if ka < kb else 1
+    if isinstance(a, Argument):
+        return a.index - b.index
+    if a.__class__ is not Instruction:
+        return 0
+    if a.block is not b.block:
+        da, db = depth.get(a.block, 0), depth.get(b.block, 0)
+        if da != db:
+            return da - db
+    na, nb = len(a.operands), len(b.operands)
+    if na != nb:
+        return na - nb
+    for oa, ob in zip(a.operands, b.operands):
+        r = _complexity(oa, ob, depth, level + 1)
+        if r:
+            return r
+    return 0
+
+
+class _Expander:
+    """SCEVExpander as LSR drives it, for sums of terms: ``("c", k)`` a constant,
+    ``("u", x)`` a value (SCEVUnknown), ``("n", x)`` its negation (-1 * x)."""
+
+    def __init__(self, fn, ty, bodies, home, depth, created):
+        self.fn, self.ty, self.bodies, self.home, self.depth = fn, ty, bodies, home, depth
+        self.created = created
+
+    def loop_of(self, v):
+        """The innermost loop holding ``v``'s definition (getRelevantLoop), or None."""
+        if v.__class__ is not Instruction:
+            return None
+        hs = self.home.get(v.block)
+        return hs[0] if hs else None
+
+    def rank(self, v) -> int:
+        h = self.loop_of(v)
+        return 0 if h is None else self.depth.get(h, 0)
+
+    def invariant_in(self, v, h) -> bool:
+        return v.__class__ is not Instruction or v.block not in self.bodies[h]
+
+    def binop(self, opc, a, b, anchor):
+        """InsertBinop: constants fold; an equal instruction among the six before the
+        insertion point is reused; else it goes out of every loop both operands are
+        invariant in (to that loop's preheader end) and is inserted there."""
+        if a.__class__ is Constant and b.__class__ is Constant:
+            x, y = a.value, b.value
+            r = (x + y) if opc == "add" else (x - y) if opc == "sub" else (x * y)
+            r &= 0xFFFFFFFF
+            r = r - (1 << 32) if r >= 1 << 31 else r
+            return Constant(self.ty, str(r), "int", r)
+        block = anchor.block
+        insts = block.instructions
+        k = insts.index(anchor)
+        for j in range(k - 1, max(-1, k - 7), -1):
+            o = insts[j]
+            if o.opcode == opc and not o.flags and len(o.operands) == 2 and _same(o.operands[0], a) \
+                    and _same(o.operands[1], b):
+                return o
+        for h in self.home.get(block, []):
+            if not (self.invariant_in(a, h) and self.invariant_in(b, h)):
+                break
+            pre = _preheader(h, self.bodies[h])
+            if pre is None:
+                break
+            block, k = pre, len(pre.instructions) - 1
+            insts = block.instructions
+        i = Instruction(opc, None, self.ty, [a, b], block)
+        insts.insert(k, i)
+        self.created.append((i, None))
+        return i
+
+    def scev_cmp(self, s, t) -> int:
+        """CompareSCEVComplexity on two terms: constants, then products, then values."""
+        kr = {"c": 0, "n": 6, "u": 15}
+        if kr[s[0]] != kr[t[0]]:
+            return kr[s[0]] - kr[t[0]]
+        if s[0] == "c":
+            return 0
+        return _complexity(s[1], t[1], self.depth, 0 if s[0] == "u" else 1)
+
+    def sum(self, terms, anchor):
+        """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
+        import functools
+
+        terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
+        terms.reverse()
+        rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] == "n"))
+        terms = [terms[j] for j in order]
+        acc = None
+        for kind, x in terms:
+            if acc is None:
+                if kind == "c":
+                    acc = Constant(self.ty, str(x), "int", x)
+                elif kind == "u":
+                    acc = x
+                else:
+                    acc = self.neg(x, anchor)
+            elif kind == "n":
+                acc = self.binop("sub", acc, x, anchor)
+            else:
+                w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
+                if acc.__class__ is Constant:
+                    acc, w = w, acc
+                acc = self.binop("add", acc, w, anchor)
+        return acc
+
+    def neg(self, x, anchor):
+        """visitMulExpr on -1 * x: ``mul x, -1`` when x is defined in a loop (the
+        constant sorts first), else ``sub 0, x``."""
+        if self.rank(x) == 0:
+            return self.binop("sub", Constant(self.ty, "0", "int", 0), x, anchor)
+        return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor)
+
+
+def _decided(c, ex) -> bool:
+    """Whether the expansion of ``c``'s uses is fixed by what the model knows: every
+    value it adds is defined outside loops or in loops holding ``c``'s (getRelevantLoop
+    orders by loop nesting; sibling loops go by dominance, not modeled), and no two
+    terms it sorts compare equal in SCEV complexity (LLVM then keeps the order in
+    which ScalarEvolution built the sum)."""
+    h = c.header
+
+    def ok_loop(v):
+        lp = ex.loop_of(v)
+        return lp is None or h in ex.bodies[lp]
+
+    def distinct(terms) -> bool:
+        for j in range(len(terms)):
+            for k in range(j + 1, len(terms)):
+                if terms[j][0] == terms[k][0] and ex.scev_cmp(terms[j], terms[k]) == 0:
+                    return False
+        return True
+
+    for _reader, _value, (var, inv, _const, step) in c.uses:
+        for x in list(var) + list(inv):
+            if not ok_loop(x):
+                return False
+        for group in (var, inv):
+            if not distinct([("n" if k == -1 else "u", x) for x, k in group.items()]):
+                return False
+        if len(var) == 1 and next(iter(var.values())) == 1:
+            (x,) = var
+            if step == 1:
+                if _complexity(x, c.iv, ex.depth) == 0:
+                    return False
+            elif x.opcode == "phi":
+                # (against the new IV: its first incoming value is the increment, an
+                # add in the loop; x's first is from outside the loop or a constant)
+                y = x.operands[0] if x.operands else None
+                if y.__class__ is Instruction and y.opcode == "add" and ex.depth.get(y.block, 0) == \
+                        ex.depth.get(c.latch, 0):
+                    return False
+    return True
+
+
+def _insert_point(reader, value, idom, dom, home, depth, inserted):
+    """AdjustInsertPositionForExpand: the instruction the expansion of the use of
+    ``value`` by ``reader`` goes before. HoistInsertPosition climbs the dominator tree
+    from the reader (not into deeper loops) while ``value`` dominates the candidate
+    position, taking the point right after ``value`` in its own block; then past phis
+    and past instructions the expander inserted (never past the reader)."""
+    _kids, pre, post = dom
+
+    def dominates(a, b):
+        return pre[a] <= pre[b] and post[b] <= post[a]
+
+    def loop_of(b):
+        hs = home.get(b)
+        return hs[0] if hs else None
+
+    ip = reader
+    tentative = reader
+    while True:
+        if tentative is value:
+            break
+        vb, tb = value.block, tentative.block
+        if vb is tb:
+            insts = vb.instructions
+            if insts.index(value) > insts.index(tentative):
+                break
+            ip = insts[insts.index(value) + 1]
+        elif dominates(vb, tb):
+            ip = tentative
+        else:
+            break
+        b = ip.block
+        ip_loop, ip_depth = loop_of(b), depth.get(b, 0)
+        rung = b
+        found = None
+        while True:
+            nxt = idom.get(rung)
+            if nxt is None or nxt is rung:
+                break
+            rung = nxt
+            if depth.get(rung, 0) <= ip_depth and (depth.get(rung, 0) != ip_depth or loop_of(rung) is ip_loop):
+                found = rung
+                break
+        if found is None:
+            break
+        tentative = found.instructions[-1]
+    insts = ip.block.instructions
+    k = insts.index(ip)
+    while insts[k].opcode == "phi":
+        k += 1
+    while insts[k] in inserted and insts[k] is not reader:
+        k += 1
+    return insts[k]
+
+
+def _same(x, y) -> bool:
+    """The same value (constants by value: LLVM uniques them)."""
+    return x is y or (x.__class__ is Constant and y.__class__ is Constant and x == y)
+
+
+def _preheader(h, body):
+    outside = [p for p in dict.fromkeys(h.predecessors) if p not in body]
+    if len(outside) != 1 or len(outside[0].successors) != 1:
+        return None
+    return outside[0]
+
+
+def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
+    """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
+    rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
+    verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
+    (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG)."""
+    if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
+        return []
+    if dom is None:
+        from .irpasses import _dom_tree
+
+        if idom is None:
+            from .sdag import immediate_dominators
+
+            idom = immediate_dominators(fn)
+        dom = _dom_tree(fn, idom)
+    loops, depth, bodies = _loops(fn, idom, dom)
+    if not loops:
+        return []
+    everyone = _users(fn)
+    dead0 = _dead(fn, everyone)
+    users = _LiveUsers(everyone, dead0)
+    claims = [c for c in (claim(fn, h, body, users) for h, body in loops) if c is not None]
+    if not claims:
+        return []
+    names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
+    names.update(a.name for a in fn.args)
+    names.update(b.name for b in fn.blocks)
+    last = [0]
+
+    def unique(base: str) -> str:
+        name = base
+        while name in names:
+            last[0] += 1
+            name = f"{base}{last[0]}"
+        names.add(name)
+        return name
+
+    i32 = claims[0].iv.type
+    created = []
+    home = {}  # block -> headers of the loops holding it, innermost first
+    for h in sorted(bodies, key=lambda h: -len(bodies[h])):
+        for x in bodies[h]:
+            home.setdefault(x, []).insert(0, h)
+    ex = _Expander(fn, i32, bodies, home, depth, created)
+    claims = [c for c in claims if _decided(c, ex)]
+    if not claims:
+        return []
+    order = None  # block -> its position (made when a new IV needs it)
+    for c in claims:
+        phi = None
+        if c.start is not None:  # the new IV {start,+,-1}, its start expanded in the preheader
+            inv, const = c.start
+            sterms = [("n" if k == -1 else "u", x) for x, k in inv.items()]
+            if const:
+                sterms.append(("c", const - (1 << 32) if const >= 1 << 31 else const))
+            sv = ex.sum(sterms, c.pre.instructions[-1]) if sterms else Constant(i32, "0", "int", 0)
+            if order is None:
+                order = {b: k for k, b in enumerate(fn.blocks)}
+            preds = sorted(dict.fromkeys(c.header.predecessors), key=order.__getitem__, reverse=True)
+            phi = Instruction("phi", unique("lsr.iv"), i32, [], c.header)
+            nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, "-1", "int", -1)], c.latch)
+            incoming = [(nxt if p is c.latch else sv, p) for p in preds]
+            phi.incoming = incoming
+            phi.operands = [v for v, _ in incoming]
+            c.header.instructions.insert(0, phi)
+            insts = c.latch.instructions
+            insts.insert(insts.index(c.cmp), nxt)
+            created.append((phi, c.iv))
+            created.append((nxt, c.inext))
+        for reader, value, (var, _inv, _const, step) in c.uses:
+            ivv = c.iv if step == 1 else phi
+            terms = [("n" if k == -1 else "u", x) for x, k in var.items()]
+            if terms:
+                ip = _insert_point(reader, value, idom, dom, home, depth, {i for i, _ in created})
+                w = ex.sum(terms, ip)
+                final = ex.sum([("u", w), ("u", ivv)], ip)
+            else:
+                final = ivv
+            if final is value:
+                continue  # (the expansion found the value itself)
+            reader.operands = [final if o is value else o for o in reader.operands]
+            reader._text = None
+            everyone[value].remove(reader)
+            if final.__class__ is Instruction:
+                everyone.setdefault(final, []).append(reader)
+    _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
+    # unnamed values are numbered in program order (as LLVM prints them)
+    k = 0
+    renamed = []
+    for b in fn.blocks:
+        for i in b.instructions:
+            if i.type is not VOID and (i.name is None or i.name.isdigit()):
+                if i.name != str(k):
+                    i.name = str(k)
+                    i.slot = None
+                    i._text = None
+                    renamed.append(i)
+                k += 1
+    for i in renamed:  # (their readers print the new names)
+        for u in everyone.get(i, ()):
+            u._text = None
+    fn.uses = None
+    if ua is not None:
+        _note_divergence(fn, ua, created)
+    return [c.header for c in claims]
+
+
+def _dead(fn, users: dict) -> set:
+    """The instructions LLVM has deleted by now or would delete: no side effects and
+    read only by such instructions (our earlier passes leave replaced code in place)."""
+    from .sdag import _has_side_effect
+
+    live_uses = {i: len(us) for i, us in users.items()}
+    work = [i for b in fn.blocks for i in b.instructions
+            if not live_uses.get(i) and not _has_side_effect(i) and not i.is_terminator]
+    dead: set = set()
+    while work:
+        d = work.pop()
+        if d in dead:
+            continue
+        dead.add(d)
+        for o in d.operands:
+            if o.__class__ is Instruction and o not in dead:
+                live_uses[o] -= 1
+                if not live_uses[o] and not _has_side_effect(o) and not o.is_terminator:
+                    work.append(o)
+    return dead
+
+
+class _LiveUsers:
+    """Each live instruction's live readers, filtered when first asked (``get``)."""
+
+    def __init__(self, users: dict, dead: set):
+        self.users, self.dead, self.memo = users, dead, {}
+
+    def get(self, v, default=None):
+        r = self.memo.get(v)
+        if r is None:
+            us = self.users.get(v)
+            if us is None or v in self.dead:
+                return default
+            r = self.memo[v] = [u for u in us if u not in self.dead]
+        return r
+
+
+def _live_users(fn) -> "_LiveUsers":
+    """Each live instruction's live readers."""
+    users = _users(fn)
+    return _LiveUsers(users, _dead(fn, users))
+
+
+def _delete_dead(cands, users: dict, dead0: set) -> None:
+    """DeleteTriviallyDeadInstructions on the replaced values: each read only by
+    deleted or dead code goes. ``users``: every instruction's readers (dead ones too)
+    after the rewrite; ``dead0``: the code dead before LSR (LLVM had deleted it), which
+    goes too where it reads a deleted instruction, so nothing left reads one."""
+    gone: set = set()
+    changed = True
+    while changed:
+        changed = False
+        for d in cands:
+            if d not in gone and all(u in gone or u in dead0 for u in users.get(d, [])):
+                gone.add(d)
+                changed = True
+    work = [u for d in gone for u in users.get(d, [])]
+    while work:
+        u = work.pop()
+        if u not in gone and u in dead0:
+            gone.add(u)
+            work.extend(users.get(u, []))
+    for d in gone:
+        if d.block is not None:
+            d.block.instructions.remove(d)
+            d.block = None
+
+
+def _note_divergence(fn, ua, created) -> None:
+    """The uniformity analysis's verdicts for the new instructions, as llc's rerun gives
+    them: the new IV (and its increment) as divergent as ``%i`` (same control, a start
+    value outside the loop: divergent too when that start is), an expansion when one
+    of its operands is (all of them are in the loop, no temporal divergence)."""
+    try:
+        fu = ua.function(fn)
+    except (KeyError, AttributeError):
+        return
+    table = getattr(ua, "_divergent", None)
+    new = {}
+
+    def div(v):
+        return new[v] if v in new else ua.is_divergent(v)
+
+    for i, old in created:
+        if i.opcode == "phi":
+            cause = old if ua.is_divergent(old) else next((o for o in i.operands if o.__class__ is not Constant
+                                                           and o not in new and ua.is_divergent(o)), None)
+        else:
+            cause = next((o for o in i.operands if o.__class__ is not Constant and div(o)), None)
+        new[i] = cause is not None
+        if cause is not None:
+            fu.divergent[i] = cause
+            if table is not None and table is not fu.divergent:
+                table.add(i)

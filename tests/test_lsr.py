@@ -1,0 +1,179 @@
+"""patterns.lsr, the modeled case of llc-19's LoopStrengthReduce, against llc itself:
+on the IR llc's LSR receives (``-print-before=loop-reduce -print-module-scope``) our
+model must leave what llc's LSR leaves (``-print-after=loop-reduce``) wherever it claims
+a loop, and must not touch a function where it claims none."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+
+from tests.test_irpasses import _diff, _fn, _live_text
+
+
+@pytest.fixture(scope="module")
+def amdgpu():
+    from tdgen.spec import load_target
+
+    return load_target("amdgpu")
+
+
+def _numbered(text: str) -> str:
+    """Unnamed values renumbered in order of appearance (LLVM numbers them by slot, so
+    the numbers of a dump depend on every unnamed value before)."""
+    names: dict = {}
+
+    def one(m):
+        k = m.group(1)
+        if k not in names:
+            names[k] = str(len(names))
+        return "%" + names[k]
+
+    return re.sub(r"%(\d+)\b", one, text)
+
+
+def _dumps(llc: str, text: str, name: str):
+    err = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-print-before=loop-reduce",
+                          "-print-after=loop-reduce", "-print-module-scope", f"-filter-print-funcs={name}",
+                          "-o", "/dev/null"], input=text, capture_output=True, text=True).stderr
+    parts = re.split(r"^\*\*\* IR Dump (Before|After) .*$", err, flags=re.M)
+    dumps = [(parts[k], parts[k + 1]) for k in range(1, len(parts) - 1, 2)]
+    if not dumps:
+        return None
+    before = next(d for k, d in dumps if k == "Before")
+    after = [d for k, d in dumps if k == "After"][-1]
+    return before, after
+
+
+@pytest.mark.parametrize("constants", [False, True])
+def test_lsr_matches_llc_loop_reduce_on_generated_kernels(constants):
+    """On patterns.iselgen kernels: where ``loop_strength_reduce`` claims a loop, the
+    function it leaves is the one llc's LSR leaves (trivially dead code aside, unnamed
+    values renumbered); where it claims none, the function is unchanged. The model must
+    claim loops llc really rewrites (a new ``%lsr.iv``, a rewritten use)."""
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.lsr import loop_strength_reduce
+    from tests.llvm_tools import require
+
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    llc = require("llc-19")
+    claimed = rewritten = new_iv = 0
+    seeds = range(0, 400)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:  # (llc runs in parallel)
+        dumps = list(pool.map(lambda s: _dumps(llc, generate_isel_kernel(s, 30, name=f"k{s}", constants=constants),
+                                                   f"k{s}"), seeds))
+    for seed, d in zip(seeds, dumps):
+        if d is None:
+            continue  # (no loop)
+        before, after = d
+        fn = _fn(before)
+        unchanged = _numbered(_live_text(fn))
+        heads = loop_strength_reduce(fn)
+        got = _numbered(_live_text(fn))
+        if not heads:
+            assert got == unchanged, f"seed {seed}: changed without a claim"
+            continue
+        want = _numbered(_live_text(_fn(after)))
+        assert got == want, f"seed {seed}:\n" + "\n".join(_diff(want, got))
+        claimed += 1
+        rewritten += want != unchanged
+        new_iv += "%lsr.iv" in want
+    print(f"\nLSR model (constants={constants}): {claimed} kernels claimed, {rewritten} rewritten by llc, "
+          f"{new_iv} with a new IV")
+    assert claimed >= 8 and rewritten >= 6 and new_iv >= 2, (claimed, rewritten, new_iv)
+
+
+_NEGATED = """define amdgpu_kernel void @f(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %dv = xor i32 %tid, %a
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %inext, %loop ]
+  %acc = phi i32 [ %dv, %entry ], [ %accn, %loop ]
+  %s = sub i32 %acc, %i
+  %t = xor i32 %s, %b
+  %u = and i32 %t, %a
+  %accn = xor i32 %u, %i
+  %inext = add i32 %i, 1
+  %c = icmp ult i32 %inext, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %accn, ptr addrspace(1) %out, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+
+
+def _rewrite_both(text: str):
+    from patterns.lsr import loop_strength_reduce
+    from tests.llvm_tools import require
+
+    llc = require("llc-19")
+    before, after = _dumps(llc, text, "f")
+    fn = _fn(before)
+    heads = loop_strength_reduce(fn)
+    return heads, _numbered(_live_text(fn)), _numbered(_live_text(_fn(after))), _numbered(_live_text(_fn(before)))
+
+
+def test_negated_induction_variable_becomes_a_new_counter():
+    """``%acc - %i`` read by an opaque operation: llc's LSR counts a new IV down from 0
+    and adds it to ``%acc``; the model does the same."""
+    heads, got, want, old = _rewrite_both(_NEGATED)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+    assert "%lsr.iv = phi" in got and "%lsr.iv.next = add i32 %lsr.iv, -1" in got
+
+
+def test_two_negated_uses_share_the_new_counter():
+    """Two uses counting down from the same start: llc gives both the one new IV; the
+    model does the same."""
+    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n",
+                            "  %s2 = sub i32 %u, %i\n  %u2 = or i32 %s2, %b\n  %accn = xor i32 %u2, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+    assert got.count("= phi i32 [ %lsr.iv.next") == 1
+
+
+def test_negated_uses_with_different_starts_are_left_alone():
+    """Two uses counting down from different starts could share one new IV, with the
+    difference in a register of its own, or have one IV each (LSR's solver decides):
+    outside the modeled class, the loop stays as it was."""
+    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n",
+                            "  %s2 = sub i32 %a, %i\n  %u2 = or i32 %s2, %u\n  %accn = xor i32 %u2, %i\n")
+    heads, got, _want, old = _rewrite_both(text)
+    assert not heads and got == old
+
+
+def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu):
+    """run_ir_passes applies the model after LICM; the sum it creates reads the
+    divergent ``%acc`` and is divergent, the new IV is uniform, as a fresh uniformity
+    analysis of the result says."""
+    from patterns.divergence import analyze
+    from patterns.ir import parse_module
+    from patterns.ir_print import function_text
+    from patterns.irpasses import run_ir_passes
+
+    fn = next(f for f in parse_module(_NEGATED, "k.ll").functions if not f.is_declaration)
+    ua = analyze(fn, amdgpu)
+    run_ir_passes(fn, ua, amdgpu)
+    text = function_text(fn)
+    assert "%lsr.iv = phi" in text
+    head = _NEGATED[:_NEGATED.index("{") + 1]
+    fresh_fn = next(f for f in parse_module(f"{head}\n{text}\n}}\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n",
+                                            "k.ll").functions if not f.is_declaration)
+    fresh = analyze(fresh_fn, amdgpu)
+    by_name = {i.name: i for b in fresh_fn.blocks for i in b.instructions}
+    checked = 0
+    for b in fn.blocks:
+        for i in b.instructions:
+            if i.name is not None and i.name in by_name and (i.name.startswith("lsr.") or i.name.isdigit()):
+                assert ua.is_divergent(i) == fresh.is_divergent(by_name[i.name]), i.name
+                checked += 1
+    assert checked >= 3
