@@ -12,8 +12,10 @@ noisy, so read the ratio column from runs on a quiet one (the load average is pr
 
 ``tdgen s`` runs tdgen as installed: Python bytecode cached (``.pyc``, written by the
 untimed warm-up run even when PYTHONDONTWRITEBYTECODE is set in the calling shell) and
-the target cache warm (tdgen/target_cache.py). ``cold s``: neither (every module compiled
-from source, the spec executed and checked), for reference. ``python s``: the bare
+the target cache warm (tdgen/target_cache.py; the same folder holds the IR direct
+builder's compiled regular expressions, patterns/ir_direct.py). ``cold s``: neither
+(every module and expression compiled from source, the spec executed and checked), for
+reference. ``python s``: the bare
 interpreter start-up (``python -c pass``), a floor no Python tool can go below.
 
     python bench/divergence.py [--sizes 5000 50000] [--repeat 3]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable, Hashable, Iterable, Sequence
 
 Block = Hashable
+_END = object()  # (CycleInfo._dfs: the end of a block's subtree)
 
 
 class Cycle:
@@ -94,29 +95,30 @@ class CycleInfo:
     def _dfs(self, entry: Block) -> tuple[dict[Block, int], dict[Block, int]]:
         # Iterative DFS that pushes all successors and visits the last pushed first,
         # recording preorder numbers and the largest preorder number in each subtree.
+        # A visited block leaves itself and _END under its successors: when _END comes
+        # back to the top, the block's subtree is done.
         start: dict[Block, int] = {}
         end: dict[Block, int] = {}
         counter = 0
-        stack: list[Block] = [entry]
-        open_depth: list[int] = []
-        open_blocks: list[Block] = []
+        stack: list = [entry]
+        pop = stack.pop
+        push = stack.append
+        extend = stack.extend
         succs = self.succs
         preorder = self.preorder
+        add = preorder.append
+        end_mark = _END
         while stack:
-            b = stack[-1]
-            if b not in start:
+            b = pop()
+            if b is end_mark:
+                end[pop()] = counter
+            elif b not in start:
                 counter += 1
                 start[b] = counter
-                open_depth.append(len(stack))
-                open_blocks.append(b)
-                stack.extend(succs(b))
-                preorder.append(b)
-            else:
-                if open_depth and open_depth[-1] == len(stack) and open_blocks[-1] is b:
-                    end[b] = counter
-                    open_depth.pop()
-                    open_blocks.pop()
-                stack.pop()
+                add(b)
+                push(b)
+                push(end_mark)
+                extend(succs(b))
         return start, end
 
     def _compute(self, entry: Block, preds: Callable[[Block], Sequence[Block]]) -> None:
@@ -251,12 +253,16 @@ class DomTree:
         tree = cls.__new__(cls)
         tree._build(blocks, [[s.index for s in b.successors] for b in blocks], 0)
         pre, post, po = tree._pre, tree._post, tree._po_of
-        bpre = [-1] * len(blocks)
-        bpost = [-1] * len(blocks)
-        for j, i in enumerate(po):
-            if i >= 0:
-                bpre[j] = pre[i]
-                bpost[j] = post[i]
+        if len(pre) == len(blocks):  # every block reachable (the usual case)
+            bpre = [pre[i] for i in po]
+            bpost = [post[i] for i in po]
+        else:
+            bpre = [-1] * len(blocks)
+            bpost = [-1] * len(blocks)
+            for j, i in enumerate(po):
+                if i >= 0:
+                    bpre[j] = pre[i]
+                    bpost[j] = post[i]
         tree.by_index = (bpre, bpost)
         return tree
 
@@ -268,6 +274,9 @@ class DomTree:
         seen[root] = 1
         order: list[int] = []  # post-order number -> node index
         stack = [(root, iter(succ[root]))]
+        # the predecessors of each node (by node index) as post-order numbers, ascending:
+        # recorded when a node finishes, when its own number is known
+        node_preds: list[list[int]] = [[] for _ in range(n_all)]
         while stack:
             v, it = stack[-1]
             for w in it:
@@ -277,13 +286,12 @@ class DomTree:
                     break
             else:
                 stack.pop()
-                po_of[v] = len(order)
+                i = po_of[v] = len(order)
                 order.append(v)
+                for w in succ[v]:
+                    node_preds[w].append(i)
         n = len(order)
-        preds: list[list[int]] = [[] for _ in range(n)]
-        for i, v in enumerate(order):
-            for w in succ[v]:
-                preds[po_of[w]].append(i)
+        preds = [node_preds[v] for v in order]  # by post-order number
         idom = [-1] * n
         root_i = n - 1
         idom[root_i] = root_i
@@ -334,28 +342,36 @@ class DomTree:
         self._nodes = nodes
         self._po_of = po_of
         self._index_map = None
-        self._order = [nodes[v] for v in order]
+        self._order_list = order  # post-order number -> node index (``_order``: the nodes)
         self._idom = idom
         self._root_i = root_i
         self.passes = passes  # (1: the shortcut above was taken)
-        children: list[list[int]] = [[] for _ in range(n)]
+        # DFS intervals of the tree: ``pre`` numbers the nodes in a preorder that visits
+        # the children of a node from the highest post-order number down, ``post`` is
+        # one past the last preorder number of a node's subtree, so that a dominates b
+        # iff pre[a] <= pre[b] and post[b] <= post[a]. A dominator has a higher post-order
+        # number than every node it dominates, so subtree sizes take one upward pass and
+        # the preorder one downward pass (each child gets the next free range of its
+        # parent), without child lists or a stack.
+        size = [1] * n
         for i in range(n - 1):
-            children[idom[i]].append(i)
+            size[idom[i]] += size[i]
         pre = [0] * n
-        post = [0] * n
-        counter = 0
-        tstack: list[int] = [root_i]
-        while tstack:
-            i = tstack.pop()
-            if i < 0:
-                post[~i] = counter
-                continue
-            pre[i] = counter
-            counter += 1
-            tstack.append(~i)
-            tstack.extend(children[i])
+        nxt = [1] * n  # next free preorder number inside each node's range
+        for i in range(n - 2, -1, -1):
+            p = idom[i]
+            k = nxt[p]
+            pre[i] = k
+            nxt[p] = k + size[i]
+            nxt[i] = k + 1
         self._pre = pre
-        self._post = post
+        self._post = [k + c for k, c in zip(pre, size)]
+
+    @property
+    def _order(self) -> list:
+        """Post-order number -> node."""
+        nodes = self._nodes
+        return [nodes[v] for v in self._order_list]
 
     @property
     def _index(self) -> dict:
@@ -368,7 +384,7 @@ class DomTree:
 
     def __len__(self) -> int:
         """Number of nodes reachable from the root (the root included)."""
-        return len(self._order)
+        return len(self._order_list)
 
     def reachable(self, n: Hashable) -> bool:
         return n in self._index
@@ -394,7 +410,7 @@ class DomTree:
         i = self._index.get(n)
         if i is None or i == self._root_i:
             return None
-        return self._order[self._idom[i]]
+        return self._nodes[self._order_list[self._idom[i]]]
 
 
 def modified_post_order(

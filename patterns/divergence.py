@@ -63,27 +63,33 @@ from __future__ import annotations
 
 import gc
 import heapq
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import Any, Iterable
 
-from tdgen.hw import DivergenceKind, UniformityModel
+from tdgen.hw import DivergenceKind, FrozenRecord, UniformityModel
 
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
 from .ir import TERMINATORS, Argument, Constant, Instruction
 
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(FrozenRecord):
     """One link of a reason chain: ``value`` became divergent because of ``detail``.
 
-    ``kind``: source | data | terminator | sync | temporal | cycle."""
+    ``kind``: source | data | terminator | sync | temporal | cycle. (A frozen record as
+    ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
 
+    _FIELDS = __match_args__ = ("kind", "value", "detail")
     kind: str
     value: str
     detail: str
+
+    def __init__(self, kind: str, value: str, detail: str) -> None:
+        d = self.__dict__
+        d["kind"] = kind
+        d["value"] = value
+        d["detail"] = detail
 
     def format(self) -> str:
         return f"{self.kind:<10} {self.value}: {self.detail}"
@@ -92,15 +98,21 @@ class Step:
         return {"kind": self.kind, "value": self.value, "detail": self.detail}
 
 
-@dataclass(frozen=True)
-class DivergenceFacts:
+class DivergenceFacts(FrozenRecord):
     """What the analysis needs from a Target, and nothing else: its uniformity model
     and the divergence class of each declared intrinsic (IR name -> kind). Small and
     cheap to unpickle (``tdgen divergence`` caches it, see tdgen/target_cache.py);
-    ``intrinsic_divergence`` answers as ``Target.intrinsic_divergence`` does."""
+    ``intrinsic_divergence`` answers as ``Target.intrinsic_divergence`` does. (A frozen
+    record as ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
 
+    _FIELDS = __match_args__ = ("uniformity", "intrinsics")
     uniformity: UniformityModel
     intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()
+
+    def __init__(self, uniformity: UniformityModel, intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()) -> None:
+        d = self.__dict__
+        d["uniformity"] = uniformity
+        d["intrinsics"] = intrinsics
 
     @staticmethod
     def of(target: Any) -> "DivergenceFacts":

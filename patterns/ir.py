@@ -35,26 +35,64 @@ AST contract (used by the divergence analysis and the SelectionDAG builder):
   ``ordering``, ``align``, ...). ``.text`` is the instruction as ``opt-19 -S`` prints it.
 - Values: ``Instruction``, ``Argument`` (identity semantics), ``Constant``,
   ``GlobalRef``, ``InlineAsm``, ``MetadataRef``.
+
+The classes behave as the dataclasses they were declared as (noted on each: frozen
+value classes with slots; ``Argument``, ``BasicBlock``, ``Function``, ``GlobalVar``,
+``Module`` with identity equality), but are written out: creating ~20 dataclasses (and
+importing ``dataclasses``) cost every ``tdgen divergence`` run about 10 ms of start-up.
+``_Frozen`` supplies ``__repr__``, frozenness and pickling over ``__slots__``;
+tests/test_frozen_records.py compares every class with its dataclass declaration
+(constructor signature, repr, equality, hash, frozenness, pickling).
 """
 
 from __future__ import annotations
 
 import math
 import struct
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected
+from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected, frozen_error
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar" / "ir.lark"
 
 # ============================================================================ types
 
 
-class Type:
-    """Base of IR types; every subclass is a frozen, hashable dataclass."""
+_setattr = object.__setattr__
+_FACTORY = object()  # the default of a field whose default is made per instance
+
+
+class _Frozen:
+    """What ``@dataclass(frozen=True, slots=True)`` adds over the fields in
+    ``__slots__``, besides ``__init__``/``__eq__``/``__hash__`` (written per class):
+    ``__repr__``, assignment and deletion raising ``FrozenInstanceError``, pickling
+    (``__getstate__``/``__setstate__`` as the dataclass has them)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}("
+                + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__) + ")")
+
+    def __setattr__(self, name, value):
+        raise frozen_error(name)
+
+    def __delattr__(self, name):
+        raise frozen_error(name, "delete")
+
+    def __getstate__(self):
+        return [getattr(self, f) for f in self.__slots__]
+
+    def __setstate__(self, state):
+        for f, v in zip(self.__slots__, state):
+            _setattr(self, f, v)
+
+
+class Type(_Frozen):
+    """Base of IR types; every subclass is frozen and hashable (as
+    ``@dataclass(frozen=True, slots=True)``)."""
 
     __slots__ = ()
 
@@ -79,17 +117,39 @@ class Type:
         return self.elem if isinstance(self, VectorType) else self
 
 
-@dataclass(frozen=True, slots=True)
 class IntType(Type):
+    __slots__ = __match_args__ = ("bits",)
     bits: int
+
+    def __init__(self, bits: int) -> None:
+        _setattr(self, "bits", bits)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.bits,) == (other.bits,)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.bits,))
 
     def __str__(self) -> str:
         return f"i{self.bits}"
 
 
-@dataclass(frozen=True, slots=True)
 class FloatType(Type):
+    __slots__ = __match_args__ = ("name",)
     name: str  # half, bfloat, float, double, fp128, x86_fp80, ppc_fp128
+
+    def __init__(self, name: str) -> None:
+        _setattr(self, "name", name)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name,) == (other.name,)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.name,))
 
     def __str__(self) -> str:
         return self.name
@@ -103,62 +163,128 @@ _FLOAT_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "fp128": 128
                "x86_fp80": 80, "ppc_fp128": 128}
 
 
-@dataclass(frozen=True, slots=True)
 class PtrType(Type):
-    addrspace: int = 0
+    __slots__ = __match_args__ = ("addrspace",)
+    addrspace: int
+
+    def __init__(self, addrspace: int = 0) -> None:
+        _setattr(self, "addrspace", addrspace)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.addrspace,) == (other.addrspace,)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.addrspace,))
 
     def __str__(self) -> str:
         return "ptr" if self.addrspace == 0 else f"ptr addrspace({self.addrspace})"
 
 
-@dataclass(frozen=True, slots=True)
 class VectorType(Type):
+    __slots__ = __match_args__ = ("count", "elem")
     count: int
     elem: Type
+
+    def __init__(self, count: int, elem: Type) -> None:
+        _setattr(self, "count", count)
+        _setattr(self, "elem", elem)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.count, self.elem) == (other.count, other.elem)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.elem))
 
     def __str__(self) -> str:
         return f"<{self.count} x {self.elem}>"
 
 
-@dataclass(frozen=True, slots=True)
 class ArrayType(Type):
+    __slots__ = __match_args__ = ("count", "elem")
     count: int
     elem: Type
+
+    def __init__(self, count: int, elem: Type) -> None:
+        _setattr(self, "count", count)
+        _setattr(self, "elem", elem)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.count, self.elem) == (other.count, other.elem)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.elem))
 
     def __str__(self) -> str:
         return f"[{self.count} x {self.elem}]"
 
 
-@dataclass(frozen=True, slots=True)
 class StructType(Type):
+    __slots__ = __match_args__ = ("elems", "packed")
     elems: tuple[Type, ...]
-    packed: bool = False
+    packed: bool
+
+    def __init__(self, elems: tuple[Type, ...], packed: bool = False) -> None:
+        _setattr(self, "elems", elems)
+        _setattr(self, "packed", packed)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.elems, self.packed) == (other.elems, other.packed)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.elems, self.packed))
 
     def __str__(self) -> str:
         inner = "{ " + ", ".join(map(str, self.elems)) + " }" if self.elems else "{}"
         return f"<{inner}>" if self.packed else inner
 
 
-@dataclass(frozen=True, slots=True)
-class VoidType(Type):
+class _UnitType(Type):
+    """A type without fields (as a frozen slots dataclass without fields: all instances
+    of one class are equal)."""
+
+    __slots__ = __match_args__ = ()
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return True
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(())
+
+
+class VoidType(_UnitType):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "void"
 
 
-@dataclass(frozen=True, slots=True)
-class LabelType(Type):
+class LabelType(_UnitType):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "label"
 
 
-@dataclass(frozen=True, slots=True)
-class TokenType(Type):
+class TokenType(_UnitType):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "token"
 
 
-@dataclass(frozen=True, slots=True)
-class MetadataType(Type):
+class MetadataType(_UnitType):
+    __slots__ = ()
+
     def __str__(self) -> str:
         return "metadata"
 
@@ -191,20 +317,37 @@ class Value:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
-class Constant(Value):
+class Constant(Value, _Frozen):
     """A constant, ``text`` in opt's canonical spelling (``true``, ``-1``, ``0x...``).
 
     ``kind``: int, float, undef, poison, null, zero (zeroinitializer), none (token),
     aggregate (vector/array/struct literal; ``elements``), expr (constant expression;
     ``elements`` are its operands), string (``c"..."``). ``value`` is the int (signed)
-    or float value for scalar constants, else ``None``."""
+    or float value for scalar constants, else ``None``. (As
+    ``@dataclass(frozen=True, slots=True)``.)"""
 
+    __slots__ = __match_args__ = ("type", "text", "kind", "value", "elements")
     type: Type
     text: str
-    kind: str = "int"
-    value: object = None
-    elements: tuple = ()
+    kind: str
+    value: object
+    elements: tuple
+
+    def __init__(self, type: Type, text: str, kind: str = "int", value: object = None, elements: tuple = ()) -> None:
+        _setattr(self, "type", type)
+        _setattr(self, "text", text)
+        _setattr(self, "kind", kind)
+        _setattr(self, "value", value)
+        _setattr(self, "elements", elements)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return ((self.type, self.text, self.kind, self.value, self.elements)
+                    == (other.type, other.text, other.kind, other.value, other.elements))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.text, self.kind, self.value, self.elements))
 
     @property
     def ref(self) -> str:
@@ -214,12 +357,25 @@ class Constant(Value):
         return f"{self.type} {self.text}"
 
 
-@dataclass(frozen=True, slots=True)
-class GlobalRef(Value):
-    """A reference to a global variable or function (``@name``)."""
+class GlobalRef(Value, _Frozen):
+    """A reference to a global variable or function (``@name``). (As
+    ``@dataclass(frozen=True, slots=True)``.)"""
 
+    __slots__ = __match_args__ = ("name", "type")
     name: str
-    type: Type = PTR
+    type: Type
+
+    def __init__(self, name: str, type: Type = PTR) -> None:
+        _setattr(self, "name", name)
+        _setattr(self, "type", type)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.name, self.type) == (other.name, other.type)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type))
 
     @property
     def ref(self) -> str:
@@ -229,17 +385,40 @@ class GlobalRef(Value):
         return f"{self.type} {self.ref}"
 
 
-@dataclass(frozen=True, slots=True)
-class InlineAsm(Value):
-    """An inline-asm callee: ``asm [sideeffect] [alignstack] [inteldialect] "asm", "constraints"``."""
+class InlineAsm(Value, _Frozen):
+    """An inline-asm callee: ``asm [sideeffect] [alignstack] [inteldialect] "asm", "constraints"``.
+    (As ``@dataclass(frozen=True, slots=True)``.)"""
 
+    __slots__ = __match_args__ = ("asm", "constraints", "sideeffect", "alignstack", "inteldialect", "unwind", "type")
     asm: str
     constraints: str
-    sideeffect: bool = False
-    alignstack: bool = False
-    inteldialect: bool = False
-    unwind: bool = False
-    type: Type = PTR
+    sideeffect: bool
+    alignstack: bool
+    inteldialect: bool
+    unwind: bool
+    type: Type
+
+    def __init__(self, asm: str, constraints: str, sideeffect: bool = False, alignstack: bool = False,
+                 inteldialect: bool = False, unwind: bool = False, type: Type = PTR) -> None:
+        _setattr(self, "asm", asm)
+        _setattr(self, "constraints", constraints)
+        _setattr(self, "sideeffect", sideeffect)
+        _setattr(self, "alignstack", alignstack)
+        _setattr(self, "inteldialect", inteldialect)
+        _setattr(self, "unwind", unwind)
+        _setattr(self, "type", type)
+
+    def _key(self) -> tuple:
+        return (self.asm, self.constraints, self.sideeffect, self.alignstack, self.inteldialect, self.unwind,
+                self.type)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     @property
     def ref(self) -> str:
@@ -260,29 +439,62 @@ class InlineAsm(Value):
         return [c for c in self.constraints.split(",") if c.startswith("=")]
 
 
-@dataclass(frozen=True, slots=True)
-class MetadataRef(Value):
-    """A metadata operand (``!0``, ``!{...}``, ``!"str"``, or a value wrapped in metadata)."""
+class MetadataRef(Value, _Frozen):
+    """A metadata operand (``!0``, ``!{...}``, ``!"str"``, or a value wrapped in metadata).
+    (As ``@dataclass(frozen=True, slots=True)``.)"""
 
+    __slots__ = __match_args__ = ("text", "type")
     text: str
-    type: Type = METADATA
+    type: Type
+
+    def __init__(self, text: str, type: Type = METADATA) -> None:
+        _setattr(self, "text", text)
+        _setattr(self, "type", type)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return (self.text, self.type) == (other.text, other.type)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.type))
 
     @property
     def ref(self) -> str:
         return self.text
 
 
-@dataclass(eq=False, slots=True)
 class Argument(Value):
+    """A function argument (as ``@dataclass(eq=False, slots=True)``: identity equality).
+
+    ``slot``: the name opt prints (unnamed arguments renumbered); ``attr_text``: the
+    parameter attributes in source order; ``_users``: its users, for the uniformity
+    analysis (``Function.uses``)."""
+
+    __slots__ = __match_args__ = ("name", "type", "attrs", "index", "function", "span", "slot", "attr_text",
+                                  "_users")
     name: str
     type: Type
-    attrs: frozenset = frozenset()
-    index: int = 0
-    function: "Function | None" = None
-    span: Span | None = None
-    slot: str = ""  # the name opt prints (unnamed arguments renumbered)
-    attr_text: tuple = ()  # parameter attributes in source order
-    _users: object = field(default=None, repr=False)  # users, for the uniformity analysis (``Function.uses``)
+    attrs: frozenset
+    index: int
+    function: "Function | None"
+    span: Span | None
+    slot: str
+    attr_text: tuple
+    _users: object
+
+    def __init__(self, name: str, type: Type, attrs: frozenset = frozenset(), index: int = 0,
+                 function: "Function | None" = None, span: Span | None = None, slot: str = "",
+                 attr_text: tuple = (), _users: object = None) -> None:
+        self.name = name
+        self.type = type
+        self.attrs = attrs
+        self.index = index
+        self.function = function
+        self.span = span
+        self.slot = slot
+        self.attr_text = attr_text
+        self._users = _users
 
     @property
     def ref(self) -> str:
@@ -475,16 +687,53 @@ TERMINATORS = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indire
                          "invoke", "resume"})
 
 
-@dataclass(eq=False, slots=True)
 class BasicBlock:
+    """A basic block (as ``@dataclass(eq=False, slots=True)``: identity equality).
+
+    ``span`` is stored in the slot ``_span``; the direct builder (patterns/ir_direct.py)
+    gives it as an int, ``line << 20 | column``, and the ``Span`` is made on first read
+    (and kept), as ``Instruction.span`` is: most blocks' spans are never read."""
+
+    __slots__ = ("name", "instructions", "function", "successors", "predecessors", "_span", "slot", "index")
+    __match_args__ = ("name", "instructions", "function", "successors", "predecessors", "span", "slot", "index")
     name: str
-    instructions: list = field(default_factory=list)
-    function: "Function | None" = None
-    successors: list = field(default_factory=list)
-    predecessors: list = field(default_factory=list)
-    span: Span | None = None
-    slot: str = ""
-    index: int = 0
+    instructions: list
+    function: "Function | None"
+    successors: list
+    predecessors: list
+    slot: str
+    index: int
+
+    def __init__(self, name: str, instructions: list = _FACTORY, function: "Function | None" = None,
+                 successors: list = _FACTORY, predecessors: list = _FACTORY, span: Span | None = None,
+                 slot: str = "", index: int = 0) -> None:
+        self.name = name
+        self.instructions = [] if instructions is _FACTORY else instructions
+        self.function = function
+        self.successors = [] if successors is _FACTORY else successors
+        self.predecessors = [] if predecessors is _FACTORY else predecessors
+        self._span = span
+        self.slot = slot
+        self.index = index
+
+    @property
+    def span(self) -> Span | None:
+        sp = self._span
+        if sp.__class__ is int:
+            try:
+                path = self.function.module.path
+            except AttributeError:
+                path = "<input>"
+            sp = self._span = Span(path, sp >> 20, sp & 0xFFFFF)
+        return sp
+
+    @span.setter
+    def span(self, value: Span | None) -> None:
+        self._span = value
+
+    @span.deleter
+    def span(self) -> None:
+        del self._span
 
     @property
     def terminator(self) -> Instruction | None:
@@ -504,20 +753,26 @@ class BasicBlock:
         return f"<BasicBlock %{self.name}>"
 
 
-@dataclass(eq=False, slots=True)
 class Function:
+    """A function (as ``@dataclass(eq=False, slots=True)``: identity equality).
+
+    ``attr_items``: function attributes as written (words and '#N'); ``header_words``:
+    linkage, visibility, cc, return attributes as written."""
+
+    __slots__ = __match_args__ = ("name", "cc", "ret_type", "args", "attrs", "is_declaration", "blocks", "span",
+                                  "module", "attr_items", "header_words", "vararg", "uses")
     name: str
     cc: str | None
     ret_type: Type
     args: list
     attrs: frozenset
     is_declaration: bool
-    blocks: list = field(default_factory=list)
-    span: Span | None = None
-    module: "Module | None" = None
-    attr_items: tuple = ()  # function attributes as written (words and '#N')
-    header_words: tuple = ()  # linkage, visibility, cc, return attributes as written
-    vararg: bool = False
+    blocks: list
+    span: Span | None
+    module: "Module | None"
+    attr_items: tuple
+    header_words: tuple
+    vararg: bool
     # Filled by the direct builder (patterns/ir_direct.py) for the uniformity analysis:
     # (True: every argument's and instruction's ``_users`` holds its users in program
     # order, each once: None, the one user itself, or a list of two or more; the loads
@@ -526,7 +781,25 @@ class Function:
     # whoever edits a parsed function's instructions or CFG must reset it to None
     # (patterns/divergence.py then computes the same lists itself and stores them in
     # ``_users``).
-    uses: object = field(default=None, repr=False)
+    uses: object
+
+    def __init__(self, name: str, cc: str | None, ret_type: Type, args: list, attrs: frozenset,
+                 is_declaration: bool, blocks: list = _FACTORY, span: Span | None = None,
+                 module: "Module | None" = None, attr_items: tuple = (), header_words: tuple = (),
+                 vararg: bool = False, uses: object = None) -> None:
+        self.name = name
+        self.cc = cc
+        self.ret_type = ret_type
+        self.args = args
+        self.attrs = attrs
+        self.is_declaration = is_declaration
+        self.blocks = [] if blocks is _FACTORY else blocks
+        self.span = span
+        self.module = module
+        self.attr_items = attr_items
+        self.header_words = header_words
+        self.vararg = vararg
+        self.uses = uses
 
     @property
     def entry(self) -> BasicBlock | None:
@@ -546,21 +819,50 @@ class Function:
         return f"<Function @{self.name}>"
 
 
-@dataclass(eq=False, slots=True)
 class GlobalVar:
+    """A global variable; ``type`` is the value type (as
+    ``@dataclass(eq=False, slots=True)``: identity equality)."""
+
+    __slots__ = __match_args__ = ("name", "type", "addrspace", "words", "span")
     name: str
-    type: Type  # the value type
-    addrspace: int = 0
-    words: tuple = ()
-    span: Span | None = None
+    type: Type
+    addrspace: int
+    words: tuple
+    span: Span | None
+
+    def __init__(self, name: str, type: Type, addrspace: int = 0, words: tuple = (),
+                 span: Span | None = None) -> None:
+        self.name = name
+        self.type = type
+        self.addrspace = addrspace
+        self.words = words
+        self.span = span
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, type={self.type!r}, "
+                f"addrspace={self.addrspace!r}, words={self.words!r}, span={self.span!r})")
 
 
-@dataclass(eq=False)
 class Module:
+    """A module (as ``@dataclass(eq=False)``: identity equality). ``attr_groups``: int ->
+    tuple of attribute strings; ``globals``: name -> GlobalVar."""
+
+    __match_args__ = ("functions", "path", "attr_groups", "globals")
     functions: list
     path: str = "<input>"
-    attr_groups: dict = field(default_factory=dict)  # int -> tuple of attribute strings
-    globals: dict = field(default_factory=dict)  # name -> GlobalVar
+    attr_groups: dict
+    globals: dict
+
+    def __init__(self, functions: list, path: str = "<input>", attr_groups: dict = _FACTORY,
+                 globals: dict = _FACTORY) -> None:
+        self.functions = functions
+        self.path = path
+        self.attr_groups = {} if attr_groups is _FACTORY else attr_groups
+        self.globals = {} if globals is _FACTORY else globals
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(functions={self.functions!r}, path={self.path!r}, "
+                f"attr_groups={self.attr_groups!r}, globals={self.globals!r})")
 
     def function(self, name: str) -> Function:
         for f in self.functions:

@@ -40,7 +40,9 @@ exactly when the verifier rejects.
 
 from __future__ import annotations
 
+import marshal
 import re
+import sys
 from itertools import islice
 
 from tdgen.errors import Span
@@ -54,6 +56,107 @@ __all__ = ["build_module"]
 
 class _Bail(Exception):
     """The input is outside the simple forms (or wrong): use the exact path."""
+
+
+# ------------------------------------------------------- compiled expressions, cached
+#
+# Compiling the expressions below costs about 5 ms per process (re's parser and code
+# generator are pure Python), a good part of what a ``tdgen divergence`` run spends
+# before reading its input. ``_re`` takes what ``re`` compiled them to from a small file
+# in tdgen's cache folder (``tdgen.target_cache.cache_dir``; ``TDGEN_NO_CACHE=1`` turns
+# it off): for each expression, the arguments of ``_sre.compile`` (the pattern, flags,
+# code, group count and names), one file per interpreter (cache tag, ``_sre.MAGIC``,
+# ``_sre.CODESIZE``). An expression missing from the file is compiled by ``re`` as usual
+# and its arguments are computed the way ``re._compiler.compile`` computes them, kept
+# only if ``_sre.compile`` of them gives a pattern equal to ``re``'s (patterns compare
+# equal when their flags and compiled code are); the file is then rewritten with the
+# current expressions. Every problem (no cache folder, unreadable or stale file, an
+# interpreter whose internals differ) silently means "compile with re".
+
+
+try:
+    import _sre  # CPython's engine: what re.compile hands the compiled code to
+except ImportError:  # pragma: no cover - another interpreter: no cache
+    _sre = None
+
+
+def _re_cache_file():
+    if _sre is None:
+        return None
+    try:
+        from tdgen.target_cache import cache_dir
+
+        root = cache_dir()
+    except Exception:  # pragma: no cover - no cache folder
+        return None
+    if root is None:
+        return None
+    return root / f"ir-direct-re-{sys.implementation.cache_tag}-{_sre.MAGIC}-{_sre.CODESIZE}.marshal"
+
+
+def _re_cache_read(path) -> dict:
+    if path is None:
+        return {}
+    try:
+        with open(path, "rb") as fh:
+            data = marshal.loads(fh.read())  # (marshal.load reads a file item by item: slow)
+    except Exception:  # missing or unreadable: compile everything
+        return {}
+    return data if data.__class__ is dict else {}
+
+
+_RE_FILE = _re_cache_file()
+_RE_OLD = _re_cache_read(_RE_FILE)  # pattern -> arguments of _sre.compile, as read
+_RE_NEW: dict = {}  # the same for the expressions of this module
+
+
+def _sre_args(src: str) -> tuple:
+    """The arguments ``re._compiler.compile`` passes to ``_sre.compile`` for ``src``."""
+    from re import _compiler, _parser
+
+    p = _parser.parse(src, 0)
+    code = _compiler._code(p, 0)
+    groupindex = p.state.groupdict
+    indexgroup = [None] * p.state.groups
+    for k, i in groupindex.items():
+        indexgroup[i] = k
+    # (opcodes are int subclasses, which marshal does not write: plain ints)
+    return (src, int(p.state.flags), [int(c) for c in code], p.state.groups - 1,
+            {k: int(i) for k, i in groupindex.items()}, tuple(indexgroup))
+
+
+def _re(src: str) -> "re.Pattern":
+    """``re.compile(src)``, from the cache file when it holds ``src``."""
+    args = _RE_OLD.get(src)
+    if args is not None:
+        try:
+            if args[0] == src:
+                p = _sre.compile(*args)
+                _RE_NEW[src] = args
+                return p
+        except Exception:  # pragma: no cover - a damaged entry: compile it
+            pass
+    p = re.compile(src)
+    if _RE_FILE is not None:
+        try:
+            args = _sre_args(src)
+            if _sre.compile(*args) == p:
+                _RE_NEW[src] = args
+        except Exception:  # pragma: no cover - other interpreter internals: not cached
+            pass
+    return p
+
+
+def _re_cache_write() -> None:
+    """Rewrite the cache file when it does not hold exactly this module's expressions."""
+    if _RE_FILE is None or _RE_NEW == _RE_OLD:
+        return
+    try:
+        from tdgen.fsutil import atomic_write
+
+        atomic_write(_RE_FILE, marshal.dumps(_RE_NEW))
+    except Exception:  # pragma: no cover - unwritable folder: no cache
+        pass
 
 
 _N = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
@@ -73,38 +176,38 @@ _VN = r'%[-a-zA-Z$._0-9]+|' + _CONST
 _P = r'([ \t]*)()(?:(?:%(?:([-a-zA-Z$._][-a-zA-Z$._0-9]*)|([0-9]+)) = )?'
 _PV = r'([ \t]*)()()()(?:'
 
-_LABEL = re.compile(r'[ \t]*([-a-zA-Z$._0-9]+):$')
+_LABEL = _re(r'[ \t]*([-a-zA-Z$._0-9]+):$')
 # one regular expression per opcode family, each for the whole line; the opcode itself
 # comes from the dispatch table (the expression only checks it)
-_BIN = re.compile(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
-                  + _T + r') ' + _V + r', ' + _V + r')$')
-_ICMP = re.compile(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
-_SELECT = re.compile(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
-_PHI = re.compile(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
-                  + r'), %(?:' + _N + r') \]))$')
-_PHI_PAIR = re.compile(r'\[ ' + _V + r', %(' + _N + r') \]')
-_BR = re.compile(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
-                 + r')))$')
-_RET = re.compile(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
-_CALL = re.compile(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
-                   r'((?: #[0-9]+)*))$')
-_ARG = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
-_LOAD = re.compile(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
-_STORE = re.compile(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
-_GEP = re.compile(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
-                  + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
-_GEP_IDX = re.compile(r', (' + _T + r') ' + _V)
-_CAST = re.compile(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
-                   + _T + r') ' + _V + r' to (' + _T + r'))$')
-_UNREACHABLE = re.compile(_PV + r'unreachable)$')
-_HEADER = re.compile(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
-                     + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
+_BIN = _re(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
+           + _T + r') ' + _V + r', ' + _V + r')$')
+_ICMP = _re(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
+_SELECT = _re(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
+_PHI = _re(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
+           + r'), %(?:' + _N + r') \]))$')
+_PHI_PAIR = _re(r'\[ ' + _V + r', %(' + _N + r') \]')
+_BR = _re(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
+          + r')))$')
+_RET = _re(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
+_CALL = _re(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
+            r'((?: #[0-9]+)*))$')
+_ARG = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
+_LOAD = _re(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_STORE = _re(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_GEP = _re(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
+           + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
+_GEP_IDX = _re(r', (' + _T + r') ' + _V)
+_CAST = _re(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
+            + _T + r') ' + _V + r' to (' + _T + r'))$')
+_UNREACHABLE = _re(_PV + r'unreachable)$')
+_HEADER = _re(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
+              + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
 # attribute groups of plain words and strings ("key" or "key"="value"); 'align' is a
 # keyword of the grammar, anything with parentheses is left to the exact path
-_ATTR_GROUP = re.compile(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
-_ATTR_ITEM = re.compile(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
-_PARAM = re.compile(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
-                    r'(?: %(' + _N + r'))?$')
+_ATTR_GROUP = _re(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
+_ATTR_ITEM = _re(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
+_PARAM = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
+             r'(?: %(' + _N + r'))?$')
 # Kept source text: a line whose text is provably what ir_print prints for it keeps
 # its (stripped) source text as ``Instruction.text`` instead of being re-printed.
 # The regular expressions above only admit single spaces between tokens; what else
@@ -120,7 +223,8 @@ _ODD_TYPES: list = []  # type spellings seen whose printed text differs
 _CANON_BINFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
 _CANON_CASTFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})
 _CANON_GEPFLAGS = frozenset({"", " inbounds", " nusw", " nuw", " inbounds nuw", " nusw nuw"})
-_MODULE_LINE = re.compile(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
+_MODULE_LINE = _re(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
+_re_cache_write()
 
 _BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
 _CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
@@ -375,7 +479,7 @@ class _Builder:
         pending: list = []  # (inst, operand index, name, type): uses before the definition
         phis: list = []  # (inst, [(local name, constant token, block name)], source text)
         odd: list = []  # instructions with a constant operand not in canonical spelling
-        terms: list = []  # (branch, [block names]), in block order
+        terms: list = []  # (branch, block name, second block name or None), in block order
         # SSA dominance: a use of a value defined earlier in the same block is valid by
         # construction; the blocks of values defined earlier in other blocks are
         # collected per using block (``cur_cross``, then ``checks``: (block, [blocks
@@ -506,7 +610,10 @@ class _Builder:
                         slot = name
                     if name in block_names:
                         raise _Bail
-                    cur = BasicBlock(name, [], f, [], [], _span(path, k, m.start(1) + 1), slot, len(blocks))
+                    # the span as ``line << 20 | column``, made on first read (ir.BasicBlock)
+                    col = m.start(1) + 1
+                    cur = BasicBlock(name, [], f, [], [], k << 20 | col if col < 0x100000 else _span(path, k, col),
+                                     slot, len(blocks))
                     block_names[name] = cur
                     blocks.append(cur)
                     cur_insts = cur.instructions
@@ -531,7 +638,10 @@ class _Builder:
             inst._users = None
             keep = True  # the source text is the printed text (see _ODD_TYPES)
             if fam == 0:  # binary operator
-                ty = tys.get(g[5]) or _ty(g[5])
+                try:
+                    ty = tys[g[5]]
+                except KeyError:
+                    ty = _ty(g[5])
                 if ty.__class__ is not IntType:
                     raise _Bail
                 inst.opcode = op
@@ -548,8 +658,9 @@ class _Builder:
                         keep = False
                 a = g[6]
                 if a:
-                    va = vals.get(a)
-                    if va is None:
+                    try:
+                        va = vals[a]
+                    except KeyError:
                         va = operand(a, None, ty, inst, 0)
                     else:
                         if va.type is not ty and va.type != ty:
@@ -567,8 +678,9 @@ class _Builder:
                     va = const(g[7], ty, inst)
                 b = g[8]
                 if b:
-                    vb = vals.get(b)
-                    if vb is None:
+                    try:
+                        vb = vals[b]
+                    except KeyError:
                         vb = operand(b, None, ty, inst, 1)
                     else:
                         if vb.type is not ty and vb.type != ty:
@@ -602,12 +714,13 @@ class _Builder:
                 inst.type = VOID
                 if g[4] is not None:
                     inst.operands = []
-                    terms.append((inst, (g[4],)))
+                    terms.append((inst, g[4], None))
                 else:
                     a = g[5]
                     if a:
-                        va = vals.get(a)
-                        if va is None:
+                        try:
+                            va = vals[a]
+                        except KeyError:
                             va = operand(a, None, I1, inst, 0)
                         else:
                             if va.type is not I1 and va.type != I1:
@@ -624,9 +737,12 @@ class _Builder:
                     else:
                         va = const(g[6], I1, inst)
                     inst.operands = [va]
-                    terms.append((inst, (g[7], g[8])))
+                    terms.append((inst, g[7], g[8]))
             elif fam == 1:  # icmp
-                ty = tys.get(g[5]) or _ty(g[5])
+                try:
+                    ty = tys[g[5]]
+                except KeyError:
+                    ty = _ty(g[5])
                 if ty.__class__ is not IntType and ty.__class__ is not PtrType:
                     raise _Bail
                 inst.opcode = op
@@ -634,8 +750,9 @@ class _Builder:
                 inst.predicate = g[4]
                 a = g[6]
                 if a:
-                    va = vals.get(a)
-                    if va is None:
+                    try:
+                        va = vals[a]
+                    except KeyError:
                         va = operand(a, None, ty, inst, 0)
                     else:
                         if va.type is not ty and va.type != ty:
@@ -653,8 +770,9 @@ class _Builder:
                     va = const(g[7], ty, inst)
                 b = g[8]
                 if b:
-                    vb = vals.get(b)
-                    if vb is None:
+                    try:
+                        vb = vals[b]
+                    except KeyError:
                         vb = operand(b, None, ty, inst, 1)
                     else:
                         if vb.type is not ty and vb.type != ty:
@@ -675,7 +793,10 @@ class _Builder:
             elif fam == 2:  # phi
                 pairs = _PHI_PAIR.findall(g[5])
                 inst.opcode = op
-                inst.type = tys.get(g[4]) or _ty(g[4])
+                try:
+                    inst.type = tys[g[4]]
+                except KeyError:
+                    inst.type = _ty(g[4])
                 inst.operands = [None] * len(pairs)
                 phis.append((inst, pairs, s if g[0] == "  " else "  " + s[len(g[0]):]))  # the text (see below)
                 for loc, _c, _bn in pairs:
@@ -697,7 +818,10 @@ class _Builder:
                 ta = g[6]
                 if ta != g[9]:
                     raise _Bail
-                ty = tys.get(ta) or _ty(ta)
+                try:
+                    ty = tys[ta]
+                except KeyError:
+                    ty = _ty(ta)
                 inst.opcode = op
                 inst.type = ty
                 inst.operands = [operand(g[4], g[5], I1, inst, 0), operand(g[7], g[8], ty, inst, 1),
@@ -827,8 +951,9 @@ class _Builder:
             if terminated:
                 # an unlabeled block (entry, or after a terminator): numbered before
                 # its first instruction
-                cur = BasicBlock(str(next_slot), [], f, [], [], _span(path, k, len(g[0]) + 1), str(n_slot),
-                                 len(blocks))
+                col = len(g[0]) + 1
+                cur = BasicBlock(str(next_slot), [], f, [], [],
+                                 k << 20 | col if col < 0x100000 else _span(path, k, col), str(n_slot), len(blocks))
                 next_slot += 1
                 n_slot += 1
                 numbered = True
@@ -915,19 +1040,19 @@ class _Builder:
         # branch targets, successors (terminator order) and predecessors (each once, in
         # block order: ``terms`` is in block order)
         once = True  # no branch names a block twice (see ``Function.uses``)
-        for inst, names in terms:
+        for inst, name0, name1 in terms:
             b = inst.block
-            t0 = get_block(names[0])
+            t0 = get_block(name0)
             if t0 is None:
                 raise _Bail
             p = t0.predecessors
             if not p or p[-1] is not b:
                 p.append(b)
-            if len(names) == 1:
+            if name1 is None:
                 inst.targets = [t0]
                 b.successors = [t0]
                 continue
-            t1 = get_block(names[1])
+            t1 = get_block(name1)
             if t1 is None:
                 raise _Bail
             inst.targets = [t0, t1]
@@ -980,7 +1105,7 @@ class _Builder:
                 if pb < 0:  # everything dominates an unreachable block
                     continue
                 qb = post[j]
-                for d in set(defs):
+                for d in defs:  # (a block may repeat: testing it again is cheaper than a set)
                     i = d.index
                     pa = pre[i]
                     if pa < 0 or pa > pb or qb > post[i]:

@@ -36,16 +36,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser. With ``only``, just that subcommand's module is imported
-    (the others stay listed but unconfigured), so start-up cost stays small."""
+    """The argument parser. With ``only`` (the command named first on the command
+    line, see ``_selected``), just that subcommand is made and its module imported, so
+    start-up cost stays small: the others could only show in the top-level help, which
+    a command line naming a command never prints (an argument error of the command is
+    reported by its own parser, ``tdgen <command>: error: ...``)."""
     parser = _Parser(prog="tdgen", description="tdgen: LLVM GPU backend toolkit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name, (module, help_text) in COMMANDS.items():
+        if only is not None and only != name:
+            continue
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=module)
-        if only is None or only == name:
-            _load(module).configure(p)
+        _load(module).configure(p)
     return parser
 
 

@@ -12,19 +12,79 @@ Stages collect errors in a ``Diagnostics`` and raise them together as one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 
-@dataclass(frozen=True, order=True)
-class Span:
-    """A location in a source file (1-based line and column)."""
+def frozen_error(name: str, verb: str = "assign to") -> AttributeError:
+    """The error a frozen dataclass raises on ``obj.name = ...`` / ``del obj.name``
+    (``dataclasses.FrozenInstanceError``, imported only when it is raised)."""
+    from dataclasses import FrozenInstanceError
 
-    path: str
-    line: int = 0
-    col: int = 0
-    end_line: int | None = None
-    end_col: int | None = None
+    return FrozenInstanceError(f"cannot {verb} field {name!r}")
+
+
+class Span:
+    """A location in a source file (1-based line and column).
+
+    Behaves as ``@dataclass(frozen=True, order=True)`` with these fields (``__init__``,
+    ``__repr__``, ``__eq__``, ordering, ``__hash__``, frozenness), written out so that
+    importing it does not import ``dataclasses`` (a few ms of every command's start-up)."""
+
+    __match_args__ = ("path", "line", "col", "end_line", "end_col")
+    line = 0
+    col = 0
+    end_line = None
+    end_col = None
+
+    def __init__(self, path: str, line: int = 0, col: int = 0, end_line: int | None = None,
+                 end_col: int | None = None) -> None:
+        d = self.__dict__
+        d["path"] = path
+        d["line"] = line
+        d["col"] = col
+        d["end_line"] = end_line
+        d["end_col"] = end_col
+
+    def _key(self) -> tuple:
+        return (self.path, self.line, self.col, self.end_line, self.end_col)
+
+    def __repr__(self) -> str:
+        return (f"{self.__class__.__qualname__}(path={self.path!r}, line={self.line!r}, col={self.col!r}, "
+                f"end_line={self.end_line!r}, end_col={self.end_col!r})")
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __lt__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() < other._key()
+        return NotImplemented
+
+    def __le__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() <= other._key()
+        return NotImplemented
+
+    def __gt__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() > other._key()
+        return NotImplemented
+
+    def __ge__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() >= other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name, value):
+        raise frozen_error(name)
+
+    def __delattr__(self, name):
+        raise frozen_error(name, "delete")
 
     def __str__(self) -> str:
         if self.line <= 0:

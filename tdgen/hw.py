@@ -7,13 +7,20 @@
 
 The spec model (``tdgen.model``) holds these on ``Target``; the divergence analysis,
 SelectionDAG builder and wave model read them from there.
+
+The three record classes behave as ``@dataclass(frozen=True)`` with the fields listed in
+their ``_FIELDS`` (``__init__`` with the same parameters and defaults, ``__repr__``,
+``__eq__``, ``__hash__``, frozenness), written out so that ``tdgen divergence`` does not
+import ``dataclasses`` at start-up (``FrozenRecord`` below, which patterns/divergence.py
+uses too; tests/test_frozen_records.py compares them with real dataclasses).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+
+from .errors import frozen_error
 
 
 class DivergenceKind(enum.Enum):
@@ -24,28 +31,67 @@ class DivergenceKind(enum.Enum):
     FOLLOWS_OPERANDS = "follows"  # divergent iff some operand is divergent
 
 
-@dataclass(frozen=True)
-class DivergenceRule:
+class FrozenRecord:
+    """``__repr__``, ``__eq__``, ``__hash__`` and frozenness of a frozen dataclass over
+    ``_FIELDS`` (each subclass writes its ``__init__``, setting fields through
+    ``__dict__``)."""
+
+    _FIELDS: tuple = ()
+
+    def _key(self) -> tuple:
+        d = self.__dict__
+        return tuple([d[f] for f in self._FIELDS])
+
+    def __repr__(self) -> str:
+        d = self.__dict__
+        return f"{self.__class__.__qualname__}(" + ", ".join(f"{f}={d[f]!r}" for f in self._FIELDS) + ")"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name, value):
+        raise frozen_error(name)
+
+    def __delattr__(self, name):
+        raise frozen_error(name, "delete")
+
+
+class DivergenceRule(FrozenRecord):
     """Divergence class for IR intrinsics whose name matches ``pattern``.
 
     ``pattern`` is a shell-style glob over the IR name (``llvm.amdgcn.image.atomic.*``).
     Rules cover intrinsics a target knows by name but does not declare in full."""
 
+    _FIELDS = __match_args__ = ("pattern", "kind", "note")
     pattern: str
     kind: DivergenceKind
     note: str = ""
+
+    def __init__(self, pattern: str, kind: DivergenceKind, note: str = "") -> None:
+        d = self.__dict__
+        d["pattern"] = pattern
+        d["kind"] = kind
+        d["note"] = note
 
     def matches(self, ir_name: str) -> bool:
         return fnmatchcase(ir_name, self.pattern)
 
 
-@dataclass(frozen=True)
-class UniformityModel:
+class UniformityModel(FrozenRecord):
     """Target facts for the uniformity analysis.
 
     Intrinsics declared in the spec carry their own ``DivergenceKind``; ``rules`` apply
     to the rest (first match wins); unmatched intrinsics follow their operands."""
 
+    _FIELDS = __match_args__ = (
+        "rules", "uniform_arg_ccs", "shader_ccs", "shader_uniform_arg_attrs", "default_uniform_arg_attrs",
+        "divergent_load_address_spaces", "atomics_divergent", "calls_divergent", "intrinsic_prefix",
+        "uniform_asm_outputs", "uniform_extracts", "single_lane_function_attrs")
     rules: tuple[DivergenceRule, ...] = ()
     # Calling conventions whose every argument is uniform (compute kernels).
     uniform_arg_ccs: frozenset[str] = frozenset()
@@ -74,6 +120,28 @@ class UniformityModel:
     # single lane, so nothing in it is divergent.
     single_lane_function_attrs: frozenset[str] = frozenset()
 
+    def __init__(self, rules: tuple[DivergenceRule, ...] = (), uniform_arg_ccs: frozenset[str] = uniform_arg_ccs,
+                 shader_ccs: frozenset[str] = shader_ccs,
+                 shader_uniform_arg_attrs: frozenset[str] = shader_uniform_arg_attrs,
+                 default_uniform_arg_attrs: frozenset[str] = default_uniform_arg_attrs,
+                 divergent_load_address_spaces: frozenset[int] = divergent_load_address_spaces,
+                 atomics_divergent: bool = True, calls_divergent: bool = True, intrinsic_prefix: str = "llvm.",
+                 uniform_asm_outputs: tuple[str, ...] = (), uniform_extracts: tuple[tuple[str, int], ...] = (),
+                 single_lane_function_attrs: frozenset[str] = single_lane_function_attrs) -> None:
+        d = self.__dict__
+        d["rules"] = rules
+        d["uniform_arg_ccs"] = uniform_arg_ccs
+        d["shader_ccs"] = shader_ccs
+        d["shader_uniform_arg_attrs"] = shader_uniform_arg_attrs
+        d["default_uniform_arg_attrs"] = default_uniform_arg_attrs
+        d["divergent_load_address_spaces"] = divergent_load_address_spaces
+        d["atomics_divergent"] = atomics_divergent
+        d["calls_divergent"] = calls_divergent
+        d["intrinsic_prefix"] = intrinsic_prefix
+        d["uniform_asm_outputs"] = uniform_asm_outputs
+        d["uniform_extracts"] = uniform_extracts
+        d["single_lane_function_attrs"] = single_lane_function_attrs
+
     def asm_output_uniform(self, constraint: str) -> bool:
         """Whether one inline-asm output constraint names a uniform register."""
         code = constraint.lstrip("=&+")
@@ -86,14 +154,22 @@ class UniformityModel:
         return None
 
 
-@dataclass(frozen=True)
-class WaveModel:
+class WaveModel(FrozenRecord):
     """Wavefront facts: supported sizes, the default, and wave64 ds_bpermute scope.
 
     ``bpermute_wave64`` is ``"full"`` when a wave64 ds_(b)permute addresses all 64
     lanes (GCN/GFX9), ``"half"`` when each 32-lane half permutes on its own."""
 
+    _FIELDS = __match_args__ = ("sizes", "default_size", "bpermute_wave64", "extra")
     sizes: tuple[int, ...] = (64,)
     default_size: int = 64
     bpermute_wave64: str = "full"
-    extra: tuple[tuple[str, str], ...] = field(default=())
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def __init__(self, sizes: tuple[int, ...] = (64,), default_size: int = 64, bpermute_wave64: str = "full",
+                 extra: tuple[tuple[str, str], ...] = ()) -> None:
+        d = self.__dict__
+        d["sizes"] = sizes
+        d["default_size"] = default_size
+        d["bpermute_wave64"] = bpermute_wave64
+        d["extra"] = extra
