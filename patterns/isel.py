@@ -1044,7 +1044,8 @@ class IselView:
     DAG builder and its IR passes, the combines, the selector, ``tdgen explain``), as
     plain records: small to unpickle, and loading it imports no spec model (the CLI
     caches it, see ``isel_bundle``). Every attribute is the target's own value or a
-    record with the same fields: intrinsics by IR name (``divergence``), lowerings
+    record with the same fields: intrinsics by IR name (``divergence``, ``properties``
+    as strings: LICM's speculation rules read them), lowerings
     (``intrinsic.ir_name``, ``node.name``/``opcode``, ``operand_map``), SDNodes by name
     (``opcode``), instructions by name (``ins``/``outs`` operand kinds), register
     classes, custom selection steps. Anything else is read from the full target, loaded
@@ -1059,7 +1060,8 @@ class IselView:
         self._facts = DivergenceFacts.of(target)
         self._source = source  # how to load the target again (a spec folder), after unpickling
         self._full = target
-        self.intrinsics_by_ir_name = {k: _Rec(ir_name=i.ir_name, divergence=i.divergence)
+        self.intrinsics_by_ir_name = {k: _Rec(ir_name=i.ir_name, divergence=i.divergence,
+                                              properties=tuple(str(p) for p in i.properties))
                                       for k, i in target.intrinsics_by_ir_name.items()}
         self.sdnodes = {k: _Rec(name=n.name, opcode=n.opcode) for k, n in target.sdnodes.items()}
         lows = []

@@ -142,24 +142,57 @@ def test_isel_view_selects_like_the_target():
     from patterns.ir import parse_module
     from patterns.isel import IselBundle, select_function
     from patterns.iselgen import generate_isel_kernel
+    from patterns.matcher import build_table
     from patterns.mir import print_function
     from tdgen.spec import load_target
 
     target = load_target("amdgpu")
-    view = IselBundle(target).install()
+    bundle = IselBundle(target)
+    view = bundle.install()
     assert view.custom_selects and view.lowerings
     for name in list(target.intrinsics_by_ir_name) + ["llvm.smax.i32", "llvm.amdgcn.nope"]:
         assert view.intrinsic_divergence(name) is target.intrinsic_divergence(name)
-    for seed in range(4):
-        text = generate_isel_kernel(seed, 400, constants=bool(seed % 2))
+    import pickle
+
+    # (as the CLI reads it from its cache: the records alone; reading anything else
+    # would need the full target, which this copy cannot load)
+    cached = pickle.loads(pickle.dumps(bundle)).install()
+    table = build_table(view)
+    texts = [generate_isel_kernel(seed, 400, constants=bool(seed % 2)) for seed in range(4)]
+    texts.append(LOOP_CALLS)
+    for seed, text in enumerate(texts):
         out = []
-        for t in (target, view):
+        for t in (target, view, cached):
             fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
-            sf, _ = select_function(fn, t, analyze(fn, t))
+            sf, _ = select_function(fn, t, analyze(fn, t), table)
             out.append((print_function(sf), [mi.as_json() for mi in sf.instrs()]))
-        assert out[0] == out[1], seed
+        assert out[0] == out[1] == out[2], seed
     # anything else is read from the full target
     assert view.namespace == target.namespace
+
+
+# target intrinsics called in a loop: LICM asks whether each may be hoisted (its
+# properties: IntrNoMem, IntrSpeculatable, IntrConvergent)
+LOOP_CALLS = """define amdgpu_kernel void @f(ptr addrspace(1) %out, i32 %a, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %inext, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %accn, %loop ]
+  %m = call i32 @llvm.amdgcn.mbcnt.lo(i32 %a, i32 0)
+  %r = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %acc)
+  %s = add i32 %m, %r
+  %accn = add i32 %acc, %s
+  %inext = add i32 %i, 1
+  %c = icmp ult i32 %inext, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %accn, ptr addrspace(1) %out, align 4
+  ret void
+}
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+"""
 
 
 TWO_FNS = """declare i32 @llvm.amdgcn.workitem.id.x()
