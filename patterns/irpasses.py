@@ -2026,24 +2026,20 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target
     return st.result() if st is not None else []
 
 
-def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
-    """``licm``'s work; the state (what moved, what is new), None without loops.
-    ``grew`` (from ``run_ir_passes``): not None when the parser's user lists were
-    current before EarlyCSE, whose rewrite recorded there the users it gave values;
-    with it the readers of a value are found without a scan of the function."""
-    blocks = fn.blocks
-    if len(blocks) < 2:
-        return None
-    if dom is None:
-        if idom is None:
-            from .sdag import immediate_dominators
+def _loop_forest(fn, dom: tuple):
+    """The natural loops of ``fn`` (``dom``: its ``_dom_tree``) as LoopInfo holds them:
+    (headers in LLVM's loop pass manager order, header -> body, header -> the headers
+    of its sub-loops, block -> the header of its innermost loop); None without loops.
 
-            idom = immediate_dominators(fn)
-        dom = _dom_tree(fn, idom)
+    A back edge b -> h has h dominating b; the body is h and what reaches b backwards
+    without passing h. The forest: an enclosing loop is larger, so taken first, and a
+    block's owner is its innermost loop. The order: a post-order walk of the forest, the
+    top-level loops in reverse program order and the loops inside one in program order
+    (LoopInfo keeps top-level loops in post-order of a depth-first walk of the CFG and
+    sub-loops in reverse post-order; the pass manager's queue is a stack)."""
     _kids, pre, post = dom
-
     bodies: dict = {}
-    for b in blocks:
+    for b in fn.blocks:
         pb = pre.get(b)
         if pb is None:
             continue
@@ -2063,11 +2059,6 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
                     stack.extend(x.predecessors)
     if not bodies:
         return None
-    # The loop forest (an enclosing loop is larger, so taken first, a block's owner is
-    # its innermost loop) and LLVM's loop pass manager order: a post-order walk of the
-    # forest, the top-level loops in reverse program order and the loops inside one in
-    # program order (LoopInfo keeps top-level loops in post-order of a depth-first walk
-    # of the CFG and sub-loops in reverse post-order; the queue is a stack).
     from .cfg import reverse_post_order
 
     rpo = {b: k for k, b in enumerate(reverse_post_order(fn))}
@@ -2088,6 +2079,27 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
             continue
         stack.append((h, True))
         stack.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
+    return loops, bodies, kids, innermost
+
+
+def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
+    """``licm``'s work; the state (what moved, what is new), None without loops.
+    ``grew`` (from ``run_ir_passes``): not None when the parser's user lists were
+    current before EarlyCSE, whose rewrite recorded there the users it gave values;
+    with it the readers of a value are found without a scan of the function."""
+    blocks = fn.blocks
+    if len(blocks) < 2:
+        return None
+    if dom is None:
+        if idom is None:
+            from .sdag import immediate_dominators
+
+            idom = immediate_dominators(fn)
+        dom = _dom_tree(fn, idom)
+    forest = _loop_forest(fn, dom)
+    if forest is None:
+        return None
+    loops, bodies, _kids, innermost = forest
     st = _LicmState(fn, ua, target, grew)
     for h in loops:
         body = bodies[h]

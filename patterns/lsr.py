@@ -158,8 +158,7 @@ def _loops(fn, idom=None, dom=None) -> tuple:
     """((header, body) of each innermost natural loop, in LLVM's loop pass manager
     order: a post-order walk of the loop forest, top-level loops in reverse program
     order; block -> loop depth; header -> body of every loop)."""
-    from .cfg import reverse_post_order
-    from .irpasses import _dom_tree
+    from .irpasses import _dom_tree, _loop_forest
 
     if dom is None:
         if idom is None:
@@ -167,47 +166,14 @@ def _loops(fn, idom=None, dom=None) -> tuple:
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
-    _kids, pre, post = dom
-    bodies: dict = {}
-    for b in fn.blocks:
-        pb = pre.get(b)
-        if pb is None:
-            continue
-        for h in b.successors:
-            ph = pre.get(h)
-            if ph is not None and ph <= pb and post[b] <= post[h]:  # a back edge b -> h
-                body = bodies.setdefault(h, {h})
-                stack = [b]
-                while stack:
-                    x = stack.pop()
-                    if x in body or x not in pre:
-                        continue
-                    body.add(x)
-                    stack.extend(x.predecessors)
-    if not bodies:
+    forest = _loop_forest(fn, dom)
+    if forest is None:
         return [], {}, {}
+    order, bodies, kids, _innermost = forest
     depth: dict = {}
     for body in bodies.values():
         for x in body:
             depth[x] = depth.get(x, 0) + 1
-    rpo = {b: k for k, b in enumerate(reverse_post_order(fn))}
-    innermost: dict = {}
-    kids: dict = {h: [] for h in bodies}
-    roots = []
-    for h in sorted(bodies, key=lambda h: (-len(bodies[h]), rpo[h])):
-        parent = innermost.get(h)
-        (kids[parent] if parent is not None else roots).append(h)
-        for b in bodies[h]:
-            innermost[b] = h
-    order = []
-    stack = [(h, False) for h in sorted(roots, key=rpo.__getitem__)]
-    while stack:
-        h, done = stack.pop()
-        if done:
-            order.append(h)
-            continue
-        stack.append((h, True))
-        stack.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
     return [(h, bodies[h]) for h in order if not kids[h]], depth, bodies
 
 

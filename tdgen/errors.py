@@ -23,14 +23,44 @@ def frozen_error(name: str, verb: str = "assign to") -> AttributeError:
     return FrozenInstanceError(f"cannot {verb} field {name!r}")
 
 
-class Span:
+class FrozenRecord:
+    """``__repr__``, ``__eq__``, ``__hash__`` and frozenness of a frozen dataclass over
+    ``_FIELDS`` (each subclass writes its ``__init__``, setting fields through
+    ``__dict__``)."""
+
+    _FIELDS: tuple = ()
+
+    def _key(self) -> tuple:
+        d = self.__dict__
+        return tuple([d[f] for f in self._FIELDS])
+
+    def __repr__(self) -> str:
+        d = self.__dict__
+        return f"{self.__class__.__qualname__}(" + ", ".join(f"{f}={d[f]!r}" for f in self._FIELDS) + ")"
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self._key() == other._key()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name, value):
+        raise frozen_error(name)
+
+    def __delattr__(self, name):
+        raise frozen_error(name, "delete")
+
+
+class Span(FrozenRecord):
     """A location in a source file (1-based line and column).
 
     Behaves as ``@dataclass(frozen=True, order=True)`` with these fields (``__init__``,
     ``__repr__``, ``__eq__``, ordering, ``__hash__``, frozenness), written out so that
     importing it does not import ``dataclasses`` (a few ms of every command's start-up)."""
 
-    __match_args__ = ("path", "line", "col", "end_line", "end_col")
+    _FIELDS = __match_args__ = ("path", "line", "col", "end_line", "end_col")
     line = 0
     col = 0
     end_line = None
@@ -44,18 +74,6 @@ class Span:
         d["col"] = col
         d["end_line"] = end_line
         d["end_col"] = end_col
-
-    def _key(self) -> tuple:
-        return (self.path, self.line, self.col, self.end_line, self.end_col)
-
-    def __repr__(self) -> str:
-        return (f"{self.__class__.__qualname__}(path={self.path!r}, line={self.line!r}, col={self.col!r}, "
-                f"end_line={self.end_line!r}, end_col={self.end_col!r})")
-
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return self._key() == other._key()
-        return NotImplemented
 
     def __lt__(self, other):
         if other.__class__ is self.__class__:
@@ -76,15 +94,6 @@ class Span:
         if other.__class__ is self.__class__:
             return self._key() >= other._key()
         return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __setattr__(self, name, value):
-        raise frozen_error(name)
-
-    def __delattr__(self, name):
-        raise frozen_error(name, "delete")
 
     def __str__(self) -> str:
         if self.line <= 0:

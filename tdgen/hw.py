@@ -11,8 +11,8 @@ SelectionDAG builder and wave model read them from there.
 The three record classes behave as ``@dataclass(frozen=True)`` with the fields listed in
 their ``_FIELDS`` (``__init__`` with the same parameters and defaults, ``__repr__``,
 ``__eq__``, ``__hash__``, frozenness), written out so that ``tdgen divergence`` does not
-import ``dataclasses`` at start-up (``FrozenRecord`` below, which patterns/divergence.py
-uses too; tests/test_frozen_records.py compares them with real dataclasses).
+import ``dataclasses`` at start-up (``tdgen.errors.FrozenRecord``, which
+patterns/divergence.py uses too; tests/test_frozen_records.py compares them with real dataclasses).
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from __future__ import annotations
 import enum
 from fnmatch import fnmatchcase
 
-from .errors import frozen_error
+from .errors import FrozenRecord
+
+__all__ = ["DivergenceKind", "DivergenceRule", "FrozenRecord", "UniformityModel", "WaveModel"]
 
 
 class DivergenceKind(enum.Enum):
@@ -29,36 +31,6 @@ class DivergenceKind(enum.Enum):
     SOURCE = "source"  # result may differ per lane whatever the operands
     ALWAYS_UNIFORM = "uniform"  # result is the same on every lane whatever the operands
     FOLLOWS_OPERANDS = "follows"  # divergent iff some operand is divergent
-
-
-class FrozenRecord:
-    """``__repr__``, ``__eq__``, ``__hash__`` and frozenness of a frozen dataclass over
-    ``_FIELDS`` (each subclass writes its ``__init__``, setting fields through
-    ``__dict__``)."""
-
-    _FIELDS: tuple = ()
-
-    def _key(self) -> tuple:
-        d = self.__dict__
-        return tuple([d[f] for f in self._FIELDS])
-
-    def __repr__(self) -> str:
-        d = self.__dict__
-        return f"{self.__class__.__qualname__}(" + ", ".join(f"{f}={d[f]!r}" for f in self._FIELDS) + ")"
-
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return self._key() == other._key()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __setattr__(self, name, value):
-        raise frozen_error(name)
-
-    def __delattr__(self, name):
-        raise frozen_error(name, "delete")
 
 
 class DivergenceRule(FrozenRecord):
