@@ -303,12 +303,23 @@ def test_signature_match_args_and_slots(ref, cls):
     assert not dataclasses.is_dataclass(cls)
 
 
+def _sets_sorted(text: str) -> str:
+    """``text`` with the items of each ``frozenset({...})`` sorted: equal sets built in
+    another order (a default written elsewhere, a set rebuilt by unpickling) iterate,
+    hence print, in another order."""
+    import re
+
+    return re.sub(r"frozenset\(\{([^{}]*)\}\)", lambda m: "frozenset({" + ", ".join(sorted(m.group(1).split(", ")))
+                  + "})", text)
+
+
 @pytest.mark.parametrize("ref,cls", FROZEN, ids=lambda c: c.__qualname__)
 def test_frozen_value_semantics(ref, cls):
     samples = SAMPLES[ref]
     objs = [(ref(*a), cls(*a)) for a in samples]
     for r, m in objs:
-        assert _named(repr(m), cls, ref) == repr(r) or repr(m) == _named(repr(r), ref, cls)
+        rm, rr = _sets_sorted(repr(m)), _sets_sorted(repr(r))
+        assert _named(rm, cls, ref) == rr or rm == _named(rr, ref, cls)
         assert hash(m) == hash(r)
         assert m == cls(*[getattr(m, f) for f in ref.__match_args__])
         assert m != r and not (m == r)  # different classes never compare equal
@@ -325,7 +336,7 @@ def test_frozen_value_semantics(ref, cls):
                 delattr(r, f.name)
             assert str(e1.value) == str(e2.value)
         for dup in (pickle.loads(pickle.dumps(m, protocol=p)) for p in range(2, pickle.HIGHEST_PROTOCOL + 1)):
-            assert dup == m and hash(dup) == hash(m) and repr(dup) == repr(m)
+            assert dup == m and hash(dup) == hash(m) and _sets_sorted(repr(dup)) == _sets_sorted(repr(m))
         assert copy.copy(m) == m and copy.deepcopy(m) == m
     for (r1, m1) in objs:
         for (r2, m2) in objs:
