@@ -369,8 +369,9 @@ class _FnSelector:
             must = opc not in GLUE_OPCODES
         else:
             must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
-        d = (self.custom.get(opc), fn, must, opc in _NO_GLUE)
-        if d == (None, None, False, True):
+        glue = None if opc in _NO_GLUE else _GLUE_OF.get(opc, _FnSelector.glue)
+        d = (self.custom.get(opc), fn, must, glue)
+        if d == (None, None, False, None):
             d = _NOTHING  # (nothing to try, nothing to emit)
         self._dispatch[opc] = d
         return d
@@ -379,16 +380,16 @@ class _FnSelector:
         out: list[MachineInstr] = []
         roots = set(dag.roots)
         dispatch = self._dispatch
-        glue = self.glue
         for n in reversed(dag.nodes):
             if n.uses <= 0 and n not in roots:
                 continue
-            d = dispatch.get(n.opcode)
-            if d is None:
+            try:
+                d = dispatch[n.opcode]
+            except KeyError:
                 d = self._dispatch_for(n.opcode)
             if d is _NOTHING:
                 continue
-            steps, fn, must, nothing = d
+            steps, fn, must, glue = d  # (glue: the generic instruction's emitter, or None)
             if steps is not None and self.try_custom(n, steps, diags, out):
                 continue
             if fn is not None and fn(n, self, out):
@@ -396,8 +397,8 @@ class _FnSelector:
             if must and not _preloaded_read(n):
                 diags.add(cannot_select(n, self.table))
                 continue
-            if not nothing:
-                glue(n, out)
+            if glue is not None:
+                glue(self, n, out)
         out.sort(key=_ORDER_KEY)
         return out
 
@@ -649,7 +650,10 @@ class _FnSelector:
         m = _new(MachineInstr)  # (MachineInstr(...) written out)
         ir = n.ir
         if ir is not None:
-            ir = getattr(ir, "name", None)
+            try:  # (getattr(ir, "name", None))
+                ir = ir.name
+            except AttributeError:
+                ir = None
             if ir is not None:
                 ir = f"%{ir}"
         m.ir = ir
@@ -684,8 +688,91 @@ class _FnSelector:
         out.append(m)
 
 
+def _glue_constant(sel: _FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
+    """``_FnSelector.glue`` for an ISD::Constant (no operands): ``MOV_IMM <value>``."""
+    m = _new(MachineInstr)
+    ir = n.ir
+    if ir is not None:
+        try:  # (getattr(ir, "name", None))
+            ir = ir.name
+        except AttributeError:
+            ir = None
+        if ir is not None:
+            ir = f"%{ir}"
+    m.ir = ir
+    m._node = i = n.id
+    m.pattern = None
+    m.order = i * 64 + 33
+    m.more_defs = ()
+    ops = []
+    vo = sel.vreg_of
+    for o in n.ops:  # (none, as a rule; numbered as glue numbers them)
+        oc = o.opcode
+        if oc != "ISD::CopyFromReg" and not ((oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0):
+            if vo.get(o) is None:
+                vo[o] = f"%{sel.next_vreg}"
+                sel.next_vreg += 1
+    ops = [str(n.value)]
+    m.opcode = "MOV_IMM"
+    m.operands = ops
+    vt = n.vt
+    if vt != "ch" and vt != "isVoid":
+        dst = vo.get(n)
+        if dst is None:
+            dst = vo[n] = f"%{sel.next_vreg}"
+            sel.next_vreg += 1
+        m.dst = dst
+        if n.divergent:
+            m.regclass, m.file = sel._vector_rc, "vector"
+        else:
+            m.regclass, m.file = sel._scalar_rc, "scalar"
+    else:
+        m.dst = m.regclass = m.file = None
+    out.append(m)
+
+
+def _glue_copy_to_reg(sel: _FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
+    """``_FnSelector.glue`` for an ISD::CopyToReg: ``COPY`` into the value's register."""
+    ops = []
+    vo = sel.vreg_of
+    for o in n.ops:
+        oc = o.opcode
+        if oc == "ISD::CopyFromReg":
+            ops.append(f"%{o.reg}")
+        elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
+            ops.append(str(o.value))
+        else:
+            r = vo.get(o)
+            if r is None:
+                r = vo[o] = f"%{sel.next_vreg}"
+                sel.next_vreg += 1
+            ops.append(r)
+    m = _new(MachineInstr)
+    ir = n.ir
+    if ir is not None:
+        try:  # (getattr(ir, "name", None))
+            ir = ir.name
+        except AttributeError:
+            ir = None
+        if ir is not None:
+            ir = f"%{ir}"
+    m.ir = ir
+    m._node = i = n.id
+    m.pattern = None
+    m.order = i * 64 + 33
+    m.more_defs = ()
+    m.opcode = "COPY"
+    m.dst = f"%{n.reg}"
+    m.regclass = sel._vector_rc if ops and n.ops[0].divergent else sel._scalar_rc
+    m.file = "vector" if n.divergent else "scalar"
+    m.operands = ops
+    out.append(m)
+
+
 _new = object.__new__
 _NOTHING = object()  # a _FnSelector._dispatch entry: nodes of that opcode are skipped
+# generic instructions written out for their opcode (the rest: _FnSelector.glue)
+_GLUE_OF = {"ISD::Constant": _glue_constant, "ISD::CopyToReg": _glue_copy_to_reg}
 
 # opcodes whose generic instruction is nothing (glue emits no instruction for them)
 _NO_GLUE = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
@@ -727,10 +814,9 @@ def _compile_selector(table: MatcherTable, opcode: str, plan_of):
         ns["_new"] = object.__new__
         ns["_release"] = _release
         ns["_xf"] = apply_xform
-        lines = [f"n{s}.uses += 1" for _name, s in sorted(slots.items()) if s != 0]
-        lines += ["for o in n0.ops:", "    u = o.uses - 1", "    o.uses = u", "    if u == 0:",
-                  "        for x in o.ops:", "            _release(x)",
-                  "irn = n0.ir", "if irn is not None:", "    irn = getattr(irn, 'name', None)",
+        lines = _use_count_lines(p, slots)
+        lines += ["irn = n0.ir", "if irn is not None:", "    try:", "        irn = irn.name",
+                  "    except AttributeError:", "        irn = None",
                   "    if irn is not None:", "        irn = f'%{irn}'",
                   "tn = n0.id", "base = tn * 64", "vo = sel.vreg_of"]
         _emit_source(plan_of(p), True, lines, [0], slots, repr(p.record), opcode == "ISD::CopyFromReg")
@@ -738,6 +824,46 @@ def _compile_selector(table: MatcherTable, opcode: str, plan_of):
         return lines
 
     return _compile_switch(pats, table._bindings, hit)
+
+
+def _use_count_lines(p, slots: dict) -> list[str]:
+    """The lines of ``_FnSelector.emit``'s use counting for pattern ``p`` (bound names
+    ``slots``): every bound value gains a user (once per name), then each operand of the
+    root loses one, a node left without users releasing its operands. A bound value that
+    is the root's own operand ``i`` gains and loses one: neither is written (its count
+    is at least 1 until then, as that operand is one of its uses, so no release is
+    missed or added) -- the operands of a two-operand root bound as they are cost no
+    count at all."""
+    gain: dict = {}
+    for _name, s in sorted(slots.items()):
+        if s != 0:
+            gain[s] = gain.get(s, 0) + 1
+    direct = {}  # root operand index -> the slot loaded from it
+    for chk in p.checks:
+        if chk[0] == "child" and chk[1] == 0:
+            direct[chk[2]] = chk[3]
+    kept = set()
+    for i, s in sorted(direct.items()):
+        if gain.get(s):
+            gain[s] -= 1
+            kept.add(i)
+    lines = []
+    for _name, s in sorted(slots.items()):
+        if s != 0 and gain.get(s):
+            gain[s] -= 1
+            lines.append(f"n{s}.uses += 1")
+    if not kept:
+        return lines + ["for o in n0.ops:", "    u = o.uses - 1", "    o.uses = u", "    if u == 0:",
+                        "        for x in o.ops:", "            _release(x)"]
+    top = max(direct) + 1  # (the matcher checked the root has operand top - 1)
+    lines.append("ops0 = n0.ops")
+    for i in range(top):
+        if i not in kept:
+            lines += [f"o = ops0[{i}]", "u = o.uses - 1", "o.uses = u", "if u == 0:",
+                      "    for x in o.ops:", "        _release(x)"]
+    lines += [f"if len(ops0) > {top}:", f"    for o in ops0[{top}:]:", "        u = o.uses - 1", "        o.uses = u",
+              "        if u == 0:", "            for x in o.ops:", "                _release(x)"]
+    return lines
 
 
 def _interpreted_selector(table: MatcherTable, opcode: str, plan_of):
@@ -992,8 +1118,12 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
     return SelectedFunction(fn.name, blocks), fdags
 
 
-def select_module(module, target, table: MatcherTable | None = None) -> list[SelectedFunction]:
-    """Select every defined function; all cannot-select errors are reported together."""
+def select_module(module, target, table: MatcherTable | None = None, *,
+                  keep: list | None = None) -> list[SelectedFunction]:
+    """Select every defined function; all cannot-select errors are reported together.
+    ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
+    being freed here (``tdgen isel`` keeps them until the process exits without tearing
+    down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
     from .divergence import analyze
 
     import gc
@@ -1008,8 +1138,10 @@ def select_module(module, target, table: MatcherTable | None = None) -> list[Sel
             if fn.is_declaration:
                 continue
             ua = analyze(fn, target)
-            sf, _ = select_function(fn, target, ua, table, diags)
+            sf, fdags = select_function(fn, target, ua, table, diags)
             out.append(sf)
+            if keep is not None:
+                keep.append(fdags)
     finally:
         if enabled:
             gc.enable()

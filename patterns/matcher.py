@@ -1000,16 +1000,26 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Cal
             ns[name] = pr
         return name
 
-    chains = []  # per pattern: its checks as ("c", condition) / ("a", variable, expression)
+    # per pattern: its checks as ("c", condition) / ("a", variable, expression), the
+    # lines run on a match, and the opcodes it requires of the root's operands as
+    # (position of that check in the items, operand index, opcode)
+    chains = []
     for k, p in enumerate(pats):
         items: list = []
+        root_operand: dict = {}  # slot -> the root operand it was loaded from
+        needs: list = []
         for chk in p.checks:
             kind = chk[0]
             n = f"n{chk[1]}"
             if kind == "child":
+                if chk[1] == 0:
+                    root_operand[chk[3]] = chk[2]
                 items.append(("c", f"len({n}.ops) > {chk[2]}"))
                 items.append(("a", f"n{chk[3]}", f"{n}.ops[{chk[2]}]"))
             elif kind == "opcode":
+                i = root_operand.get(chk[1])
+                if i is not None:
+                    needs.append((len(items), i, chk[2]))
                 items.append(("c", f"{n}.opcode == {chk[2]!r}"))
             elif kind == "type":
                 items.append(("c", f"{n}.vt == {chk[2]!r}"))
@@ -1035,38 +1045,54 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Cal
         if hit is None:
             ns[f"P{k}"] = p
             env = ", ".join(f"{name!r}: n{s}" for name, s in sorted(bindings[id(p)].items()))
-            chains.append((items, [f"return P{k}, {{{env}}}"]))
+            chains.append((items, [f"return P{k}, {{{env}}}"], needs))
         else:
-            chains.append((items, hit(k, p, bindings[id(p)], ns)))
+            chains.append((items, hit(k, p, bindings[id(p)], ns), needs))
 
-    if hit is None:
-        lines = ["def _match(n0):"]
-        _emit_factored(chains, 0, "    ", lines)
-        lines.append("    return None")
-    else:
-        lines = ["def _match(n0, sel, out):"]
-        _emit_factored(chains, 0, "    ", lines)
-        lines.append("    return False")
+    body: list = []
+    used: set = set()  # the root operands whose opcode a precheck reads
+    _emit_factored(chains, 0, "    ", body, used)
+    lines = ["def _match(n0):" if hit is None else "def _match(n0, sel, out):"]
+    if used:
+        # the opcodes of the root's operands, read once (None: no such operand)
+        lines.append("    ops0_ = n0.ops")
+        lines += [f"    oc{i} = ops0_[{i}].opcode if len(ops0_) > {i} else None" for i in sorted(used)]
+    lines += body
+    lines.append("    return None" if hit is None else "    return False")
     exec(compile_source("\n".join(lines), "<matcher>"), ns)  # noqa: S102 - generated from the table
     return ns["_match"]
 
 
-def _chain_tail(items, at: int) -> str:
+def _chain_tail(items, at: int, needs=(), used: set | None = None) -> str:
     """The checks of one pattern from ``at`` on as one condition (an SDNode operand is
-    never None: ``is not None`` only makes the assignment an expression)."""
-    return " and ".join(f"({it[1]})" if it[0] == "c" else f"(({it[1]} := {it[2]}) is not None)"
-                        for it in items[at:])
+    never None: ``is not None`` only makes the assignment an expression). ``needs``: the
+    opcodes the pattern requires of the root's operands (see ``_compile_group``); one
+    checked after the first of these checks is also tested first, on the opcode read
+    once per node (``oc<i>``, its operand index added to ``used``): a pattern that
+    cannot match fails on one comparison. (Checks have no effect but their answer and
+    the local variables they bind, so testing a necessary condition early changes
+    nothing else.)"""
+    pre = []
+    if used is not None:
+        for pos, i, op in needs:
+            if pos > at:
+                pre.append(f"(oc{i} == {op!r})")
+                used.add(i)
+    return " and ".join(pre + [f"({it[1]})" if it[0] == "c" else f"(({it[1]} := {it[2]}) is not None)"
+                               for it in items[at:]])
 
 
-def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
-    """Source lines trying ``group`` -- consecutive (checks, lines ending in a return) whose first
-    ``at`` checks are the same and already done -- in order: a run of patterns that
-    share their next check tests it once (an assignment is just made), the rest of a
-    lone pattern is one ``and`` chain. (A module function, not a closure that calls
-    itself, so compiling leaves no reference cycle behind.)"""
+def _emit_factored(group: list, at: int, indent: str, lines: list, used: set | None = None) -> None:
+    """Source lines trying ``group`` -- consecutive (checks, lines ending in a return,
+    opcodes required of the root's operands) whose first ``at`` checks are the same
+    and already done -- in order: a run of patterns that share their next check tests
+    it once (an assignment is just made), the rest of a lone pattern is one ``and``
+    chain (see ``_chain_tail``; ``used`` collects the root operands it prechecks). (A
+    module function, not a closure that calls itself, so compiling leaves no reference
+    cycle behind.)"""
     i = 0
     while i < len(group):
-        items, ret = group[i]
+        items, ret = group[i][0], group[i][1]
         if at >= len(items):
             lines.extend(indent + r for r in ret)
             return  # the patterns after it can never be reached
@@ -1076,14 +1102,14 @@ def _emit_factored(group: list, at: int, indent: str, lines: list) -> None:
             j += 1
         if j - i == 1 or len(indent) > 160:  # (nesting kept well within Python's limits)
             for q in group[i:j]:
-                lines.append(f"{indent}if {_chain_tail(q[0], at)}:")
+                lines.append(f"{indent}if {_chain_tail(q[0], at, q[2] if len(q) > 2 else (), used)}:")
                 lines.extend(f"{indent}    {r}" for r in q[1])
         elif head[0] == "a":
             lines.append(f"{indent}{head[1]} = {head[2]}")
-            _emit_factored(group[i:j], at + 1, indent, lines)
+            _emit_factored(group[i:j], at + 1, indent, lines, used)
         else:
             lines.append(f"{indent}if {head[1]}:")
-            _emit_factored(group[i:j], at + 1, indent + "    ", lines)
+            _emit_factored(group[i:j], at + 1, indent + "    ", lines, used)
         i = j
 
 

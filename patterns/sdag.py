@@ -227,7 +227,12 @@ class SelectionDAG:
     def node(self, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None, reg=None,
              target_op=None) -> SDNode:
         nodes = self.nodes
-        n = SDNode(len(nodes), opcode, vt, ops, value, cc, ir, intrinsic, reg, self.block, target_op)
+        n = _mk(len(nodes), opcode, vt, list(ops), ir, self.block)  # (SDNode(...), without its defaults)
+        n.value = value
+        n.cc = cc
+        n.intrinsic = intrinsic
+        n.reg = reg
+        n.target_op = target_op
         for o in n.ops:
             o.uses += 1
         nodes.append(n)
@@ -607,18 +612,30 @@ class _SinkTree:
         the nearest common dominator of those blocks, visited in any order -- it only
         climbs, so once ``bb`` does not dominate it, it never will -- then up the
         dominator tree until acceptable."""
-        pre = self.pre
-        to = None
+        pre, post = self.pre, self.post
+        to = tp = tq = None  # (the candidate and its dominator-tree interval)
+        bp = bq = None
         for group in (user_blocks, phi_blocks):
             for ub in group:
                 if ub is bb:
                     # the common dominator of bb and anything is bb or above it, which
                     # either ends as bb or fails the dominance test: no move
                     return None
-                if ub not in pre:
+                p = pre.get(ub)
+                if p is None:
                     continue
-                to = ub if to is None else self.nca(to, ub)
-                if not self.dominates(bb, to):
+                q = post[ub]
+                if to is None:
+                    to, tp, tq = ub, p, q
+                    bp, bq = pre[bb], post[bb]
+                elif tp <= p and q <= tq:  # (self.nca written out where one dominates the other)
+                    pass
+                elif p <= tp and tq <= q:
+                    to, tp, tq = ub, p, q
+                else:
+                    to = self.nca(to, ub)
+                    tp, tq = pre[to], post[to]
+                if not (bp <= tp and tq <= bq):  # (self.dominates(bb, to))
                     return None
         if to is None:
             return None
@@ -784,6 +801,7 @@ class _Prepared:
 
 
 _MISSING = object()
+_EMPTY = frozenset()
 _KINDS: dict = {}  # IR value class -> "I" instruction, "A" argument, "C" constant, "O" other
 
 
@@ -932,6 +950,26 @@ def _prepare(fn) -> _Prepared:
                 ky = kinds.get(y.__class__)
                 if ky == "I":
                     y = rep.get(y, y)
+                elif ky == "C" and kx is not None:
+                    # (_cse_operand_key and _cse_swapped written out for the common
+                    # ``x op constant``: a constant goes first)
+                    ct = y.type
+                    tt = type_text.get(id(ct))
+                    if tt is None:
+                        tt = type_text[id(ct)] = (ct, str(ct))
+                    y = (y.text, tt[1])
+                    if opc in commutative:
+                        key = (opc, tcid, ins.predicate, y, x, ins.flags)
+                    else:
+                        key = (opc, tcid, ins.predicate, x, y, ins.flags)
+                    hit = table.get(key)
+                    if hit is not None:
+                        hb = hit.block
+                        if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
+                            rep[ins] = hit
+                            continue
+                    table[key] = ins
+                    continue
                 elif ky != "A":
                     y = _cse_operand_key(y, rep, type_text)
                     ky = None
@@ -1203,6 +1241,11 @@ class _Builder:
         for ci, c in enumerate(getattr(ua, "cycles_with_divergent_exit", ())):
             for b in c.block_set:
                 self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
+        # per phi the analysis calls divergent: whether its divergence is not just that of
+        # its incoming values (the last step of ``ua.why``; see ``phi_divergent``)
+        self._phi_kept: dict = {}
+        # per block: its live phis, in order, as ``build`` met them (block_builder)
+        self.block_phis: dict = {}
 
     def is_divergent(self, v) -> bool:
         return bool(self.ua.is_divergent(v))
@@ -1215,23 +1258,27 @@ class _Builder:
             return False
         if self._incoming_divergent(phi):
             return True
-        why = getattr(self.ua, "why", None)
-        steps = why(phi) if why is not None else []
-        return not steps or getattr(steps[-1], "kind", "data") != "data"
+        kept = self._phi_kept.get(phi)
+        if kept is None:
+            why = getattr(self.ua, "why", None)
+            steps = why(phi) if why is not None else []
+            kept = self._phi_kept[phi] = not steps or getattr(steps[-1], "kind", "data") != "data"
+        return kept
 
     def _incoming_divergent(self, phi) -> bool:
+        rep, alias, value_div = self.rep, self.value_alias, self.value_div
         for v, _b in phi.incoming:
-            v = self.rep.get(v, v)
-            v = self.value_alias.get(v, v)
-            if isinstance(v, tuple):
+            v = rep.get(v, v)
+            v = alias.get(v, v)
+            if v.__class__ is tuple:
                 continue
-            kind = type(v).__name__
-            if kind not in ("Instruction", "Argument"):
+            k = _KINDS.get(v.__class__) or _kind(v.__class__)
+            if k != "I" and k != "A":
                 continue
-            known = self.value_div.get(v)
+            known = value_div.get(v)
             if known is None:
                 known = self.is_divergent(v)
-            if known or (kind == "Instruction" and self._temporal(v, phi.block)):
+            if known or (k == "I" and self.temporal and self._temporal(v, phi.block)):
                 return True  # (read outside a cycle with a divergent exit: temporal divergence)
         return False
 
@@ -1239,7 +1286,7 @@ class _Builder:
         inner = self.temporal.get(self.moved.get(v) or v.block)
         if not inner:
             return False
-        return bool(inner - self.temporal.get(block, frozenset()))
+        return not inner <= self.temporal.get(block, _EMPTY)  # (a cycle of v's not holding block)
 
     def reg_of(self, v) -> str:
         r = self.vreg.get(v)
@@ -1290,7 +1337,12 @@ class _Builder:
     def block_builder(self):
         """A function building the SelectionDAG of a block of this function, ``build(block)``
         (the helpers it uses are made once for all the function's blocks; nothing made
-        here refers to the builder's function objects, so no reference cycle is left)."""
+        here refers to the builder's function objects, so no reference cycle is left).
+
+        Nodes are made inline (``_mk`` written out: every slot set, in ``_mk``'s order;
+        tests/test_sdag_prepass.py checks every node of built blocks has every slot). The
+        common operands are resolved without a call: a value computed earlier in the
+        block, an integer constant whose (value, type) was seen before."""
         # the block being built (closure cells, set by ``build``)
         block = nodes = local = consts = None
 
@@ -1304,6 +1356,11 @@ class _Builder:
         vregs = self.vreg
         ua_div = self.ua.is_divergent
         temporal = self.temporal  # (empty unless a cycle has a divergent exit)
+        moved = self.moved
+        empty = frozenset()
+        new = object.__new__
+        Node = SDNode
+        missing = _MISSING
 
         def vt_of_cached(ty) -> str:
             hit = vt_cache.get(id(ty))
@@ -1316,51 +1373,64 @@ class _Builder:
             key = (value, vt)
             n = consts.get(key)
             if n is None:
-                n = _mk(len(nodes), "ISD::Constant", vt, [], None, block)
-                n.value = value
-                n.source = "uniform"
-                nodes.append(n)
-                consts[key] = n
+                n = const_node(key)
             return n
 
-        def get(v) -> SDNode:
-            # (no closure here refers to itself: a reference cycle would keep the block's
-            # nodes alive until the cyclic collector runs)
-            k = kinds.get(v.__class__)
-            if k is None:
-                k = _kind(v.__class__)
-            if k == "C":
-                # a constant is never a CSE representative, a local value or an alias key;
-                # its (value, vt) is cached per type and text (each use is a new object)
-                t = v.type
-                by_text = const_keys.get(id(t))
-                if by_text is None:
-                    by_text = const_keys[id(t)] = (t, {})  # (the type kept alive with its id)
-                by_text = by_text[1]
-                key = by_text.get(v.text, _MISSING)
-                if key is _MISSING:
-                    c = _const_int(v)
-                    vt = vt_of_cached(t)
-                    key = by_text[v.text] = None if c is None else (_wrap(c, vt), vt)
-                if key is None:
-                    n = SDNode(len(nodes), "ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
-                               vt_of_cached(t), (), None, None, v, None, None, block)
-                    n.source = "uniform"
-                    nodes.append(n)
-                    return n
-                n = consts.get(key)
-                if n is None:
-                    n = _mk(len(nodes), "ISD::Constant", key[1], [], None, block)
-                    n.value = key[0]
-                    n.source = "uniform"
-                    nodes.append(n)
-                    consts[key] = n
+        def const_node(key) -> SDNode:
+            """A new ISD::Constant node of ``key`` = (value, vt), entered in ``consts``."""
+            n = new(Node)
+            n.id = len(nodes)
+            n.opcode = "ISD::Constant"
+            n.vt = key[1]
+            n.ops = []
+            n.divergent = False
+            n.value = key[0]
+            n.cc = None
+            n.ir = None
+            n.uses = 0
+            n.source = "uniform"
+            n.chain = None
+            n.intrinsic = None
+            n.reg = None
+            n.block = block
+            n.target_op = None
+            n.mark = 0
+            n.users = None
+            n.wlix = -1
+            n.kbc = None
+            n.klz = 0
+            nodes.append(n)
+            consts[key] = n
+            return n
+
+        def constant(v) -> SDNode:
+            """The node of IR constant ``v``: its (value, vt) is cached per type and text
+            (each use is a new object); a constant is never a CSE representative, a local
+            value or an alias key."""
+            t = v.type
+            by_text = const_keys.get(id(t))
+            if by_text is None:
+                by_text = const_keys[id(t)] = (t, {})  # (the type kept alive with its id)
+            by_text = by_text[1]
+            key = by_text.get(v.text, missing)
+            if key is missing:
+                c = _const_int(v)
+                vt = vt_of_cached(t)
+                key = by_text[v.text] = None if c is None else (_wrap(c, vt), vt)
+            if key is None:
+                n = SDNode(len(nodes), "ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
+                           vt_of_cached(t), (), None, None, v, None, None, block)
+                n.source = "uniform"
+                nodes.append(n)
                 return n
-            v = rep.get(v, v)
-            n = local.get(v)
-            if n is not None:
-                return n
-            # a value not computed in this block (yet): a folded value, or a CopyFromReg
+            n = consts.get(key)
+            if n is None:
+                n = const_node(key)
+            return n
+
+        def far(v, k) -> SDNode:
+            """The node of value ``v`` (of kind ``k``, CSE representative already taken)
+            that is not computed in this block (yet): a folded value, or a CopyFromReg."""
             al = value_alias.get(v)
             if al is not None:
                 if al.__class__ is tuple:  # folded to a constant in its own block
@@ -1375,18 +1445,38 @@ class _Builder:
             if k == "I" or k == "A":
                 t = v.type
                 vt = vt_cache.get(id(t))
+                vt = vt_of_cached(t) if vt is None else vt[1]
                 reg = vregs.get(v)
                 if reg is None:
                     reg = vregs[v] = str(len(vregs))
-                n = _mk(len(nodes), "ISD::CopyFromReg", vt_of_cached(t) if vt is None else vt[1], [], v, block)
+                n = new(Node)  # (_mk written out)
+                n.id = len(nodes)
+                n.opcode = "ISD::CopyFromReg"
+                n.vt = vt
+                n.ops = []
+                n.value = None
+                n.cc = None
+                n.ir = v
+                n.uses = 0
+                n.chain = None
+                n.intrinsic = None
                 n.reg = reg
+                n.block = block
+                n.target_op = None
+                n.mark = 0
+                n.users = None
+                n.wlix = -1
+                n.kbc = None
                 nodes.append(n)
                 n.klz = live_lz.get(v, 0)
                 div = value_div.get(v)
                 if div is None:
                     div = bool(ua_div(v))
                 if not div and temporal and k == "I":
-                    div = self._temporal(v, block)
+                    # (self._temporal: read outside a cycle with a divergent exit)
+                    inner = temporal.get(moved.get(v) or v.block)
+                    if inner:
+                        div = not inner <= temporal.get(block, empty)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
                 local[v] = n
@@ -1408,6 +1498,20 @@ class _Builder:
             local[v] = n
             return n
 
+        def get(v) -> SDNode:
+            # (no closure here refers to itself: a reference cycle would keep the block's
+            # nodes alive until the cyclic collector runs)
+            k = kinds.get(v.__class__)
+            if k is None:
+                k = _kind(v.__class__)
+            if k == "C":
+                return constant(v)
+            v = rep.get(v, v)
+            n = local.get(v)
+            if n is not None:
+                return n
+            return far(v, k)
+
         def mk(opcode, vt, ops, ir, cc=None) -> SDNode:
             n = _mk(len(nodes), opcode, vt, list(ops), ir, block)
             n.cc = cc
@@ -1418,7 +1522,9 @@ class _Builder:
 
         used_outside = self.used_outside
         binops = ISD_OF_BINOP
+
         placed = self.placed
+        block_phis = self.block_phis
 
         def build(blk) -> SelectionDAG:
             nonlocal block, nodes, local, consts
@@ -1428,37 +1534,91 @@ class _Builder:
             droots = dag.roots
             local = {}
             consts = {}
+            append = nodes.append
             # (nodes are made here directly, as SelectionDAG.node makes them: the next id,
             # operands gaining a user, appended in creation order)
             chain = _mk(0, "ISD::EntryToken", "ch", [], None, blk)
             chain.source = "uniform"
-            nodes.append(chain)
+            append(chain)
+            last_t = last_vt = None  # (the type of the previous binary op and its vt)
+            phis = None  # (the block's live phis, listed in block_phis when it has any)
+            block_phis.pop(blk, None)
             for ins in placed[blk]:
                 op = ins.opcode
                 isd = binops.get(op)
                 if isd is not None:
-                    # the common case: an operand computed earlier in this block is found
-                    # without calling get(), the divergence of a node without a source (the
-                    # OR of its operands') written out
-                    x, y = ins.operands[0], ins.operands[1]
-                    a = local.get(rep.get(x, x)) if kinds.get(x.__class__) == "I" else None
-                    if a is None:
+                    # the common case, written out: an operand computed earlier in this
+                    # block or an integer constant seen before is found without a call,
+                    # the node is made inline (_mk) and its divergence is the OR of its
+                    # operands'
+                    operands = ins.operands
+                    x = operands[0]
+                    k = kinds.get(x.__class__)
+                    if k == "I":
+                        x = rep.get(x, x)
+                        a = local.get(x)
+                        if a is None:
+                            a = far(x, k)
+                    elif k == "C":
+                        ck = const_keys.get(id(x.type))
+                        ck = ck[1].get(x.text) if ck is not None else None
+                        a = consts.get(ck) if ck is not None else None
+                        if a is None:
+                            a = constant(x)
+                    else:
                         a = get(x)
-                    b = local.get(rep.get(y, y)) if kinds.get(y.__class__) == "I" else None
-                    if b is None:
+                    y = operands[1]
+                    k = kinds.get(y.__class__)
+                    if k == "I":
+                        y = rep.get(y, y)
+                        b = local.get(y)
+                        if b is None:
+                            b = far(y, k)
+                    elif k == "C":
+                        ck = const_keys.get(id(y.type))
+                        ck = ck[1].get(y.text) if ck is not None else None
+                        b = consts.get(ck) if ck is not None else None
+                        if b is None:
+                            b = constant(y)
+                    else:
                         b = get(y)
                     t = ins.type
-                    vt = vt_cache.get(id(t))
-                    vt = vt_of_cached(t) if vt is None else vt[1]
-                    n = _mk(len(nodes), isd, vt, [a, b], ins, block)
+                    if t is not last_t:
+                        vt = vt_cache.get(id(t))
+                        last_vt = vt_of_cached(t) if vt is None else vt[1]
+                        last_t = t
+                    n = new(Node)  # (_mk written out)
+                    n.id = len(nodes)
+                    n.opcode = isd
+                    n.vt = last_vt
+                    n.ops = [a, b]
                     n.divergent = True if a.divergent or b.divergent else False
+                    n.value = None
+                    n.cc = None
+                    n.ir = ins
+                    n.uses = 0
+                    n.source = None
+                    n.chain = None
+                    n.intrinsic = None
+                    n.reg = None
+                    n.block = blk
+                    n.target_op = None
+                    n.mark = 0
+                    n.users = None
+                    n.wlix = -1
+                    n.kbc = None
+                    n.klz = 0
                     a.uses += 1
                     b.uses += 1
-                    nodes.append(n)
+                    append(n)
                 elif op == "phi":
+                    if phis is None:
+                        phis = block_phis[blk] = [ins]
+                    else:
+                        phis.append(ins)
                     n = _mk(len(nodes), "ISD::CopyFromReg", vt_of_cached(ins.type), [], ins, block)
                     n.reg = self.reg_of(ins)
-                    nodes.append(n)
+                    append(n)
                     if self.track_lz:
                         n.klz = live_lz[ins] = self._phi_lz(ins)
                     div = self.phi_divergent(ins)
@@ -1470,10 +1630,12 @@ class _Builder:
                     operands = ins.operands
                     if operands and len(operands) >= 3 or (operands and vt_of_cached(getattr(operands[0], "type", None)) == "i1"):
                         c = get(operands[0])
-                        n = mk("ISD::BRCOND", "ch", (c,), ins)
+                        n = _mk(len(nodes), "ISD::BRCOND", "ch", [c], ins, blk)
+                        c.uses += 1
                         n.divergent = c.divergent
                     else:
-                        n = mk("ISD::BR", "ch", (), ins)
+                        n = _mk(len(nodes), "ISD::BR", "ch", [], ins, blk)
+                    append(n)
                     n.chain = chain
                     droots.append(n)
                     continue
@@ -1548,11 +1710,29 @@ class _Builder:
                         reg = vregs.get(ins)
                         if reg is None:
                             reg = vregs[ins] = str(len(vregs))
-                        c = _mk(len(nodes), "ISD::CopyToReg", "ch", [n], ins, block)
-                        c.reg = reg
-                        n.uses += 1
-                        nodes.append(c)
+                        c = new(Node)  # (_mk written out)
+                        c.id = len(nodes)
+                        c.opcode = "ISD::CopyToReg"
+                        c.vt = "ch"
+                        c.ops = [n]
                         c.divergent = n.divergent
+                        c.value = None
+                        c.cc = None
+                        c.ir = ins
+                        c.uses = 0
+                        c.source = None
+                        c.chain = None
+                        c.intrinsic = None
+                        c.reg = reg
+                        c.block = blk
+                        c.target_op = None
+                        c.mark = 0
+                        c.users = None
+                        c.wlix = -1
+                        c.kbc = None
+                        c.klz = 0
+                        n.uses += 1
+                        append(c)
                         droots.append(c)
             dag.constants = (len(nodes), consts)
             return dag
@@ -1730,36 +1910,52 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     seen = set(order)
     order += [blk for blk in fn.blocks if blk not in seen]
     build = b.block_builder()
+    value_div, value_alias = b.value_div, b.value_alias
+    kinds = _KINDS
     for blk in order:
         dag = build(blk)
         if combine:
             _combine.run(dag, target)
             for r in dag.roots:
-                if r.opcode == "ISD::CopyToReg" and r.ir is not None and r.ops:
+                if r.opcode == "ISD::CopyToReg":
+                    ir = r.ir
+                    if ir is None or not r.ops:
+                        continue
                     src = r.ops[0]
-                    b.value_div[r.ir] = src.divergent
+                    value_div[ir] = src.divergent
+                    so = src.opcode
                     if src.vt == "i32":
                         # counted when first asked (_known_lz of a CopyFromReg, _phi_lz)
-                        live_lz[r.ir] = src.klz if src.opcode == "ISD::CopyFromReg" else src
-                    if src.opcode == "ISD::Constant" and isinstance(src.value, int):
-                        b.value_alias[r.ir] = (src.value, src.vt)
-                    elif src.opcode == "ISD::CopyFromReg" and src.ir is not None and src.ir is not r.ir \
-                            and type(src.ir).__name__ in ("Instruction", "Argument"):
-                        b.value_alias[r.ir] = b.value_alias.get(src.ir, src.ir)
+                        live_lz[ir] = src.klz if so == "ISD::CopyFromReg" else src
+                    if so == "ISD::Constant":
+                        if isinstance(src.value, int):
+                            value_alias[ir] = (src.value, src.vt)
+                    elif so == "ISD::CopyFromReg":
+                        si = src.ir
+                        if si is not None and si is not ir and (kinds.get(si.__class__) or _kind(si.__class__)) in "IA":
+                            value_alias[ir] = value_alias.get(si, si)
         built[blk] = dag
     dags = [built[blk] for blk in fn.blocks]
     index = {blk: i for i, blk in enumerate(fn.blocks)}
     phis = []
+    block_phis = b.block_phis
+    rep, vregs = b.rep, b.vreg
     for blk in fn.blocks:
         row = []
-        for ins in blk.instructions:
-            if ins.opcode != "phi" or ins not in b.live:
-                continue
+        for ins in block_phis.get(blk, ()):  # (the live phis of blk, in order)
             inc = []
             for v, pb in ins.incoming:
-                v = b.rep.get(v, v)
-                kind = type(v).__name__
-                text = f"%{b.reg_of(v)}" if kind in ("Instruction", "Argument") else getattr(v, "text", str(v))
+                v = rep.get(v, v)
+                k = kinds.get(v.__class__) or _kind(v.__class__)
+                if k == "I" or k == "A":
+                    reg = vregs.get(v)  # (b.reg_of(v))
+                    if reg is None:
+                        reg = vregs[v] = str(len(vregs))
+                    text = f"%{reg}"
+                else:
+                    text = getattr(v, "text", _MISSING)
+                    if text is _MISSING:
+                        text = str(v)
                 inc.append((text, index.get(pb, -1)))
             row.append((ins, b.reg_of(ins), b.phi_divergent(ins), inc))
         phis.append(row)

@@ -74,6 +74,43 @@ def test_mir_and_json_agree_and_parse():
     assert by_ir["%u"]["file"] == "scalar" and by_ir["%x"]["file"] == "vector"
 
 
+def test_json_writer_matches_json_dumps(tmp_path):
+    """``--format json`` writes its text directly (``commands.isel.json_text``); it is
+    ``json.dumps(data, indent=2, sort_keys=True)`` of the same data: on selected kernels
+    (extra results, PHIs, several functions, none) and on hand-made instructions with
+    text to escape, empty lists and values of other types (which go through json.dumps)."""
+    from patterns.isel import MachineInstr, SelectedBlock, SelectedFunction, select_module
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.ir import parse_module
+    from tdgen.commands.isel import json_data, json_text
+    from tdgen.commands._iselcommon import load_isel_target
+
+    def dumps(funcs):
+        return json.dumps(json_data(funcs), indent=2, sort_keys=True) + "\n"
+
+    target = load_isel_target("amdgpu")
+    more_defs = 0
+    for seed in range(6):
+        text = generate_isel_kernel(seed, 120, name=f"k{seed}", constants=bool(seed % 2))
+        funcs = select_module(parse_module(text, "k.ll"), target)
+        more_defs += sum(bool(mi.more_defs) for f in funcs for mi in f.instrs())
+        keep: list = []
+        assert json_text(funcs, keep) == dumps(funcs) and keep
+        assert json_text(funcs + funcs) == dumps(funcs + funcs)
+    assert more_defs  # (V_MAD_U64_U32's carry-out)
+    assert json_text([]) == dumps([]) == "[]\n"
+    odd = [SelectedFunction("f\u00e9\"q", [
+        SelectedBlock("b\\1", [MachineInstr("OP", None, None, None, [], None, "phi"),
+                                MachineInstr("OP2", "%1", "RC", "vector", ["%0", "a\tb\u2028"], "%x y", 7, "p",
+                                             more_defs=(("%2", None), ("%3", "SReg_64")))]),
+        SelectedBlock("empty", [])]), SelectedFunction("none", [])]
+    assert json_text(odd) == dumps(odd)
+    for bad in (MachineInstr("OP", 3, None, None, [], None, 1), MachineInstr("OP", None, None, None, [1.5], None, 1),
+                MachineInstr("OP", None, None, None, ("x",), None, 1)):
+        fs = [SelectedFunction("g", [SelectedBlock("b", [bad])])]
+        assert json_text(fs) == dumps(fs)
+
+
 def test_output_is_deterministic_across_hash_seeds():
     outs = {tdgen("isel", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu", "--format", fmt,
                   env={"PYTHONHASHSEED": seed}).stdout

@@ -229,6 +229,39 @@ def test_builder_hands_over_its_constants_map(amdgpu):
     assert dag.take_constants() is None
 
 
+def test_built_nodes_have_every_field(amdgpu):
+    """The block builder makes its nodes inline (``_mk`` written out): every node of the
+    built, combined blocks has every field set, the builder's live phis per block are
+    the block's, and ``SelectionDAG.node`` sets the fields ``SDNode(...)`` does."""
+    from patterns.sdag import SDNode, SelectionDAG, _Builder
+
+    seen: set = set()
+    for seed, text in _kernels(12):
+        fn = _fn(text)
+        fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
+        for dag in fd.dags:
+            for n in dag.nodes:
+                for slot in SDNode.__slots__:
+                    getattr(n, slot)  # (raises for a field never set)
+                seen.add(n.opcode)
+        fn = _fn(text)
+        b = _Builder(fn, amdgpu, analyze(fn, amdgpu))
+        build = b.block_builder()
+        for blk in fn.blocks:
+            build(blk)
+            assert b.block_phis.get(blk, []) == [i for i in blk.instructions if i.opcode == "phi" and i in b.live]
+    assert {"ISD::CopyFromReg", "ISD::CopyToReg", "ISD::Constant", "ISD::BRCOND", "ISD::BR", "ISD::XOR"} <= seen
+    dag = SelectionDAG("b")
+    a = dag.node("ISD::Constant", "i32", value=3)
+    got = dag.node("ISD::SETCC", "i1", [a, a], cc="SETLT", ir="v", intrinsic="i", reg="r", target_op="t")
+    ref = SDNode(1, "ISD::SETCC", "i1", [a, a], value=None, cc="SETLT", ir="v", intrinsic="i", reg="r", block="b",
+                 target_op="t")
+    for slot in SDNode.__slots__:
+        if slot != "ops":
+            assert getattr(got, slot) == getattr(ref, slot), slot
+    assert got.ops == [a, a] and a.uses == 2
+
+
 def test_fast_node_constructor_matches_the_class():
     """The builder's ``_mk`` sets every field as ``SDNode(...)`` does."""
     from patterns.sdag import SDNode, _mk
