@@ -2960,33 +2960,38 @@ def _divergent_after_simplification(insts: list, ua) -> list:
     return out
 
 
-def run_ir_passes(fn, ua=None, target=None) -> None:
+def run_ir_passes(fn, ua=None, target=None) -> bool:
     """The IR passes of llc's pipeline modeled here, in its order, on ``fn`` in place:
     EarlyCSE (with InstSimplify), AMDGPUCodeGenPrepare's 24-bit multiplies, LICM, the
     modeled case of LoopStrengthReduce (``patterns.lsr``), and EarlyCSE again when LICM
     moved code (llc's last EarlyCSE runs after its loop passes). The dominator tree is
     built once (none of the passes changes the CFG); the parser's user lists, when
-    current, tell each rewrite which instructions read a replaced value."""
+    current, tell each rewrite which instructions read a replaced value. Returns whether
+    any pass changed the function."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
-        return
+        return False
     from .sdag import immediate_dominators
 
     idom = immediate_dominators(fn)
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
-    apply_early_cse(fn, idom, dom, grew)
-    mul24(fn, ua, target, idom)
+    changed = bool(apply_early_cse(fn, idom, dom, grew))
+    if mul24(fn, ua, target, idom):
+        changed = True
     st = _licm(fn, idom, dom, ua, target, grew)
     from .lsr import loop_strength_reduce
 
     # (llc's LSR runs after LICM, before its last EarlyCSE)
     if loop_strength_reduce(fn, ua, idom, dom):
         grew = None  # (LSR rewired readers: the rewrite below scans the function)
+        changed = True
     if st is not None and st.moved:
+        changed = True
         if grew is not None:
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
         _cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)
+    return changed
 
 
 def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> None:

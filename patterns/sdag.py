@@ -1212,13 +1212,6 @@ class _Builder:
         self._decl_cache: dict[str, str] = {}
         self._vt_cache: dict = {}
         self._const_keys: dict = {}  # id(type) -> (type, {constant text: (value, vt) or None})
-        # divergence of values already lowered in their own block, after combines: llc's
-        # uniformity analysis runs on IR that EarlyCSE/InstSimplify already simplified, so a
-        # value whose divergent inputs cancel out is uniform in its users' blocks too
-        self.value_div: dict = {}
-        # values the combines folded, in their own block, to a constant or to another IR
-        # value: llc's EarlyCSE/InstSimplify folds them at IR level, so every block sees it
-        self.value_alias: dict = {}
         # known leading zeros of each exported i32 value, recorded after its block is
         # combined (as the exporting node: counted on first use, the block is finished),
         # and of each i32 phi (the minimum over its incoming values): llc's
@@ -1241,9 +1234,6 @@ class _Builder:
         for ci, c in enumerate(getattr(ua, "cycles_with_divergent_exit", ())):
             for b in c.block_set:
                 self.temporal[b] = self.temporal.get(b, frozenset()) | {ci}
-        # per phi the analysis calls divergent: whether its divergence is not just that of
-        # its incoming values (the last step of ``ua.why``; see ``phi_divergent``)
-        self._phi_kept: dict = {}
         # per block: its live phis, in order, as ``build`` met them (block_builder)
         self.block_phis: dict = {}
 
@@ -1251,36 +1241,9 @@ class _Builder:
         return bool(self.ua.is_divergent(v))
 
     def phi_divergent(self, phi) -> bool:
-        """A phi the analysis calls divergent only through its incoming values (a "data"
-        step) is recomputed from those values' divergence after combining (see value_div);
-        sync/temporal/cycle divergence stays."""
-        if not self.is_divergent(phi):
-            return False
-        if self._incoming_divergent(phi):
-            return True
-        kept = self._phi_kept.get(phi)
-        if kept is None:
-            why = getattr(self.ua, "why", None)
-            steps = why(phi) if why is not None else []
-            kept = self._phi_kept[phi] = not steps or getattr(steps[-1], "kind", "data") != "data"
-        return kept
-
-    def _incoming_divergent(self, phi) -> bool:
-        rep, alias, value_div = self.rep, self.value_alias, self.value_div
-        for v, _b in phi.incoming:
-            v = rep.get(v, v)
-            v = alias.get(v, v)
-            if v.__class__ is tuple:
-                continue
-            k = _KINDS.get(v.__class__) or _kind(v.__class__)
-            if k != "I" and k != "A":
-                continue
-            known = value_div.get(v)
-            if known is None:
-                known = self.is_divergent(v)
-            if known or (k == "I" and self.temporal and self._temporal(v, phi.block)):
-                return True  # (read outside a cycle with a divergent exit: temporal divergence)
-        return False
+        """The phi's register file: the analysis's verdict (FunctionLoweringInfo makes a
+        vector register for a value the uniformity analysis calls divergent)."""
+        return bool(self.ua.is_divergent(phi))
 
     def _temporal(self, v, block) -> bool:
         inner = self.temporal.get(self.moved.get(v) or v.block)
@@ -1347,8 +1310,6 @@ class _Builder:
         block = nodes = local = consts = None
 
         rep = self.rep
-        value_alias = self.value_alias
-        value_div = self.value_div
         live_lz = self.live_lz
         kinds = _KINDS
         vt_cache = self._vt_cache
@@ -1406,7 +1367,7 @@ class _Builder:
         def constant(v) -> SDNode:
             """The node of IR constant ``v``: its (value, vt) is cached per type and text
             (each use is a new object); a constant is never a CSE representative, a local
-            value or an alias key."""
+            value."""
             t = v.type
             by_text = const_keys.get(id(t))
             if by_text is None:
@@ -1430,18 +1391,7 @@ class _Builder:
 
         def far(v, k) -> SDNode:
             """The node of value ``v`` (of kind ``k``, CSE representative already taken)
-            that is not computed in this block (yet): a folded value, or a CopyFromReg."""
-            al = value_alias.get(v)
-            if al is not None:
-                if al.__class__ is tuple:  # folded to a constant in its own block
-                    return const(al[0], al[1])
-                v = al
-                n = local.get(v)
-                if n is not None:
-                    return n
-                k = kinds.get(v.__class__)
-                if k is None:
-                    k = _kind(v.__class__)
+            that is not computed in this block (yet): a CopyFromReg."""
             if k == "I" or k == "A":
                 t = v.type
                 vt = vt_cache.get(id(t))
@@ -1469,9 +1419,7 @@ class _Builder:
                 n.kbc = None
                 nodes.append(n)
                 n.klz = live_lz.get(v, 0)
-                div = value_div.get(v)
-                if div is None:
-                    div = bool(ua_div(v))
+                div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
                     # (self._temporal: read outside a cycle with a divergent exit)
                     inner = temporal.get(moved.get(v) or v.block)
@@ -1748,7 +1696,7 @@ class _Builder:
         if (vt_of(t) if vt is None else vt[1]) != "i32":
             return 0
         lz = 32
-        rep, alias, live_lz = self.rep, self.value_alias, self.live_lz
+        rep, live_lz = self.rep, self.live_lz
         for v, _blk in phi.incoming:
             if _is_const(v):
                 c = _const_int(v)
@@ -1757,12 +1705,6 @@ class _Builder:
                 lz = min(lz, 32 - (c & 0xFFFFFFFF).bit_length())
                 continue
             v = rep.get(v, v)
-            al = alias.get(v)
-            if isinstance(al, tuple):
-                lz = min(lz, 32 - (al[0] & 0xFFFFFFFF).bit_length())
-                continue
-            if al is not None:
-                v = al
             k = live_lz.get(v, 0)
             if k.__class__ is not int:
                 k = live_lz[v] = _combine_known_lz()(k)
@@ -1887,12 +1829,21 @@ class FunctionDAGs:
     dags: list[SelectionDAG]
     vregs: dict
     phis: list = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
+    ua: object = None  # the uniformity analysis the DAGs were built with
 
 
 def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: bool = True) -> FunctionDAGs:
     """The DAGs of every block of ``fn`` (source block order), combined (patterns.combine)
     unless ``combine=False``; ``dce`` see ``live_instructions``. Blocks are built in reverse
-    post-order so a value's block is combined before the blocks that read it."""
+    post-order so a value's block is combined before the blocks that read it.
+
+    With ``combine``, llc's IR passes run first (patterns/irpasses.py, on ``fn`` in place)
+    and, when they changed the IR, the uniformity analysis is run again on the result:
+    llc's instruction selector reads an analysis computed on the IR it selects (its
+    pipeline recomputes it after the IR passes), so a value whose divergent inputs
+    EarlyCSE/InstSimplify removed is uniform there, and a value the DAG combines fold to
+    something uniform keeps the IR's verdict for its register (its users in other
+    blocks read a vector register). ``FunctionDAGs.ua`` is the analysis used."""
     if getattr(fn, "is_declaration", False):
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
     from . import combine as _combine
@@ -1901,7 +1852,10 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
         if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/irpasses.py
             from .irpasses import run_ir_passes
-            run_ir_passes(fn, ua, target)
+            if run_ir_passes(fn, ua, target):
+                from .divergence import analyze
+
+                ua = analyze(fn, target)
         b = _Builder(fn, target, ua, dce)
     live_lz = b.live_lz
     b.track_lz = combine
@@ -1910,7 +1864,6 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     seen = set(order)
     order += [blk for blk in fn.blocks if blk not in seen]
     build = b.block_builder()
-    value_div, value_alias = b.value_div, b.value_alias
     kinds = _KINDS
     for blk in order:
         dag = build(blk)
@@ -1922,18 +1875,9 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
                     if ir is None or not r.ops:
                         continue
                     src = r.ops[0]
-                    value_div[ir] = src.divergent
-                    so = src.opcode
                     if src.vt == "i32":
                         # counted when first asked (_known_lz of a CopyFromReg, _phi_lz)
-                        live_lz[ir] = src.klz if so == "ISD::CopyFromReg" else src
-                    if so == "ISD::Constant":
-                        if isinstance(src.value, int):
-                            value_alias[ir] = (src.value, src.vt)
-                    elif so == "ISD::CopyFromReg":
-                        si = src.ir
-                        if si is not None and si is not ir and (kinds.get(si.__class__) or _kind(si.__class__)) in "IA":
-                            value_alias[ir] = value_alias.get(si, si)
+                        live_lz[ir] = src.klz if src.opcode == "ISD::CopyFromReg" else src
         built[blk] = dag
     dags = [built[blk] for blk in fn.blocks]
     index = {blk: i for i, blk in enumerate(fn.blocks)}
@@ -1959,4 +1903,4 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
                 inc.append((text, index.get(pb, -1)))
             row.append((ins, b.reg_of(ins), b.phi_divergent(ins), inc))
         phis.append(row)
-    return FunctionDAGs(fn, dags, b.vreg, phis)
+    return FunctionDAGs(fn, dags, b.vreg, phis, b.ua)

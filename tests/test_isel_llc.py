@@ -195,6 +195,77 @@ def test_sinking_matches_llc(amdgpu):
     assert dict(res.ours).get("V_ADD_U32_e64") == 1
 
 
+# Values crossing blocks: the register a value lives in between blocks follows the
+# uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
+# combines make of the value in its own block.
+_CROSS_BLOCK = """declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @dag_folds_to_uniform(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = xor i32 %tid, %a
+  %c = icmp slt i32 %n, 7
+  br i1 %c, label %then, label %else
+then:
+  %t1 = add i32 %d, %n
+  %t2 = xor i32 %t1, %a
+  %t3 = xor i32 %t2, -1
+  %t4 = xor i32 %t3, %b
+  %t5 = xor i32 %t4, %t1
+  br label %join
+else:
+  %e = xor i32 %a, %n
+  br label %join
+join:
+  %p = phi i32 [ %t5, %then ], [ %e, %else ]
+  %q = sub i32 %p, %b
+  %r = mul i32 %q, %a
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+define amdgpu_kernel void @instsimplify_drops_divergent_input(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = xor i32 %tid, %a
+  %c = icmp slt i32 %n, 7
+  br i1 %c, label %then, label %else
+then:
+  %u = add i32 %a, %n
+  %x = xor i32 %u, %d
+  %y = xor i32 %x, %d
+  br label %join
+else:
+  %e = xor i32 %a, %n
+  br label %join
+join:
+  %p = phi i32 [ %y, %then ], [ %e, %else ]
+  %q = sub i32 %p, %b
+  %r = mul i32 %q, %a
+  %s = add i32 %r, %d
+  store i32 %s, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_cross_block_divergence_matches_llc(amdgpu):
+    """In ``dag_folds_to_uniform`` the DAG combines turn ``%t5`` into a uniform
+    s_xnor_b32 of ``%a`` and ``%b`` (the ``%t1`` terms cancel), but the IR value stays
+    divergent, so llc copies it to a vector register and ``%p``, ``%q``, ``%r`` are V_
+    instructions. In ``instsimplify_drops_divergent_input`` InstSimplify (EarlyCSE) folds
+    ``(%u ^ %d) ^ %d`` to ``%u`` before selection, so the phi and what reads it are
+    uniform: S_ instructions."""
+    from patterns.mir import compare_with_llc
+
+    llc = require("llc-19")
+    res = {a.function: a for a in compare_with_llc(_CROSS_BLOCK, amdgpu, llc, path="cross_block.ll")}
+    assert set(res) == {"dag_folds_to_uniform", "instsimplify_drops_divergent_input"}
+    for a in res.values():
+        assert a.equal, a.diff()
+    folded, simplified = dict(res["dag_folds_to_uniform"].ours), dict(res["instsimplify_drops_divergent_input"].ours)
+    assert folded.get("V_MUL_LO_U32_e64") == 1 and "S_MUL_I32" not in folded
+    assert simplified.get("S_MUL_I32") == 1 and "V_MUL_LO_U32_e64" not in simplified
+
+
 def _one(seed: int, amdgpu, llc, n_ops: int, constants: bool):
     from patterns.iselgen import generate_isel_kernel
     from patterns.mir import compare_with_llc
