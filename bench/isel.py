@@ -5,7 +5,8 @@ Run: ``python bench/isel.py [--ops 50000] [--repeat 3]``. Prints
 1. wall time of ``python -m tdgen isel K.ll --target amdgpu`` and of
    ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=finalize-isel K.ll`` on the same
    generated kernel (patterns.iselgen, ``--ops`` operations) and their ratio (goal <= 0.5);
-2. in-process time per IR operation of each stage (parse, uniformity, DAG+combine+select)
+2. in-process time per IR operation of each stage (parse; isel: the IR passes with the
+   uniformity analyses they make, DAG, combine, select)
    at 1/10, 1/4, 1/2 and 1x the size (linear scaling = flat per-op cost);
 3. the in-process time of each stage of the command on the full kernel;
 4. selection time per DAG node (DAG building not timed) with the normal matcher table and
@@ -73,12 +74,13 @@ def load_average() -> str:
 
 
 def fresh(text: str, target):
-    """A newly parsed kernel function of ``text`` and its uniformity analysis (untimed)."""
-    from patterns.divergence import analyze
+    """A newly parsed kernel function of ``text`` (untimed) and None for its uniformity
+    analysis: as in ``tdgen isel``, the IR passes of the DAG stage make the analysis
+    where they read it and for the IR they leave (patterns.irpasses.run_ir_passes)."""
     from patterns.ir import parse_module
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
-    return fn, analyze(fn, target)
+    return fn, None
 
 
 def per_fresh(text: str, target, run, repeat: int) -> float:
@@ -146,19 +148,12 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.sdag import _Builder, build_function_dags, shared_dominators
     from tdgen.target_cache import load_target as cached_target
 
-    try:  # the IR passes build_function_dags runs first when it combines (if any)
-        from patterns import irpasses
-    except ImportError:
-        irpasses = None
-    ir_passes = getattr(irpasses, "run_ir_passes", None)
-    if ir_passes is None and getattr(irpasses, "apply_early_cse", None) is not None:
-        def ir_passes(fn, _ua, _target):
-            irpasses.apply_early_cse(fn)
+    from patterns.irpasses import run_ir_passes
+
     out: dict[str, float] = {}
     out["load target (cache hit)"] = cpu(lambda: cached_target("amdgpu"), repeat)
     out["parse IR"] = cpu(lambda: parse_module(text, "k.ll"), repeat)
     fn, _ua = fresh(text, target)
-    out["uniformity analysis"] = cpu(lambda: analyze(fn, target), repeat)
     table = build_table(target)
     out["DAG build + combine"] = per_fresh(text, target, lambda f, u: build_function_dags(f, target, u), repeat)
     # the same stage in parts, on one fresh parse per run (the blocks built in the order
@@ -178,9 +173,8 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
         try:
             t0 = time.process_time()
             with shared_dominators(fn):  # (as build_function_dags: one dominator tree, built here)
-                if ir_passes is not None:
-                    ir_passes(fn, ua, target)
-                    t0 = lap("  IR passes (irpasses)", t0)
+                ua = run_ir_passes(fn, ua, target)  # (with the uniformity analyses it makes)
+                t0 = lap("  IR passes (irpasses)", t0)
                 b = _Builder(fn, target, ua)
                 t0 = lap("  IR prepasses", t0)
             build = b.block_builder()
@@ -191,7 +185,12 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
             lap("  combines", t0)
         finally:
             gc.enable()
-    out.update((k, min(v)) for k, v in parts.items())
+    for k, v in parts.items():
+        out[k] = min(v)
+        if k == "  IR passes (irpasses)":
+            # (they run it once or twice: after EarlyCSE for mul24, and at the end)
+            fn, _ua = fresh(text, target)
+            out["    of which one uniformity analysis"] = cpu(lambda: analyze(fn, target), repeat)
     out["select (matcher + emit)"] = select_only(text, target, table, repeat)[0]
     fn, ua = fresh(text, target)
     sf, _ = select_function(fn, target, ua, table)
@@ -208,7 +207,6 @@ def main() -> int:
     ap.add_argument("--no-scaling", action="store_true", help="skip the per-size scaling table")
     args = ap.parse_args()
 
-    from patterns.divergence import analyze
     from patterns.ir import parse_module
     from patterns.isel import select_function
     from patterns.iselgen import generate_isel_kernel
@@ -259,18 +257,16 @@ def main() -> int:
     print(f"  {'total':<28} {total:7.3f}")
     if not args.no_scaling:
         print("\nscaling (in-process CPU time, microseconds per IR instruction):")
-        print(f"{'ops':>8} {'parse':>8} {'uniform':>8} {'isel':>8} {'total':>8}")
+        print(f"{'ops':>8} {'parse':>8} {'isel':>8} {'total':>8}")
         table = build_table(target)
         for frac in (10, 4, 2, 1):
             n = args.ops // frac
             t = generate_isel_kernel(args.seed, n)
             count = sum(1 for ln in t.splitlines() if ln.startswith("  "))
             tp = cpu(lambda: parse_module(t, "k.ll"), args.repeat)
-            fn = next(f for f in parse_module(t, "k.ll").functions if not f.is_declaration)
-            tu = cpu(lambda: analyze(fn, target), args.repeat)
             ts = per_fresh(t, target, lambda f, u: select_function(f, target, u, table), args.repeat)
             us = 1e6 / count
-            print(f"{count:8d} {tp * us:8.2f} {tu * us:8.2f} {ts * us:8.2f} {(tp + tu + ts) * us:8.2f}")
+            print(f"{count:8d} {tp * us:8.2f} {ts * us:8.2f} {(tp + ts) * us:8.2f}")
 
     print("\npattern set multiplied 10x (selection only, microseconds per DAG node):")
     for mult, same_root, what in ((1, False, "normal table"),

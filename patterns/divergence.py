@@ -359,6 +359,7 @@ class UniformityInfo:
     def __init__(self, functions: list[FunctionUniformity]) -> None:
         self.functions = functions
         self._by_fn = {f.function: f for f in functions}
+        self.llvm19_compat = False  # (the mode ``analyze`` ran in: a rerun uses the same)
         self.divergent_blocks: set[Any] = set()  # blocks with a divergent terminator
         for f in functions:
             self.divergent_blocks.update(f.divergent_term_blocks)
@@ -1047,6 +1048,7 @@ def analyze(module_or_function: Any, target: Any = None, *, llvm19_compat: bool 
                 continue
             results.append(_FunctionAnalysis(fn, model, llvm19_compat).run())
         info = UniformityInfo(results)
+        info.llvm19_compat = llvm19_compat
         if gc_was_enabled and gc.get_freeze_count() == 0:
             # The objects allocated above still count as young: the first allocation
             # after gc.enable() would start a collection that walks them all, and the

@@ -2827,21 +2827,14 @@ def mul24(fn, ua, target=None, idom: dict | None = None) -> int:
     both fit in 24 bits -- unsigned (known leading zeros), else signed (sign bits) --
     becomes a call of ``llvm.amdgcn.mul.u24`` / ``llvm.amdgcn.mul.i24`` (the instruction is
     rewritten in place). Uniform multiplies stay (s_mul_i32). Only when ``target`` lowers
-    those intrinsics. Returns how many were rewritten. ``idom`` (when given) tells
-    whether every block is reachable, which lets the divergence be asked for the
-    multiplies only."""
+    those intrinsics. ``ua``: the uniformity analysis of ``fn`` as it is now (llc's
+    rerun after EarlyCSE; see ``run_ir_passes``). Returns how many were rewritten."""
     known = getattr(target, "intrinsics_by_ir_name", None) or {}
     if "llvm.amdgcn.mul.u24" not in known or ua is None:
         return 0
-    muls = [i for b in fn.blocks for i in b.instructions if i.opcode == "mul"]
-    if not muls:
-        return 0
-    wide = [i for i in muls if _bits(i) == 32]
-    if idom is not None and len(idom) == len(fn.blocks):
-        div = _divergent_after_simplification(wide, ua)
-    else:
-        div_of = _divergence_after_simplification(fn, ua)
-        div = [i for i in wide if div_of.get(i, False)]
+    is_div = ua.is_divergent
+    div = [i for b in fn.blocks for i in b.instructions
+           if i.opcode == "mul" and _bits(i) == 32 and is_div(i)]
     if not div:
         return 0
     p = _Pass(fn, None, {})
@@ -2864,134 +2857,70 @@ def mul24(fn, ua, target=None, idom: dict | None = None) -> int:
     return done
 
 
-_KEEP_DIVERGENCE = frozenset({"phi", "load", "call"})
-
-
-def _divergence_after_simplification(fn, ua) -> dict:
-    """The uniformity analysis as llc reruns it after EarlyCSE (for AMDGPUCodeGenPrepare),
-    for data dependence: an instruction the analysis called divergent is divergent only if
-    one of its operands still is after the rewrites (phis, loads and calls keep the
-    analysis's answer: control dependence, memory, sources). Blocks in reverse post-order,
-    so operands are answered before their users."""
-    from .cfg import reverse_post_order
-
-    div: dict = {}
-    keep = _KEEP_DIVERGENCE
-    order = reverse_post_order(fn)
-    seen = set(order)
-    for b in order + [b for b in fn.blocks if b not in seen]:
-        for i in b.instructions:
-            d = bool(ua.is_divergent(i))
-            if d and i.opcode not in keep:
-                d = False
-                for o in i.operands:
-                    if o.__class__ is Instruction:
-                        od = div.get(o)
-                        if od is None:
-                            od = bool(ua.is_divergent(o))
-                    elif o.__class__ is Constant:
-                        od = False
-                    else:
-                        od = bool(ua.is_divergent(o))
-                    if od:
-                        d = True
-                        break
-            div[i] = d
-    return div
-
-
-def _divergent_after_simplification(insts: list, ua) -> list:
-    """The instructions of ``insts`` that ``_divergence_after_simplification`` calls
-    divergent, asking only the values they depend on (a function whose blocks are all
-    reachable: every non-phi instruction's operands dominate it, so they come earlier
-    in reverse post-order and the answers are the same)."""
-    memo: dict = {}
-    keep = _KEEP_DIVERGENCE
-    is_div = ua.is_divergent
-    Inst, Const = Instruction, Constant
-    out = []
-    for root in insts:
-        d = memo.get(root)
-        if d is None:
-            stack = [root]
-            while stack:
-                i = stack[-1]
-                if i in memo:
-                    stack.pop()
-                    continue
-                if not is_div(i):
-                    memo[i] = False
-                    stack.pop()
-                    continue
-                if i.opcode in keep:
-                    memo[i] = True
-                    stack.pop()
-                    continue
-                # (an operand answered without looking further decides first; else the
-                # first one that needs its own operands is answered, then ``i`` again)
-                d = False
-                todo = None
-                for o in i.operands:
-                    c = o.__class__
-                    if c is Inst:
-                        od = memo.get(o)
-                        if od is None:
-                            if o.opcode in keep:
-                                od = memo[o] = bool(is_div(o))
-                            else:
-                                if todo is None:
-                                    todo = o
-                                continue
-                    elif c is Const:
-                        od = False
-                    else:
-                        od = bool(is_div(o))
-                    if od:
-                        d = True
-                        break
-                if not d and todo is not None:
-                    stack.append(todo)
-                    continue
-                memo[i] = d
-                stack.pop()
-            d = memo[root]
-        if d:
-            out.append(root)
-    return out
-
-
-def run_ir_passes(fn, ua=None, target=None) -> bool:
+def run_ir_passes(fn, ua=None, target=None):
     """The IR passes of llc's pipeline modeled here, in its order, on ``fn`` in place:
     EarlyCSE (with InstSimplify), AMDGPUCodeGenPrepare's 24-bit multiplies, LICM, the
     modeled case of LoopStrengthReduce (``patterns.lsr``), and EarlyCSE again when LICM
     moved code (llc's last EarlyCSE runs after its loop passes). The dominator tree is
     built once (none of the passes changes the CFG); the parser's user lists, when
-    current, tell each rewrite which instructions read a replaced value. Returns whether
-    any pass changed the function."""
+    current, tell each rewrite which instructions read a replaced value.
+
+    ``ua``: the uniformity analysis of ``fn`` as given, or None. As in llc, whose
+    pipeline computes the analysis again after its first EarlyCSE runs (for
+    AMDGPUCodeGenPrepare) and again before selection, it is (re)computed, in ``ua``'s
+    mode, on the IR the pass that reads it sees: after EarlyCSE when there is a 32-bit
+    multiply for mul24 to ask about, and at the end when the function changed since.
+    Returns the analysis of the function as the passes leave it (``ua`` itself when
+    nothing changed)."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
-        return False
+        return ua
     from .sdag import immediate_dominators
 
+    compat = getattr(ua, "llvm19_compat", False)
     idom = immediate_dominators(fn)
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
-    changed = bool(apply_early_cse(fn, idom, dom, grew))
-    if mul24(fn, ua, target, idom):
-        changed = True
-    st = _licm(fn, idom, dom, ua, target, grew)
+    stale = ua is None  # (``ua`` not the analysis of the IR as it is)
+    if apply_early_cse(fn, idom, dom, grew):
+        stale = True
+    if _has_mul24_candidates(fn, target):
+        if stale:
+            ua, stale = _analysis(fn, target, compat), False
+        mul24(fn, ua, target, idom)  # (a mul -> mul24 call keeps its verdict)
+    # (LICM and LSR are given no analysis: the one made at the end replaces the
+    # verdicts they would note for what they move and make)
+    st = _licm(fn, idom, dom, None, target, grew)
     from .lsr import loop_strength_reduce
 
     # (llc's LSR runs after LICM, before its last EarlyCSE)
-    if loop_strength_reduce(fn, ua, idom, dom):
+    if loop_strength_reduce(fn, None, idom, dom):
         grew = None  # (LSR rewired readers: the rewrite below scans the function)
-        changed = True
+        stale = True
     if st is not None and st.moved:
-        changed = True
+        stale = True
         if grew is not None:
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
         _cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)
-    return changed
+    if stale:
+        ua = _analysis(fn, target, compat)
+    return ua
+
+
+def _analysis(fn, target, llvm19_compat: bool):
+    """The uniformity analysis of ``fn`` as it is now."""
+    from .divergence import analyze
+
+    return analyze(fn, target, llvm19_compat=llvm19_compat)
+
+
+def _has_mul24_candidates(fn, target) -> bool:
+    """Whether ``mul24`` has anything to ask the analysis about: the target lowers the
+    24-bit multiply intrinsics and ``fn`` has a 32-bit ``mul``."""
+    known = getattr(target, "intrinsics_by_ir_name", None) or {}
+    if "llvm.amdgcn.mul.u24" not in known:
+        return False
+    return any(i.opcode == "mul" and _bits(i) == 32 for b in fn.blocks for i in b.instructions)
 
 
 def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> None:

@@ -1097,6 +1097,8 @@ def cannot_select(n: SDNode, table: MatcherTable) -> VerifyError:
 
 
 def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
+    """Select ``fn``; ``ua``: its uniformity analysis, or None (made where needed, see
+    ``build_function_dags``)."""
     table = table or build_table(target)
     own = diags is None
     if diags is None:
@@ -1124,8 +1126,6 @@ def select_module(module, target, table: MatcherTable | None = None, *,
     ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
     being freed here (``tdgen isel`` keeps them until the process exits without tearing
     down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
-    from .divergence import analyze
-
     import gc
 
     table = table or build_table(target)
@@ -1137,8 +1137,9 @@ def select_module(module, target, table: MatcherTable | None = None, *,
         for fn in module.functions:
             if fn.is_declaration:
                 continue
-            ua = analyze(fn, target)
-            sf, fdags = select_function(fn, target, ua, table, diags)
+            # (no analysis given: the IR passes make it where they read it, and for
+            # the IR they leave, which is the one selection reads)
+            sf, fdags = select_function(fn, target, None, table, diags)
             out.append(sf)
             if keep is not None:
                 keep.append(fdags)

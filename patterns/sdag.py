@@ -1838,12 +1838,14 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     post-order so a value's block is combined before the blocks that read it.
 
     With ``combine``, llc's IR passes run first (patterns/irpasses.py, on ``fn`` in place)
-    and, when they changed the IR, the uniformity analysis is run again on the result:
-    llc's instruction selector reads an analysis computed on the IR it selects (its
-    pipeline recomputes it after the IR passes), so a value whose divergent inputs
+    and, when they changed the IR, the uniformity analysis is run again on the result
+    (``run_ir_passes``): llc's instruction selector reads an analysis computed on the IR
+    it selects (its pipeline recomputes it after the IR passes), so a value whose divergent inputs
     EarlyCSE/InstSimplify removed is uniform there, and a value the DAG combines fold to
     something uniform keeps the IR's verdict for its register (its users in other
-    blocks read a vector register). ``FunctionDAGs.ua`` is the analysis used."""
+    blocks read a vector register). ``ua``: the analysis of ``fn`` as given, or None
+    (then computed here; with ``combine``, only where a pass reads it and for the IR
+    selected). ``FunctionDAGs.ua`` is the analysis used."""
     if getattr(fn, "is_declaration", False):
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
     from . import combine as _combine
@@ -1852,10 +1854,11 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
         if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/irpasses.py
             from .irpasses import run_ir_passes
-            if run_ir_passes(fn, ua, target):
-                from .divergence import analyze
+            ua = run_ir_passes(fn, ua, target)  # (the analysis of the IR it leaves)
+        elif ua is None:
+            from .divergence import analyze
 
-                ua = analyze(fn, target)
+            ua = analyze(fn, target)
         b = _Builder(fn, target, ua, dce)
     live_lz = b.live_lz
     b.track_lz = combine

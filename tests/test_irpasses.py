@@ -182,20 +182,6 @@ def test_cse_table_holds_what_dominates():
     assert rep == {"y": "x", "s": "x"}
 
 
-def test_divergence_of_multiplies_asked_lazily(amdgpu):
-    """_divergent_after_simplification (only the values the multiplies depend on) agrees
-    with _divergence_after_simplification (every instruction, in reverse post-order)."""
-    from patterns.divergence import analyze
-    from patterns.irpasses import _divergence_after_simplification, _divergent_after_simplification
-
-    for text in _kernels():
-        fn = _fn(text)
-        ua = analyze(fn, amdgpu)
-        insts = [i for b in fn.blocks for i in b.instructions]
-        full = _divergence_after_simplification(fn, ua)
-        assert _divergent_after_simplification(insts, ua) == [i for i in insts if full[i]]
-
-
 def _ref_add_carry(lz, lo, rz, ro, m, cz, co):
     # the sum of the possible values with every unknown bit 0 (ones) and 1 (zeros),
     # carries known where both sums agree

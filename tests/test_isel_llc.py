@@ -244,6 +244,28 @@ join:
   store i32 %s, ptr addrspace(1) %out
   ret void
 }
+define amdgpu_kernel void @mul24_reads_rerun(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = xor i32 %tid, %a
+  %c = icmp slt i32 %n, 7
+  br i1 %c, label %then, label %else
+then:
+  %u = and i32 %a, 255
+  %x = xor i32 %u, %d
+  %y = xor i32 %x, %d
+  br label %join
+else:
+  %e = and i32 %n, 255
+  br label %join
+join:
+  %p = phi i32 [ %y, %then ], [ %e, %else ]
+  %m = and i32 %b, 4095
+  %r = mul i32 %p, %m
+  %s = add i32 %r, %d
+  store i32 %s, ptr addrspace(1) %out
+  ret void
+}
 """
 
 
@@ -253,17 +275,21 @@ def test_cross_block_divergence_matches_llc(amdgpu):
     divergent, so llc copies it to a vector register and ``%p``, ``%q``, ``%r`` are V_
     instructions. In ``instsimplify_drops_divergent_input`` InstSimplify (EarlyCSE) folds
     ``(%u ^ %d) ^ %d`` to ``%u`` before selection, so the phi and what reads it are
-    uniform: S_ instructions."""
+    uniform: S_ instructions. ``mul24_reads_rerun`` is the same for AMDGPUCodeGenPrepare:
+    it asks an analysis rerun after EarlyCSE, where the 24-bit multiply of the phi is
+    uniform and stays a mul (s_mul_i32), not a v_mul_u32_u24."""
     from patterns.mir import compare_with_llc
 
     llc = require("llc-19")
     res = {a.function: a for a in compare_with_llc(_CROSS_BLOCK, amdgpu, llc, path="cross_block.ll")}
-    assert set(res) == {"dag_folds_to_uniform", "instsimplify_drops_divergent_input"}
+    assert set(res) == {"dag_folds_to_uniform", "instsimplify_drops_divergent_input", "mul24_reads_rerun"}
     for a in res.values():
         assert a.equal, a.diff()
     folded, simplified = dict(res["dag_folds_to_uniform"].ours), dict(res["instsimplify_drops_divergent_input"].ours)
     assert folded.get("V_MUL_LO_U32_e64") == 1 and "S_MUL_I32" not in folded
     assert simplified.get("S_MUL_I32") == 1 and "V_MUL_LO_U32_e64" not in simplified
+    mul24 = dict(res["mul24_reads_rerun"].ours)
+    assert mul24.get("S_MUL_I32") == 1 and "V_MUL_U32_U24_e64" not in mul24
 
 
 def _one(seed: int, amdgpu, llc, n_ops: int, constants: bool):

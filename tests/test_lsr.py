@@ -152,9 +152,9 @@ def test_negated_uses_with_different_starts_are_left_alone():
 
 
 def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu):
-    """run_ir_passes applies the model after LICM; the sum it creates reads the
-    divergent ``%acc`` and is divergent, the new IV is uniform, as a fresh uniformity
-    analysis of the result says."""
+    """run_ir_passes applies the model after LICM; in the analysis it returns, the sum
+    it creates reads the divergent ``%acc`` and is divergent, the new IV is uniform, as
+    the analysis of the printed result, parsed again, says."""
     from patterns.divergence import analyze
     from patterns.ir import parse_module
     from patterns.ir_print import function_text
@@ -162,7 +162,7 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu):
 
     fn = next(f for f in parse_module(_NEGATED, "k.ll").functions if not f.is_declaration)
     ua = analyze(fn, amdgpu)
-    run_ir_passes(fn, ua, amdgpu)
+    ua = run_ir_passes(fn, ua, amdgpu)
     text = function_text(fn)
     assert "%lsr.iv = phi" in text
     head = _NEGATED[:_NEGATED.index("{") + 1]
