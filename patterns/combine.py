@@ -2428,8 +2428,9 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
                     and (a.ops[1].value & m) < bits:
                 s = a.ops[1].value & m
                 ones = (m << s) & m if a.opcode == "ISD::SHL" else m >> s
-                if cb == ones:
-                    # xor (X << s), (-1 << s) -> (not X) << s (and the srl form)
+                if cb & demanded == ones & demanded:
+                    # xor (X << s), C -> (not X) << s when C flips exactly the demanded
+                    # bits the shift can set (and the srl form)
                     nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
                     _set(ctx, op, a.opcode, [nx, a.ops[1]])
                     return True, None

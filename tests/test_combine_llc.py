@@ -180,6 +180,10 @@ _DEMANDED = _TID + "".join([
     _ops("sra_to_srl", "%t = ashr i32 %x, 3 ; %r = and i32 %t, 65535"),
     _ops("multi_use_bypass", "%t = lshr i32 %x, 24 ; %r = xor i32 %t, %x"),
     _ops("multi_use_keep", "%t = lshr i32 %x, 8 ; %r = xor i32 %t, %x"),
+    # xor (X << 1), -1 under ashr 5: the constant flips the demanded bits the shl can set,
+    # so the not goes before the shift and the shifts become v_bfe_i32 of ~X
+    _ops("not_under_shifts", "%t = shl i32 %x, 1 ; %n = xor i32 %t, -1 ; %r = ashr i32 %n, 5"),
+    _ops("not_under_shifts_u", "%t = shl i32 %z, 3 ; %n = xor i32 %t, -1 ; %r = lshr i32 %n, 4"),
 ])
 
 _ADDSUB = _TID + "".join([
@@ -283,7 +287,9 @@ _RULES = {
     "demanded_bits": (_DEMANDED, {"xor_under_ashr": {"V_ASHRREV_I32_e64"}, "xor_under_ashr_keep": {"V_ASHRREV_I32_e64"},
                                   "workitem_high_zero": {"S_LSHR_B32"}, "xor_to_not": {"S_NOT_B32"},
                                   "sra_to_srl": {"V_BFE_U32_e64"}, "multi_use_bypass": {"S_LSHR_B32"},
-                                  "multi_use_keep": {"V_LSHRREV_B32_e64"}}),
+                                  "multi_use_keep": {"V_LSHRREV_B32_e64"},
+                                  "not_under_shifts": {"V_BFE_I32_e64", "S_NOT_B32"},
+                                  "not_under_shifts_u": {"S_BFE_U32", "S_XNOR_B32"}}),
     "add_sub_folds": (_ADDSUB, {"add_not_plus1": {"V_SUB_U32_e64"}, "sub_nots": {"V_SUB_U32_e64"},
                                 "sub_nots_mu": {"S_NOT_B32"}, "add_subsub": {"V_SUB_U32_e64"},
                                 "sub_add_add": {"V_XAD_U32_e64"}, "sub_neg": {"V_XAD_U32_e64"},
