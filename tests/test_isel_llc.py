@@ -86,6 +86,13 @@ _OPS = {
     "bfe_shifted_mask": "lshr i32 %x, 4\n  %r = and i32 %r0, 65280",
     "bfe_or": "lshr i32 %x, 4\n  %r1 = and i32 %r0, 255\n  %r = or i32 %r1, %y",
     "bfe_srl_mu": "shl i32 %x, 2\n  %r1 = lshr i32 %r0, 10\n  %r = or i32 %r1, %r0",
+    # BFEPattern (the table, for a register offset or width): v_bfe_u32 when divergent,
+    # s_lshr_b32 + s_and_b32 / s_bfm_b32 + s_and_b32 when uniform
+    "bfe_var": "lshr i32 %x, %y\n  %r = and i32 %r0, 255", "bfe_var_amt": "lshr i32 %y, %x\n  %r = and i32 %r0, 63",
+    "bfe_var_mu": "lshr i32 %x, %y\n  %r1 = and i32 %r0, 255\n  %r = xor i32 %r1, %r0",
+    "bfe_width": "shl i32 1, %y\n  %m = add i32 %r0, -1\n  %r = and i32 %x, %m",
+    # BFMPatterns: s_bfm_b32 / v_bfm_b32 for (1 << a) - 1, shifted or not
+    "bfm": "shl i32 1, %x\n  %r = add i32 %r0, -1", "bfm_shl": "shl i32 1, %x\n  %m = add i32 %r0, -1\n  %r = shl i32 %m, %y",
     # v_bfi_b32: the select, SHA-256 Ch and Ma shapes (no one-use / constant-bus condition)
     "bfi_sel": "and i32 %y, %x\n  %n = xor i32 %x, -1\n  %t = and i32 %z, %n\n  %r = or i32 %r0, %t",
     "bfi_ch": "xor i32 %y, %x\n  %t = and i32 %z, %r0\n  %r = xor i32 %x, %t",
