@@ -91,6 +91,11 @@ _OPS = {
     "bfe_var": "lshr i32 %x, %y\n  %r = and i32 %r0, 255", "bfe_var_amt": "lshr i32 %y, %x\n  %r = and i32 %r0, 63",
     "bfe_var_mu": "lshr i32 %x, %y\n  %r1 = and i32 %r0, 255\n  %r = xor i32 %r1, %r0",
     "bfe_width": "shl i32 1, %y\n  %m = add i32 %r0, -1\n  %r = and i32 %x, %m",
+    # equal complexity: every pattern as written before any commuted variant (TableGen's
+    # pattern IDs), so or (or x, y), (and z, t) is v_or3 (or_or as written) and
+    # or (and z, t), (or x, y) is v_and_or (and_or as written)
+    "or3_first": "or i32 %x, %y\n  %m = and i32 %z, %tid\n  %r = or i32 %r0, %m",
+    "and_or_first": "or i32 %x, %y\n  %m = and i32 %z, %tid\n  %r = or i32 %m, %r0",
     # BFMPatterns: s_bfm_b32 / v_bfm_b32 for (1 << a) - 1, shifted or not
     "bfm": "shl i32 1, %x\n  %r = add i32 %r0, -1", "bfm_shl": "shl i32 1, %x\n  %m = add i32 %r0, -1\n  %r = shl i32 %m, %y",
     # v_bfi_b32: the select, SHA-256 Ch and Ma shapes (no one-use / constant-bus condition)
