@@ -1840,12 +1840,15 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
 
 def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
     """TargetLowering::SimplifySetCC for an integer equality compare whose operand is an
-    add, sub or xor: the folds that drop that operation (when nothing else uses it)."""
-    if n.cc not in ("SETEQ", "SETNE") or len(n.ops) != 2:
+    add, sub or xor: the folds that drop that operation (when nothing else uses it); for
+    an ordered compare ``_setcc_ordered``."""
+    if len(n.ops) != 2:
         return False
     n0, n1 = n.ops
     if n0.vt == "i1" or not n0.vt.startswith("i"):
         return False
+    if n.cc not in ("SETEQ", "SETNE"):
+        return _setcc_ordered(n, n0, n1, ctx)
     if _is_c(n0) and not _is_c(n1):
         _set(ctx, n, "ISD::SETCC", [n1, n0])  # the constant goes to the right (equality: same condition)
         return True
@@ -1882,6 +1885,40 @@ def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
             return True
     if n1.opcode in arith and _setcc_binop(n, n1, n0, ctx):
         return True
+    return False
+
+
+_SWAPPED_CC = {"SETLT": "SETGT", "SETGT": "SETLT", "SETLE": "SETGE", "SETGE": "SETLE",
+               "SETULT": "SETUGT", "SETUGT": "SETULT", "SETULE": "SETUGE", "SETUGE": "SETULE"}
+
+
+def _setcc_ordered(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
+    """SimplifySetCC for a signed or unsigned integer compare: a constant LHS moves to the
+    right with the swapped condition (FoldSetCC / the canonicalization), then
+    ``~X < ~Y`` -> ``Y < X`` and ``~X < C`` -> ``~C < X``, i.e. ``X > ~C`` once the
+    constant has moved right (any ordered condition). Dropping the not's use matters to
+    selection: an xor that fed ``not`` and the compare is no longer ``xor_oneuse``, so
+    ``s_xnor_b32`` is not formed.
+
+    Not modeled (no effect on the compared opcodes while the compare stays a compare):
+    the rewrites of the condition and constant before it (``X >= C`` -> ``X > C-1``,
+    ``X <= C`` -> ``X < C+1``, ``setlt X, MAX`` -> ``setne``, the SINTMIN/SINTMAX ones),
+    and the folds of a compare against MIN/MAX to a constant true/false."""
+    cc = n.cc
+    swapped = _SWAPPED_CC.get(cc)
+    if swapped is None:
+        return False
+    if _is_c(n0) and not _is_c(n1):
+        ctx.commit(n, ctx.get("ISD::SETCC", n.vt, [n1, n0], like=n, cc=swapped))
+        return True
+    if _is_not(n0):
+        if _is_not(n1):  # ~X op ~Y -> Y op X
+            ctx.commit(n, ctx.get("ISD::SETCC", n.vt, [n1.ops[0], n0.ops[0]], like=n, cc=cc))
+            return True
+        if _is_c(n1) and not _is_c(n0.ops[0]):  # ~X op C -> ~C op X -> X swapped(op) ~C
+            ctx.commit(n, ctx.get("ISD::SETCC", n.vt, [n0.ops[0], ctx.const(~n1.value, n0.vt)],
+                                  like=n, cc=swapped))
+            return True
     return False
 
 
@@ -2391,8 +2428,9 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
                     and (a.ops[1].value & m) < bits:
                 s = a.ops[1].value & m
                 ones = (m << s) & m if a.opcode == "ISD::SHL" else m >> s
-                if cb == ones:
-                    # xor (X << s), (-1 << s) -> (not X) << s (and the srl form)
+                if cb & demanded == ones & demanded:
+                    # xor (X << s), C -> (not X) << s when C flips exactly the demanded
+                    # bits the shift can set (and the srl form)
                     nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
                     _set(ctx, op, a.opcode, [nx, a.ops[1]])
                     return True, None

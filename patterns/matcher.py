@@ -11,8 +11,9 @@ DAGISelEmitter:
 2. Complexity is LLVM's ``getPatternSize`` + ``AddedComplexity``: 3 per node, +2 for a
    constant root, +1 for a node with a predicate, +5 for an integer child, +1 for a leaf
    child with a predicate; patterns are stable-sorted by (vector result, FP result,
-   -complexity, result instruction count, result CodeSize, source order) -- the
-   PatternSortingPredicate order.
+   -complexity, result instruction count, result CodeSize, source order with every
+   commuted variant after the patterns as written) -- the PatternSortingPredicate order
+   (the variants' IDs are the last ones TableGen hands out).
 3. Each pattern is lowered to a flat chain of checks (``child``, ``opcode``, ``type``,
    ``predicate``, ``integer``, ``same-as``), each with a text used by ``explain``.
 4. The chains are grouped into a table keyed by the root opcode (LLVM's SwitchOpcode), so
@@ -1215,7 +1216,10 @@ def sort_patterns(pats: list[CompiledPattern]) -> list[CompiledPattern]:
         vt = p.result_vt or ""
         is_vec = vt.startswith("v")
         is_fp = vt.startswith(("f", "bf")) or (is_vec and "f" in vt[1:])
-        return (is_vec, is_fp, -p.complexity, p.dst_cost, p.dst_size, p.order, p.variant)
+        # the last tie-break is the PatternToMatch's ID: GenerateVariants appends the
+        # commuted variants after every pattern as written, so at equal complexity all
+        # patterns as written come first (source order), then the variants
+        return (is_vec, is_fp, -p.complexity, p.dst_cost, p.dst_size, p.variant != 0, p.order, p.variant)
 
     out = sorted(pats, key=key)
     for i, p in enumerate(out):

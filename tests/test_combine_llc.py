@@ -27,7 +27,9 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
   existing node (getNodeIfExists), xor of two nots.
-- SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``.
+- SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``;
+  ``~x > C`` -> ``x < ~C`` and ``~x < ~y`` -> ``y < x`` (no s_xnor_b32 for a not whose xor
+  the compare reads then).
 - The worklist order (patterns/combine.py's driver, DAGCombiner::Run): xor/not chains whose
   final form depends on which node is combined first, and a fold only the second
   DAGCombiner run (after legalization) reaches.
@@ -178,6 +180,10 @@ _DEMANDED = _TID + "".join([
     _ops("sra_to_srl", "%t = ashr i32 %x, 3 ; %r = and i32 %t, 65535"),
     _ops("multi_use_bypass", "%t = lshr i32 %x, 24 ; %r = xor i32 %t, %x"),
     _ops("multi_use_keep", "%t = lshr i32 %x, 8 ; %r = xor i32 %t, %x"),
+    # xor (X << 1), -1 under ashr 5: the constant flips the demanded bits the shl can set,
+    # so the not goes before the shift and the shifts become v_bfe_i32 of ~X
+    _ops("not_under_shifts", "%t = shl i32 %x, 1 ; %n = xor i32 %t, -1 ; %r = ashr i32 %n, 5"),
+    _ops("not_under_shifts_u", "%t = shl i32 %z, 3 ; %n = xor i32 %t, -1 ; %r = lshr i32 %n, 4"),
 ])
 
 _ADDSUB = _TID + "".join([
@@ -229,6 +235,18 @@ _SETCC = _TID + "".join([
        "t:\n  %r = mul i32 %d, %b\n" + _ST + "e:\n  ret void\n"),
     _k("eq_sub", _ENTRY.replace("%x", "%d") + "  %s = sub i32 %d, %b\n  %c = icmp eq i32 %s, %b\n"
        "  br i1 %c, label %t, label %e\nt:\n  %r = mul i32 %a, %b\n" + _ST + "e:\n  ret void\n"),
+    # an ordered compare of a not with a constant reads the xor under it (~x > C -> x < ~C):
+    # the xor has two users, so no s_xnor_b32 for the not the store keeps
+    _k("not_sgt", "entry:\n  %x = xor i32 %a, %b\n  %r = xor i32 %x, -1\n  %c = icmp sgt i32 %r, 7\n"
+       "  br i1 %c, label %t, label %e\nt:\n" + _ST + "e:\n  ret void\n"),
+    # the constant on the left moves right first (7 < ~x -> ~x > 7); ~x < ~y -> y < x
+    _k("not_const_lhs", "entry:\n  %x = xor i32 %a, %b\n  %r = xor i32 %x, -1\n  %c = icmp ult i32 7, %r\n"
+       "  br i1 %c, label %t, label %e\nt:\n" + _ST + "e:\n  ret void\n"),
+    _k("not_not", "entry:\n  %x = xor i32 %a, %b\n  %r = xor i32 %x, -1\n  %y = xor i32 %a, -1\n"
+       "  %c = icmp slt i32 %r, %y\n  br i1 %c, label %t, label %e\nt:\n" + _ST + "e:\n  ret void\n"),
+    # an equality compare leaves the not alone (its xor has one user: s_xnor_b32)
+    _k("not_eq", "entry:\n  %x = xor i32 %a, %b\n  %r = xor i32 %x, -1\n  %c = icmp eq i32 %r, 7\n"
+       "  br i1 %c, label %t, label %e\nt:\n" + _ST + "e:\n  ret void\n"),
 ])
 
 _ORDER = _TID + "".join([
@@ -269,7 +287,9 @@ _RULES = {
     "demanded_bits": (_DEMANDED, {"xor_under_ashr": {"V_ASHRREV_I32_e64"}, "xor_under_ashr_keep": {"V_ASHRREV_I32_e64"},
                                   "workitem_high_zero": {"S_LSHR_B32"}, "xor_to_not": {"S_NOT_B32"},
                                   "sra_to_srl": {"V_BFE_U32_e64"}, "multi_use_bypass": {"S_LSHR_B32"},
-                                  "multi_use_keep": {"V_LSHRREV_B32_e64"}}),
+                                  "multi_use_keep": {"V_LSHRREV_B32_e64"},
+                                  "not_under_shifts": {"V_BFE_I32_e64", "S_NOT_B32"},
+                                  "not_under_shifts_u": {"S_BFE_U32", "S_XNOR_B32"}}),
     "add_sub_folds": (_ADDSUB, {"add_not_plus1": {"V_SUB_U32_e64"}, "sub_nots": {"V_SUB_U32_e64"},
                                 "sub_nots_mu": {"S_NOT_B32"}, "add_subsub": {"V_SUB_U32_e64"},
                                 "sub_add_add": {"V_XAD_U32_e64"}, "sub_neg": {"V_XAD_U32_e64"},
@@ -287,7 +307,9 @@ _RULES = {
                                             "shl_mul_mu": {"S_MUL_I32", "S_LSHL_B32"},
                                             "sra_not_sra": {"V_ASHRREV_I32_e64", "V_NOT_B32_e32"},
                                             "shl_not_shl": {"V_LSHLREV_B32_e64", "V_NOT_B32_e32"}}),
-    "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"}}),
+    "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"},
+                            "not_sgt": {"S_XOR_B32", "S_NOT_B32"}, "not_const_lhs": {"S_XOR_B32", "S_NOT_B32"},
+                            "not_not": {"S_XOR_B32", "S_NOT_B32"}, "not_eq": {"S_XNOR_B32"}}),
     "worklist_order": (_ORDER, {"not_xor_not": {"S_XNOR_B32", "S_NOT_B32"}, "sub_not_xor": {"V_ADD3_U32_e64"},
                                 "sub_not_combine2": {"V_SUB_U32_e64"}}),
 }

@@ -306,6 +306,10 @@ def S_BFE_I32 : SOP2_32<"s_bfe_i32"> {
   let Defs = [SCC];
 }
 
+def S_BFM_B32 : SOP2_32<"s_bfm_b32">;
+
+def V_BFM_B32_e64 : VOP3_32<"v_bfm_b32">;
+
 def V_MUL_U32_U24_e64 : VOP3_32_Clamp<"v_mul_u32_u24"> {
   let isCommutable = 1;
 }
@@ -414,6 +418,24 @@ def : Pat<(i32 (AMDGPUbfe_u32 i32:$src, i32:$off, i32:$width)),
 
 def : Pat<(i32 (AMDGPUbfe_i32 i32:$src, i32:$off, i32:$width)),
   (V_BFE_I32_e64 $src, $off, $width)>;
+
+def : Pat<(i32 (DivergentBinFrag<and> (i32 (srl i32:$src, i32:$rshift)), IMMZeroBasedBitfieldMask:$mask)),
+  (V_BFE_U32_e64 $src, $rshift, (i32 (IMMPopCount $mask)))>;
+
+def : Pat<(DivergentBinFrag<and> i32:$src, (add_oneuse (shl_oneuse 1, i32:$width), -1)),
+  (V_BFE_U32_e64 $src, (i32 0), $width)>;
+
+def : Pat<(i32 (UniformBinFrag<shl> (i32 (add (i32 (shl 1, i32:$a)), -1)), i32:$b)),
+  (S_BFM_B32 $a, $b)>;
+
+def : Pat<(i32 (UniformBinFrag<add> (i32 (shl 1, i32:$a)), -1)),
+  (S_BFM_B32 $a, (i32 0))>;
+
+def : Pat<(i32 (DivergentBinFrag<shl> (i32 (add (i32 (shl 1, i32:$a)), -1)), i32:$b)),
+  (V_BFM_B32_e64 $a, $b)>;
+
+def : Pat<(i32 (DivergentBinFrag<add> (i32 (shl 1, i32:$a)), -1)),
+  (V_BFM_B32_e64 $a, (i32 0))>;
 
 def : Pat<(i32 (add (AMDGPUmul_u24 i32:$src0, i32:$src1), i32:$src2)),
   (V_MAD_U32_U24_e64 $src0, $src1, $src2, 0)>;

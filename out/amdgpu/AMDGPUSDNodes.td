@@ -36,6 +36,8 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
 // Operand transforms: rewrite a matched operand where a result DAG applies them
 // the negated constant (an add of -C becomes a sub of C)
 def NegateImm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32); }]>;
+// the number of ones of a low-bit mask: the field width
+def IMMPopCount : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(llvm::popcount(N->getZExtValue()), SDLoc(N), MVT::i32); }]>;
 
 // Fragments
 def xor_oneuse : PatFrag<(ops node:$src0, node:$src1),
@@ -212,3 +214,13 @@ def DivergentSextInreg_i8 : PatFrag<(ops node:$src),
 def DivergentSextInreg_i16 : PatFrag<(ops node:$src),
   (sext_inreg node:$src, i16),
   [{ return N->isDivergent(); }]>;
+def IMMZeroBasedBitfieldMask : ImmLeaf<i32,
+  [{ return isMask_32(Imm); }]>;
+def add_oneuse : PatFrag<(ops node:$src0, node:$src1),
+  (add node:$src0, node:$src1)> {
+  let HasOneUse = 1;
+}
+def shl_oneuse : PatFrag<(ops node:$src0, node:$src1),
+  (shl node:$src0, node:$src1)> {
+  let HasOneUse = 1;
+}

@@ -21,7 +21,10 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
   immediate ``offset | width << 16`` when the source value is uniform, v_bfe_u32/
   v_bfe_i32 with separate immediates when it is divergent. The table keeps LLVM's plain
   ``AMDGPUbfe_u32/i32`` -> v_bfe patterns (no divergence predicate, as VOP3Inst has
-  them) for BFE nodes with register offset/width.
+  them) for BFE nodes with register offset/width, and LLVM's BFEPattern shapes with a
+  register offset or width (``(and (srl x, y), mask)``, ``x & ((1 << y) - 1)``:
+  v_bfe_u32 when divergent) and BFMPatterns (``((1 << a) - 1) << b``: s_bfm_b32 /
+  v_bfm_b32).
 """
 
 from tdgen.hw import DivergenceKind
@@ -34,9 +37,11 @@ from tdgen.model import (
     Lowering,
     DIVERGENT_PREDICATE,
     UNIFORM_PREDICATE,
+    ImmLeaf,
     Pat,
     PatFrag,
     SDNode,
+    SDNodeXForm,
     SDTCisSameAs,
     SDTCisVT,
     SDTypeProfile,
@@ -65,7 +70,21 @@ def _sext_inreg_frag(div: str, vt: str) -> PatFrag:
                    divergence=div)
 
 
-FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt in ("i8", "i16"))
+# LLVM's BFEPattern (SIInstructions.td, instantiated for V_BFE_U32/V_BFE_I32): bit-field
+# extracts with a register offset or width, which SelectS_BFE leaves to the table
+# (its shapes need constants). The mask's population count is the width.
+IMMZeroBasedBitfieldMask = ImmLeaf("IMMZeroBasedBitfieldMask", i32, "return isMask_32(Imm);")
+IMMPopCount = SDNodeXForm(
+    "IMMPopCount", "imm",
+    "return CurDAG->getTargetConstant(llvm::popcount(N->getZExtValue()), SDLoc(N), MVT::i32);",
+    doc="the number of ones of a low-bit mask: the field width",
+)
+add_oneuse = PatFrag("add_oneuse", ["src0", "src1"], "(add node:$src0, node:$src1)", has_one_use=True)
+shl_oneuse = PatFrag("shl_oneuse", ["src0", "src1"], "(shl node:$src0, node:$src1)", has_one_use=True)
+
+XFORMS = (IMMPopCount,)
+FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt in ("i8", "i16")) + (
+    IMMZeroBasedBitfieldMask, add_oneuse, shl_oneuse)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
 NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32)
@@ -132,6 +151,9 @@ DEFS = (
     # SELECT_S_BFE (a TableGen result cannot compute the packed immediate from two operands)
     Instruction("S_BFE_U32", SOP2_32, ["s_bfe_u32"], implicit_defs=_SCC),
     Instruction("S_BFE_I32", SOP2_32, ["s_bfe_i32"], implicit_defs=_SCC),
+    # bit-field masks ((1 << width) - 1) << offset: selected by BFMPatterns below
+    Instruction("S_BFM_B32", SOP2_32, ["s_bfm_b32"]),
+    Instruction("V_BFM_B32_e64", VOP3_32, ["v_bfm_b32"]),
 )
 
 PATTERNS = (
@@ -148,6 +170,20 @@ PATTERNS = (
     # (SELECT_S_BFE takes them first)
     Pat("(i32 (AMDGPUbfe_u32 i32:$src, i32:$off, i32:$width))", "(V_BFE_U32_e64 $src, $off, $width)"),
     Pat("(i32 (AMDGPUbfe_i32 i32:$src, i32:$off, i32:$width))", "(V_BFE_I32_e64 $src, $off, $width)"),
+    # BFEPattern: (x >> y) & mask (no one-use condition: a shift with other users is
+    # selected again for them); x & ((1 << y) - 1). Divergent only: a uniform and keeps
+    # s_lshr_b32 + s_and_b32 (llc-19). LLVM's other BFEPattern shapes (x & ~(-1 << y),
+    # x & (-1 >> (32 - y)), shifts by 32 - y) are not modeled.
+    Pat("(i32 (DivergentBinFrag<and> (i32 (srl i32:$src, i32:$rshift)), IMMZeroBasedBitfieldMask:$mask))",
+        "(V_BFE_U32_e64 $src, $rshift, (i32 (IMMPopCount $mask)))"),
+    Pat("(DivergentBinFrag<and> i32:$src, (add_oneuse (shl_oneuse 1, i32:$width), -1))",
+        "(V_BFE_U32_e64 $src, (i32 0), $width)"),
+    # BFMPatterns (SIInstructions.td): ((1 << a) - 1) << b and (1 << a) - 1 (no one-use
+    # condition), the SALU form for a uniform root, the VALU one for a divergent root
+    Pat("(i32 (UniformBinFrag<shl> (i32 (add (i32 (shl 1, i32:$a)), -1)), i32:$b))", "(S_BFM_B32 $a, $b)"),
+    Pat("(i32 (UniformBinFrag<add> (i32 (shl 1, i32:$a)), -1))", "(S_BFM_B32 $a, (i32 0))"),
+    Pat("(i32 (DivergentBinFrag<shl> (i32 (add (i32 (shl 1, i32:$a)), -1)), i32:$b))", "(V_BFM_B32_e64 $a, $b)"),
+    Pat("(i32 (DivergentBinFrag<add> (i32 (shl 1, i32:$a)), -1))", "(V_BFM_B32_e64 $a, (i32 0))"),
 )
 
 # The model of AMDGPUDAGToDAGISel::SelectS_BFE / SelectS_BFEFromShifts / getBFE32 and of
