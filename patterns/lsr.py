@@ -790,10 +790,14 @@ def _note_divergence(fn, ua, created) -> None:
     def div(v):
         return new[v] if v in new else ua.is_divergent(v)
 
+    later = {i for i, _old in created}
     for i, old in created:
         if i.opcode == "phi":
-            cause = old if ua.is_divergent(old) else next((o for o in i.operands if o.__class__ is not Constant
-                                                           and o not in new and ua.is_divergent(o)), None)
+            # (its start: an existing value, or one expanded before it; its increment,
+            # made after it, is as divergent as the phi)
+            cause = old if ua.is_divergent(old) else next(
+                (o for o in i.operands if o.__class__ is not Constant and (o in new or o not in later) and div(o)),
+                None)
         else:
             cause = next((o for o in i.operands if o.__class__ is not Constant and div(o)), None)
         new[i] = cause is not None

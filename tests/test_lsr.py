@@ -151,22 +151,28 @@ def test_negated_uses_with_different_starts_are_left_alone():
     assert not heads and got == old
 
 
-def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu):
+# the new IV starts at the divergent %dv + %a: it is divergent too
+_DIVERGENT_START = _NEGATED.replace("  %s = sub i32 %acc, %i\n",
+                                    "  %s0 = sub i32 %acc, %i\n  %s1 = add i32 %s0, %dv\n  %s = add i32 %s1, %a\n")
+
+
+@pytest.mark.parametrize("text", [_NEGATED, _DIVERGENT_START], ids=["uniform-start", "divergent-start"])
+def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, text):
     """run_ir_passes applies the model after LICM; the sum it creates reads the
-    divergent ``%acc`` and is divergent, the new IV is uniform, as a fresh uniformity
-    analysis of the result says."""
+    divergent ``%acc`` and is divergent, the new IV as divergent as its start, as a
+    fresh uniformity analysis of the result says."""
     from patterns.divergence import analyze
     from patterns.ir import parse_module
     from patterns.ir_print import function_text
     from patterns.irpasses import run_ir_passes
 
-    fn = next(f for f in parse_module(_NEGATED, "k.ll").functions if not f.is_declaration)
+    fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     ua = analyze(fn, amdgpu)
     run_ir_passes(fn, ua, amdgpu)
-    text = function_text(fn)
-    assert "%lsr.iv = phi" in text
-    head = _NEGATED[:_NEGATED.index("{") + 1]
-    fresh_fn = next(f for f in parse_module(f"{head}\n{text}\n}}\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n",
+    body = function_text(fn)
+    assert "%lsr.iv = phi" in body
+    head = text[:text.index("{") + 1]
+    fresh_fn = next(f for f in parse_module(f"{head}\n{body}\n}}\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n",
                                             "k.ll").functions if not f.is_declaration)
     fresh = analyze(fresh_fn, amdgpu)
     by_name = {i.name: i for b in fresh_fn.blocks for i in b.instructions}
@@ -177,3 +183,5 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu):
                 assert ua.is_divergent(i) == fresh.is_divergent(by_name[i.name]), i.name
                 checked += 1
     assert checked >= 3
+    iv = next(i for i in fn.blocks[1].instructions if i.name == "lsr.iv")
+    assert ua.is_divergent(iv) == (text is _DIVERGENT_START)
