@@ -185,3 +185,17 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, tex
     assert checked >= 3
     iv = next(i for i in fn.blocks[1].instructions if i.name == "lsr.iv")
     assert ua.is_divergent(iv) == (text is _DIVERGENT_START)
+
+
+@pytest.mark.parametrize("body", ["  %s1 = add i32 %acc, %i\n  %s = add i32 %s1, %a\n",
+                                  "  %s1 = add i32 %acc, %i\n  %s2 = sub i32 %s1, %a\n  %s = sub i32 %s2, %b\n",
+                                  "  %s1 = add i32 %i, 7\n  %s = add i32 %s1, %acc\n",
+                                  "  %s1 = add i32 %dv, %i\n  %s2 = add i32 %s1, 5\n  %s = add i32 %s2, %acc\n"],
+                         ids=["argument", "two-negated", "constant", "divergent-and-constant"])
+def test_counting_up_with_an_invariant_part(body):
+    """``%acc + %i + I + c`` read by an opaque operation: llc's LSR keeps ``%i`` and
+    adds I + c, expanded in the preheader (an immediate c last when there is no I)."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
