@@ -24,7 +24,9 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 * the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
   {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
-  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, ...);
+  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, ...),
+  or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
+  when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
   ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + I + c +
   {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
@@ -53,7 +55,10 @@ sorted by loop (invariant terms first) with negated terms last; then left to rig
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one; each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
-``%i`` and ``%inext`` expand to themselves (no change). Uses are rewritten in LSR's
+``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
+``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
+invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand puts
+the -1-scaled register second). Uses are rewritten in LSR's
 order -- IVUsers' depth-first walk, each value's readers in use-list order (most
 recent first), uses with equal SCEVs together -- which decides what the reuse of
 nearby equal instructions finds. The interesting values left unread go
@@ -70,7 +75,8 @@ own: the solver's choice), terms tying in
 SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
 does not see as opaque (products of values, ``and`` with a mask ...), uses read by
 phis (expanded in the incoming block) or outside the loop, coefficients other than
-+-1 (multiplies and shifts by constants), equality exit compares (ICmpZero uses), IV
++-1 (multiplies and shifts by constants), equality exit compares, equality
+compares with a constant, an interesting value or beside a down-counting use, IV
 chains, address uses, nested outer-loop recurrences. The cost model and the solver
 are not modeled; neither is what llc's later EarlyCSE does to the expanded code.
 """
@@ -328,11 +334,25 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
                 if not visit(u):
                     return False
                 continue
+            if u.opcode == "icmp" and u.predicate in ("eq", "ne") and v is iv:
+                other = u.operands[1] if u.operands[0] is iv else u.operands[0]
+                if other is iv:
+                    return False
+                if _invariant_atom(other, body):
+                    zero.append(u)  # (an ICmpZero use: N - {0,+,1} == 0)
+                else:
+                    oe = sc.of(other)
+                    if _is_const(other) or oe is None or oe[3] != 0 or not oe[0]:
+                        return False  # (a constant, or a value the model cannot place)
+                    basic.append(u)
+                continue
             if not _plain_user(u, v, body, sc):
                 return False  # (interesting in a form the model does not follow)
             uses.append((u, v))
         return True
 
+    zero: list = []
+    basic: list = []
     if not visit(iv):
         return None
     nontrivial = []
@@ -348,7 +368,7 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
         if step == 1 and not (inv or const or var):
             return None
         nontrivial.append((u, v, e))
-    if not nontrivial:
+    if not nontrivial and not zero and not any(u.operands[1] is iv for u in basic):
         return None
     # LSR rewrites use by use (uses with equal SCEVs are one, in order of first
     # appearance), each use's fixups in order
@@ -360,8 +380,12 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     if len(neg_starts) > 1:
         return None  # (down-counting uses that could share registers: LSR's solver decides)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]
+    if neg and zero:
+        return None  # (a down-counting IV the compares could share: the solver decides)
     start = (neg[0][1], neg[0][2]) if neg else None
-    return _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+    c = _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+    c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
+    return c
 
 
 def _complexity(a, b, depth: dict, level: int = 0) -> int:
@@ -723,6 +747,15 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             everyone[value].remove(reader)
             if final.__class__ is Instruction:
                 everyone.setdefault(final, []).append(reader)
+    for c in claims:
+        # an equality compare of %i: LSR puts %i first; one with a loop-invariant N
+        # (ICmpZero, formula reg(N) + -1 * reg(%i)) becomes ``icmp N, %i``
+        for u, zero in c.compares:
+            other = u.operands[1] if u.operands[0] is c.iv else u.operands[0]
+            ops = [other, c.iv] if zero else [c.iv, other]
+            if u.operands != ops:
+                u.operands = ops
+                u._text = None
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     # unnamed values are numbered in program order (as LLVM prints them)
     k = 0

@@ -199,3 +199,27 @@ def test_counting_up_with_an_invariant_part(body):
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+@pytest.mark.parametrize("compare", ["icmp ne i32 %i, %a", "icmp eq i32 %acc, %i", "icmp eq i32 %a, %i"],
+                         ids=["invariant", "variant", "invariant-first"])
+def test_equality_compares_of_the_counter(compare):
+    """An equality compare reading ``%i``: LSR puts ``%i`` first, and where the other
+    operand N is loop-invariant (an ICmpZero use, N - %i == 0) the formula it keeps,
+    reg(N) + -1 * reg(%i), gives ``icmp N, %i``; the model does the same."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", "  %s = add i32 %acc, %i\n").replace(
+        "  %accn = xor i32 %u, %i\n", f"  %e = {compare}\n  %z = select i1 %e, i32 %u, i32 %t\n  %accn = xor i32 %z, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert heads
+    assert got == want, "\n".join(_diff(want, got))
+    assert (want != old) == (compare != "icmp eq i32 %a, %i")
+
+
+def test_invariant_compare_beside_a_down_counting_use_is_left_alone():
+    """An ICmpZero use N - %i beside a use counting down: the new IV could serve both
+    (LSR's solver decides): outside the modeled class, the loop stays as it was."""
+    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n",
+                            "  %e = icmp ne i32 %i, %b\n  %z = select i1 %e, i32 %u, i32 %t\n  %accn = xor i32 %z, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
