@@ -24,7 +24,9 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 * the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
   {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
-  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, ...),
+  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, a
+  multiply only by a value certainly loop-variant (``_Scev.varies``) or of a value
+  with a loop-variant part, ...),
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
@@ -144,13 +146,17 @@ def _plain_user(u, v, body, sc) -> bool:
             return True
         return op != "shl" and not (op == "ashr" and v.opcode in ("add", "shl"))
     if op == "mul":
+        # (a product is an affine recurrence only when v's SCEV is one and the other
+        # factor is loop-invariant)
         if _is_const(other):
             return False
-        e = sc.of(v)
         oe = sc.of(other)
-        if oe is None or oe[3] != 0:
-            return False
-        return bool(e and e[0]) or (other.__class__ is Instruction and other.block in body)
+        if oe is None:
+            return sc.varies(other)
+        if oe[3] != 0 or oe[0]:
+            return True
+        e = sc.of(v)
+        return bool(e and e[0])
     return False
 
 
@@ -218,6 +224,7 @@ class _Scev:
     def __init__(self, body, iv):
         self.body, self.iv = body, iv
         self.memo: dict = {}
+        self.vmemo: dict = {}
 
     def of(self, v):
         if v.__class__ is Constant:
@@ -231,6 +238,35 @@ class _Scev:
         r = self._of(v)
         self.memo[v] = r
         return r
+
+    def varies(self, v) -> bool:
+        """``v``'s SCEV is certainly loop-variant (where ``of`` does not say what it
+        is): an opaque value of the loop, a sum with loop-variant terms or a recurrence
+        of the loop, or a constant multiple, shift, mask or product of a value that
+        varies (SCEV folds no product of a varying value to an invariant)."""
+        if v.__class__ is not Instruction or v.block not in self.body:
+            return False
+        r = self.vmemo.get(v)
+        if r is None:
+            self.vmemo[v] = False  # (cycles: not known)
+            r = self.vmemo[v] = self._varies(v)
+        return r
+
+    def _varies(self, v) -> bool:
+        if _opaque(v, self.body):
+            return True
+        e = self.of(v)
+        if e is not None:
+            return bool(e[0]) or e[3] != 0
+        ops = v.operands
+        if v.opcode in ("mul", "shl", "lshr", "ashr", "and", "or") and len(ops) == 2 and not v.flags:
+            a, b = ops
+            if v.opcode == "mul" and not _is_const(a) and not _is_const(b):
+                return self.varies(a) or self.varies(b)
+            if _is_const(b) and isinstance(b.value, int) and b.value not in (0, -1) and \
+                    (v.opcode in ("mul", "and", "or") or 0 < b.value < 32):
+                return self.varies(a)
+        return False
 
     def _of(self, v):
         if _opaque(v, self.body):

@@ -223,3 +223,16 @@ def test_invariant_compare_beside_a_down_counting_use_is_left_alone():
     heads, got, want, old = _rewrite_both(text)
     assert want != old
     assert not heads and got == old
+
+
+@pytest.mark.parametrize("factor", ["  %p = mul i32 %acc, %a\n", "  %p = shl i32 %acc, 3\n", "  %p = and i32 %acc, -8\n"],
+                         ids=["product", "shift", "mask"])
+def test_counter_times_a_varying_value_is_not_interesting(factor):
+    """``%i * %p`` with ``%p`` loop-variant in a form the model's SCEV does not follow:
+    no affine recurrence, so a plain use of ``%i``; the down-counting use beside it is
+    rewritten as llc's LSR does."""
+    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n",
+                            factor + "  %q = mul i32 %i, %p\n  %accn = xor i32 %u, %q\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
