@@ -24,24 +24,32 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 * the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
   {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
-  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, ...);
+  (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, a
+  multiply only by a value certainly loop-variant (``_Scev.varies``) or of a value
+  with a loop-variant part, ...),
+  or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
+  when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
-  ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + {0,+,1}``, no
-  invariant part -- with W a sum of +-1 times opaque loop-variant values, I of
+  ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + I + c +
+  {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
   loop), c a constant; no two terms of a sum tie in SCEV complexity (``_decided``).
 
 There llc-19's choice (verified, not derived: tests/test_lsr.py compares the model
 with llc's ``-print-before/-print-after=loop-reduce`` on 800 iselgen kernels, and 2000
 more were checked while building it, with no difference where the model applies) is
-reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share) and reg(W) +
-reg(%i) for the others, expanded as SCEVExpander does (``_Expander``): a new induction
-variable ``%lsr.iv = phi [%lsr.iv.next, latch], [start, preheader]`` at the top of the
-header (incoming values in the header's predecessor-list order, most recent branch
-first), the start I+c expanded at the preheader's end, ``%lsr.iv.next = add %lsr.iv,
--1`` right before ``%c``; W expanded and added to the IV at the use's insertion point
-(``_insert_point``: AdjustInsertPositionForExpand, which climbs the dominator tree
-from the reader to right after the replaced value). A sum is emitted as
+reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share), reg(W) +
+reg(I+c) + reg(%i) for an up-counting one with an invariant part I (reg(W) + reg(%i)
+and the immediate c when I is empty), expanded as LSR's Expand drives SCEVExpander
+(``_Expander``): the registers each expanded, then their sum, then the immediate
+added. A new induction variable ``%lsr.iv = phi [%lsr.iv.next, latch], [start,
+preheader]`` at the top of the header (incoming values in the header's
+predecessor-list order, most recent branch first), made when the first use of it is
+expanded, ``%lsr.iv.next = add %lsr.iv, -1`` right before ``%c``; a loop-invariant
+register (the start, an I + c) expanded at the end of the preheader of the outermost
+loop it is invariant in, once per insertion point (InsertedExpressions); W and the
+sums at the use's insertion point (``_insert_point``: AdjustInsertPositionForExpand,
+which climbs the dominator tree from the reader to right after the replaced value). A sum is emitted as
 visitAddExpr does: the terms in SCEV order (GroupByComplexity: constants, then -1*x
 products, then values by CompareValueComplexity -- constants, arguments, instructions
 by opcode, then loop depth, operand count, operands to depth 2), reversed, stably
@@ -49,7 +57,10 @@ sorted by loop (invariant terms first) with negated terms last; then left to rig
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one; each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
-``%i`` and ``%inext`` expand to themselves (no change). Uses are rewritten in LSR's
+``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
+``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
+invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand puts
+the -1-scaled register second). Uses are rewritten in LSR's
 order -- IVUsers' depth-first walk, each value's readers in use-list order (most
 recent first), uses with equal SCEVs together -- which decides what the reuse of
 nearby equal instructions finds. The interesting values left unread go
@@ -62,11 +73,12 @@ in LLVM, which the model does not follow.
 Where the model stops: every loop outside this class is left untouched (never half
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts (they may share one new IV, with the invariant parts in registers of their
-own: the solver's choice), an up-counting use with an invariant part, terms tying in
+own: the solver's choice), terms tying in
 SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
 does not see as opaque (products of values, ``and`` with a mask ...), uses read by
 phis (expanded in the incoming block) or outside the loop, coefficients other than
-+-1 (multiplies and shifts by constants), equality exit compares (ICmpZero uses), IV
++-1 (multiplies and shifts by constants), equality exit compares, equality
+compares with a constant, an interesting value or beside a down-counting use, IV
 chains, address uses, nested outer-loop recurrences. The cost model and the solver
 are not modeled; neither is what llc's later EarlyCSE does to the expanded code.
 """
@@ -134,13 +146,17 @@ def _plain_user(u, v, body, sc) -> bool:
             return True
         return op != "shl" and not (op == "ashr" and v.opcode in ("add", "shl"))
     if op == "mul":
+        # (a product is an affine recurrence only when v's SCEV is one and the other
+        # factor is loop-invariant)
         if _is_const(other):
             return False
-        e = sc.of(v)
         oe = sc.of(other)
-        if oe is None or oe[3] != 0:
-            return False
-        return bool(e and e[0]) or (other.__class__ is Instruction and other.block in body)
+        if oe is None:
+            return sc.varies(other)
+        if oe[3] != 0 or oe[0]:
+            return True
+        e = sc.of(v)
+        return bool(e and e[0])
     return False
 
 
@@ -208,6 +224,7 @@ class _Scev:
     def __init__(self, body, iv):
         self.body, self.iv = body, iv
         self.memo: dict = {}
+        self.vmemo: dict = {}
 
     def of(self, v):
         if v.__class__ is Constant:
@@ -221,6 +238,35 @@ class _Scev:
         r = self._of(v)
         self.memo[v] = r
         return r
+
+    def varies(self, v) -> bool:
+        """``v``'s SCEV is certainly loop-variant (where ``of`` does not say what it
+        is): an opaque value of the loop, a sum with loop-variant terms or a recurrence
+        of the loop, or a constant multiple, shift, mask or product of a value that
+        varies (SCEV folds no product of a varying value to an invariant)."""
+        if v.__class__ is not Instruction or v.block not in self.body:
+            return False
+        r = self.vmemo.get(v)
+        if r is None:
+            self.vmemo[v] = False  # (cycles: not known)
+            r = self.vmemo[v] = self._varies(v)
+        return r
+
+    def _varies(self, v) -> bool:
+        if _opaque(v, self.body):
+            return True
+        e = self.of(v)
+        if e is not None:
+            return bool(e[0]) or e[3] != 0
+        ops = v.operands
+        if v.opcode in ("mul", "shl", "lshr", "ashr", "and", "or") and len(ops) == 2 and not v.flags:
+            a, b = ops
+            if v.opcode == "mul" and not _is_const(a) and not _is_const(b):
+                return self.varies(a) or self.varies(b)
+            if _is_const(b) and isinstance(b.value, int) and b.value not in (0, -1) and \
+                    (v.opcode in ("mul", "and", "or") or 0 < b.value < 32):
+                return self.varies(a)
+        return False
 
     def _of(self, v):
         if _opaque(v, self.body):
@@ -324,11 +370,25 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
                 if not visit(u):
                     return False
                 continue
+            if u.opcode == "icmp" and u.predicate in ("eq", "ne") and v is iv:
+                other = u.operands[1] if u.operands[0] is iv else u.operands[0]
+                if other is iv:
+                    return False
+                if _invariant_atom(other, body):
+                    zero.append(u)  # (an ICmpZero use: N - {0,+,1} == 0)
+                else:
+                    oe = sc.of(other)
+                    if _is_const(other) or oe is None or oe[3] != 0 or not oe[0]:
+                        return False  # (a constant, or a value the model cannot place)
+                    basic.append(u)
+                continue
             if not _plain_user(u, v, body, sc):
                 return False  # (interesting in a form the model does not follow)
             uses.append((u, v))
         return True
 
+    zero: list = []
+    basic: list = []
     if not visit(iv):
         return None
     nontrivial = []
@@ -341,10 +401,10 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
         var, inv, const, step = e
         if step not in (1, -1) or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
             return None
-        if step == 1 and (inv or const or not var):
+        if step == 1 and not (inv or const or var):
             return None
         nontrivial.append((u, v, e))
-    if not nontrivial:
+    if not nontrivial and not zero and not any(u.operands[1] is iv for u in basic):
         return None
     # LSR rewrites use by use (uses with equal SCEVs are one, in order of first
     # appearance), each use's fixups in order
@@ -356,8 +416,12 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     if len(neg_starts) > 1:
         return None  # (down-counting uses that could share registers: LSR's solver decides)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]
+    if neg and zero:
+        return None  # (a down-counting IV the compares could share: the solver decides)
     start = (neg[0][1], neg[0][2]) if neg else None
-    return _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+    c = _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+    c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
+    return c
 
 
 def _complexity(a, b, depth: dict, level: int = 0) -> int:
@@ -647,34 +711,69 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)
+    expanded: dict = {}  # (I + c, insertion point) -> its expansion (InsertedExpressions)
+
+    def expand_invariant(c, inv, const):
+        """reg(I + c) expanded as SCEVExpander's expand does a loop-invariant
+        expression: at the end of the preheader of the outermost loop around ``c``'s
+        it is invariant in (climbing while the loops have preheaders), once per
+        insertion point; a constant when I is empty."""
+        terms = [("n" if k == -1 else "u", x) for x, k in inv.items()]
+        if const:
+            terms.append(("c", const - (1 << 32) if const >= 1 << 31 else const))
+        if not terms:
+            return Constant(i32, "0", "int", 0)
+        if len(terms) == 1 and terms[0][0] == "u":
+            return terms[0][1]
+        anchor = c.pre.instructions[-1]
+        for h in home.get(c.pre, []):
+            if not all(ex.invariant_in(x, h) for x in inv):
+                break
+            pre = _preheader(h, bodies[h])
+            if pre is None:
+                break
+            anchor = pre.instructions[-1]
+        key = (tuple(sorted(((id(x), k) for x, k in inv.items()))), const, anchor)
+        v = expanded.get(key)
+        if v is None:
+            v = expanded[key] = ex.sum(terms, anchor)
+        return v
+
     for c in claims:
         phi = None
-        if c.start is not None:  # the new IV {start,+,-1}, its start expanded in the preheader
-            inv, const = c.start
-            sterms = [("n" if k == -1 else "u", x) for x, k in inv.items()]
-            if const:
-                sterms.append(("c", const - (1 << 32) if const >= 1 << 31 else const))
-            sv = ex.sum(sterms, c.pre.instructions[-1]) if sterms else Constant(i32, "0", "int", 0)
-            if order is None:
-                order = {b: k for k, b in enumerate(fn.blocks)}
-            preds = sorted(dict.fromkeys(c.header.predecessors), key=order.__getitem__, reverse=True)
-            phi = Instruction("phi", unique("lsr.iv"), i32, [], c.header)
-            nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, "-1", "int", -1)], c.latch)
-            incoming = [(nxt if p is c.latch else sv, p) for p in preds]
-            phi.incoming = incoming
-            phi.operands = [v for v, _ in incoming]
-            c.header.instructions.insert(0, phi)
-            insts = c.latch.instructions
-            insts.insert(insts.index(c.cmp), nxt)
-            created.append((phi, c.iv))
-            created.append((nxt, c.inext))
-        for reader, value, (var, _inv, _const, step) in c.uses:
+        for reader, value, (var, inv, const, step) in c.uses:
+            if step == -1 and phi is None:
+                # the new IV {I+c,+,-1}, made (its start expanded in the preheader) when
+                # the first use of it is expanded
+                sv = expand_invariant(c, *c.start)
+                if order is None:
+                    order = {b: k for k, b in enumerate(fn.blocks)}
+                preds = sorted(dict.fromkeys(c.header.predecessors), key=order.__getitem__, reverse=True)
+                phi = Instruction("phi", unique("lsr.iv"), i32, [], c.header)
+                nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, "-1", "int", -1)],
+                                  c.latch)
+                incoming = [(nxt if p is c.latch else sv, p) for p in preds]
+                phi.incoming = incoming
+                phi.operands = [v for v, _ in incoming]
+                c.header.instructions.insert(0, phi)
+                insts = c.latch.instructions
+                insts.insert(insts.index(c.cmp), nxt)
+                created.append((phi, c.iv))
+                created.append((nxt, c.inext))
             ivv = c.iv if step == 1 else phi
             terms = [("n" if k == -1 else "u", x) for x, k in var.items()]
-            if terms:
+            # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
+            icv = expand_invariant(c, inv, const) if step == 1 and inv else None
+            imm = const - (1 << 32) if const >= 1 << 31 else const
+            imm = imm if step == 1 and not inv and imm else None
+            if terms or icv is not None or imm is not None:
                 ip = _insert_point(reader, value, idom, dom, home, depth, {i for i, _ in created})
-                w = ex.sum(terms, ip)
-                final = ex.sum([("u", w), ("u", ivv)], ip)
+                parts = [("u", ex.sum(terms, ip))] if terms else []
+                if icv is not None:
+                    parts.append(("u", icv))
+                final = ex.sum(parts + [("u", ivv)], ip)
+                if imm is not None:
+                    final = ex.sum([("u", final), ("c", imm)], ip)
             else:
                 final = ivv
             if final is value:
@@ -684,6 +783,15 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             everyone[value].remove(reader)
             if final.__class__ is Instruction:
                 everyone.setdefault(final, []).append(reader)
+    for c in claims:
+        # an equality compare of %i: LSR puts %i first; one with a loop-invariant N
+        # (ICmpZero, formula reg(N) + -1 * reg(%i)) becomes ``icmp N, %i``
+        for u, zero in c.compares:
+            other = u.operands[1] if u.operands[0] is c.iv else u.operands[0]
+            ops = [other, c.iv] if zero else [c.iv, other]
+            if u.operands != ops:
+                u.operands = ops
+                u._text = None
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     # unnamed values are numbered in program order (as LLVM prints them)
     k = 0
@@ -790,10 +898,14 @@ def _note_divergence(fn, ua, created) -> None:
     def div(v):
         return new[v] if v in new else ua.is_divergent(v)
 
+    later = {i for i, _old in created}
     for i, old in created:
         if i.opcode == "phi":
-            cause = old if ua.is_divergent(old) else next((o for o in i.operands if o.__class__ is not Constant
-                                                           and o not in new and ua.is_divergent(o)), None)
+            # (its start: an existing value, or one expanded before it; its increment,
+            # made after it, is as divergent as the phi)
+            cause = old if ua.is_divergent(old) else next(
+                (o for o in i.operands if o.__class__ is not Constant and (o in new or o not in later) and div(o)),
+                None)
         else:
             cause = next((o for o in i.operands if o.__class__ is not Constant and div(o)), None)
         new[i] = cause is not None
