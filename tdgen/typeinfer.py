@@ -84,13 +84,14 @@ class _Inference:
         self.named: dict[str, int] = {}
         self.rules: list[Callable[[], bool]] = []
         self.depth = 0
-        # (variable, span, what) of every value in the matched tree, for check_determined
-        self.tracked: list[tuple[int, Span | None, str]] = []
+        # (variable, span, what, field) of every value in the matched tree, and of every
+        # SDNodeXForm in the result, for check_determined
+        self.tracked: list[tuple[int, Span | None, str, str]] = []
         self.track = True
 
     def note(self, v: int, span: Span | None, what: str) -> int:
         if self.track:
-            self.tracked.append((v, span, what))
+            self.tracked.append((v, span, what, self.field))
         return v
 
     def check_determined(self) -> None:
@@ -101,12 +102,13 @@ class _Inference:
         legal = {vt.name for rc in self.t.register_classes for vt in rc.types if hasattr(vt, "name")}
         if not legal:
             return
-        for v, span, what in self.tracked:
+        for v, span, what, field in self.tracked:
             cands = self.sets[v] & legal if len(self.sets[v]) > 1 else self.sets[v]
             if len(cands) <= 1:
                 continue
             if "iPTR" in self.sets[v] and all(_vt(n).kind == "int" for n in cands):
                 continue
+            self.field = field
             self.fail(span, f"one type for {what} (llvm-tblgen cannot infer it)", cands)
 
     # -- variables -----------------------------------------------------------
@@ -339,6 +341,12 @@ class _Inference:
             results = self.generic(GENERIC_INSTRUCTIONS[key], n, kid_vars)
         else:
             results = [self.new()]
+            if not self.track and key in t.xforms_by_name:
+                # an SDNodeXForm's value has no type of its own: where it is used must
+                # give it one, or llvm-tblgen cannot infer all types of the result
+                # (nested instructions take their register class's types and are
+                # accepted by llvm-tblgen-19 as they are)
+                self.tracked.append((results[0], n.span, f"the value of SDNodeXForm '{key}'", self.field))
         if results and n.name is not None:
             results[0] = self.bind_name(n.name, results[0], n.span)
         for k, r in enumerate(results):

@@ -294,3 +294,35 @@ def test_uses_operands_verdict_agrees_with_where_tblgen_puts_the_code(uses_opera
         assert ours is None, ours
     else:
         assert ours is not None and "field 'uses_operands'" in ours, ours
+
+
+# ------------------------------------------------------------------ SDNodeXForm values
+
+# An SDNodeXForm's value has no type of its own (llvm-tblgen takes it from where it is
+# used): in an operand whose register class holds several types it must be cast, else
+# "Could not infer all types in pattern result!". (result operand, register types, fits)
+XFORM_CASES = [
+    ("(XF $c)", ("i32",), True),
+    ("(XF $c)", ("i32", "f32"), False),
+    ("(i32 (XF $c))", ("i32", "f32"), True),
+]
+
+
+@pytest.mark.parametrize("operand, types, fits", XFORM_CASES,
+                         ids=[f"{o}-{'+'.join(t)}" for o, t, _f in XFORM_CASES])
+def test_xform_value_type_agrees_with_tblgen(operand, types, fits, tmp_path):
+    import dataclasses
+
+    from tdgen.model import SDNodeXForm
+
+    xf = SDNodeXForm("XF", "imm", "return CurDAG->getTargetConstant(N->getZExtValue() + 1, SDLoc(N), MVT::i32);")
+    base = _probe_target(None, types=types, pat=Pat("(i32 imm:$c)", f"(PROBE {operand})", name="XfPat"))
+    t = dataclasses.replace(base, xforms=(xf,))
+    msg = _ours(t)
+    r = _tblgen(t, tmp_path)
+    if fits:
+        assert msg is None, msg
+        assert r.returncode == 0, r.stderr
+    else:
+        assert msg is not None and "field 'dst': expected one type for the value of SDNodeXForm 'XF'" in msg, msg
+        assert r.returncode != 0 and "Could not infer all types in pattern result" in r.stderr, r.stderr
