@@ -358,3 +358,35 @@ def test_custom_step_decline_is_explained(tmp_path):
     line = next(ln for ln in r.stdout.splitlines() if "[custom]" in ln)
     assert "declined (not (and (srl x, constant), low-bit mask)); the table is tried" in line
     assert "MATCHED" in r.stdout
+
+
+CROSS_BLOCK = """declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @cb(ptr addrspace(1) %out, i32 %a, i32 %n) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = xor i32 %tid, %a
+  %c = icmp slt i32 %n, 7
+  br i1 %c, label %then, label %join
+then:
+  %t = add i32 %d, %n
+  br label %join
+join:
+  %p = phi i32 [ %t, %then ], [ %a, %entry ]
+  %q = mul i32 %p, %a
+  store i32 %q, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_explain_gives_the_reason_of_a_value_read_from_another_block(tmp_path):
+    """A divergent value read through a CopyFromReg: besides the DAG path, the IR value's
+    own reason chain, from the uniformity analysis of the IR as selected."""
+    f = tmp_path / "cb.ll"
+    f.write_text(CROSS_BLOCK)
+    r = tdgen("explain", str(f), "--target", "amdgpu", "--value", "%q")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1] == "  divergent because: t1 <- %p (divergent per the uniformity analysis)"
+    assert lines[2].startswith("  %p is divergent because: source %tid: @llvm.amdgcn.workitem.id.x")
+    assert lines[2].endswith("<- data %p: uses divergent %t"), lines[2]

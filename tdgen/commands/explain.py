@@ -97,6 +97,14 @@ def run(args) -> int:
     out = [f"@{fn.name} %{want}: {node.label()}"]
     if node.divergent:
         out.append("  divergent because: " + " <- ".join(s for s in divergence_path(node)))
+        leaf = _divergent_leaf(node)
+        if leaf is not None and leaf.opcode == "ISD::CopyFromReg" and leaf.ir is not None and fd.ua is not None:
+            # the IR value's own reason, in the analysis of the IR as selected (after
+            # the IR passes: patterns/irpasses.run_ir_passes)
+            steps = fd.ua.why(leaf.ir)
+            if steps:
+                out.append(f"  {leaf.ir_name()} is divergent because: "
+                           + " <- ".join(" ".join(s.format().split()) for s in steps))
     table = build_table(target)
     # the target's custom selection steps (C++ Select cases) come before the table
     custom_lines, chosen = explain_custom(target, node)
@@ -115,3 +123,14 @@ def run(args) -> int:
         chosen = chosen or ok
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _divergent_leaf(n):
+    """The node ``divergence_path`` ends at: the source of ``n``'s divergence."""
+    cur, seen = n, 0
+    while cur is not None and seen < 64:
+        seen += 1
+        if cur.source == "divergent":
+            return cur
+        cur = next((o for o in cur.ops if o.divergent), None)
+    return None
