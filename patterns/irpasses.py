@@ -2,9 +2,12 @@
 
 ``run_ir_passes(fn, ua, target)`` (called by ``patterns.sdag.build_function_dags``) runs
 them in llc's order on the IR, in place (uses rewritten as replaceAllUsesWith leaves them,
-hoisted instructions moved, a multiply turned into an intrinsic call): EarlyCSE with
-InstSimplify (``early_cse``), AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``), LICM
-(``licm``) and the CSE llc's last EarlyCSE finds for hoisted code. The parts not modeled
+hoisted instructions moved, a multiply turned into an intrinsic call): UnreachableBlockElim
+(``remove_unreachable_blocks``), EarlyCSE with InstSimplify (``early_cse``),
+AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``), LICM (``licm``), the CSE llc's last
+EarlyCSE finds for hoisted code, CodeGenPrepare's folding of branches on constants
+(``fold_constant_branches``) and UnreachableBlockElim again; the uniformity analysis is
+made again where llc's pipeline makes it. The parts not modeled
 are listed in the report of bench/isel_triage.py ``--pass-cause`` (LoopStrengthReduce,
 NaryReassociate/SLSR, CodeGenPrepare's block and compare sinking).
 
@@ -2877,10 +2880,11 @@ def run_ir_passes(fn, ua=None, target=None):
     from .sdag import immediate_dominators
 
     compat = getattr(ua, "llvm19_compat", False)
+    stale = remove_unreachable_blocks(fn)  # (llc's UnreachableBlockElim comes first)
     idom = immediate_dominators(fn)
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
-    stale = ua is None  # (``ua`` not the analysis of the IR as it is)
+    stale = stale or ua is None  # (``ua`` not the analysis of the IR as it is)
     if apply_early_cse(fn, idom, dom, grew):
         stale = True
     if _has_mul24_candidates(fn, target):
@@ -2902,9 +2906,233 @@ def run_ir_passes(fn, ua=None, target=None):
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
         _cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)
+    # (CodeGenPrepare, after the last EarlyCSE, then UnreachableBlockElim)
+    if fold_constant_branches(fn):
+        stale = True
+    if remove_unreachable_blocks(fn):
+        stale = True
     if stale:
         ua = _analysis(fn, target, compat)
     return ua
+
+
+# --- CodeGenPrepare's branch folding -----------------------------------------------------
+
+def fold_constant_branches(fn) -> bool:
+    """What llc's CodeGenPrepare does to branches (its branch optimizations, on at -O2):
+    every conditional ``br`` on a constant, or to the same block twice, becomes an
+    unconditional ``br`` (ConstantFoldTerminator; the block left is told it lost a
+    predecessor), blocks left without predecessors are deleted with the blocks only they
+    reached (DeleteDeadBlock, a worklist taken from the back), and then, as something
+    changed, each block (in function order, the entry aside) whose one predecessor ends
+    in an unconditional ``br`` to it is merged into that predecessor
+    (eliminateFallThrough / MergeBlockIntoPredecessor: its phis, one incoming value each,
+    replaced by that value; a block with a phi reading itself is left). A block losing a
+    predecessor loses that phi entry, and a phi then merging one value only (itself
+    aside) is replaced by it (BasicBlock::removePredecessor). Returns whether the
+    function changed. Not modeled: ``switch`` on a constant, and the rest of
+    CodeGenPrepare (sinking, mostly-empty blocks, ...). EarlyCSE leaves a branch on a
+    constant when InstSimplify folded its compare (``icmp sgt %x, %x``)."""
+    blocks = fn.blocks
+    if len(blocks) < 2:
+        return False
+    rep: dict = {}  # phi -> the value replacing it
+    work: list = []  # blocks without predecessors (a set vector: each once)
+    changed = False
+    for b in list(blocks):
+        t = b.instructions[-1] if b.instructions else None
+        if t is None or t.opcode != "br" or len(t.targets) != 2:
+            continue
+        t0, t1 = t.targets
+        c = t.operands[0] if t.operands else None
+        if t0 is t1:
+            keep, drop = t0, t0
+        else:
+            cv = _cval(c) if c is not None and c.__class__ is Constant else None
+            if cv is None:
+                continue
+            keep, drop = (t0, t1) if cv else (t1, t0)
+        changed = True
+        t.operands = []
+        t.targets = [keep]
+        t._text = None
+        b.successors = [keep]
+        _remove_predecessor(drop, b, rep, drop is not keep)
+        if not drop.predecessors and drop is not blocks[0] and drop not in work:
+            work.append(drop)
+    if not changed:
+        return False
+    dead: set = set()
+    while work:
+        d = work.pop()
+        succs = list(dict.fromkeys(d.successors))
+        _detach(d, d.successors, rep)
+        dead.add(d)
+        d.successors = []
+        for sc in succs:
+            if not sc.predecessors and sc is not blocks[0] and sc not in dead and sc not in work:
+                work.append(sc)
+    if dead:
+        fn.blocks = blocks = [b for b in blocks if b not in dead]
+        for d in dead:
+            for i in d.instructions:  # (their uses elsewhere are in dead blocks too)
+                i.block = None
+    # eliminateFallThrough (blocks the entry does not reach -- a loop whose way in was
+    # deleted -- are passed over)
+    reach = {blocks[0]}
+    stack = [blocks[0]]
+    while stack:
+        for sc in stack.pop().successors:
+            if sc not in reach:
+                reach.add(sc)
+                stack.append(sc)
+    for bb in list(blocks[1:]):
+        preds = bb.predecessors
+        if len(preds) != 1 or bb not in reach:
+            continue
+        pred = preds[0]
+        if pred is bb:
+            continue
+        t = pred.instructions[-1]
+        if t.opcode != "br" or len(t.targets) != 1:
+            continue
+        phis = [i for i in bb.instructions if i.opcode == "phi"]
+        if any(v is i for i in phis for v, _b in i.incoming):
+            continue
+        for i in phis:  # FoldSingleEntryPHINodes
+            rep[i] = _resolve(rep, i.incoming[0][0])
+            i.block = None
+        pred.instructions.pop()
+        for i in bb.instructions:
+            if i.opcode != "phi":
+                i.block = pred
+                pred.instructions.append(i)
+        pred.successors = bb.successors
+        for sc in dict.fromkeys(bb.successors):
+            sc.predecessors = [pred if p is bb else p for p in sc.predecessors]
+            for i in sc.instructions:
+                if i.opcode != "phi":
+                    break
+                i.incoming = [(v, pred if pb is bb else pb) for v, pb in i.incoming]
+                i._text = None
+        blocks.remove(bb)
+        bb.instructions = []
+    fn.blocks = blocks
+    for k, b in enumerate(blocks):
+        b.index = k
+    if rep:
+        _rewrite(fn, {i: _resolve(rep, v) for i, v in rep.items()})
+        for i in rep:  # (the replaced phis are erased)
+            if i.block is not None:
+                i.block.instructions.remove(i)
+                i.block = None
+    fn.uses = None
+    return True
+
+
+def remove_unreachable_blocks(fn) -> bool:
+    """llc's UnreachableBlockElim (EliminateUnreachableBlocks): the blocks the entry does
+    not reach are deleted; each reachable block they branch to loses those predecessors
+    (``_remove_predecessor``, the phis updated as there). Returns whether any was."""
+    blocks = fn.blocks
+    if not blocks:
+        return False
+    reach = {blocks[0]}
+    stack = [blocks[0]]
+    while stack:
+        for sc in stack.pop().successors:
+            if sc not in reach:
+                reach.add(sc)
+                stack.append(sc)
+    if len(reach) == len(blocks):
+        return False
+    rep: dict = {}
+    dead = [b for b in blocks if b not in reach]
+    for d in dead:
+        _detach(d, [sc for sc in d.successors if sc in reach], rep)
+    for d in dead:
+        for i in d.instructions:
+            i.block = None
+        d.successors = []
+        d.predecessors = []
+    fn.blocks = [b for b in blocks if b in reach]
+    for k, b in enumerate(fn.blocks):
+        b.index = k
+    for b in fn.blocks:  # (a reachable block's predecessors are reachable)
+        if any(p not in reach for p in b.predecessors):
+            b.predecessors = [p for p in b.predecessors if p in reach]
+    if rep:
+        _rewrite(fn, {i: _resolve(rep, v) for i, v in rep.items()})
+        for i in rep:
+            if i.block is not None:
+                i.block.instructions.remove(i)
+                i.block = None
+    fn.uses = None
+    return True
+
+
+def _resolve(rep: dict, v):
+    while v in rep:
+        v = rep[v]
+    return v
+
+
+def _detach(d, succs: list, rep: dict) -> None:
+    """Each edge of the deleted block ``d`` to a block of ``succs`` (one per entry) is
+    removed as ``_remove_predecessor`` does, ``d`` leaving the predecessor list with its
+    last edge."""
+    left: dict = {}
+    for sc in succs:
+        left[sc] = left.get(sc, 0) + 1
+    for sc in succs:
+        left[sc] -= 1
+        _remove_predecessor(sc, d, rep, not left[sc])
+
+
+def _remove_predecessor(b, pred, rep: dict, last: bool) -> None:
+    """BasicBlock::removePredecessor(pred): one edge from ``pred`` gone (``last``: its
+    only one, so ``pred`` leaves ``b``'s predecessor list, which holds each block once);
+    each phi of ``b`` loses its first entry for ``pred`` and, when the phis had more than
+    one entry, a phi merging one value only (itself aside) is replaced by it (recorded in
+    ``rep``; a phi left without entries by poison)."""
+    if last:
+        preds = b.predecessors
+        for k, p in enumerate(preds):
+            if p is pred:
+                del preds[k]
+                break
+    n_before = None  # (the phis' entries before: one per edge into ``b``)
+    for i in b.instructions:
+        if i.opcode != "phi":
+            break
+        if i in rep:
+            continue
+        inc = i.incoming
+        if n_before is None:
+            n_before = len(inc)
+        for k, (_v, pb) in enumerate(inc):
+            if pb is pred:
+                del inc[k]
+                break
+        i._text = None
+        if not inc:
+            rep[i] = Constant(i.type, "poison", "poison")
+            continue
+        if n_before == 1:
+            continue
+        common = None
+        for v, _pb in inc:
+            v = _resolve(rep, v)
+            if v is i:
+                continue
+            if common is None:
+                common = v
+            elif not _same(v, common):
+                common = False
+                break
+        if common is False:
+            continue
+        rep[i] = Constant(i.type, "poison", "poison") if common is None else common
 
 
 def _analysis(fn, target, llvm19_compat: bool):

@@ -408,3 +408,128 @@ def test_mad_result_shape_matches_llc(amdgpu):
         llcs = _mad_chain(theirs[fn.name])
         assert ("V_MAD_U64_U32_e64", ("vreg_64", "sreg_64"), None, ()) in llcs, theirs[fn.name]
         assert ours == llcs, f"@{fn.name}: ours {sorted(ours)}\nllc {sorted(llcs)}"
+
+
+# Branches on constants (EarlyCSE folds the compare, or the IR has them): llc's
+# CodeGenPrepare makes them unconditional, deletes the blocks left without predecessors
+# and merges fall-through blocks into their predecessor; UnreachableBlockElim then
+# deletes what the entry no longer reaches (patterns.irpasses.fold_constant_branches,
+# remove_unreachable_blocks).
+_HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndefine amdgpu_kernel void @{name}(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {{\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %d = xor i32 %tid, %a\n"
+_CONST_BRANCHES = {
+    # the dead side leads into a loop, which the folding leaves (it still has a
+    # predecessor: its latch) and UnreachableBlockElim deletes
+    "dead_loop": """  br i1 false, label %dead, label %live
+dead:
+  %x = mul i32 %d, %b
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %dead ], [ %i1, %loop ]
+  %i1 = add i32 %i, 1
+  %lc = icmp ult i32 %i1, %n
+  br i1 %lc, label %loop, label %join
+live:
+  %y = add i32 %d, %b
+  br label %join
+join:
+  %p = phi i32 [ %i1, %loop ], [ %y, %live ]
+  %q = mul i32 %p, %b
+  store i32 %q, ptr addrspace(1) %out
+  ret void
+}
+""",
+    # the taken side and the join fall through into the entry: one block is left
+    "merge_chain": """  br i1 true, label %t, label %f
+t:
+  %x = add i32 %d, %b
+  br label %j
+f:
+  %y = mul i32 %d, %n
+  br label %j
+j:
+  %p = phi i32 [ %x, %t ], [ %y, %f ]
+  %q = sub i32 %p, %a
+  store i32 %q, ptr addrspace(1) %out
+  ret void
+}
+""",
+    # both edges to one block: one goes, and the phi then merges one value
+    "same_target": """  %c = icmp slt i32 %n, 4
+  %x = add i32 %a, %b
+  br i1 %c, label %j, label %j
+j:
+  %p = phi i32 [ %x, %entry ], [ %x, %entry ]
+  %q = mul i32 %p, %d
+  store i32 %q, ptr addrspace(1) %out
+  ret void
+}
+""",
+    # EarlyCSE folds the compare (x > x is false); a dead chain of two blocks goes
+    "folded_compare": """  %c = icmp sgt i32 %b, %b
+  br i1 %c, label %d1, label %l
+d1:
+  %x = mul i32 %d, %b
+  br label %d2
+d2:
+  %x2 = add i32 %x, %n
+  br label %j
+l:
+  %y = add i32 %a, %b
+  br label %j
+j:
+  %p = phi i32 [ %x2, %d2 ], [ %y, %l ]
+  %q = mul i32 %p, %d
+  store i32 %q, ptr addrspace(1) %out
+  ret void
+}
+""",
+}
+
+
+def _cfg_of(text: str) -> list:
+    """(block, the incoming blocks of each phi, sorted, the branch targets) per block of
+    an IR function's text (ours or llc's)."""
+    import re
+
+    out: list = []
+    cur = None
+    for ln in text.splitlines():
+        ln = ln.strip()
+        m = re.match(r"^([\w.]+):", ln)
+        if m:
+            cur = [m.group(1), [], []]
+            out.append(cur)
+        elif cur is not None and " = phi " in ln:
+            cur[1].append(tuple(sorted(re.findall(r"\[ [^,\]]+, %([\w.]+) \]", ln))))
+        elif cur is not None and ln.startswith("br "):
+            cur[2] = re.findall(r"label %([\w.]+)", ln)
+    return [(a, tuple(b), tuple(c)) for a, b, c in out]
+
+
+@pytest.mark.parametrize("name", sorted(_CONST_BRANCHES))
+def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
+    import subprocess
+    import textwrap
+
+    from patterns.ir import parse_module
+    from patterns.ir_print import function_text
+    from patterns.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
+    from patterns.mir import compare_with_llc
+
+    llc = require("llc-19")
+    text = _HEAD.format(name=name) + _CONST_BRANCHES[name]
+    # the CFG CodeGenPrepare leaves (our EarlyCSE first, as llc's runs before it)
+    r = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=codegenprepare", "-", "-o", "-"],
+                       input=text, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    body = r.stdout.split("define amdgpu_kernel", 1)[1].split("\n  }\n", 1)[0]
+    fn = next(f for f in parse_module(text, f"{name}.ll").functions if not f.is_declaration)
+    apply_early_cse(fn)
+    assert fold_constant_branches(fn)
+    assert _cfg_of(function_text(fn)) == _cfg_of(textwrap.dedent(body))
+    remove_unreachable_blocks(fn)
+    assert all(b.predecessors or b is fn.blocks[0] for b in fn.blocks)
+    # and the whole selection agrees
+    (res,) = compare_with_llc(text, amdgpu, llc, path=f"{name}.ll")
+    assert res.equal, res.diff()
+    assert res.ours

@@ -87,10 +87,21 @@ def run(args) -> int:
         out.append("  no pattern selects an argument (it arrives in a register)")
         sys.stdout.write("\n".join(out) + "\n")
         return 0
-    blk = v.block
     fd = build_function_dags(fn, target, ua)
-    dag = fd.dags[fn.blocks.index(blk)]
-    node = next((n for n in dag.nodes if n.ir is v and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")), None)
+    blk = v.block  # (after the IR passes: a merged block's code moved to its predecessor)
+    if blk is None or blk not in fn.blocks:
+        sys.stdout.write(f"%{want} in @{fn.name} produces no DAG node: its block is deleted before "
+                         f"selection (unreachable, or only reached by a branch on a constant)\n")
+        return 0
+    # (the DAG of the block the value is selected in: its own, or where llc's Sink
+    # moved it)
+    home = fd.dags[fn.blocks.index(blk)]
+    node = None
+    for dag in [home] + [d for d in fd.dags if d is not home]:
+        node = next((n for n in dag.nodes if n.ir is v and n.opcode not in ("ISD::CopyToReg", "ISD::CopyFromReg")),
+                    None)
+        if node is not None:
+            break
     if node is None:
         sys.stdout.write(f"%{want} in @{fn.name} produces no DAG node of its own (folded or phi)\n")
         return 0
