@@ -3114,6 +3114,7 @@ def _remove_predecessor(b, pred, rep: dict, last: bool) -> None:
             if pb is pred:
                 del inc[k]
                 break
+        i.operands = [v for v, _pb in inc]
         i._text = None
         if not inc:
             rep[i] = Constant(i.type, "poison", "poison")

@@ -717,3 +717,32 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
                 assert bool(ua.is_divergent(i)) == want, (label, i.name)
                 seen[want] += 1
     assert all(n > 50 for n in seen.values()), seen
+
+
+def test_branch_folding_keeps_phi_operands_and_incoming_in_step():
+    """A phi losing an entry (its block lost a predecessor) loses the operand too: the
+    later passes read ``operands`` (LSR's dead-code count crashed on a stale one)."""
+    from patterns.irpasses import fold_constant_branches, remove_unreachable_blocks
+
+    fn = _fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
+entry:
+  br i1 false, label %dead, label %loop
+dead:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %dead ], [ %a, %entry ], [ %i1, %loop ]
+  %i1 = add i32 %i, 1
+  %c = icmp ult i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %i1, ptr addrspace(1) %out
+  ret void
+}
+""")
+    assert fold_constant_branches(fn)
+    remove_unreachable_blocks(fn)
+    (phi,) = [i for b in fn.blocks for i in b.instructions if i.opcode == "phi"]
+    assert [b.name for _v, b in phi.incoming] == ["entry", "loop"]
+    assert phi.operands == [v for v, _b in phi.incoming]
+    assert [b.name for b in fn.blocks] == ["entry", "loop", "exit"]
+    assert [p.name for p in fn.blocks[1].predecessors] == ["entry", "loop"]
