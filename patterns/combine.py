@@ -53,12 +53,13 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
 - visitADD / visitADDLike / visitADDLikeCommutative in their order (``_visit_ADD``):
   ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
   (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
-  ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)``, ``(A - B) + (C - D)``
+  ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)`` (the adds commutative), ``(A - B) + (C - D)``
   with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
   ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
 - visitSUB in its order (``_visit_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
-  ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)``,
+  ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)`` (both adds
+  commutative, as sd_match's m_Add),
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
@@ -877,10 +878,15 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
             # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
             _set(ctx, n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
             return True
-    if (bo == "ISD::ADD" or bo == "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
-        # A + ((B - A) +/- C) -> B +/- C
-        _set(ctx, n, bo, [b.ops[0].ops[0], b.ops[1]])
-        return True
+    if bo == "ISD::ADD" or bo == "ISD::SUB":
+        # A + ((B - A) +/- C) -> B +/- C (sd_match: the inner add commutative)
+        b0, b1 = b.ops
+        if b0.opcode == "ISD::SUB" and b0.ops[1] is a:
+            _set(ctx, n, bo, [b0.ops[0], b1])
+            return True
+        if bo == "ISD::ADD" and b1.opcode == "ISD::SUB" and b1.ops[1] is a:
+            _set(ctx, n, bo, [b1.ops[0], b0])
+            return True
     if ao == "ISD::SUB" and bo == "ISD::SUB" and a.uses == 1 and b.uses == 1 \
             and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
         # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
@@ -998,16 +1004,21 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
         _set(ctx, n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
         return True
     if ao == "ISD::ADD":
-        a1 = a.ops[1]
-        a1o = a1.opcode
-        if (a1o == "ISD::ADD" or a1o == "ISD::SUB") and a1.ops[0] is b:
-            # ((A + (B +/- C)) - B) -> A +/- C
-            _set(ctx, n, a1o, [a.ops[0], a1.ops[1]])
-            return True
-        if a1o == "ISD::ADD" and a1.ops[1] is b:
-            # ((A + (C + B)) - B) -> A + C
-            _set(ctx, n, "ISD::ADD", [a.ops[0], a1.ops[0]])
-            return True
+        # ((A + (B + C)) - B) -> A + C, then ((A + (B - C)) - B) -> A - C: sd_match with
+        # m_Add commutative (each add's operands tried in order, then swapped), m_Sub not
+        a0, a1 = a.ops
+        for x, y in ((a0, a1), (a1, a0)):
+            if y.opcode == "ISD::ADD":
+                if y.ops[0] is b:
+                    _set(ctx, n, "ISD::ADD", [x, y.ops[1]])
+                    return True
+                if y.ops[1] is b:
+                    _set(ctx, n, "ISD::ADD", [x, y.ops[0]])
+                    return True
+        for x, y in ((a0, a1), (a1, a0)):
+            if y.opcode == "ISD::SUB" and y.ops[0] is b:
+                _set(ctx, n, "ISD::SUB", [x, y.ops[1]])
+                return True
     elif ao == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
         # ((A - (B - C)) - C) -> A - B
         _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])

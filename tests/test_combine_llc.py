@@ -22,7 +22,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   read, a workitem id's known-zero high bits (AssertZext), a constant flipping every
   demanded bit (a not), sra -> srl, a multi-use xor bypassed for the bits a shift reads.
 - visitADD / visitSUB folds (``(~a + b) + 1``, ``~a - ~b``, ``(a - b) + (c - a)``,
-  ``((a + (b + c)) - b)``, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
+  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
   xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
@@ -203,6 +203,11 @@ _ADDSUB = _TID + "".join([
     _ops("add_mul_addc", "%t = add i32 %x, 3 ; %m = mul i32 %t, 5 ; %r = add i32 %m, 100"),
     _ops("mul_add_one", "%t = add i32 %x, 1 ; %r = mul i32 %y, %t"),
     _ops("mul_add_one_mu", "%t = add i32 %x, 1 ; %m = mul i32 %y, %t ; %r = xor i32 %m, %t"),
+    # sd_match's m_Add is commutative: ((A + B) + C) - B -> A + C, ((B - C) + A) - B -> A - C,
+    # A + (C + (B - A)) -> B + C, whichever operand of each add holds the inner node
+    _ops("sub_add_add_comm", "%s = shl i32 %y, %z ; %t = add i32 %a, %s ; %t2 = add i32 %t, %y ; %r = sub i32 %t2, %s"),
+    _ops("sub_addsub_comm", "%s = sub i32 %y, %z ; %t = add i32 %s, %a ; %r = sub i32 %t, %y"),
+    _ops("add_subadd_comm", "%s = sub i32 %y, %a ; %t = add i32 %z, %s ; %r = add i32 %a, %t"),
 ])
 
 _LOGIC = _TID + "".join([
@@ -298,7 +303,8 @@ _RULES = {
                                 "sub_addc": {"V_SUB_U32_e64", "V_ADD_U32_e64"}, "sub_negmul": {"V_MUL_LO_U32_e64"},
                                 "add_mul_addc": {"V_MAD_U64_U32_e64"},
                                 "mul_add_one": {"V_MUL_LO_U32_e64", "V_ADD_U32_e64"},
-                                "mul_add_one_mu": {"V_XAD_U32_e64"}}),
+                                "mul_add_one_mu": {"V_XAD_U32_e64"}, "sub_add_add_comm": {"S_ADD_I32"},
+                                "sub_addsub_comm": {"S_SUB_I32"}, "add_subadd_comm": {"S_ADD_I32"}}),
     "logic_folds": (_LOGIC, {"hoist_shl": {"V_LSHLREV_B32_e64", "V_OR_B32_e64"}, "hoist_shl_mu": {"V_LSHL_OR_B32_e64"},
                              "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
                              "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"}}),
