@@ -1107,6 +1107,9 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if bc:
         c = b.value
+        if c == 0:
+            ctx.replace(n, b)  # x * 0 (a CopyFromReg known zero reads the constant 0)
+            return True
         if c == 1:
             ctx.replace(n, a)  # x * 1
             return True

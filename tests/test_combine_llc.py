@@ -9,7 +9,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 
 - De Morgan with a constant (DAGCombiner visitXOR): ``not (and x, C)`` -> ``or (not x), ~C``.
 - Known bits across blocks (FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo):
-  an ``ashr`` of a value whose sign bit another block proved zero selects ``lshr``.
+  an ``ashr`` of a value whose sign bit another block proved zero selects ``lshr``; a value
+  known zero is read as the constant 0 (RegsForValue::getCopyFromRegs), folded by getNode.
 - Bit-field extracts are formed at selection time only (the SelectS_BFE CustomSelect):
   an ``and (srl x, c), mask`` under an ``or`` stays for ``v_and_or_b32``.
 - ``(mul (shl x, C), y)`` with the shl used once -> ``(shl (mul x, y), C)`` (visitMUL).
@@ -92,6 +93,20 @@ _LIVEOUT = _TID + "".join([
                    "  %r = ashr i32 %p, %b\n  store i32 %r, ptr addrspace(1) %out\n  %q = lshr i32 %r, 1\n"
                    "  %in = add i32 %i, 1\n  %c = icmp ult i32 %in, %n\n  br i1 %c, label %loop, label %exit\n"
                    "exit:\n  ret void\n", args="i32 %a, i32 %b, i32 %n"),
+    # every bit known zero (RegsForValue::getCopyFromRegs): the reading block gets the
+    # constant 0, which getNode folds as the DAG is built (b ^ 0 -> b, so the adds
+    # around it cancel into x + a) and visitMUL folds (mul v, a -> 0)
+    _k("liveout_zero", "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid, %a\n"
+                       "  %z = and i32 %b, 12\n  %v = ashr i32 %z, 5\n  %c = icmp eq i32 %a, %b\n"
+                       "  br i1 %c, label %t, label %e\nt:\n  %m = xor i32 %b, %v\n  %s = sub i32 %x, %m\n"
+                       "  %u = add i32 %a, %s\n  %r = add i32 %b, %u\n  store i32 %r, ptr addrspace(1) %out\n"
+                       "  ret void\ne:\n  %r2 = mul i32 %v, %a\n  store i32 %r2, ptr addrspace(1) %out\n  ret void\n"),
+    # a phi of such a value and 0 (ComputePHILiveOutRegInfo): the constant 0 too
+    _k("phi_zero", "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid, %a\n"
+                   "  %c = icmp eq i32 %a, %b\n  br i1 %c, label %t, label %j\nt:\n  %z = and i32 %x, 12\n"
+                   "  %v = lshr i32 %z, 5\n  store i32 %v, ptr addrspace(1) %out\n  br label %j\nj:\n"
+                   "  %p = phi i32 [ %v, %t ], [ 0, %entry ]\n  %r = mul i32 %p, %x\n  %r1 = sub i32 %b, %r\n"
+                   "  store i32 %r1, ptr addrspace(1) %out\n  ret void\n"),
 ])
 
 _BFE_OR = _TID + "".join([
@@ -274,7 +289,9 @@ _RULES = {
                                    "nand_c_d": {"V_OR_B32_e64"}, "nor_c_d": {"V_AND_B32_e64"},
                                    "nand_c_mu": {"S_AND_B32", "S_NOT_B32"}}),
     "liveout_known_bits": (_LIVEOUT, {"liveout_lz": {"V_LSHRREV_B32_e64"}, "phi_lz": {"V_LSHRREV_B32_e64"},
-                                      "phi_neg": {"V_ASHRREV_I32_e64"}, "phi_loop": {"V_ASHRREV_I32_e64"}}),
+                                      "phi_neg": {"V_ASHRREV_I32_e64"}, "phi_loop": {"V_ASHRREV_I32_e64"},
+                                      "liveout_zero": {"V_XOR_B32_e64", "V_ADD_U32_e64"},
+                                      "phi_zero": {"V_XOR_B32_e64"}}),
     "bfe_at_selection": (_BFE_OR, {"bfe_or_inline": {"V_AND_OR_B32_e64"}, "bfe_or_div": {"V_AND_OR_B32_e64"},
                                    "bfe_add_div": {"V_BFE_U32_e64"}}),
     "mul_of_shl": (_MULSHL, {"mulshl_add": {"V_LSHL_ADD_U32_e64"}, "mulshl_u": {"S_MUL_I32", "S_LSHL_B32"},
