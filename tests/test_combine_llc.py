@@ -34,6 +34,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 - The worklist order (patterns/combine.py's driver, DAGCombiner::Run): xor/not chains whose
   final form depends on which node is combined first, and a fold only the second
   DAGCombiner run (after legalization) reaches.
+- SITargetLowering::performAndCombine (after legalization): ``and (srl x, c), mask`` with an
+  8/16-bit field at a byte/word boundary -> ``shl (bfe x, ..), nb``.
 - visitShiftByConstant: a shift of a logic op with a constant pulled through it (and
   combineShiftOfShiftedLogic); a ``not`` is left alone.
 """
@@ -247,6 +249,20 @@ _SHIFT_BY_CONST = _TID + "".join([
     _ops("shl_not_shl", "%v8 = shl i32 %x, 1 ; %v9 = xor i32 %v8, -1 ; %r = shl i32 %v9, 1"),
 ])
 
+_SDWA_BFE = _TID + "".join([
+    # SITargetLowering::performAndCombine after legalization: visitSHL's
+    # (shl (srl x, 16), 4) -> (and (srl x, 12), 0xffff0) becomes shl (bfe x, 16, 16), 4
+    _ops("shl_srl16", "%m = mul i32 %x, %y ; %s = lshr i32 %m, 16 ; %r = shl i32 %s, 4"),
+    _ops("shl_srl16_u", "%s = lshr i32 %z, 16 ; %r = shl i32 %s, 2"),
+    # an 8-bit field reaching bit 31: the bfe becomes srl x, 24, kept apart from the shl
+    # by the AssertZext
+    _ops("shl_srl24", "%m = mul i32 %x, %y ; %s = lshr i32 %m, 24 ; %r = shl i32 %s, 4"),
+    # not a byte/word field: the mask stays
+    _ops("shl_srl8", "%s = lshr i32 %x, 8 ; %r = shl i32 %s, 4"),
+    # an and written in the IR (combine1 leaves it for combine2)
+    _ops("and_srl_mask", "%s = lshr i32 %z, 4 ; %r = and i32 %s, 4080"),
+])
+
 _SETCC = _TID + "".join([
     _k("ne_xor", _ENTRY.replace("%x", "%d") + "  %c = icmp ne i32 %d, %a\n  br i1 %c, label %t, label %e\n"
        "t:\n  %r = mul i32 %a, %b\n" + _ST + "e:\n  ret void\n"),
@@ -330,6 +346,10 @@ _RULES = {
                                             "shl_mul_mu": {"S_MUL_I32", "S_LSHL_B32"},
                                             "sra_not_sra": {"V_ASHRREV_I32_e64", "V_NOT_B32_e32"},
                                             "shl_not_shl": {"V_LSHLREV_B32_e64", "V_NOT_B32_e32"}}),
+    "sdwa_bfe": (_SDWA_BFE, {"shl_srl16": {"V_BFE_U32_e64", "V_LSHLREV_B32_e64"},
+                             "shl_srl16_u": {"S_BFE_U32", "S_LSHL_B32"},
+                             "shl_srl24": {"V_LSHRREV_B32_e64", "V_LSHLREV_B32_e64"},
+                             "shl_srl8": {"V_AND_B32_e64"}, "and_srl_mask": {"S_BFE_U32", "S_LSHL_B32"}}),
     "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"},
                             "not_sgt": {"S_XOR_B32", "S_NOT_B32"}, "not_const_lhs": {"S_XOR_B32", "S_NOT_B32"},
                             "not_not": {"S_XOR_B32", "S_NOT_B32"}, "not_eq": {"S_XNOR_B32"}}),
