@@ -53,12 +53,13 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
 - visitADD / visitADDLike / visitADDLikeCommutative in their order (``_visit_ADD``):
   ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
   (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
-  ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)``, ``(A - B) + (C - D)``
+  ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)`` (the adds commutative), ``(A - B) + (C - D)``
   with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
   ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
 - visitSUB in its order (``_visit_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
-  ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)``,
+  ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)`` (both adds
+  commutative, as sd_match's m_Add),
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
@@ -204,7 +205,7 @@ _CSE_OTHER = frozenset({
     "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
-    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24"})
+    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext"})
 
 
 def _key(opc: str, vt: str, ops, cc=None):
@@ -235,6 +236,7 @@ class _Ctx:
         self.events = 0          # nodes made, replaced or deleted (with operands) so far
         self.stamp: dict = {}    # node -> ``events`` when a visit of it last changed nothing
         self.dry = False         # set while _any_change tries visits
+        self.late: list = []     # nodes a combine2-only target rule may rewrite (_sdwa_bfe)
         # the CSE map, and the worklist seeded with every node in creation order, so that
         # users are popped before their operands; the nodes nothing uses are the first
         # candidates for pruning. (The builder's use counts are exact.)
@@ -877,10 +879,15 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
             # A + (B - (A + C)) -> B - C (and A + (B - (C + A)))
             _set(ctx, n, "ISD::SUB", [b.ops[0], t.ops[1] if t.ops[0] is a else t.ops[0]])
             return True
-    if (bo == "ISD::ADD" or bo == "ISD::SUB") and b.ops[0].opcode == "ISD::SUB" and b.ops[0].ops[1] is a:
-        # A + ((B - A) +/- C) -> B +/- C
-        _set(ctx, n, bo, [b.ops[0].ops[0], b.ops[1]])
-        return True
+    if bo == "ISD::ADD" or bo == "ISD::SUB":
+        # A + ((B - A) +/- C) -> B +/- C (sd_match: the inner add commutative)
+        b0, b1 = b.ops
+        if b0.opcode == "ISD::SUB" and b0.ops[1] is a:
+            _set(ctx, n, bo, [b0.ops[0], b1])
+            return True
+        if bo == "ISD::ADD" and b1.opcode == "ISD::SUB" and b1.ops[1] is a:
+            _set(ctx, n, bo, [b1.ops[0], b0])
+            return True
     if ao == "ISD::SUB" and bo == "ISD::SUB" and a.uses == 1 and b.uses == 1 \
             and (_is_c(a.ops[0]) or _is_c(b.ops[0])):
         # (A - B) + (C - D) -> (A + C) - (B + D) when A or C is a constant
@@ -998,16 +1005,21 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
         _set(ctx, n, "ISD::SUB", [ctx.const(a.value - b.ops[1].value, vt), b.ops[0]])
         return True
     if ao == "ISD::ADD":
-        a1 = a.ops[1]
-        a1o = a1.opcode
-        if (a1o == "ISD::ADD" or a1o == "ISD::SUB") and a1.ops[0] is b:
-            # ((A + (B +/- C)) - B) -> A +/- C
-            _set(ctx, n, a1o, [a.ops[0], a1.ops[1]])
-            return True
-        if a1o == "ISD::ADD" and a1.ops[1] is b:
-            # ((A + (C + B)) - B) -> A + C
-            _set(ctx, n, "ISD::ADD", [a.ops[0], a1.ops[0]])
-            return True
+        # ((A + (B + C)) - B) -> A + C, then ((A + (B - C)) - B) -> A - C: sd_match with
+        # m_Add commutative (each add's operands tried in order, then swapped), m_Sub not
+        a0, a1 = a.ops
+        for x, y in ((a0, a1), (a1, a0)):
+            if y.opcode == "ISD::ADD":
+                if y.ops[0] is b:
+                    _set(ctx, n, "ISD::ADD", [x, y.ops[1]])
+                    return True
+                if y.ops[1] is b:
+                    _set(ctx, n, "ISD::ADD", [x, y.ops[0]])
+                    return True
+        for x, y in ((a0, a1), (a1, a0)):
+            if y.opcode == "ISD::SUB" and y.ops[0] is b:
+                _set(ctx, n, "ISD::SUB", [x, y.ops[1]])
+                return True
     elif ao == "ISD::SUB" and a.ops[1].opcode == "ISD::SUB" and a.ops[1].ops[1] is b:
         # ((A - (B - C)) - C) -> A - B
         _set(ctx, n, "ISD::SUB", [a.ops[0], a.ops[1].ops[0]])
@@ -1096,6 +1108,9 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if bc:
         c = b.value
+        if c == 0:
+            ctx.replace(n, b)  # x * 0 (a CopyFromReg known zero reads the constant 0)
+            return True
         if c == 1:
             ctx.replace(n, a)  # x * 1
             return True
@@ -1227,7 +1242,43 @@ def _visit_AND(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if _demanded_root(n, ctx):
         return True
+    if bc and ao == "ISD::SRL" and _sdwa_bfe(n, ctx, a, b):
+        return True
     return _commuted(n, ctx, "ISD::AND", a, b)
+
+
+def _sdwa_bfe(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
+    """SITargetLowering::performAndCombine (after legalization only: a node of this shape
+    seen by combine1 is listed in ``ctx.late`` for combine2), on a target with SDWA:
+    and (srl x, c), mask with mask a run of 8 or 16 ones above bit 0 whose field starts
+    at a multiple of its width in x -> shl (bfe_u32 x, nb + c, width), nb (nb = the
+    mask's trailing zeros), the bfe under an AssertZext to the field's width (which keeps
+    visitSHL's shift-pair fold off it; _finish drops it before selection, as
+    SelectionDAGISel does). AMDGPUTargetLowering's BFE_U32 combine, made here at once,
+    turns a field reaching bit 31 into an srl, except the 16-bit field at 16 (kept for
+    SDWA)."""
+    mask = b.value & 0xFFFFFFFF
+    bits = bin(mask).count("1")
+    if (bits != 8 and bits != 16) or mask & 1 or not _is_c(a.ops[1]):
+        return False
+    low = mask & -mask
+    if (mask + low) & mask:  # (not one run of ones)
+        return False
+    nb = low.bit_length() - 1
+    off = nb + (a.ops[1].value & 0xFFFFFFFF)
+    if off & (bits - 1):
+        return False
+    if not ctx.legal_ops:
+        ctx.late.append(n)
+        return False
+    x = a.ops[0]
+    if off + bits >= 32 and not (off == 16 and bits == 16):
+        f = ctx.new("ISD::SRL", "i32", [x, ctx.const(off, "i32")], like=a)
+    else:
+        f = ctx.new("AMDGPUISD::BFE_U32", "i32", [x, ctx.const(off, "i32"), ctx.const(bits, "i32")], like=a)
+    f = ctx.get("ISD::AssertZext", "i32", [f, ctx.vtnode(f"i{bits}")], like=a)
+    _set(ctx, n, "ISD::SHL", [f, ctx.const(nb, "i32")])
+    return True
 
 
 def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
@@ -1701,6 +1752,8 @@ def _lz_leaf(n: SDNode) -> int:
         # a workitem id is lowered with AssertZext to the bits of the largest id (flat
         # workgroup size 1024 by default: 10 bits, SITargetLowering::lowerWorkitemID)
         return 22 if (n.intrinsic or "").startswith("llvm.amdgcn.workitem.id.") else 0
+    if opc == "ISD::AssertZext":
+        return 32 - int(n.ops[1].vt[1:])
     if opc == "AMDGPUISD::BFE_U32":
         w = n.ops[2]
         return 32 - (w.value & 31) if _is_c(w) and 0 < (w.value & 31) else 0
@@ -2688,8 +2741,17 @@ def run(dag, target=None) -> None:
     numbered, with use counts and divergence bits."""
     ctx = _Ctx(dag, target)
     _combine_run(ctx)
-    if ctx.events:
+    if ctx.events or ctx.late:
         stale = ctx.between_runs()
+        if ctx.late:
+            # (combine2-only rules: these nodes' combine1 visits say nothing of combine2's)
+            have = set(stale)
+            for n in ctx.late:
+                if n.wlix != _DEAD:
+                    ctx.stamp.pop(n, None)
+                    if n not in have:
+                        have.add(n)
+                        stale.append(n)
         if stale:
             ctx.legal_ops = True
             if _any_change(ctx, stale):
@@ -2854,6 +2916,17 @@ def _finish(dag, ctx: _Ctx) -> None:
     """The DAG in the selector's form: the use lists dropped (they would keep the nodes
     in reference cycles) and, when the block changed, re-sorted, renumbered, with use counts and divergence bits."""
     changed = ctx.events != 0
+    if changed:
+        # SelectionDAGISel replaces an AssertZext by its operand before selecting
+        for group in (dag.nodes, ctx.created):
+            for m in group:
+                if m.wlix != _DEAD and m.ops:
+                    ops = m.ops
+                    for i, o in enumerate(ops):
+                        if o.opcode == "ISD::AssertZext":
+                            if ops.__class__ is not list:
+                                ops = m.ops = list(ops)
+                            ops[i] = o.ops[0]
     if ctx.users_built:
         for group in (dag.nodes, ctx.created):
             for m in group:

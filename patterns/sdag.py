@@ -30,7 +30,10 @@ combines, are recorded per function (``_Builder.live_lz``; the exporting node is
 and counted when a rule first asks) and carried by the CopyFromRegs that read it
 (``SDNode.klz``, see ``patterns.combine._known_lz``), a phi taking the minimum over its incoming
 values (0 for a value not built yet, e.g. over a back edge): llc's FunctionLoweringInfo
-LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext.
+LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext. A
+value with all 32 bits known zero is read as the constant 0 instead (RegsForValue::
+getCopyFromRegs), and the binary ops built on it get SelectionDAG::getNode's folds
+(``_get_node_folds``: ``x ^ 0`` is ``x`` before any combine runs).
 
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable.
@@ -262,6 +265,40 @@ def _const_int(v) -> int | None:
 
 
 _INT_BITS: dict = {}
+
+
+_GETNODE_FOLD = {
+    "ISD::ADD": lambda a, b: a + b, "ISD::SUB": lambda a, b: a - b, "ISD::MUL": lambda a, b: a * b,
+    "ISD::AND": lambda a, b: a & b, "ISD::OR": lambda a, b: a | b, "ISD::XOR": lambda a, b: a ^ b,
+    "ISD::SHL": lambda a, b: a << b, "ISD::SRL": lambda a, b: (a & 0xFFFFFFFF) >> b, "ISD::SRA": lambda a, b: a >> b,
+}
+
+
+def _get_node_folds(isd: str, vt: str, a, b, const):
+    """The folds SelectionDAG::getNode makes while the builder makes ``isd a, b`` with a
+    constant 0 operand (FoldConstantArithmetic, a constant moved to the right of a
+    commutative op, ``x +|-|'|'|^ 0``, ``x & 0``, shifts of and by 0): (the existing or
+    constant node it returns or None, the operands for a new node)."""
+    ac = a.opcode == "ISD::Constant" and a.value.__class__ is int
+    bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
+    if ac and bc:
+        f = _GETNODE_FOLD.get(isd)
+        if f is not None and vt == "i32" and (isd not in _SHIFT_OPS or 0 <= b.value & 0xFFFFFFFF < 32):
+            return const(f(a.value, b.value & 0xFFFFFFFF if isd in _SHIFT_OPS else b.value), vt), a, b
+        return None, a, b
+    if ac and isd in COMMUTATIVE:
+        a, b, ac, bc = b, a, False, True
+    if bc and b.value == 0:
+        if isd == "ISD::AND":
+            return b, a, b
+        if isd in ("ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR") or isd in _SHIFT_OPS:
+            return a, a, b
+    elif ac and a.value == 0 and isd in _SHIFT_OPS:
+        return a, a, b
+    return None, a, b
+
+
+_SHIFT_OPS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
 
 
 def _wrap(value: int, vt: str) -> int:
@@ -1399,6 +1436,15 @@ class _Builder:
                 reg = vregs.get(v)
                 if reg is None:
                     reg = vregs[v] = str(len(vregs))
+                klz = live_lz.get(v, 0)
+                if klz.__class__ is not int and klz.opcode == "ISD::Constant":
+                    c = klz.value
+                    klz = live_lz[v] = 32 - (c & 0xFFFFFFFF).bit_length() if c.__class__ is int else 0
+                if klz == 32:
+                    # every bit known zero: RegsForValue::getCopyFromRegs reads the constant 0
+                    # (the CopyFromReg it makes is left unused)
+                    n = local[v] = const(0, vt)
+                    return n
                 n = new(Node)  # (_mk written out)
                 n.id = len(nodes)
                 n.opcode = "ISD::CopyFromReg"
@@ -1418,7 +1464,7 @@ class _Builder:
                 n.wlix = -1
                 n.kbc = None
                 nodes.append(n)
-                n.klz = live_lz.get(v, 0)
+                n.klz = klz
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
                     # (self._temporal: read outside a cycle with a divergent exit)
@@ -1535,30 +1581,35 @@ class _Builder:
                         vt = vt_cache.get(id(t))
                         last_vt = vt_of_cached(t) if vt is None else vt[1]
                         last_t = t
-                    n = new(Node)  # (_mk written out)
-                    n.id = len(nodes)
-                    n.opcode = isd
-                    n.vt = last_vt
-                    n.ops = [a, b]
-                    n.divergent = True if a.divergent or b.divergent else False
-                    n.value = None
-                    n.cc = None
-                    n.ir = ins
-                    n.uses = 0
-                    n.source = None
-                    n.chain = None
-                    n.intrinsic = None
-                    n.reg = None
-                    n.block = blk
-                    n.target_op = None
-                    n.mark = 0
-                    n.users = None
-                    n.wlix = -1
-                    n.kbc = None
-                    n.klz = 0
-                    a.uses += 1
-                    b.uses += 1
-                    append(n)
+                    n = None
+                    if (a.opcode == "ISD::Constant" and a.value == 0) or (b.opcode == "ISD::Constant" and b.value == 0):
+                        # (a CopyFromReg known zero read as the constant 0, see far)
+                        n, a, b = _get_node_folds(isd, last_vt, a, b, const)
+                    if n is None:
+                        n = new(Node)  # (_mk written out)
+                        n.id = len(nodes)
+                        n.opcode = isd
+                        n.vt = last_vt
+                        n.ops = [a, b]
+                        n.divergent = True if a.divergent or b.divergent else False
+                        n.value = None
+                        n.cc = None
+                        n.ir = ins
+                        n.uses = 0
+                        n.source = None
+                        n.chain = None
+                        n.intrinsic = None
+                        n.reg = None
+                        n.block = blk
+                        n.target_op = None
+                        n.mark = 0
+                        n.users = None
+                        n.wlix = -1
+                        n.kbc = None
+                        n.klz = 0
+                        a.uses += 1
+                        b.uses += 1
+                        append(n)
                 elif op == "phi":
                     if phis is None:
                         phis = block_phis[blk] = [ins]
@@ -1572,7 +1623,8 @@ class _Builder:
                     div = self.phi_divergent(ins)
                     n.source = "divergent" if div else "uniform"
                     n.divergent = div
-                    local[ins] = n
+                    # (every bit known zero: its uses read the constant 0, as in far)
+                    local[ins] = n if n.klz != 32 else const(0, n.vt)
                     continue
                 elif op == "br":
                     operands = ins.operands

@@ -9,7 +9,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 
 - De Morgan with a constant (DAGCombiner visitXOR): ``not (and x, C)`` -> ``or (not x), ~C``.
 - Known bits across blocks (FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo):
-  an ``ashr`` of a value whose sign bit another block proved zero selects ``lshr``.
+  an ``ashr`` of a value whose sign bit another block proved zero selects ``lshr``; a value
+  known zero is read as the constant 0 (RegsForValue::getCopyFromRegs), folded by getNode.
 - Bit-field extracts are formed at selection time only (the SelectS_BFE CustomSelect):
   an ``and (srl x, c), mask`` under an ``or`` stays for ``v_and_or_b32``.
 - ``(mul (shl x, C), y)`` with the shl used once -> ``(shl (mul x, y), C)`` (visitMUL).
@@ -22,7 +23,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   read, a workitem id's known-zero high bits (AssertZext), a constant flipping every
   demanded bit (a not), sra -> srl, a multi-use xor bypassed for the bits a shift reads.
 - visitADD / visitSUB folds (``(~a + b) + 1``, ``~a - ~b``, ``(a - b) + (c - a)``,
-  ``((a + (b + c)) - b)``, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
+  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
   xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
@@ -33,6 +34,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 - The worklist order (patterns/combine.py's driver, DAGCombiner::Run): xor/not chains whose
   final form depends on which node is combined first, and a fold only the second
   DAGCombiner run (after legalization) reaches.
+- SITargetLowering::performAndCombine (after legalization): ``and (srl x, c), mask`` with an
+  8/16-bit field at a byte/word boundary -> ``shl (bfe x, ..), nb``.
 - visitShiftByConstant: a shift of a logic op with a constant pulled through it (and
   combineShiftOfShiftedLogic); a ``not`` is left alone.
 """
@@ -92,6 +95,20 @@ _LIVEOUT = _TID + "".join([
                    "  %r = ashr i32 %p, %b\n  store i32 %r, ptr addrspace(1) %out\n  %q = lshr i32 %r, 1\n"
                    "  %in = add i32 %i, 1\n  %c = icmp ult i32 %in, %n\n  br i1 %c, label %loop, label %exit\n"
                    "exit:\n  ret void\n", args="i32 %a, i32 %b, i32 %n"),
+    # every bit known zero (RegsForValue::getCopyFromRegs): the reading block gets the
+    # constant 0, which getNode folds as the DAG is built (b ^ 0 -> b, so the adds
+    # around it cancel into x + a) and visitMUL folds (mul v, a -> 0)
+    _k("liveout_zero", "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid, %a\n"
+                       "  %z = and i32 %b, 12\n  %v = ashr i32 %z, 5\n  %c = icmp eq i32 %a, %b\n"
+                       "  br i1 %c, label %t, label %e\nt:\n  %m = xor i32 %b, %v\n  %s = sub i32 %x, %m\n"
+                       "  %u = add i32 %a, %s\n  %r = add i32 %b, %u\n  store i32 %r, ptr addrspace(1) %out\n"
+                       "  ret void\ne:\n  %r2 = mul i32 %v, %a\n  store i32 %r2, ptr addrspace(1) %out\n  ret void\n"),
+    # a phi of such a value and 0 (ComputePHILiveOutRegInfo): the constant 0 too
+    _k("phi_zero", "entry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %x = xor i32 %tid, %a\n"
+                   "  %c = icmp eq i32 %a, %b\n  br i1 %c, label %t, label %j\nt:\n  %z = and i32 %x, 12\n"
+                   "  %v = lshr i32 %z, 5\n  store i32 %v, ptr addrspace(1) %out\n  br label %j\nj:\n"
+                   "  %p = phi i32 [ %v, %t ], [ 0, %entry ]\n  %r = mul i32 %p, %x\n  %r1 = sub i32 %b, %r\n"
+                   "  store i32 %r1, ptr addrspace(1) %out\n  ret void\n"),
 ])
 
 _BFE_OR = _TID + "".join([
@@ -203,6 +220,11 @@ _ADDSUB = _TID + "".join([
     _ops("add_mul_addc", "%t = add i32 %x, 3 ; %m = mul i32 %t, 5 ; %r = add i32 %m, 100"),
     _ops("mul_add_one", "%t = add i32 %x, 1 ; %r = mul i32 %y, %t"),
     _ops("mul_add_one_mu", "%t = add i32 %x, 1 ; %m = mul i32 %y, %t ; %r = xor i32 %m, %t"),
+    # sd_match's m_Add is commutative: ((A + B) + C) - B -> A + C, ((B - C) + A) - B -> A - C,
+    # A + (C + (B - A)) -> B + C, whichever operand of each add holds the inner node
+    _ops("sub_add_add_comm", "%s = shl i32 %y, %z ; %t = add i32 %a, %s ; %t2 = add i32 %t, %y ; %r = sub i32 %t2, %s"),
+    _ops("sub_addsub_comm", "%s = sub i32 %y, %z ; %t = add i32 %s, %a ; %r = sub i32 %t, %y"),
+    _ops("add_subadd_comm", "%s = sub i32 %y, %a ; %t = add i32 %z, %s ; %r = add i32 %a, %t"),
 ])
 
 _LOGIC = _TID + "".join([
@@ -225,6 +247,20 @@ _SHIFT_BY_CONST = _TID + "".join([
     # a not is left alone
     _ops("sra_not_sra", "%v8 = ashr i32 %x, 1 ; %v9 = xor i32 %v8, -1 ; %r = ashr i32 %v9, 1"),
     _ops("shl_not_shl", "%v8 = shl i32 %x, 1 ; %v9 = xor i32 %v8, -1 ; %r = shl i32 %v9, 1"),
+])
+
+_SDWA_BFE = _TID + "".join([
+    # SITargetLowering::performAndCombine after legalization: visitSHL's
+    # (shl (srl x, 16), 4) -> (and (srl x, 12), 0xffff0) becomes shl (bfe x, 16, 16), 4
+    _ops("shl_srl16", "%m = mul i32 %x, %y ; %s = lshr i32 %m, 16 ; %r = shl i32 %s, 4"),
+    _ops("shl_srl16_u", "%s = lshr i32 %z, 16 ; %r = shl i32 %s, 2"),
+    # an 8-bit field reaching bit 31: the bfe becomes srl x, 24, kept apart from the shl
+    # by the AssertZext
+    _ops("shl_srl24", "%m = mul i32 %x, %y ; %s = lshr i32 %m, 24 ; %r = shl i32 %s, 4"),
+    # not a byte/word field: the mask stays
+    _ops("shl_srl8", "%s = lshr i32 %x, 8 ; %r = shl i32 %s, 4"),
+    # an and written in the IR (combine1 leaves it for combine2)
+    _ops("and_srl_mask", "%s = lshr i32 %z, 4 ; %r = and i32 %s, 4080"),
 ])
 
 _SETCC = _TID + "".join([
@@ -269,7 +305,9 @@ _RULES = {
                                    "nand_c_d": {"V_OR_B32_e64"}, "nor_c_d": {"V_AND_B32_e64"},
                                    "nand_c_mu": {"S_AND_B32", "S_NOT_B32"}}),
     "liveout_known_bits": (_LIVEOUT, {"liveout_lz": {"V_LSHRREV_B32_e64"}, "phi_lz": {"V_LSHRREV_B32_e64"},
-                                      "phi_neg": {"V_ASHRREV_I32_e64"}, "phi_loop": {"V_ASHRREV_I32_e64"}}),
+                                      "phi_neg": {"V_ASHRREV_I32_e64"}, "phi_loop": {"V_ASHRREV_I32_e64"},
+                                      "liveout_zero": {"V_XOR_B32_e64", "V_ADD_U32_e64"},
+                                      "phi_zero": {"V_XOR_B32_e64"}}),
     "bfe_at_selection": (_BFE_OR, {"bfe_or_inline": {"V_AND_OR_B32_e64"}, "bfe_or_div": {"V_AND_OR_B32_e64"},
                                    "bfe_add_div": {"V_BFE_U32_e64"}}),
     "mul_of_shl": (_MULSHL, {"mulshl_add": {"V_LSHL_ADD_U32_e64"}, "mulshl_u": {"S_MUL_I32", "S_LSHL_B32"},
@@ -298,7 +336,8 @@ _RULES = {
                                 "sub_addc": {"V_SUB_U32_e64", "V_ADD_U32_e64"}, "sub_negmul": {"V_MUL_LO_U32_e64"},
                                 "add_mul_addc": {"V_MAD_U64_U32_e64"},
                                 "mul_add_one": {"V_MUL_LO_U32_e64", "V_ADD_U32_e64"},
-                                "mul_add_one_mu": {"V_XAD_U32_e64"}}),
+                                "mul_add_one_mu": {"V_XAD_U32_e64"}, "sub_add_add_comm": {"S_ADD_I32"},
+                                "sub_addsub_comm": {"S_SUB_I32"}, "add_subadd_comm": {"S_ADD_I32"}}),
     "logic_folds": (_LOGIC, {"hoist_shl": {"V_LSHLREV_B32_e64", "V_OR_B32_e64"}, "hoist_shl_mu": {"V_LSHL_OR_B32_e64"},
                              "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
                              "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"}}),
@@ -307,6 +346,10 @@ _RULES = {
                                             "shl_mul_mu": {"S_MUL_I32", "S_LSHL_B32"},
                                             "sra_not_sra": {"V_ASHRREV_I32_e64", "V_NOT_B32_e32"},
                                             "shl_not_shl": {"V_LSHLREV_B32_e64", "V_NOT_B32_e32"}}),
+    "sdwa_bfe": (_SDWA_BFE, {"shl_srl16": {"V_BFE_U32_e64", "V_LSHLREV_B32_e64"},
+                             "shl_srl16_u": {"S_BFE_U32", "S_LSHL_B32"},
+                             "shl_srl24": {"V_LSHRREV_B32_e64", "V_LSHLREV_B32_e64"},
+                             "shl_srl8": {"V_AND_B32_e64"}, "and_srl_mask": {"S_BFE_U32", "S_LSHL_B32"}}),
     "setcc_fold": (_SETCC, {"ne_xor": {"S_MUL_I32"}, "ne_xor_mu": {"V_XOR_B32_e64"}, "eq_sub": {"S_LSHL_B32"},
                             "not_sgt": {"S_XOR_B32", "S_NOT_B32"}, "not_const_lhs": {"S_XOR_B32", "S_NOT_B32"},
                             "not_not": {"S_XOR_B32", "S_NOT_B32"}, "not_eq": {"S_XNOR_B32"}}),
