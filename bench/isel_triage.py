@@ -49,7 +49,13 @@ def main(argv=None) -> int:
     ap.add_argument("--without", action="append", default=[], metavar="FN",
                     help="measure a proposed combine removal: replace patterns.combine.FN (a step "
                          "returning whether it changed the DAG, e.g. _reassociate_scalar) by a no-op")
+    ap.add_argument("--opcode-overlap", type=int, metavar="OPS", default=0,
+                    help="instead: one kernel of OPS operations (bench/isel.py's, seed --seed) and the "
+                         "share of llc's modeled opcodes we select too (multiset overlap)")
+    ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args(argv)
+    if args.opcode_overlap:
+        return opcode_overlap(args.seed, args.opcode_overlap)
     if args.without:
         import patterns.combine as combine
 
@@ -174,6 +180,29 @@ def _pass_cause(llc: str, text: str, name: str, target):
         except Exception as e:  # (an IR form our parser does not take)
             agrees = f"error: {str(e)[:60]}"
     return tuple(changed), agrees
+
+
+def opcode_overlap(seed: int, n_ops: int) -> int:
+    """Per function of one large kernel: llc's modeled opcodes, ours, and how many of
+    llc's we also select (the multiset intersection), with the largest differences."""
+    import shutil
+
+    from patterns.iselgen import generate_isel_kernel
+    from patterns.mir import compare_with_llc
+    from tdgen.spec import load_target
+
+    llc = shutil.which("llc-19") or "llc-19"
+    text = generate_isel_kernel(seed, n_ops)
+    for a in compare_with_llc(text, load_target("amdgpu"), llc, path=f"k{seed}_{n_ops}.ll"):
+        ours, theirs = Counter(dict(a.ours)), Counter(dict(a.llc))
+        common = sum((ours & theirs).values())
+        total = sum(theirs.values())
+        print(f"@{a.function}: llc {total} modeled opcodes, ours {sum(ours.values())}, in common {common} "
+              f"= {100 * common / max(1, total):.2f}% of llc's")
+        worst = sorted(set(ours) | set(theirs), key=lambda k: (-abs(ours[k] - theirs[k]), k))[:8]
+        print("  largest differences (ours, llc): "
+              + ", ".join(f"{k} {ours[k]}/{theirs[k]}" for k in worst if ours[k] != theirs[k]))
+    return 0
 
 
 if __name__ == "__main__":
