@@ -3128,8 +3128,9 @@ def _remove_predecessor(b, pred, rep: dict, last: bool) -> None:
                 continue
             if common is None:
                 common = v
-            elif not _same(v, common):
-                common = False
+            elif not (_same(v, common) or (v.__class__ is Constant and common.__class__ is Constant
+                                           and v.type == common.type and v.text == common.text)):
+                common = False  # (constants are one value in LLVM when their type and text are)
                 break
         if common is False:
             continue
