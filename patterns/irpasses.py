@@ -2906,11 +2906,14 @@ def run_ir_passes(fn, ua=None, target=None):
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
         _cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)
-    # (CodeGenPrepare, after the last EarlyCSE, then UnreachableBlockElim)
-    if fold_constant_branches(fn):
+    # (CodeGenPrepare, after the last EarlyCSE, then UnreachableBlockElim; the phis
+    # they replace are rewritten in one scan)
+    gone: dict = {}
+    if _fold_constant_branches(fn, gone):
         stale = True
-    if remove_unreachable_blocks(fn):
+    if _remove_unreachable_blocks(fn, gone):
         stale = True
+    _replace_phis(fn, gone)
     if stale:
         ua = _analysis(fn, target, compat)
     return ua
@@ -2919,6 +2922,33 @@ def run_ir_passes(fn, ua=None, target=None):
 # --- CodeGenPrepare's branch folding -----------------------------------------------------
 
 def fold_constant_branches(fn) -> bool:
+    """``_fold_constant_branches`` with the phis it replaces rewritten."""
+    gone: dict = {}
+    changed = _fold_constant_branches(fn, gone)
+    _replace_phis(fn, gone)
+    return changed
+
+
+def remove_unreachable_blocks(fn) -> bool:
+    """``_remove_unreachable_blocks`` with the phis it replaces rewritten."""
+    gone: dict = {}
+    changed = _remove_unreachable_blocks(fn, gone)
+    _replace_phis(fn, gone)
+    return changed
+
+
+def _replace_phis(fn, rep: dict) -> None:
+    """Every use of a phi of ``rep`` reads what replaces it; the phis are erased."""
+    if not rep:
+        return
+    _rewrite(fn, {i: _resolve(rep, v) for i, v in rep.items()})
+    for i in rep:
+        if i.block is not None:
+            i.block.instructions.remove(i)
+            i.block = None
+
+
+def _fold_constant_branches(fn, rep: dict) -> bool:
     """What llc's CodeGenPrepare does to branches (its branch optimizations, on at -O2):
     every conditional ``br`` on a constant, or to the same block twice, becomes an
     unconditional ``br`` (ConstantFoldTerminator; the block left is told it lost a
@@ -2932,11 +2962,11 @@ def fold_constant_branches(fn) -> bool:
     aside) is replaced by it (BasicBlock::removePredecessor). Returns whether the
     function changed. Not modeled: ``switch`` on a constant, and the rest of
     CodeGenPrepare (sinking, mostly-empty blocks, ...). EarlyCSE leaves a branch on a
-    constant when InstSimplify folded its compare (``icmp sgt %x, %x``)."""
+    constant when InstSimplify folded its compare (``icmp sgt %x, %x``). ``rep`` gets
+    each phi replaced -> the value replacing it (``_replace_phis`` rewrites them)."""
     blocks = fn.blocks
     if len(blocks) < 2:
         return False
-    rep: dict = {}  # phi -> the value replacing it
     work: list = []  # blocks without predecessors (a set vector: each once)
     changed = False
     for b in list(blocks):
@@ -3020,20 +3050,15 @@ def fold_constant_branches(fn) -> bool:
     fn.blocks = blocks
     for k, b in enumerate(blocks):
         b.index = k
-    if rep:
-        _rewrite(fn, {i: _resolve(rep, v) for i, v in rep.items()})
-        for i in rep:  # (the replaced phis are erased)
-            if i.block is not None:
-                i.block.instructions.remove(i)
-                i.block = None
     fn.uses = None
     return True
 
 
-def remove_unreachable_blocks(fn) -> bool:
+def _remove_unreachable_blocks(fn, rep: dict) -> bool:
     """llc's UnreachableBlockElim (EliminateUnreachableBlocks): the blocks the entry does
     not reach are deleted; each reachable block they branch to loses those predecessors
-    (``_remove_predecessor``, the phis updated as there). Returns whether any was."""
+    (``_remove_predecessor``, the phis updated as there; ``rep`` gets the phis replaced).
+    Returns whether any block was deleted."""
     blocks = fn.blocks
     if not blocks:
         return False
@@ -3046,7 +3071,6 @@ def remove_unreachable_blocks(fn) -> bool:
                 stack.append(sc)
     if len(reach) == len(blocks):
         return False
-    rep: dict = {}
     dead = [b for b in blocks if b not in reach]
     for d in dead:
         _detach(d, [sc for sc in d.successors if sc in reach], rep)
@@ -3061,12 +3085,6 @@ def remove_unreachable_blocks(fn) -> bool:
     for b in fn.blocks:  # (a reachable block's predecessors are reachable)
         if any(p not in reach for p in b.predecessors):
             b.predecessors = [p for p in b.predecessors if p in reach]
-    if rep:
-        _rewrite(fn, {i: _resolve(rep, v) for i, v in rep.items()})
-        for i in rep:
-            if i.block is not None:
-                i.block.instructions.remove(i)
-                i.block = None
     fn.uses = None
     return True
 
