@@ -20,8 +20,11 @@ Before building, the IR is prepared as llc's IR passes leave it where that chang
 the DAG sees: when combining, ``build_function_dags`` first has ``patterns.irpasses``
 rewrite the function in place as the llc IR passes it models leave it; then common subexpressions in dominating positions are merged (EarlyCSE,
 ``common_subexpressions``), instructions whose results nothing with a side effect uses
-are dropped (``live_instructions``), and pure instructions are moved to the block where
-their uses are, as llc's Sink pass does (``sink_placement``). Blocks are built and combined in reverse post-order;
+are dropped (``live_instructions``) except the dead ones llc has not deleted yet when
+Sink runs (``_llc_survivors``: EarlyCSE erases only what is dead when its walk reaches it;
+their uses pin and export values, and a dead value another block reads is selected), and
+pure instructions are moved to the block where their uses are, as llc's Sink pass does
+(``sink_placement``). Blocks are built and combined in reverse post-order;
 a value the combines fold to a constant or to another value, or find uniform, is seen
 that way by the blocks that read it (llc's InstSimplify runs before its uniformity
 analysis), and a phi divergent only through its incoming values is recomputed from them.
@@ -575,7 +578,7 @@ class _SinkTree:
     the entry, not a loop preheader (CodeGenPrepare keeps those when deleting them makes
     a critical edge)."""
 
-    __slots__ = ("idom", "pre", "post", "depth", "loop_of", "through")
+    __slots__ = ("idom", "pre", "post", "depth", "loop_of", "through", "bodies")
 
     def __init__(self, idom: dict, pre: dict, post: dict, depth: dict, blocks: list) -> None:
         self.idom, self.pre, self.post, self.depth = idom, pre, post, depth
@@ -595,6 +598,7 @@ class _SinkTree:
                             continue
                         body.add(x)
                         stack.extend(p for p in x.predecessors if p in pre)
+        self.bodies = bodies  # loop header -> the blocks of its natural loop
         loop_of = self.loop_of = {}
         for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
             for x in bodies[h]:
@@ -1091,9 +1095,18 @@ def _prepare(fn) -> _Prepared:
             if v not in live:
                 push(v)
 
+    # -- dead instructions llc has not deleted by the time Sink runs: their uses count
+    ndead = sum(len(b.instructions) for b in blocks) - len(live)
+    survivors = None
+    if ndead > len(rep):  # (dead instructions other than the CSE'd ones)
+        survivors = _llc_survivors(blocks, live, rep, kids, tree)
+        if survivors:
+            _record_survivor_uses(blocks, survivors, rep, through, local, iusers, pusers, pinned, phi_args)
+            live.update(survivors)
+            ndead -= len(survivors)
+
     # -- the blocks' instruction lists: shared with the IR until something changes them
     place: dict = {}
-    ndead = sum(len(b.instructions) for b in blocks) - len(live)
     if ndead:
         # dead instructions are the CSE'd ones (never marked: their uses read the
         # representative) unless the count says there are others
@@ -1108,8 +1121,199 @@ def _prepare(fn) -> _Prepared:
     for v, us in iusers.items():
         if us:
             used_outside.add(v)
+    if survivors:
+        _drop_unselected(survivors, used_outside, rep, live, place, moved)
     placed = {b: place.get(b, b.instructions) for b in blocks}
     return _Prepared(rep, live, placed, moved, used_outside)
+
+
+def _llvm_dom_preorder(blocks, kids: dict) -> list:
+    """The dominator tree's blocks in the preorder LLVM's passes walk it (EarlyCSE): a
+    node's children in the order a depth-first walk of the CFG from the entry, taking
+    successors in order, first reaches them (the order DominatorTree construction
+    attaches them in)."""
+    num: dict = {}
+    stack = [blocks[0]]
+    while stack:
+        b = stack.pop()
+        if b in num:
+            continue
+        num[b] = len(num)
+        stack.extend(reversed(b.successors))
+    out = []
+    stack = [blocks[0]]
+    while stack:
+        b = stack.pop()
+        out.append(b)
+        ks = kids.get(b)
+        if ks:
+            stack.extend(sorted(ks, key=num.__getitem__, reverse=True))
+    return out
+
+
+def llc_survivors(fn, live: set, rep: dict, idom: dict) -> set:
+    """``_llc_survivors`` from scratch: the dead instructions (not in ``live``, the
+    aggressive dead-code removal's answer on top of ``rep``) llc still has at Sink."""
+    kids: dict = {}
+    for b in fn.blocks:
+        p = idom.get(b)
+        if p is not None and p is not b:
+            kids.setdefault(p, []).append(b)
+    pre: dict = {}
+    post: dict = {}
+    depth = {fn.blocks[0]: 0}
+    clock = 0
+    work = [(fn.blocks[0], False)]
+    while work:
+        x, done = work.pop()
+        if done:
+            post[x] = clock
+        else:
+            pre[x] = clock
+            work.append((x, True))
+            for k in reversed(kids.get(x, ())):
+                depth[k] = depth[x] + 1
+                work.append((k, False))
+        clock += 1
+    return _llc_survivors(fn.blocks, live, rep, kids, _SinkTree(idom, pre, post, depth, fn.blocks))
+
+
+def _llc_survivors(blocks, live: set, rep: dict, kids: dict, tree: "_SinkTree") -> set:
+    """The dead instructions (not in ``live``) llc still has when its Sink pass runs.
+
+    llc deletes dead code only as its passes meet it: each of its three EarlyCSE runs
+    walks the dominator tree in preorder (``_llvm_dom_preorder``) and erases an
+    instruction that has no users when the walk reaches it (isInstructionTriviallyDead),
+    or that it replaces; the operands of an erased instruction, visited before it, are
+    not looked at again in that run, so a dead chain loses one instruction per run from
+    its end. Between the second and third run LICM's sinkRegion erases every trivially
+    dead instruction of a loop (its blocks children first, each bottom-up, a subloop's
+    blocks with the subloop: innermost loops first), and after the third CodeGenPrepare
+    erases a dead ``lshr``/``ashr`` by a constant (OptimizeExtractBits nukes a shift
+    left without uses). The walks run on the IR as the modeled passes leave it
+    (``patterns.irpasses``), taken as the state before llc's first EarlyCSE: a
+    replaced instruction (it no longer has users there; or a key of ``rep``) is
+    erased when the first run reaches it, as EarlyCSE erases what it simplifies or
+    CSEs. Users are counted among the dead instructions only (a live instruction reads
+    only live values). Not modeled: when the passes between the runs (NaryReassociate,
+    LSR, mul24) made an instruction dead, and LCSSA phis (CodeGenPrepare folds them)."""
+    by_block: dict = {}
+    dead = []
+    for b in blocks:
+        ds = [i for i in b.instructions if i not in live]
+        if ds:
+            by_block[b] = ds
+            dead.extend(ds)
+    cnt = dict.fromkeys(dead, 0)
+    ops: dict = {}  # dead instruction -> its operands that are dead instructions (read through rep)
+    for u in dead:
+        lst = []
+        for v in u.operands:  # (a phi's incoming values are its operands)
+            v = rep.get(v, v) if v.__class__ is u.__class__ else v
+            if v in cnt:
+                cnt[v] += 1
+                lst.append(v)
+        ops[u] = lst
+    gone: set = set()
+
+    def erase(i) -> None:
+        gone.add(i)
+        for v in ops[i]:
+            cnt[v] -= 1
+
+    order = _llvm_dom_preorder(blocks, kids)
+    walk = [i for b in order for i in by_block.get(b, ())]
+    for i in walk:  # first EarlyCSE run
+        if i in rep or not cnt[i]:
+            erase(i)
+    for i in walk:  # second
+        if i not in gone and not cnt[i]:
+            erase(i)
+    bodies = tree.bodies
+    if bodies:  # LICM's sinkRegion, innermost loops first
+        loop_of = tree.loop_of
+        pos = {b: k for k, b in enumerate(order)}
+        for h in sorted(bodies, key=lambda h: (len(bodies[h]), pos.get(h, 0))):
+            body = bodies[h]
+            bfs = [h]
+            for b in bfs:
+                bfs.extend(k for k in kids.get(b, ()) if k in body)
+            for b in reversed(bfs):
+                if loop_of.get(b) is not h:
+                    continue  # (a subloop's block: done with the subloop)
+                for i in reversed(by_block.get(b, ())):
+                    if i not in gone and not cnt[i]:
+                        erase(i)
+    for i in walk:  # third
+        if i not in gone and not cnt[i]:
+            erase(i)
+    for i in dead:  # CodeGenPrepare (blocks in function order)
+        if (i.opcode == "lshr" or i.opcode == "ashr") and i not in gone and not cnt[i] \
+                and _const_int(i.operands[1]) is not None:
+            erase(i)
+    return {i for i in dead if i not in gone}
+
+
+def _record_survivor_uses(blocks, survivors: set, rep, through, local, iusers, pusers, pinned, phi_args) -> None:
+    """The uses of ``_llc_survivors``'s instructions, recorded as ``_prepare``'s marking
+    walk records the live ones (Sink counts every user; FunctionLoweringInfo exports a
+    value any instruction of another block, or any phi, reads)."""
+    for i in [i for b in blocks for i in b.instructions if i in survivors]:
+        if i.opcode == "phi":
+            for v, pb in i.incoming:
+                k = _KINDS.get(v.__class__) or _kind(v.__class__)
+                if k != "I":
+                    if k == "A":
+                        phi_args.add(v)
+                    continue
+                v = rep.get(v, v)
+                while pb in through:
+                    pb = through[pb]
+                if pb is v.block:
+                    pinned.add(v)
+                else:
+                    pusers.setdefault(v, []).append(pb)
+            continue
+        bi = i.block
+        for v in i.operands:
+            if (_KINDS.get(v.__class__) or _kind(v.__class__)) != "I":
+                continue
+            v = rep.get(v, v)
+            if v.block is bi:
+                local[v] = local.get(v, 0) + 1
+            else:
+                iusers.setdefault(v, []).append(i)
+
+
+def _drop_unselected(survivors: set, used_outside: set, rep, live: set, place: dict, moved: dict) -> None:
+    """Leave in ``live`` and the block lists only the survivors SelectionDAG keeps: those
+    read outside their block (their CopyToReg is a root) and what they read in their own
+    block, transitively; the others make nodes nothing uses, which the DAG drops."""
+    need = set()
+    work = [i for i in survivors if i in used_outside]
+    while work:
+        i = work.pop()
+        if i in need:
+            continue
+        need.add(i)
+        if i.opcode == "phi":
+            continue
+        bi = moved.get(i) or i.block
+        for v in i.operands:
+            if (_KINDS.get(v.__class__) or _kind(v.__class__)) != "I":
+                continue
+            v = rep.get(v, v)
+            if v in survivors and v not in need and (moved.get(v) or v.block) is bi:
+                work.append(v)
+    drop = survivors - need
+    if not drop:
+        return
+    live.difference_update(drop)
+    for b in {moved.get(i) or i.block for i in drop}:
+        lst = place.get(b)
+        if lst is None:
+            lst = b.instructions
+        place[b] = [i for i in lst if i not in drop]
 
 
 def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, tree: "_SinkTree") -> None:
@@ -1218,6 +1422,10 @@ def _prepare_plain(fn, dce: str = "aggressive") -> _Prepared:
     idom = immediate_dominators(fn) if fn.blocks else None
     rep = common_subexpressions(fn, idom)
     live = live_instructions(fn, dce, rep)
+    survivors = None
+    if dce == "aggressive" and fn.blocks:
+        survivors = llc_survivors(fn, live, rep, idom)
+        live = live | survivors
     placed, home = _sink(fn, live, rep, idom)
     used_outside: set = set()
     for b in fn.blocks:
@@ -1236,6 +1444,8 @@ def _prepare_plain(fn, dce: str = "aggressive") -> _Prepared:
                     if home.get(v, v.block) is not b:
                         used_outside.add(v)
     moved = {i: b for i, b in home.items() if b is not i.block}
+    if survivors:
+        _drop_unselected(survivors, used_outside, rep, live, placed, moved)
     return _Prepared(rep, live, placed, moved, used_outside)
 
 
