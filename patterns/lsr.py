@@ -26,7 +26,11 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   each reader, and only by interesting values or by readers that are not interesting
   (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, a
   multiply only by a value certainly loop-variant (``_Scev.varies``) or of a value
-  with a loop-variant part, ...),
+  with a loop-variant part, ...; or a phi of a loop block other than the header that
+  SCEV sees as opaque, ``_phi_reader_ok``: its incoming values not all equal and,
+  with two of them, some loop-variant atom of their SCEVs not properly dominating its
+  block -- so not select-like --, the block it reads the value from ending in an
+  unconditional branch, and no other interesting value read by it),
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
@@ -49,7 +53,13 @@ expanded, ``%lsr.iv.next = add %lsr.iv, -1`` right before ``%c``; a loop-invaria
 register (the start, an I + c) expanded at the end of the preheader of the outermost
 loop it is invariant in, once per insertion point (InsertedExpressions); W and the
 sums at the use's insertion point (``_insert_point``: AdjustInsertPositionForExpand,
-which climbs the dominator tree from the reader to right after the replaced value). A sum is emitted as
+which climbs the dominator tree from the reader -- for a phi, from the end of the
+block the value comes from: RewriteForPHI -- to right after the replaced value). Before
+building W, SCEVExpander looks its SCEV up among the values ScalarEvolution knows
+(FindValueInExprValueMap): an instruction of the loop with that SCEV dominating the
+insertion point is used instead (the model claims the loop only when it is the only
+one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
+computed: ``_found_values``, ``_decided``). A sum is emitted as
 visitAddExpr does: the terms in SCEV order (GroupByComplexity: constants, then -1*x
 products, then values by CompareValueComplexity -- constants, arguments, instructions
 by opcode, then loop depth, operand count, operands to depth 2), reversed, stably
@@ -76,7 +86,8 @@ parts (they may share one new IV, with the invariant parts in registers of their
 own: the solver's choice), terms tying in
 SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
 does not see as opaque (products of values, ``and`` with a mask ...), uses read by
-phis (expanded in the incoming block) or outside the loop, coefficients other than
+header phis, select-like phis, phis over critical edges or outside the loop, an
+instruction with W's SCEV whose SCEV the model cannot tell was computed, coefficients other than
 +-1 (multiplies and shifts by constants), equality exit compares, equality
 compares with a constant, an interesting value or beside a down-counting use, IV
 chains, address uses, nested outer-loop recurrences. The cost model and the solver
@@ -302,9 +313,42 @@ def _lin(a, b, k: int):
     return (var, inv, (a[2] + k * b[2]) & 0xFFFFFFFF, a[3] + k * b[3])
 
 
-def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
+def _phi_reader_ok(u, v, sc, body, dom) -> bool:
+    """``u``, a phi of a loop block other than the header reading the interesting ``v``,
+    is an IV use the model can rewrite: SCEV sees it as opaque (not all incoming values
+    equal -- simplifyInstruction -- and, with two incoming values, not a select-like
+    phi: createNodeFromSelectLikePHI needs the SCEVs of both incoming values to
+    properly dominate the phi's block, so some loop-variant atom of one of them must
+    not), and every block it reads ``v`` from ends in an unconditional branch
+    (RewriteForPHI splits a critical edge)."""
+    ins = u.incoming
+    if len(ins) < 2 or all(x is ins[0][0] for x, _b in ins) or dom is None:
+        return False
+    for x, blk in ins:
+        if x is v and len(blk.successors) != 1:
+            return False
+    _kids, pre, post = dom
+    pb = u.block
+
+    def properly_dominates(b):
+        return b is not pb and pre[b] <= pre[pb] and post[pb] <= post[b]
+
+    if len(ins) == 2:
+        atoms = []
+        for x, _b in ins:
+            e = sc.of(x)
+            if e is not None:
+                atoms.extend(e[0])
+        if all(properly_dominates(a.block) for a in atoms):
+            return False  # (a select-like phi could have a SCEV of its own)
+    return True
+
+
+def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | None":
     """The loop's parts when it is of the modeled class (module docstring), else None.
-    ``users``: each live instruction's live readers (``_live_users``)."""
+    ``users``: each live instruction's live readers (``_live_users``); ``dom``: the
+    dominator tree (``patterns.irpasses._dom_tree``), without which no phi reader of
+    an interesting value is taken."""
     if users is None:
         users = _live_users(fn)
     outside = [p for p in dict.fromkeys(header.predecessors) if p not in body]
@@ -359,8 +403,14 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
         for u in reversed(list(dict.fromkeys(users.get(v, [])))):
             if u is inext or u is iv or (v is inext and u is cmp):
                 continue
-            if u.block not in body or u.opcode == "phi":
+            if u.block not in body:
                 return False
+            if u.opcode == "phi":
+                # (an opaque phi of the loop: a use, rewritten in its incoming blocks)
+                if u.block is header or not _phi_reader_ok(u, v, sc, body, dom):
+                    return False
+                uses.append((u, v))
+                continue
             e = sc.of(u) if u.opcode in ("add", "sub", "xor") else None
             if e is not None and e[3] != 0:
                 if u in seen:
@@ -391,6 +441,9 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     basic: list = []
     if not visit(iv):
         return None
+    for u, v in uses:
+        if u.opcode == "phi" and any(x is not v and x in seen for x, _b in u.incoming):
+            return None  # (a phi reading two interesting values: IVUsers records one)
     nontrivial = []
     for u, v in uses:
         if v is iv:
@@ -421,7 +474,43 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     start = (neg[0][1], neg[0][2]) if neg else None
     c = _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
     c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
+    c.sc, c.body, c.users = sc, body, users
     return c
+
+
+def _found_values(c, var: dict) -> list:
+    """The instructions of ``c``'s loop whose SCEV is the loop-variant sum ``var``
+    (SCEVExpander's expand looks an expression up in ScalarEvolution's ExprValueMap
+    before building it: FindValueInExprValueMap; never for a single value)."""
+    if len(var) < 2 and all(k == 1 for k in var.values()):
+        return []
+    sums = getattr(c, "sums", None)
+    if sums is None:
+        sums = c.sums = {}
+        for b in c.body:
+            for x in b.instructions:
+                if x.opcode in ("add", "sub", "xor", "mul") and c.users.get(x) is not None:
+                    e = c.sc.of(x)
+                    if e is not None and not e[1] and not e[2] and not e[3] and e[0]:
+                        sums.setdefault(frozenset(e[0].items()), []).append(x)
+    return sums.get(frozenset(var.items()), [])
+
+
+def _computed(c) -> set:
+    """The values whose SCEV IVUsers has certainly computed by the time LSR expands:
+    the interesting values and, through the sums SCEV looks into, their operands."""
+    done = getattr(c, "computed", None)
+    if done is None:
+        done = c.computed = set()
+        work = list(c.chain)
+        while work:
+            x = work.pop()
+            if x in done:
+                continue
+            done.add(x)
+            if x.opcode in ("add", "sub") or (x.opcode == "xor" and _is_const(x.operands[1])):
+                work.extend(o for o in x.operands if o.__class__ is Instruction and o.block in c.body)
+    return done
 
 
 def _complexity(a, b, depth: dict, level: int = 0) -> int:
@@ -556,7 +645,7 @@ class _Expander:
         return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor)
 
 
-def _decided(c, ex) -> bool:
+def _decided(c, ex, dom) -> bool:
     """Whether the expansion of ``c``'s uses is fixed by what the model knows: every
     value it adds is defined outside loops or in loops holding ``c``'s (getRelevantLoop
     orders by loop nesting; sibling loops go by dominance, not modeled), and no two
@@ -575,9 +664,26 @@ def _decided(c, ex) -> bool:
                     return False
         return True
 
-    for _reader, _value, (var, inv, _const, step) in c.uses:
+    _kids, pre, post = dom
+
+    def dominates(x, reader):
+        if x.block is reader.block:
+            insts = x.block.instructions
+            return insts.index(x) < insts.index(reader)
+        return pre[x.block] <= pre[reader.block] and post[reader.block] <= post[x.block]
+
+    for reader, value, (var, inv, _const, step) in c.uses:
         for x in list(var) + list(inv):
             if not ok_loop(x):
+                return False
+        found = _found_values(c, var)
+        if found:
+            # (an instruction with W's SCEV that may dominate the expansion: reused when
+            # its SCEV was computed, which the model only knows for IVUsers' values)
+            lowest = reader if reader.opcode != "phi" else \
+                next(blk for x, blk in reader.incoming if x is value).terminator
+            maybe = [x for x in found if dominates(x, lowest)]
+            if maybe and (len(found) > 1 or maybe[0].flags or maybe[0] not in _computed(c)):
                 return False
         for group in (var, inv):
             if not distinct([("n" if k == -1 else "u", x) for x, k in group.items()]):
@@ -599,8 +705,9 @@ def _decided(c, ex) -> bool:
 
 def _insert_point(reader, value, idom, dom, home, depth, inserted):
     """AdjustInsertPositionForExpand: the instruction the expansion of the use of
-    ``value`` by ``reader`` goes before. HoistInsertPosition climbs the dominator tree
-    from the reader (not into deeper loops) while ``value`` dominates the candidate
+    ``value`` goes before, ``reader`` the lowest position (the reading instruction, or
+    for a phi the terminator of the incoming block). HoistInsertPosition climbs the
+    dominator tree from there (not into deeper loops) while ``value`` dominates the candidate
     position, taking the point right after ``value`` in its own block; then past phis
     and past instructions the expander inserted (never past the reader)."""
     _kids, pre, post = dom
@@ -681,10 +788,14 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     loops, depth, bodies = _loops(fn, idom, dom)
     if not loops:
         return []
+    _kids, dpre, dpost = dom
+
+    def dominates(a, b):
+        return dpre[a] <= dpre[b] and dpost[b] <= dpost[a]
     everyone = _users(fn)
     dead0 = _dead(fn, everyone)
     users = _LiveUsers(everyone, dead0)
-    claims = [c for c in (claim(fn, h, body, users) for h, body in loops) if c is not None]
+    claims = [c for c in (claim(fn, h, body, users, dom) for h, body in loops) if c is not None]
     if not claims:
         return []
     names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
@@ -707,7 +818,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
     ex = _Expander(fn, i32, bodies, home, depth, created)
-    claims = [c for c in claims if _decided(c, ex)]
+    claims = [c for c in claims if _decided(c, ex, dom)]
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)
@@ -766,9 +877,17 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             icv = expand_invariant(c, inv, const) if step == 1 and inv else None
             imm = const - (1 << 32) if const >= 1 << 31 else const
             imm = imm if step == 1 and not inv and imm else None
+            # a phi's use is expanded at the end of the block it comes from (RewriteForPHI)
+            lowest = reader if reader.opcode != "phi" else \
+                next(blk for x, blk in reader.incoming if x is value).terminator
             if terms or icv is not None or imm is not None:
-                ip = _insert_point(reader, value, idom, dom, home, depth, {i for i, _ in created})
-                parts = [("u", ex.sum(terms, ip))] if terms else []
+                ip = _insert_point(lowest, value, idom, dom, home, depth, {i for i, _ in created})
+                w = None
+                for x in _found_values(c, var):
+                    if x.block is ip.block and x.block.instructions.index(x) < ip.block.instructions.index(ip) \
+                            or x.block is not ip.block and dominates(x.block, ip.block):
+                        w = x  # (FindValueInExprValueMap: an instruction with W's SCEV)
+                parts = [("u", w if w is not None else ex.sum(terms, ip))] if terms else []
                 if icv is not None:
                     parts.append(("u", icv))
                 final = ex.sum(parts + [("u", ivv)], ip)
@@ -779,6 +898,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             if final is value:
                 continue  # (the expansion found the value itself)
             reader.operands = [final if o is value else o for o in reader.operands]
+            if reader.opcode == "phi":
+                reader.incoming = [(final if x is value else x, blk) for x, blk in reader.incoming]
             reader._text = None
             everyone[value].remove(reader)
             if final.__class__ is Instruction:
