@@ -37,7 +37,8 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + I + c +
   {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
-  loop), c a constant; no two terms of a sum tie in SCEV complexity (``_decided``).
+  loop), c a constant, all up-counting uses with an invariant part having the same
+  I + c; no two terms of a sum tie in SCEV complexity (``_decided``).
 
 There llc-19's choice (verified, not derived: tests/test_lsr.py compares the model
 with llc's ``-print-before/-print-after=loop-reduce`` on 800 iselgen kernels, and 2000
@@ -83,7 +84,8 @@ in LLVM, which the model does not follow.
 Where the model stops: every loop outside this class is left untouched (never half
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts (they may share one new IV, with the invariant parts in registers of their
-own: the solver's choice), terms tying in
+own: the solver's choice; so may up-counting uses with different invariant parts),
+terms tying in
 SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
 does not see as opaque (products of values, ``and`` with a mask ...), uses read by
 header phis, select-like phis, phis over critical edges or outside the loop, an
@@ -468,6 +470,8 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
     if len(neg_starts) > 1:
         return None  # (down-counting uses that could share registers: LSR's solver decides)
+    if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
+        return None  # (up-counting uses with different invariant parts: the solver may share registers)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]
     if neg and zero:
         return None  # (a down-counting IV the compares could share: the solver decides)

@@ -308,3 +308,17 @@ def test_expansion_finds_an_instruction_with_the_same_scev():
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+def test_up_counting_uses_with_different_invariant_parts_are_left_alone():
+    """Three uses counting up with invariant parts %a, %a - %b and %a: llc's solver
+    keeps %a in a register of its own, shared by all, and -%b in another, rather than
+    one register per invariant part (with only the first two it does not): outside
+    the modeled class, the loop stays as it was."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", "  %s1 = add i32 %acc, %i\n  %s = add i32 %s1, %a\n").replace(
+        "  %accn = xor i32 %u, %i\n",
+        "  %w1 = add i32 %u, %i\n  %w2 = add i32 %w1, %a\n  %w = sub i32 %w2, %b\n  %v = or i32 %w, %t\n"
+        "  %x1 = add i32 %t, %i\n  %x = add i32 %x1, %a\n  %y = and i32 %x, %v\n  %accn = xor i32 %y, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
