@@ -21,8 +21,12 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 * ``%i = phi [0, preheader], [%inext, latch]``, ``%inext = add %i, 1`` (no flags), read
   only by ``%i`` and ``%c``; the other header phis take from the latch a value SCEV
   sees as opaque (a SCEVUnknown: ``_opaque``);
-* the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
-  {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
+* the interesting values (``_Scev``: sums of +-1 times opaque values, products,
+  constants and {0,+,1} through add, sub and ``xor x, -1``; a product is a ``mul``
+  without flags of two different opaque values, loop-invariant or of the loop but not
+  ``%i``, at least one of the loop (``_product``), and no sum has a factor of one
+  product as another term or as a factor of another product, which getAddExpr would
+  fold) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
   (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, a
   multiply only by a value certainly loop-variant (``_Scev.varies``) or of a value
@@ -60,10 +64,13 @@ building W, SCEVExpander looks its SCEV up among the values ScalarEvolution know
 (FindValueInExprValueMap): an instruction of the loop with that SCEV dominating the
 insertion point is used instead (the model claims the loop only when it is the only
 one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
-computed: ``_found_values``, ``_decided``). A sum is emitted as
-visitAddExpr does: the terms in SCEV order (GroupByComplexity: constants, then -1*x
-products, then values by CompareValueComplexity -- constants, arguments, instructions
-by opcode, then loop depth, operand count, operands to depth 2), reversed, stably
+computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
+itself (a W made only of negated terms with a product among them is not modeled:
+visitMulExpr would multiply the factors). A sum is emitted as visitAddExpr does: the
+terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
+before -1 * x * y, the constant -1 before values, then the values' complexity --,
+then values by CompareValueComplexity -- constants, arguments, instructions by
+opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one; each binop reuses an equal instruction among the six before the insertion point
@@ -74,8 +81,8 @@ invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand pu
 the -1-scaled register second). Uses are rewritten in LSR's
 order -- IVUsers' depth-first walk, each value's readers in use-list order (most
 recent first), uses with equal SCEVs together -- which decides what the reuse of
-nearby equal instructions finds. The interesting values left unread go
-(DeleteTriviallyDeadInstructions). New names follow the ValueSymbolTable (a taken
+nearby equal instructions finds. The interesting values left unread (an expansion may
+read one it found) go (DeleteTriviallyDeadInstructions). New names follow the ValueSymbolTable (a taken
 name gets the function's next number); unnamed values are numbered in program order,
 as LLVM prints them. The use-list order is taken as the reverse of program order, as
 the parser leaves it; the earlier passes' rewrites (EarlyCSE, LICM) change use lists
@@ -87,7 +94,8 @@ parts (they may share one new IV, with the invariant parts in registers of their
 own: the solver's choice; so may up-counting uses with different invariant parts),
 terms tying in
 SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
-does not see as opaque (products of values, ``and`` with a mask ...), uses read by
+does not see as opaque (products of sums or of more values, ``and`` with a mask ...),
+sums where getAddExpr factors products, uses read by
 header phis, select-like phis, phis over critical edges or outside the loop, an
 instruction with W's SCEV whose SCEV the model cannot tell was computed, coefficients other than
 +-1 (multiplies and shifts by constants), equality exit compares, equality
@@ -289,17 +297,49 @@ class _Scev:
         if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
+        if self.iv not in ops and _product(v, self.body):
+            return ({v: 1}, {}, 0, 0)
         if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
             a, b = self.of(ops[0]), self.of(ops[1])
             if a is None or b is None:
                 return None
-            return _lin(a, b, 1 if v.opcode == "add" else -1)
+            r = _lin(a, b, 1 if v.opcode == "add" else -1)
+            # (getAddExpr folds X + X * Y to X * (1 + Y), X * Y + X * Z to X * (Y + Z):
+            # such sums are not followed)
+            seen: set = set()
+            for x in list(r[0]) + list(r[1]):
+                fs = set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
+                if fs & seen:
+                    return None
+                seen |= fs
+            return r
         if v.opcode == "xor" and _is_const(ops[1]) and ops[1].value == -1:
             a = self.of(ops[0])
             if a is None:
                 return None
             return _lin(({}, {}, -1, 0), a, -1)
         return None
+
+
+def _product(v, body) -> bool:
+    """``v`` is a product SCEV keeps as a term of its own (a SCEVMulExpr x * y): ``mul``
+    without flags of two different values of the loop or loop-invariant that SCEV sees
+    as opaque, one of them of the loop. (SCEVExpander finds ``v`` itself for the
+    term: FindValueInExprValueMap, ``v``'s SCEV having been computed as an operand of
+    the interesting value that reads it.)"""
+    if v.opcode != "mul" or v.flags or len(v.operands) != 2 or v.block not in body:
+        return False
+    a, b = v.operands
+    if a is b or not all(_opaque(o, body) or _invariant_atom(o, body) for o in (a, b)):
+        return False
+    return _opaque(a, body) or _opaque(b, body)
+
+
+def _kind(x, k: int) -> str:
+    """The expander's term kind of coefficient ``k`` times the atom ``x``."""
+    if x.__class__ is Instruction and x.opcode == "mul":
+        return "np" if k == -1 else "p"
+    return "n" if k == -1 else "u"
 
 
 def _lin(a, b, k: int):
@@ -554,7 +594,9 @@ def _complexity(a, b, depth: dict, level: int = 0) -> int:
 
 class _Expander:
     """SCEVExpander as LSR drives it, for sums of terms: ``("c", k)`` a constant,
-    ``("u", x)`` a value (SCEVUnknown), ``("n", x)`` its negation (-1 * x)."""
+    ``("u", x)`` a value (SCEVUnknown), ``("n", x)`` its negation (-1 * x), ``("p", x)``
+    the product ``x`` (``_product``; the expander finds ``x`` itself), ``("np", x)``
+    its negation."""
 
     def __init__(self, fn, ty, bodies, home, depth, created):
         self.fn, self.ty, self.bodies, self.home, self.depth = fn, ty, bodies, home, depth
@@ -605,14 +647,40 @@ class _Expander:
         self.created.append((i, None))
         return i
 
+    def factors(self, p) -> list:
+        """The operands of the product ``p``'s SCEV, in SCEV order (GroupByComplexity)."""
+        import functools
+
+        return sorted(p.operands, key=functools.cmp_to_key(lambda a, b: _complexity(a, b, self.depth)))
+
     def scev_cmp(self, s, t) -> int:
-        """CompareSCEVComplexity on two terms: constants, then products, then values."""
-        kr = {"c": 0, "n": 6, "u": 15}
+        """CompareSCEVComplexity on two terms: constants, then products (fewer operands
+        first, then operand by operand: the constant -1 before values), then values."""
+        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "u": 15}
         if kr[s[0]] != kr[t[0]]:
             return kr[s[0]] - kr[t[0]]
         if s[0] == "c":
             return 0
-        return _complexity(s[1], t[1], self.depth, 0 if s[0] == "u" else 1)
+        if s[0] == "u":
+            return _complexity(s[1], t[1], self.depth)
+
+        def ops(term):
+            kind, x = term
+            vals = self.factors(x) if kind in ("p", "np") else [x]
+            return ([None] if kind in ("n", "np") else []) + vals
+
+        a, b = ops(s), ops(t)
+        if len(a) != len(b):
+            return len(a) - len(b)
+        for x, y in zip(a, b):
+            if x is None or y is None:
+                if x is not y:
+                    return -1 if x is None else 1
+                continue
+            r = _complexity(x, y, self.depth, 1)
+            if r:
+                return r
+        return 0
 
     def sum(self, terms, anchor):
         """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
@@ -621,18 +689,19 @@ class _Expander:
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
         terms.reverse()
         rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
-        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] == "n"))
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np")))
         terms = [terms[j] for j in order]
         acc = None
         for kind, x in terms:
             if acc is None:
                 if kind == "c":
                     acc = Constant(self.ty, str(x), "int", x)
-                elif kind == "u":
+                elif kind in ("u", "p"):
                     acc = x
                 else:
+                    assert kind == "n", "a leading negated product (not modeled: _decided)"
                     acc = self.neg(x, anchor)
-            elif kind == "n":
+            elif kind in ("n", "np"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
@@ -690,8 +759,17 @@ def _decided(c, ex, dom) -> bool:
             if maybe and (len(found) > 1 or maybe[0].flags or maybe[0] not in _computed(c)):
                 return False
         for group in (var, inv):
-            if not distinct([("n" if k == -1 else "u", x) for x, k in group.items()]):
+            if not distinct([(_kind(x, k), x) for x, k in group.items()]):
                 return False
+        for x in var:
+            if x.opcode == "mul":
+                if _complexity(*ex.factors(x), ex.depth) == 0:
+                    return False  # (factors tying: their order is the one SCEV built)
+                if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
+                       for b in c.body for y in b.instructions):
+                    return False  # (another value with the product's SCEV)
+        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" for x in var):
+            return False  # (a leading negated product: visitMulExpr multiplies the factors)
         if len(var) == 1 and next(iter(var.values())) == 1:
             (x,) = var
             if step == 1:
@@ -876,7 +954,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                 created.append((phi, c.iv))
                 created.append((nxt, c.inext))
             ivv = c.iv if step == 1 else phi
-            terms = [("n" if k == -1 else "u", x) for x, k in var.items()]
+            terms = [(_kind(x, k), x) for x, k in var.items()]
             # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
             icv = expand_invariant(c, inv, const) if step == 1 and inv else None
             imm = const - (1 << 32) if const >= 1 << 31 else const
@@ -917,6 +995,10 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             if u.operands != ops:
                 u.operands = ops
                 u._text = None
+    for i, _old in created:  # (an expansion may read an interesting value it found)
+        for o in i.operands:
+            if o.__class__ is Instruction:
+                everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     # unnamed values are numbered in program order (as LLVM prints them)
     k = 0

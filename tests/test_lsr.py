@@ -322,3 +322,32 @@ def test_up_counting_uses_with_different_invariant_parts_are_left_alone():
     heads, got, want, old = _rewrite_both(text)
     assert want != old
     assert not heads and got == old
+
+
+@pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %m = mul i32 %h, %a\n  %s = sub i32 %m, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %g = and i32 %acc, %a\n  %m = mul i32 %h, %g\n"
+                                  "  %s1 = sub i32 %acc, %m\n  %s = sub i32 %s1, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, %a\n  %s1 = add i32 %i, %m\n"
+                                  "  %s2 = add i32 %s1, %acc\n  %s = add i32 %s2, %b\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %acc, %h\n  %q = add i32 %i, %m\n"
+                                  "  %s = sub i32 %q, 31\n"],
+                         ids=["down", "negated", "up-invariant", "refinds-interesting"])
+def test_product_of_values_is_a_term(body):
+    """``mul x, y`` of two opaque values (one of the loop) in an interesting sum: SCEV
+    keeps the product as a term (a SCEVMulExpr, sorted before the values), and the
+    expander finds the ``mul`` itself for it; an expansion may find an interesting
+    value (``add %i, %m``), which then stays. The model does what llc's LSR does."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+
+
+def test_product_sharing_a_factor_with_another_term_is_left_alone():
+    """``%h * %a + %h``: getAddExpr folds it to ``%h * (1 + %a)``: not followed, the loop
+    is left as it was."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", "  %h = or i32 %acc, %b\n  %m = mul i32 %h, %a\n"
+                            "  %s1 = add i32 %m, %h\n  %s = sub i32 %s1, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
