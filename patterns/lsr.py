@@ -20,7 +20,8 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   on ``%c = icmp <not eq/ne> %inext, <loop invariant>`` read only by that branch;
 * ``%i = phi [0, preheader], [%inext, latch]``, ``%inext = add %i, 1`` (no flags), read
   only by ``%i`` and ``%c``; the other header phis take from the latch a value SCEV
-  sees as opaque (a SCEVUnknown: ``_opaque``);
+  sees as opaque (a SCEVUnknown, ``_opaque``: a phi, an opaque operation of two
+  values, ``ashr x, C`` of an x that is not an add or shl);
 * the interesting values (``_Scev``: sums of +-1 times opaque values, products,
   constants and {0,+,1} through add, sub and ``xor x, -1``; a product is a ``mul``
   without flags of two different opaque values, loop-invariant or of the loop but not
@@ -73,7 +74,8 @@ then values by CompareValueComplexity -- constants, arguments, instructions by
 opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
-one; each binop reuses an equal instruction among the six before the insertion point
+one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
+known-bits and sign-bits facts the model follows); each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
 ``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
 ``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
@@ -92,16 +94,16 @@ Where the model stops: every loop outside this class is left untouched (never ha
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts (they may share one new IV, with the invariant parts in registers of their
 own: the solver's choice; so may up-counting uses with different invariant parts),
-terms tying in
-SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
-does not see as opaque (products of sums or of more values, ``and`` with a mask ...),
-sums where getAddExpr factors products, uses read by
-header phis, select-like phis, phis over critical edges or outside the loop, an
-instruction with W's SCEV whose SCEV the model cannot tell was computed, coefficients other than
-+-1 (multiplies and shifts by constants), equality exit compares, equality
-compares with a constant, an interesting value or beside a down-counting use, IV
-chains, address uses, nested outer-loop recurrences. The cost model and the solver
-are not modeled; neither is what llc's later EarlyCSE does to the expanded code.
+terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
+values SCEV does not see as opaque (products of sums or of more values, ``and`` with
+a mask ...), sums where getAddExpr factors products, uses read by header phis,
+select-like phis, phis over critical edges or outside the loop, an instruction with
+W's SCEV whose SCEV the model cannot tell was computed, coefficients other than +-1
+(multiplies and shifts by constants), equality exit compares, equality compares
+with a constant, an interesting value or beside a down-counting use, IV chains,
+address uses, nested outer-loop recurrences. Known bits beyond ``_no_int_min``'s are
+taken as unknown. The cost model and the solver are not modeled; neither is what
+llc's later EarlyCSE does to the expanded code.
 """
 
 from __future__ import annotations
@@ -131,13 +133,55 @@ def _is_const(v) -> bool:
 
 
 def _opaque(v, body) -> bool:
-    """``v`` is defined in the loop and SCEV sees it as an opaque value."""
+    """``v`` is defined in the loop and SCEV sees it as an opaque value: a phi, an
+    opaque operation of two values, or an arithmetic shift right by a constant (1 to
+    31) of a value that is not an add or shl (createSCEV looks for sext-of-trunc
+    patterns only there)."""
     if v.__class__ is not Instruction or v.block not in body:
         return False
     if v.opcode == "phi":
         return True
     if v.opcode in _OPAQUE and len(v.operands) == 2 and not any(_is_const(o) for o in v.operands):
         return "disjoint" not in v.flags
+    return _ashr_by_constant(v)
+
+
+def _ashr_by_constant(v) -> bool:
+    if v.opcode != "ashr" or len(v.operands) != 2 or v.flags:
+        return False
+    a, b = v.operands
+    return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and not _is_const(a) and \
+        not (a.__class__ is Instruction and a.opcode in ("add", "shl"))
+
+
+def _no_int_min(x) -> bool:
+    """ScalarEvolution's signed range of the opaque ``x`` leaves out INT_MIN (so -1 * x
+    gets ``nsw``), by the facts the model knows: an arithmetic shift right by a
+    constant has two sign bits or more (ComputeNumSignBits); a value whose sign bit is
+    known zero (computeKnownBits: a logical shift right by a constant, one of a value
+    with a known-zero sign bit, an ``and`` with such a value or a non-negative
+    constant, an ``or``/``ashr`` of such values)."""
+    if x.__class__ is Instruction and x.opcode == "ashr" and len(x.operands) == 2 and _is_const(x.operands[1]) \
+            and isinstance(x.operands[1].value, int) and 1 <= x.operands[1].value <= 31:
+        return True
+    return _sign_zero(x, 0)
+
+
+def _sign_zero(x, depth: int) -> bool:
+    if x.__class__ is Constant:
+        return isinstance(x.value, int) and 0 <= x.value < (1 << 31)
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return False
+    a, b = x.operands
+    op = x.opcode
+    if op == "lshr":
+        return (_is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31) or _sign_zero(a, depth + 1)
+    if op == "and":
+        return _sign_zero(a, depth + 1) or _sign_zero(b, depth + 1)
+    if op == "or":
+        return _sign_zero(a, depth + 1) and _sign_zero(b, depth + 1)
+    if op == "ashr":
+        return _sign_zero(a, depth + 1)
     return False
 
 
@@ -616,7 +660,7 @@ class _Expander:
     def invariant_in(self, v, h) -> bool:
         return v.__class__ is not Instruction or v.block not in self.bodies[h]
 
-    def binop(self, opc, a, b, anchor):
+    def binop(self, opc, a, b, anchor, flags=frozenset()):
         """InsertBinop: constants fold; an equal instruction among the six before the
         insertion point is reused; else it goes out of every loop both operands are
         invariant in (to that loop's preheader end) and is inserted there."""
@@ -631,7 +675,7 @@ class _Expander:
         k = insts.index(anchor)
         for j in range(k - 1, max(-1, k - 7), -1):
             o = insts[j]
-            if o.opcode == opc and not o.flags and len(o.operands) == 2 and _same(o.operands[0], a) \
+            if o.opcode == opc and o.flags == flags and len(o.operands) == 2 and _same(o.operands[0], a) \
                     and _same(o.operands[1], b):
                 return o
         for h in self.home.get(block, []):
@@ -643,6 +687,8 @@ class _Expander:
             block, k = pre, len(pre.instructions) - 1
             insts = block.instructions
         i = Instruction(opc, None, self.ty, [a, b], block)
+        if flags:
+            i.flags = flags
         insts.insert(k, i)
         self.created.append((i, None))
         return i
@@ -715,7 +761,8 @@ class _Expander:
         constant sorts first), else ``sub 0, x``."""
         if self.rank(x) == 0:
             return self.binop("sub", Constant(self.ty, "0", "int", 0), x, anchor)
-        return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor)
+        flags = frozenset({"nsw"}) if _no_int_min(x) else frozenset()
+        return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
 
 
 def _decided(c, ex, dom) -> bool:
