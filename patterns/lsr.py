@@ -22,10 +22,12 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   only by ``%i`` and ``%c``; the other header phis take from the latch a value SCEV
   sees as opaque (a SCEVUnknown, ``_opaque``: a phi, an opaque operation of two
   values, ``ashr x, C`` of an x that is not an add or shl);
-* the interesting values (``_Scev``: sums of +-1 times opaque values, products,
+* the interesting values (``_Scev``: sums of +-1 times opaque values, products, quotients,
   constants and {0,+,1} through add, sub and ``xor x, -1``; a product is a ``mul``
   without flags of two different opaque values, loop-invariant or of the loop but not
-  ``%i``, at least one of the loop (``_product``), and no sum has a factor of one
+  ``%i``, at least one of the loop (``_product``); a quotient is ``lshr x, C`` (no
+  flags, C 1 to 31) of an opaque value of the loop other than ``%i`` (``_udiv``,
+  SCEV's x /u 2^C); no sum has a factor of one
   product as another term or as a factor of another product, which getAddExpr would
   fold) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
@@ -66,10 +68,12 @@ building W, SCEVExpander looks its SCEV up among the values ScalarEvolution know
 insertion point is used instead (the model claims the loop only when it is the only
 one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
 computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
-itself (a W made only of negated terms with a product among them is not modeled:
+itself, and a quotient's ``lshr`` (a W made only of negated terms with a product
+among them is not modeled:
 visitMulExpr would multiply the factors). A sum is emitted as visitAddExpr does: the
 terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
-before -1 * x * y, the constant -1 before values, then the values' complexity --,
+before -1 * x * y, the constant -1 before quotients before values, then the values'
+complexity --, then quotients -- dividends, then divisors --,
 then values by CompareValueComplexity -- constants, arguments, instructions by
 opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
@@ -95,8 +99,8 @@ transformed), though LSR rewrites many: down-counting uses with different invari
 parts (they may share one new IV, with the invariant parts in registers of their
 own: the solver's choice; so may up-counting uses with different invariant parts),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
-values SCEV does not see as opaque (products of sums or of more values, ``and`` with
-a mask ...), sums where getAddExpr factors products, uses read by header phis,
+values SCEV does not see as opaque (products of sums or of more values, quotients
+of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
 select-like phis, phis over critical edges or outside the loop, an instruction with
 W's SCEV whose SCEV the model cannot tell was computed, coefficients other than +-1
 (multiplies and shifts by constants), equality exit compares, equality compares
@@ -341,7 +345,7 @@ class _Scev:
         if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
-        if self.iv not in ops and _product(v, self.body):
+        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body)):
             return ({v: 1}, {}, 0, 0)
         if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
             a, b = self.of(ops[0]), self.of(ops[1])
@@ -379,10 +383,22 @@ def _product(v, body) -> bool:
     return _opaque(a, body) or _opaque(b, body)
 
 
+def _udiv(v, body) -> bool:
+    """``v`` is a quotient SCEV keeps as a term of its own (a SCEVUDivExpr x /u 2^C):
+    ``lshr`` without flags by a constant C (1 to 31) of an opaque value of the loop
+    (not ``%i``: the caller checks). (The expander finds ``v`` itself for the term.)"""
+    if v.opcode != "lshr" or v.flags or len(v.operands) != 2 or v.block not in body:
+        return False
+    a, b = v.operands
+    return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and _opaque(a, body)
+
+
 def _kind(x, k: int) -> str:
     """The expander's term kind of coefficient ``k`` times the atom ``x``."""
     if x.__class__ is Instruction and x.opcode == "mul":
         return "np" if k == -1 else "p"
+    if x.__class__ is Instruction and x.opcode == "lshr":
+        return "nd" if k == -1 else "d"
     return "n" if k == -1 else "u"
 
 
@@ -702,18 +718,20 @@ class _Expander:
     def scev_cmp(self, s, t) -> int:
         """CompareSCEVComplexity on two terms: constants, then products (fewer operands
         first, then operand by operand: the constant -1 before values), then values."""
-        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "u": 15}
+        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "d": 7, "u": 15}
         if kr[s[0]] != kr[t[0]]:
             return kr[s[0]] - kr[t[0]]
         if s[0] == "c":
             return 0
         if s[0] == "u":
             return _complexity(s[1], t[1], self.depth)
+        if s[0] == "d":
+            return self.udiv_cmp(s[1], t[1], 1)
 
         def ops(term):
             kind, x = term
             vals = self.factors(x) if kind in ("p", "np") else [x]
-            return ([None] if kind in ("n", "np") else []) + vals
+            return ([None] if kind in ("n", "np", "nd") else []) + vals
 
         a, b = ops(s), ops(t)
         if len(a) != len(b):
@@ -723,10 +741,20 @@ class _Expander:
                 if x is not y:
                     return -1 if x is None else 1
                 continue
-            r = _complexity(x, y, self.depth, 1)
+            dx, dy = s[0] == "nd", t[0] == "nd"  # (a quotient sorts before values)
+            if dx != dy:
+                return -1 if dx else 1
+            r = self.udiv_cmp(x, y, 2) if dx else _complexity(x, y, self.depth, 1)
             if r:
                 return r
         return 0
+
+    def udiv_cmp(self, x, y, level: int) -> int:
+        """Two quotients x /u 2^C: the dividends, then the divisors (unsigned)."""
+        r = _complexity(x.operands[0], y.operands[0], self.depth, level)
+        if r:
+            return r
+        return (x.operands[1].value & 0xFFFFFFFF) - (y.operands[1].value & 0xFFFFFFFF)
 
     def sum(self, terms, anchor):
         """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
@@ -735,19 +763,19 @@ class _Expander:
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
         terms.reverse()
         rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
-        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np")))
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd")))
         terms = [terms[j] for j in order]
         acc = None
         for kind, x in terms:
             if acc is None:
                 if kind == "c":
                     acc = Constant(self.ty, str(x), "int", x)
-                elif kind in ("u", "p"):
+                elif kind in ("u", "p", "d"):
                     acc = x
                 else:
-                    assert kind == "n", "a leading negated product (not modeled: _decided)"
+                    assert kind in ("n", "nd"), "a leading negated product (not modeled: _decided)"
                     acc = self.neg(x, anchor)
-            elif kind in ("n", "np"):
+            elif kind in ("n", "np", "nd"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
@@ -815,6 +843,10 @@ def _decided(c, ex, dom) -> bool:
                 if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
                        for b in c.body for y in b.instructions):
                     return False  # (another value with the product's SCEV)
+            if x.opcode == "lshr" and any(y is not x and y.opcode == "lshr" and y.operands[0] is x.operands[0]
+                                          and _same(y.operands[1], x.operands[1])
+                                          for b in c.body for y in b.instructions):
+                return False  # (another value with the quotient's SCEV)
         if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" for x in var):
             return False  # (a leading negated product: visitMulExpr multiplies the factors)
         if len(var) == 1 and next(iter(var.values())) == 1:

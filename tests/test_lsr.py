@@ -367,3 +367,21 @@ def test_negated_value_with_a_known_sign_gets_nsw(body):
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+@pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %q = lshr i32 %h, 3\n  %s = sub i32 %q, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %q = lshr i32 %h, 3\n  %s = sub i32 %i, %q\n",
+                                  "  %h = or i32 %acc, %b\n  %q = lshr i32 %h, 3\n  %s1 = sub i32 %acc, %q\n"
+                                  "  %s = sub i32 %s1, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %q = lshr i32 %h, 3\n  %m = mul i32 %h, %a\n"
+                                  "  %s1 = add i32 %q, %m\n  %s2 = sub i32 %s1, %acc\n  %s = add i32 %s2, %i\n"],
+                         ids=["down", "negated-leading", "negated", "with-product"])
+def test_quotient_by_a_power_of_two_is_a_term(body):
+    """``lshr x, C`` of an opaque value of the loop is x /u 2^C to SCEV (a SCEVUDivExpr,
+    sorted after products, before values); the expander finds the ``lshr`` itself,
+    and its negation leading a sum is ``mul nsw`` (the quotient's range leaves out
+    INT_MIN). The model does what llc's LSR does."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
