@@ -79,7 +79,8 @@ opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
-known-bits and sign-bits facts the model follows); each binop reuses an equal instruction among the six before the insertion point
+known-bits and sign-bits facts the model follows), ``mul nuw nsw`` where x is at most
+1 (``_umax``); each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
 ``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
 ``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
@@ -160,15 +161,63 @@ def _ashr_by_constant(v) -> bool:
 
 def _no_int_min(x) -> bool:
     """ScalarEvolution's signed range of the opaque ``x`` leaves out INT_MIN (so -1 * x
-    gets ``nsw``), by the facts the model knows: an arithmetic shift right by a
-    constant has two sign bits or more (ComputeNumSignBits); a value whose sign bit is
-    known zero (computeKnownBits: a logical shift right by a constant, one of a value
-    with a known-zero sign bit, an ``and`` with such a value or a non-negative
-    constant, an ``or``/``ashr`` of such values)."""
-    if x.__class__ is Instruction and x.opcode == "ashr" and len(x.operands) == 2 and _is_const(x.operands[1]) \
-            and isinstance(x.operands[1].value, int) and 1 <= x.operands[1].value <= 31:
-        return True
-    return _sign_zero(x, 0)
+    gets ``nsw``), by the facts the model knows: two sign bits or more
+    (ComputeNumSignBits, ``_sign_bits``), or a known-zero sign bit (computeKnownBits,
+    ``_sign_zero``)."""
+    return _sign_bits(x, 0) >= 2 or _sign_zero(x, 0)
+
+
+def _const_int(v):
+    return v.value & 0xFFFFFFFF if v.__class__ is Constant and isinstance(v.value, int) else None
+
+
+def _sign_bits(x, depth: int) -> int:
+    """A lower bound of ComputeNumSignBits(x): constants; ``ashr`` keeps the operand's
+    (adding a constant amount), ``lshr`` by C >= 1 gives C (by a variable amount it
+    keeps a non-negative operand's), ``shl`` by C takes C away; bitwise operations
+    keep the smaller of their operands', ``add``/``sub`` one less."""
+    k = _const_int(x)
+    if k is not None:
+        v = k if k < 1 << 31 else ~k & 0xFFFFFFFF
+        return 32 - v.bit_length()
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return 1
+    a, b = x.operands
+    op, c = x.opcode, _const_int(b)
+    if op == "ashr":
+        return min(32, _sign_bits(a, depth + 1) + (c if c is not None and c < 32 else 0))
+    if op == "lshr":
+        if c is not None and 1 <= c < 32:
+            return c  # (C leading zeros)
+        return _sign_bits(a, depth + 1) if _sign_zero(a, depth + 1) else 1
+    if op == "shl" and c is not None and c < 32:
+        return max(1, _sign_bits(a, depth + 1) - c)
+    if op in ("and", "or", "xor"):
+        return min(_sign_bits(a, depth + 1), _sign_bits(b, depth + 1))
+    if op in ("add", "sub"):
+        return max(1, min(_sign_bits(a, depth + 1), _sign_bits(b, depth + 1)) - 1)
+    return 1
+
+
+def _umax(x, depth: int) -> int:
+    """An upper bound of the unsigned value of ``x`` from its known bits."""
+    k = _const_int(x)
+    if k is not None:
+        return k
+    full = 0xFFFFFFFF
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return full
+    a, b = x.operands
+    op, c = x.opcode, _const_int(b)
+    if op == "and":
+        return min(_umax(a, depth + 1), _umax(b, depth + 1))
+    if op in ("or", "xor"):
+        return (1 << max(_umax(a, depth + 1), _umax(b, depth + 1)).bit_length()) - 1
+    if op == "lshr" and c is not None and c < 32:
+        return _umax(a, depth + 1) >> c
+    if op == "ashr" and c is not None and c < 32 and _sign_zero(a, depth + 1):
+        return _umax(a, depth + 1) >> c
+    return full
 
 
 def _sign_zero(x, depth: int) -> bool:
@@ -789,7 +838,10 @@ class _Expander:
         constant sorts first), else ``sub 0, x``."""
         if self.rank(x) == 0:
             return self.binop("sub", Constant(self.ty, "0", "int", 0), x, anchor)
-        flags = frozenset({"nsw"}) if _no_int_min(x) else frozenset()
+        # (SCEV's no-wrap flags for -1 * x from x's ranges: nsw without INT_MIN, nuw
+        # too when x is at most 1)
+        flags = frozenset({"nsw", "nuw"}) if _umax(x, 0) <= 1 else \
+            frozenset({"nsw"}) if _no_int_min(x) else frozenset()
         return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
 
 

@@ -356,13 +356,17 @@ def test_product_sharing_a_factor_with_another_term_is_left_alone():
 @pytest.mark.parametrize("body", ["  %h = ashr i32 %acc, 3\n  %s = sub i32 %i, %h\n",
                                   "  %h0 = and i32 %acc, 12\n  %h = and i32 %h0, %b\n  %s = sub i32 %i, %h\n",
                                   "  %h0 = or i32 %acc, %b\n  %h = ashr i32 %h0, 2\n  %s1 = add i32 %h, %a\n"
-                                  "  %s = sub i32 %s1, %i\n"],
-                         ids=["ashr", "masked", "ashr-down"])
+                                  "  %s = sub i32 %s1, %i\n",
+                                  "  %h0 = lshr i32 %acc, 24\n  %h1 = shl i32 %h0, 4\n  %h2 = ashr i32 %h1, %b\n"
+                                  "  %h = or i32 %h2, %h1\n  %s = sub i32 %i, %h\n",
+                                  "  %h0 = and i32 %acc, 2\n  %h = ashr i32 %h0, 7\n  %s = sub i32 %i, %h\n"],
+                         ids=["ashr", "masked", "ashr-down", "sign-bits", "at-most-one"])
 def test_negated_value_with_a_known_sign_gets_nsw(body):
     """``ashr x, C`` is an opaque value to SCEV (no sext-of-trunc pattern); its signed
     range (two sign bits or more) leaves out INT_MIN, as does that of a value with a
-    known-zero sign bit, so the leading ``-1 * x`` the expander emits is ``mul nsw``;
-    the model does what llc's LSR does."""
+    known-zero sign bit or two sign bits or more, so the leading ``-1 * x`` the
+    expander emits is ``mul nsw`` (``mul nuw nsw`` when x is at most 1); the model does
+    what llc's LSR does."""
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
