@@ -20,20 +20,32 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   on ``%c = icmp <not eq/ne> %inext, <loop invariant>`` read only by that branch;
 * ``%i = phi [0, preheader], [%inext, latch]``, ``%inext = add %i, 1`` (no flags), read
   only by ``%i`` and ``%c``; the other header phis take from the latch a value SCEV
-  sees as opaque (a SCEVUnknown: ``_opaque``);
-* the interesting values (``_Scev``: sums of +-1 times opaque values, constants and
-  {0,+,1} through add, sub and ``xor x, -1``) are all in the loop, read once by
+  sees as opaque (a SCEVUnknown, ``_opaque``: a phi, an opaque operation of two
+  values, ``ashr x, C`` of an x that is not an add or shl);
+* the interesting values (``_Scev``: sums of +-1 times opaque values, products, quotients,
+  constants and {0,+,1} through add, sub and ``xor x, -1``; a product is a ``mul``
+  without flags of two different opaque values, loop-invariant or of the loop but not
+  ``%i``, at least one of the loop (``_product``); a quotient is ``lshr x, C`` (no
+  flags, C 1 to 31) of an opaque value of the loop other than ``%i`` (``_udiv``,
+  SCEV's x /u 2^C); no sum has a factor of one
+  product as another term or as a factor of another product, which getAddExpr would
+  fold) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
   (``_plain_user``: no phi, no add/sub, no multiply or shift by a constant, a
   multiply only by a value certainly loop-variant (``_Scev.varies``) or of a value
-  with a loop-variant part, ...),
+  with a loop-variant part, ...; or a phi of a loop block other than the header that
+  SCEV sees as opaque, ``_phi_reader_ok``: its incoming values not all equal and,
+  with two of them, some loop-variant atom of their SCEVs not properly dominating its
+  block -- so not select-like --, the block it reads the value from ending in an
+  unconditional branch, and no other interesting value read by it),
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
   ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + I + c +
   {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
-  loop), c a constant; no two terms of a sum tie in SCEV complexity (``_decided``).
+  loop), c a constant, all up-counting uses with an invariant part having the same
+  I + c; no two terms of a sum tie in SCEV complexity (``_decided``).
 
 There llc-19's choice (verified, not derived: tests/test_lsr.py compares the model
 with llc's ``-print-before/-print-after=loop-reduce`` on 800 iselgen kernels, and 2000
@@ -49,13 +61,26 @@ expanded, ``%lsr.iv.next = add %lsr.iv, -1`` right before ``%c``; a loop-invaria
 register (the start, an I + c) expanded at the end of the preheader of the outermost
 loop it is invariant in, once per insertion point (InsertedExpressions); W and the
 sums at the use's insertion point (``_insert_point``: AdjustInsertPositionForExpand,
-which climbs the dominator tree from the reader to right after the replaced value). A sum is emitted as
-visitAddExpr does: the terms in SCEV order (GroupByComplexity: constants, then -1*x
-products, then values by CompareValueComplexity -- constants, arguments, instructions
-by opcode, then loop depth, operand count, operands to depth 2), reversed, stably
+which climbs the dominator tree from the reader -- for a phi, from the end of the
+block the value comes from: RewriteForPHI -- to right after the replaced value). Before
+building W, SCEVExpander looks its SCEV up among the values ScalarEvolution knows
+(FindValueInExprValueMap): an instruction of the loop with that SCEV dominating the
+insertion point is used instead (the model claims the loop only when it is the only
+one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
+computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
+itself, and a quotient's ``lshr`` (a W made only of negated terms with a product
+among them is not modeled:
+visitMulExpr would multiply the factors). A sum is emitted as visitAddExpr does: the
+terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
+before -1 * x * y, the constant -1 before quotients before values, then the values'
+complexity --, then quotients -- dividends, then divisors --,
+then values by CompareValueComplexity -- constants, arguments, instructions by
+opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
-one; each binop reuses an equal instruction among the six before the insertion point
+one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
+known-bits and sign-bits facts the model follows), ``mul nuw nsw`` where x is at most
+1 (``_umax``); each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
 ``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
 ``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
@@ -63,8 +88,8 @@ invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand pu
 the -1-scaled register second). Uses are rewritten in LSR's
 order -- IVUsers' depth-first walk, each value's readers in use-list order (most
 recent first), uses with equal SCEVs together -- which decides what the reuse of
-nearby equal instructions finds. The interesting values left unread go
-(DeleteTriviallyDeadInstructions). New names follow the ValueSymbolTable (a taken
+nearby equal instructions finds. The interesting values left unread (an expansion may
+read one it found) go (DeleteTriviallyDeadInstructions). New names follow the ValueSymbolTable (a taken
 name gets the function's next number); unnamed values are numbered in program order,
 as LLVM prints them. The use-list order is taken as the reverse of program order, as
 the parser leaves it; the earlier passes' rewrites (EarlyCSE, LICM) change use lists
@@ -73,14 +98,17 @@ in LLVM, which the model does not follow.
 Where the model stops: every loop outside this class is left untouched (never half
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts (they may share one new IV, with the invariant parts in registers of their
-own: the solver's choice), terms tying in
-SCEV complexity (LLVM keeps the order ScalarEvolution built them in), values SCEV
-does not see as opaque (products of values, ``and`` with a mask ...), uses read by
-phis (expanded in the incoming block) or outside the loop, coefficients other than
-+-1 (multiplies and shifts by constants), equality exit compares, equality
-compares with a constant, an interesting value or beside a down-counting use, IV
-chains, address uses, nested outer-loop recurrences. The cost model and the solver
-are not modeled; neither is what llc's later EarlyCSE does to the expanded code.
+own: the solver's choice; so may up-counting uses with different invariant parts),
+terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
+values SCEV does not see as opaque (products of sums or of more values, quotients
+of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
+select-like phis, phis over critical edges or outside the loop, an instruction with
+W's SCEV whose SCEV the model cannot tell was computed, coefficients other than +-1
+(multiplies and shifts by constants), equality exit compares, equality compares
+with a constant, an interesting value or beside a down-counting use, IV chains,
+address uses, nested outer-loop recurrences. Known bits beyond ``_no_int_min``'s are
+taken as unknown. The cost model and the solver are not modeled; neither is what
+llc's later EarlyCSE does to the expanded code.
 """
 
 from __future__ import annotations
@@ -110,13 +138,103 @@ def _is_const(v) -> bool:
 
 
 def _opaque(v, body) -> bool:
-    """``v`` is defined in the loop and SCEV sees it as an opaque value."""
+    """``v`` is defined in the loop and SCEV sees it as an opaque value: a phi, an
+    opaque operation of two values, or an arithmetic shift right by a constant (1 to
+    31) of a value that is not an add or shl (createSCEV looks for sext-of-trunc
+    patterns only there)."""
     if v.__class__ is not Instruction or v.block not in body:
         return False
     if v.opcode == "phi":
         return True
     if v.opcode in _OPAQUE and len(v.operands) == 2 and not any(_is_const(o) for o in v.operands):
         return "disjoint" not in v.flags
+    return _ashr_by_constant(v)
+
+
+def _ashr_by_constant(v) -> bool:
+    if v.opcode != "ashr" or len(v.operands) != 2 or v.flags:
+        return False
+    a, b = v.operands
+    return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and not _is_const(a) and \
+        not (a.__class__ is Instruction and a.opcode in ("add", "shl"))
+
+
+def _no_int_min(x) -> bool:
+    """ScalarEvolution's signed range of the opaque ``x`` leaves out INT_MIN (so -1 * x
+    gets ``nsw``), by the facts the model knows: two sign bits or more
+    (ComputeNumSignBits, ``_sign_bits``), or a known-zero sign bit (computeKnownBits,
+    ``_sign_zero``)."""
+    return _sign_bits(x, 0) >= 2 or _sign_zero(x, 0)
+
+
+def _const_int(v):
+    return v.value & 0xFFFFFFFF if v.__class__ is Constant and isinstance(v.value, int) else None
+
+
+def _sign_bits(x, depth: int) -> int:
+    """A lower bound of ComputeNumSignBits(x): constants; ``ashr`` keeps the operand's
+    (adding a constant amount), ``lshr`` by C >= 1 gives C (by a variable amount it
+    keeps a non-negative operand's), ``shl`` by C takes C away; bitwise operations
+    keep the smaller of their operands', ``add``/``sub`` one less."""
+    k = _const_int(x)
+    if k is not None:
+        v = k if k < 1 << 31 else ~k & 0xFFFFFFFF
+        return 32 - v.bit_length()
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return 1
+    a, b = x.operands
+    op, c = x.opcode, _const_int(b)
+    if op == "ashr":
+        return min(32, _sign_bits(a, depth + 1) + (c if c is not None and c < 32 else 0))
+    if op == "lshr":
+        if c is not None and 1 <= c < 32:
+            return c  # (C leading zeros)
+        return _sign_bits(a, depth + 1) if _sign_zero(a, depth + 1) else 1
+    if op == "shl" and c is not None and c < 32:
+        return max(1, _sign_bits(a, depth + 1) - c)
+    if op in ("and", "or", "xor"):
+        return min(_sign_bits(a, depth + 1), _sign_bits(b, depth + 1))
+    if op in ("add", "sub"):
+        return max(1, min(_sign_bits(a, depth + 1), _sign_bits(b, depth + 1)) - 1)
+    return 1
+
+
+def _umax(x, depth: int) -> int:
+    """An upper bound of the unsigned value of ``x`` from its known bits."""
+    k = _const_int(x)
+    if k is not None:
+        return k
+    full = 0xFFFFFFFF
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return full
+    a, b = x.operands
+    op, c = x.opcode, _const_int(b)
+    if op == "and":
+        return min(_umax(a, depth + 1), _umax(b, depth + 1))
+    if op in ("or", "xor"):
+        return (1 << max(_umax(a, depth + 1), _umax(b, depth + 1)).bit_length()) - 1
+    if op == "lshr" and c is not None and c < 32:
+        return _umax(a, depth + 1) >> c
+    if op == "ashr" and c is not None and c < 32 and _sign_zero(a, depth + 1):
+        return _umax(a, depth + 1) >> c
+    return full
+
+
+def _sign_zero(x, depth: int) -> bool:
+    if x.__class__ is Constant:
+        return isinstance(x.value, int) and 0 <= x.value < (1 << 31)
+    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+        return False
+    a, b = x.operands
+    op = x.opcode
+    if op == "lshr":
+        return (_is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31) or _sign_zero(a, depth + 1)
+    if op == "and":
+        return _sign_zero(a, depth + 1) or _sign_zero(b, depth + 1)
+    if op == "or":
+        return _sign_zero(a, depth + 1) and _sign_zero(b, depth + 1)
+    if op == "ashr":
+        return _sign_zero(a, depth + 1)
     return False
 
 
@@ -276,17 +394,61 @@ class _Scev:
         if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
+        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body)):
+            return ({v: 1}, {}, 0, 0)
         if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
             a, b = self.of(ops[0]), self.of(ops[1])
             if a is None or b is None:
                 return None
-            return _lin(a, b, 1 if v.opcode == "add" else -1)
+            r = _lin(a, b, 1 if v.opcode == "add" else -1)
+            # (getAddExpr folds X + X * Y to X * (1 + Y), X * Y + X * Z to X * (Y + Z):
+            # such sums are not followed)
+            seen: set = set()
+            for x in list(r[0]) + list(r[1]):
+                fs = set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
+                if fs & seen:
+                    return None
+                seen |= fs
+            return r
         if v.opcode == "xor" and _is_const(ops[1]) and ops[1].value == -1:
             a = self.of(ops[0])
             if a is None:
                 return None
             return _lin(({}, {}, -1, 0), a, -1)
         return None
+
+
+def _product(v, body) -> bool:
+    """``v`` is a product SCEV keeps as a term of its own (a SCEVMulExpr x * y): ``mul``
+    without flags of two different values of the loop or loop-invariant that SCEV sees
+    as opaque, one of them of the loop. (SCEVExpander finds ``v`` itself for the
+    term: FindValueInExprValueMap, ``v``'s SCEV having been computed as an operand of
+    the interesting value that reads it.)"""
+    if v.opcode != "mul" or v.flags or len(v.operands) != 2 or v.block not in body:
+        return False
+    a, b = v.operands
+    if a is b or not all(_opaque(o, body) or _invariant_atom(o, body) for o in (a, b)):
+        return False
+    return _opaque(a, body) or _opaque(b, body)
+
+
+def _udiv(v, body) -> bool:
+    """``v`` is a quotient SCEV keeps as a term of its own (a SCEVUDivExpr x /u 2^C):
+    ``lshr`` without flags by a constant C (1 to 31) of an opaque value of the loop
+    (not ``%i``: the caller checks). (The expander finds ``v`` itself for the term.)"""
+    if v.opcode != "lshr" or v.flags or len(v.operands) != 2 or v.block not in body:
+        return False
+    a, b = v.operands
+    return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and _opaque(a, body)
+
+
+def _kind(x, k: int) -> str:
+    """The expander's term kind of coefficient ``k`` times the atom ``x``."""
+    if x.__class__ is Instruction and x.opcode == "mul":
+        return "np" if k == -1 else "p"
+    if x.__class__ is Instruction and x.opcode == "lshr":
+        return "nd" if k == -1 else "d"
+    return "n" if k == -1 else "u"
 
 
 def _lin(a, b, k: int):
@@ -302,9 +464,42 @@ def _lin(a, b, k: int):
     return (var, inv, (a[2] + k * b[2]) & 0xFFFFFFFF, a[3] + k * b[3])
 
 
-def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
+def _phi_reader_ok(u, v, sc, body, dom) -> bool:
+    """``u``, a phi of a loop block other than the header reading the interesting ``v``,
+    is an IV use the model can rewrite: SCEV sees it as opaque (not all incoming values
+    equal -- simplifyInstruction -- and, with two incoming values, not a select-like
+    phi: createNodeFromSelectLikePHI needs the SCEVs of both incoming values to
+    properly dominate the phi's block, so some loop-variant atom of one of them must
+    not), and every block it reads ``v`` from ends in an unconditional branch
+    (RewriteForPHI splits a critical edge)."""
+    ins = u.incoming
+    if len(ins) < 2 or all(x is ins[0][0] for x, _b in ins) or dom is None:
+        return False
+    for x, blk in ins:
+        if x is v and len(blk.successors) != 1:
+            return False
+    _kids, pre, post = dom
+    pb = u.block
+
+    def properly_dominates(b):
+        return b is not pb and pre[b] <= pre[pb] and post[pb] <= post[b]
+
+    if len(ins) == 2:
+        atoms = []
+        for x, _b in ins:
+            e = sc.of(x)
+            if e is not None:
+                atoms.extend(e[0])
+        if all(properly_dominates(a.block) for a in atoms):
+            return False  # (a select-like phi could have a SCEV of its own)
+    return True
+
+
+def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | None":
     """The loop's parts when it is of the modeled class (module docstring), else None.
-    ``users``: each live instruction's live readers (``_live_users``)."""
+    ``users``: each live instruction's live readers (``_live_users``); ``dom``: the
+    dominator tree (``patterns.irpasses._dom_tree``), without which no phi reader of
+    an interesting value is taken."""
     if users is None:
         users = _live_users(fn)
     outside = [p for p in dict.fromkeys(header.predecessors) if p not in body]
@@ -359,8 +554,14 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
         for u in reversed(list(dict.fromkeys(users.get(v, [])))):
             if u is inext or u is iv or (v is inext and u is cmp):
                 continue
-            if u.block not in body or u.opcode == "phi":
+            if u.block not in body:
                 return False
+            if u.opcode == "phi":
+                # (an opaque phi of the loop: a use, rewritten in its incoming blocks)
+                if u.block is header or not _phi_reader_ok(u, v, sc, body, dom):
+                    return False
+                uses.append((u, v))
+                continue
             e = sc.of(u) if u.opcode in ("add", "sub", "xor") else None
             if e is not None and e[3] != 0:
                 if u in seen:
@@ -391,6 +592,9 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     basic: list = []
     if not visit(iv):
         return None
+    for u, v in uses:
+        if u.opcode == "phi" and any(x is not v and x in seen for x, _b in u.incoming):
+            return None  # (a phi reading two interesting values: IVUsers records one)
     nontrivial = []
     for u, v in uses:
         if v is iv:
@@ -415,13 +619,51 @@ def claim(fn, header, body, users: dict | None = None) -> "_Claim | None":
     neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
     if len(neg_starts) > 1:
         return None  # (down-counting uses that could share registers: LSR's solver decides)
+    if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
+        return None  # (up-counting uses with different invariant parts: the solver may share registers)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]
     if neg and zero:
         return None  # (a down-counting IV the compares could share: the solver decides)
     start = (neg[0][1], neg[0][2]) if neg else None
     c = _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
     c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
+    c.sc, c.body, c.users = sc, body, users
     return c
+
+
+def _found_values(c, var: dict) -> list:
+    """The instructions of ``c``'s loop whose SCEV is the loop-variant sum ``var``
+    (SCEVExpander's expand looks an expression up in ScalarEvolution's ExprValueMap
+    before building it: FindValueInExprValueMap; never for a single value)."""
+    if len(var) < 2 and all(k == 1 for k in var.values()):
+        return []
+    sums = getattr(c, "sums", None)
+    if sums is None:
+        sums = c.sums = {}
+        for b in c.body:
+            for x in b.instructions:
+                if x.opcode in ("add", "sub", "xor", "mul") and c.users.get(x) is not None:
+                    e = c.sc.of(x)
+                    if e is not None and not e[1] and not e[2] and not e[3] and e[0]:
+                        sums.setdefault(frozenset(e[0].items()), []).append(x)
+    return sums.get(frozenset(var.items()), [])
+
+
+def _computed(c) -> set:
+    """The values whose SCEV IVUsers has certainly computed by the time LSR expands:
+    the interesting values and, through the sums SCEV looks into, their operands."""
+    done = getattr(c, "computed", None)
+    if done is None:
+        done = c.computed = set()
+        work = list(c.chain)
+        while work:
+            x = work.pop()
+            if x in done:
+                continue
+            done.add(x)
+            if x.opcode in ("add", "sub") or (x.opcode == "xor" and _is_const(x.operands[1])):
+                work.extend(o for o in x.operands if o.__class__ is Instruction and o.block in c.body)
+    return done
 
 
 def _complexity(a, b, depth: dict, level: int = 0) -> int:
@@ -461,7 +703,9 @@ def _complexity(a, b, depth: dict, level: int = 0) -> int:
 
 class _Expander:
     """SCEVExpander as LSR drives it, for sums of terms: ``("c", k)`` a constant,
-    ``("u", x)`` a value (SCEVUnknown), ``("n", x)`` its negation (-1 * x)."""
+    ``("u", x)`` a value (SCEVUnknown), ``("n", x)`` its negation (-1 * x), ``("p", x)``
+    the product ``x`` (``_product``; the expander finds ``x`` itself), ``("np", x)``
+    its negation."""
 
     def __init__(self, fn, ty, bodies, home, depth, created):
         self.fn, self.ty, self.bodies, self.home, self.depth = fn, ty, bodies, home, depth
@@ -481,7 +725,7 @@ class _Expander:
     def invariant_in(self, v, h) -> bool:
         return v.__class__ is not Instruction or v.block not in self.bodies[h]
 
-    def binop(self, opc, a, b, anchor):
+    def binop(self, opc, a, b, anchor, flags=frozenset()):
         """InsertBinop: constants fold; an equal instruction among the six before the
         insertion point is reused; else it goes out of every loop both operands are
         invariant in (to that loop's preheader end) and is inserted there."""
@@ -496,7 +740,7 @@ class _Expander:
         k = insts.index(anchor)
         for j in range(k - 1, max(-1, k - 7), -1):
             o = insts[j]
-            if o.opcode == opc and not o.flags and len(o.operands) == 2 and _same(o.operands[0], a) \
+            if o.opcode == opc and o.flags == flags and len(o.operands) == 2 and _same(o.operands[0], a) \
                     and _same(o.operands[1], b):
                 return o
         for h in self.home.get(block, []):
@@ -508,18 +752,58 @@ class _Expander:
             block, k = pre, len(pre.instructions) - 1
             insts = block.instructions
         i = Instruction(opc, None, self.ty, [a, b], block)
+        if flags:
+            i.flags = flags
         insts.insert(k, i)
         self.created.append((i, None))
         return i
 
+    def factors(self, p) -> list:
+        """The operands of the product ``p``'s SCEV, in SCEV order (GroupByComplexity)."""
+        import functools
+
+        return sorted(p.operands, key=functools.cmp_to_key(lambda a, b: _complexity(a, b, self.depth)))
+
     def scev_cmp(self, s, t) -> int:
-        """CompareSCEVComplexity on two terms: constants, then products, then values."""
-        kr = {"c": 0, "n": 6, "u": 15}
+        """CompareSCEVComplexity on two terms: constants, then products (fewer operands
+        first, then operand by operand: the constant -1 before values), then values."""
+        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "d": 7, "u": 15}
         if kr[s[0]] != kr[t[0]]:
             return kr[s[0]] - kr[t[0]]
         if s[0] == "c":
             return 0
-        return _complexity(s[1], t[1], self.depth, 0 if s[0] == "u" else 1)
+        if s[0] == "u":
+            return _complexity(s[1], t[1], self.depth)
+        if s[0] == "d":
+            return self.udiv_cmp(s[1], t[1], 1)
+
+        def ops(term):
+            kind, x = term
+            vals = self.factors(x) if kind in ("p", "np") else [x]
+            return ([None] if kind in ("n", "np", "nd") else []) + vals
+
+        a, b = ops(s), ops(t)
+        if len(a) != len(b):
+            return len(a) - len(b)
+        for x, y in zip(a, b):
+            if x is None or y is None:
+                if x is not y:
+                    return -1 if x is None else 1
+                continue
+            dx, dy = s[0] == "nd", t[0] == "nd"  # (a quotient sorts before values)
+            if dx != dy:
+                return -1 if dx else 1
+            r = self.udiv_cmp(x, y, 2) if dx else _complexity(x, y, self.depth, 1)
+            if r:
+                return r
+        return 0
+
+    def udiv_cmp(self, x, y, level: int) -> int:
+        """Two quotients x /u 2^C: the dividends, then the divisors (unsigned)."""
+        r = _complexity(x.operands[0], y.operands[0], self.depth, level)
+        if r:
+            return r
+        return (x.operands[1].value & 0xFFFFFFFF) - (y.operands[1].value & 0xFFFFFFFF)
 
     def sum(self, terms, anchor):
         """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
@@ -528,18 +812,19 @@ class _Expander:
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
         terms.reverse()
         rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
-        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] == "n"))
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd")))
         terms = [terms[j] for j in order]
         acc = None
         for kind, x in terms:
             if acc is None:
                 if kind == "c":
                     acc = Constant(self.ty, str(x), "int", x)
-                elif kind == "u":
+                elif kind in ("u", "p", "d"):
                     acc = x
                 else:
+                    assert kind in ("n", "nd"), "a leading negated product (not modeled: _decided)"
                     acc = self.neg(x, anchor)
-            elif kind == "n":
+            elif kind in ("n", "np", "nd"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
@@ -553,10 +838,14 @@ class _Expander:
         constant sorts first), else ``sub 0, x``."""
         if self.rank(x) == 0:
             return self.binop("sub", Constant(self.ty, "0", "int", 0), x, anchor)
-        return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor)
+        # (SCEV's no-wrap flags for -1 * x from x's ranges: nsw without INT_MIN, nuw
+        # too when x is at most 1)
+        flags = frozenset({"nsw", "nuw"}) if _umax(x, 0) <= 1 else \
+            frozenset({"nsw"}) if _no_int_min(x) else frozenset()
+        return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
 
 
-def _decided(c, ex) -> bool:
+def _decided(c, ex, dom) -> bool:
     """Whether the expansion of ``c``'s uses is fixed by what the model knows: every
     value it adds is defined outside loops or in loops holding ``c``'s (getRelevantLoop
     orders by loop nesting; sibling loops go by dominance, not modeled), and no two
@@ -575,13 +864,43 @@ def _decided(c, ex) -> bool:
                     return False
         return True
 
-    for _reader, _value, (var, inv, _const, step) in c.uses:
+    _kids, pre, post = dom
+
+    def dominates(x, reader):
+        if x.block is reader.block:
+            insts = x.block.instructions
+            return insts.index(x) < insts.index(reader)
+        return pre[x.block] <= pre[reader.block] and post[reader.block] <= post[x.block]
+
+    for reader, value, (var, inv, _const, step) in c.uses:
         for x in list(var) + list(inv):
             if not ok_loop(x):
                 return False
-        for group in (var, inv):
-            if not distinct([("n" if k == -1 else "u", x) for x, k in group.items()]):
+        found = _found_values(c, var)
+        if found:
+            # (an instruction with W's SCEV that may dominate the expansion: reused when
+            # its SCEV was computed, which the model only knows for IVUsers' values)
+            lowest = reader if reader.opcode != "phi" else \
+                next(blk for x, blk in reader.incoming if x is value).terminator
+            maybe = [x for x in found if dominates(x, lowest)]
+            if maybe and (len(found) > 1 or maybe[0].flags or maybe[0] not in _computed(c)):
                 return False
+        for group in (var, inv):
+            if not distinct([(_kind(x, k), x) for x, k in group.items()]):
+                return False
+        for x in var:
+            if x.opcode == "mul":
+                if _complexity(*ex.factors(x), ex.depth) == 0:
+                    return False  # (factors tying: their order is the one SCEV built)
+                if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
+                       for b in c.body for y in b.instructions):
+                    return False  # (another value with the product's SCEV)
+            if x.opcode == "lshr" and any(y is not x and y.opcode == "lshr" and y.operands[0] is x.operands[0]
+                                          and _same(y.operands[1], x.operands[1])
+                                          for b in c.body for y in b.instructions):
+                return False  # (another value with the quotient's SCEV)
+        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" for x in var):
+            return False  # (a leading negated product: visitMulExpr multiplies the factors)
         if len(var) == 1 and next(iter(var.values())) == 1:
             (x,) = var
             if step == 1:
@@ -599,8 +918,9 @@ def _decided(c, ex) -> bool:
 
 def _insert_point(reader, value, idom, dom, home, depth, inserted):
     """AdjustInsertPositionForExpand: the instruction the expansion of the use of
-    ``value`` by ``reader`` goes before. HoistInsertPosition climbs the dominator tree
-    from the reader (not into deeper loops) while ``value`` dominates the candidate
+    ``value`` goes before, ``reader`` the lowest position (the reading instruction, or
+    for a phi the terminator of the incoming block). HoistInsertPosition climbs the
+    dominator tree from there (not into deeper loops) while ``value`` dominates the candidate
     position, taking the point right after ``value`` in its own block; then past phis
     and past instructions the expander inserted (never past the reader)."""
     _kids, pre, post = dom
@@ -681,10 +1001,14 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     loops, depth, bodies = _loops(fn, idom, dom)
     if not loops:
         return []
+    _kids, dpre, dpost = dom
+
+    def dominates(a, b):
+        return dpre[a] <= dpre[b] and dpost[b] <= dpost[a]
     everyone = _users(fn)
     dead0 = _dead(fn, everyone)
     users = _LiveUsers(everyone, dead0)
-    claims = [c for c in (claim(fn, h, body, users) for h, body in loops) if c is not None]
+    claims = [c for c in (claim(fn, h, body, users, dom) for h, body in loops) if c is not None]
     if not claims:
         return []
     names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
@@ -707,7 +1031,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
     ex = _Expander(fn, i32, bodies, home, depth, created)
-    claims = [c for c in claims if _decided(c, ex)]
+    claims = [c for c in claims if _decided(c, ex, dom)]
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)
@@ -761,14 +1085,22 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                 created.append((phi, c.iv))
                 created.append((nxt, c.inext))
             ivv = c.iv if step == 1 else phi
-            terms = [("n" if k == -1 else "u", x) for x, k in var.items()]
+            terms = [(_kind(x, k), x) for x, k in var.items()]
             # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
             icv = expand_invariant(c, inv, const) if step == 1 and inv else None
             imm = const - (1 << 32) if const >= 1 << 31 else const
             imm = imm if step == 1 and not inv and imm else None
+            # a phi's use is expanded at the end of the block it comes from (RewriteForPHI)
+            lowest = reader if reader.opcode != "phi" else \
+                next(blk for x, blk in reader.incoming if x is value).terminator
             if terms or icv is not None or imm is not None:
-                ip = _insert_point(reader, value, idom, dom, home, depth, {i for i, _ in created})
-                parts = [("u", ex.sum(terms, ip))] if terms else []
+                ip = _insert_point(lowest, value, idom, dom, home, depth, {i for i, _ in created})
+                w = None
+                for x in _found_values(c, var):
+                    if x.block is ip.block and x.block.instructions.index(x) < ip.block.instructions.index(ip) \
+                            or x.block is not ip.block and dominates(x.block, ip.block):
+                        w = x  # (FindValueInExprValueMap: an instruction with W's SCEV)
+                parts = [("u", w if w is not None else ex.sum(terms, ip))] if terms else []
                 if icv is not None:
                     parts.append(("u", icv))
                 final = ex.sum(parts + [("u", ivv)], ip)
@@ -779,6 +1111,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             if final is value:
                 continue  # (the expansion found the value itself)
             reader.operands = [final if o is value else o for o in reader.operands]
+            if reader.opcode == "phi":
+                reader.incoming = [(final if x is value else x, blk) for x, blk in reader.incoming]
             reader._text = None
             everyone[value].remove(reader)
             if final.__class__ is Instruction:
@@ -792,6 +1126,10 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             if u.operands != ops:
                 u.operands = ops
                 u._text = None
+    for i, _old in created:  # (an expansion may read an interesting value it found)
+        for o in i.operands:
+            if o.__class__ is Instruction:
+                everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     # unnamed values are numbered in program order (as LLVM prints them)
     k = 0
