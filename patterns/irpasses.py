@@ -5,8 +5,9 @@ them in llc's order on the IR, in place (uses rewritten as replaceAllUsesWith le
 hoisted instructions moved, a multiply turned into an intrinsic call): UnreachableBlockElim
 (``remove_unreachable_blocks``), EarlyCSE with InstSimplify (``early_cse``),
 AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``), LICM (``licm``), the CSE llc's last
-EarlyCSE finds for hoisted code, CodeGenPrepare's folding of branches on constants
-(``fold_constant_branches``) and UnreachableBlockElim again; the uniformity analysis is
+EarlyCSE finds for hoisted code, CodeGenPrepare's shift sinking (``sink_extract_bits``)
+and folding of branches on constants (``fold_constant_branches``) and UnreachableBlockElim
+again; the uniformity analysis is
 made again where llc's pipeline makes it. The parts not modeled
 are listed in the report of bench/isel_triage.py ``--pass-cause`` (LoopStrengthReduce,
 NaryReassociate/SLSR, CodeGenPrepare's block and compare sinking).
@@ -54,7 +55,7 @@ predecessor (isImpliedByDomCondition).
 
 from __future__ import annotations
 
-from .ir import Argument, Constant, Instruction, IntType
+from .ir import VOID, Argument, Constant, Instruction, IntType
 from .knownbits import add_carry_masks as _add_carry_masks, clz as _clz, mul_masks as _mul_masks, \
     shift_masks as _shift_masks
 
@@ -2885,7 +2886,8 @@ def run_ir_passes(fn, ua=None, target=None):
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
     stale = stale or ua is None  # (``ua`` not the analysis of the IR as it is)
-    if apply_early_cse(fn, idom, dom, grew):
+    erased = apply_early_cse(fn, idom, dom, grew)  # (LLVM erases what EarlyCSE replaces)
+    if erased:
         stale = True
     if _has_mul24_candidates(fn, target):
         if stale:
@@ -2905,9 +2907,12 @@ def run_ir_passes(fn, ua=None, target=None):
         if grew is not None:
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
-        _cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)
-    # (CodeGenPrepare, after the last EarlyCSE, then UnreachableBlockElim; the phis
+        erased = {**erased, **_cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)}
+    # CodeGenPrepare, after the last EarlyCSE: its instruction step first (here the
+    # shift sinking), then its branch folding; then UnreachableBlockElim (the phis
     # they replace are rewritten in one scan)
+    if sink_extract_bits(fn, erased):
+        stale = True
     gone: dict = {}
     if _fold_constant_branches(fn, gone):
         stale = True
@@ -2920,6 +2925,112 @@ def run_ir_passes(fn, ua=None, target=None):
 
 
 # --- CodeGenPrepare's branch folding -----------------------------------------------------
+
+_EXTRACT_SHIFTS = frozenset({"lshr", "ashr"})
+
+
+def sink_extract_bits(fn, erased=()) -> bool:
+    """CodeGenPrepare's OptimizeExtractBits (AMDGPU has a bit-field extract, so it runs):
+    an ``lshr``/``ashr`` by a constant read in another block by a ``trunc``, or by an
+    ``and`` with a low-bit mask constant (``m & (m + 1) == 0``) as its second operand, is
+    copied to the top of that block (after its phis; one copy per block, a later shift's
+    copy above an earlier one's) and the read goes to the copy, so the block's DAG sees
+    the whole extract (v_bfe/s_bfe). Phis and other readers keep the shift; one left
+    without readers is erased. Shifts in program order. ``erased``: instructions LLVM
+    has deleted by now that our passes leave in place (replaced by EarlyCSE): not
+    readers. Not modeled: a ``trunc`` in the shift's own block to an illegal type
+    (SinkShiftAndTruncate). Returns whether the function changed."""
+    shifts = {}
+    for b in fn.blocks:
+        for i in b.instructions:
+            if i.opcode in _EXTRACT_SHIFTS and i.type.__class__ is IntType and len(i.operands) == 2:
+                c = i.operands[1]
+                if c.__class__ is Constant and _cval(c) is not None:
+                    shifts[i] = None
+    if not shifts:
+        return False
+    readers: dict = {}
+    for b in fn.blocks:
+        for u in b.instructions:
+            if u in erased:
+                continue
+            for o in u.operands:
+                if o.__class__ is Instruction and o in shifts:
+                    lst = readers.get(o)
+                    if lst is None:
+                        readers[o] = [u]
+                    elif lst[-1] is not u:
+                        lst.append(u)
+    changed = False
+    for sh in shifts:
+        us = readers.get(sh)
+        if not us:
+            continue
+        home = sh.block
+        copies: dict = {}
+        left = 0
+        for u in us:
+            blk = u.block
+            if blk is home or u.opcode == "phi" or not _extract_bits_reader(u, sh):
+                left += 1
+                continue
+            cp = copies.get(blk)
+            if cp is None:
+                a, c = sh.operands
+                c2 = Constant(c.type, c.text, c.kind, c.value)
+                cp = copies[blk] = Instruction(sh.opcode, None, sh.type, [a, c2], blk)
+                # (made after llc's last EarlyCSE: the CSE of patterns.sdag's prepasses,
+                # which stands for that pass, leaves it alone)
+                cp.cgp_copy = True
+                insts = blk.instructions
+                k = 0
+                while k < len(insts) and insts[k].opcode == "phi":
+                    k += 1
+                insts.insert(k, cp)
+            u.operands = [cp if o is sh else o for o in u.operands]
+            u._text = None
+            changed = True
+        if not left and copies:
+            home.instructions.remove(sh)
+            sh.block = None
+    if changed:
+        for i in number_unnamed(fn):
+            i._text = None
+        fn.uses = None
+    return changed
+
+
+def number_unnamed(fn) -> list:
+    """Name the unnamed values (and renumber the numbered ones) in program order, as
+    LLVM numbers them when it prints: ``%0``, ``%1`` ... Returns the instructions renamed
+    (their readers' kept text is stale)."""
+    k = 0
+    renamed = []
+    for b in fn.blocks:
+        for i in b.instructions:
+            if i.type is not VOID and (i.name is None or i.name.isdigit()):
+                if i.name != str(k):
+                    i.name = str(k)
+                    i.slot = None
+                    i._text = None
+                    renamed.append(i)
+                k += 1
+    if renamed:  # (the readers print the new names)
+        for b in fn.blocks:
+            for i in b.instructions:
+                i._text = None
+    return renamed
+
+
+def _extract_bits_reader(u, sh) -> bool:
+    """isExtractBitsCandidateUse: a trunc, or ``and sh, m`` with m a low-bit mask."""
+    if u.opcode == "trunc":
+        return True
+    if u.opcode != "and" or len(u.operands) != 2 or u.operands[0] is not sh:
+        return False
+    m = _cval(u.operands[1])
+    return m is not None and not (m & (m + 1)) & ((1 << u.type.bits) - 1)
+
 
 def fold_constant_branches(fn) -> bool:
     """``_fold_constant_branches`` with the phis it replaces rewritten."""
@@ -3171,7 +3282,7 @@ def _has_mul24_candidates(fn, target) -> bool:
     return any(i.opcode == "mul" and _bits(i) == 32 for b in fn.blocks for i in b.instructions)
 
 
-def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> None:
+def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> dict:
     """What llc's EarlyCSE after its loop passes finds for code LICM hoisted: a hoisted
     instruction equal to one that now dominates it (same key as EarlyCSE's) is replaced
     by it (every use rewritten). Only the hoisted instructions can have a new dominating
@@ -3184,7 +3295,7 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
         if i.opcode in _CSE_OPS:
             wanted.setdefault(key_of(i, i.operands), []).append(i)
     if not wanted:
-        return
+        return {}
     _kids, pre, post = dom if dom is not None else _dom_tree(fn, idom)
     chain: set = set()
     for ph in {i.block for i in moved}:
@@ -3235,6 +3346,7 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
                         rep[i] = j
     if rep:
         _rewrite(fn, rep, _candidate_users(rep, grew) if grew is not None else None)
+    return rep
 
 
 def _candidate_users(rep: dict, grew: dict | None) -> list:

@@ -113,7 +113,7 @@ llc's later EarlyCSE does to the expanded code.
 
 from __future__ import annotations
 
-from .ir import I32, VOID, Argument, Constant, Instruction
+from .ir import I32, Argument, Constant, Instruction
 
 __all__ = ["loop_strength_reduce", "claim"]
 
@@ -1132,20 +1132,9 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                 everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     # unnamed values are numbered in program order (as LLVM prints them)
-    k = 0
-    renamed = []
-    for b in fn.blocks:
-        for i in b.instructions:
-            if i.type is not VOID and (i.name is None or i.name.isdigit()):
-                if i.name != str(k):
-                    i.name = str(k)
-                    i.slot = None
-                    i._text = None
-                    renamed.append(i)
-                k += 1
-    for i in renamed:  # (their readers print the new names)
-        for u in everyone.get(i, ()):
-            u._text = None
+    from .irpasses import number_unnamed
+
+    number_unnamed(fn)
     fn.uses = None
     if ua is not None:
         _note_divergence(fn, ua, created)

@@ -476,7 +476,8 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
             key = (opc, tc[1], ins.predicate, okeys, ins.flags)
             hit = table.get(key)
             if hit is not None:
-                rep[ins] = hit
+                if "cgp_copy" not in ins.__dict__:  # (see irpasses.sink_extract_bits)
+                    rep[ins] = hit
             else:
                 table[key] = ins
                 undo.append(key)
@@ -1007,7 +1008,8 @@ def _prepare(fn) -> _Prepared:
                     if hit is not None:
                         hb = hit.block
                         if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
-                            rep[ins] = hit
+                            if "cgp_copy" not in ins.__dict__:  # (see irpasses.sink_extract_bits)
+                                rep[ins] = hit
                             continue
                     table[key] = ins
                     continue
@@ -1028,7 +1030,8 @@ def _prepare(fn) -> _Prepared:
             if hit is not None:
                 hb = hit.block
                 if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
-                    rep[ins] = hit
+                    if "cgp_copy" not in ins.__dict__:
+                        rep[ins] = hit
                     continue
             table[key] = ins
     for b in blocks:  # side effects in unreachable blocks are roots too
