@@ -2935,45 +2935,40 @@ def sink_extract_bits(fn, erased=()) -> bool:
     ``and`` with a low-bit mask constant (``m & (m + 1) == 0``) as its second operand, is
     copied to the top of that block (after its phis; one copy per block, a later shift's
     copy above an earlier one's) and the read goes to the copy, so the block's DAG sees
-    the whole extract (v_bfe/s_bfe). Phis and other readers keep the shift; one left
-    without readers is erased. Shifts in program order. ``erased``: instructions LLVM
-    has deleted by now that our passes leave in place (replaced by EarlyCSE): not
-    readers. Not modeled: a ``trunc`` in the shift's own block to an illegal type
+    the whole extract (v_bfe/s_bfe). Phis and other readers keep the shift (one left
+    without readers is erased by CodeGenPrepare: patterns.sdag's model of the dead code
+    llc keeps drops it). Shifts in program order. ``erased``: instructions LLVM has
+    deleted by now that our passes leave in place (replaced by EarlyCSE): not readers.
+    Not modeled: a ``trunc`` in the shift's own block to an illegal type
     (SinkShiftAndTruncate). Returns whether the function changed."""
-    shifts = {}
-    for b in fn.blocks:
-        for i in b.instructions:
-            if i.opcode in _EXTRACT_SHIFTS and i.type.__class__ is IntType and len(i.operands) == 2:
-                c = i.operands[1]
-                if c.__class__ is Constant and _cval(c) is not None:
-                    shifts[i] = None
-    if not shifts:
-        return False
-    readers: dict = {}
+    found: dict = {}  # shift -> its readers to redirect, in program order
+    order: dict = {}  # shift -> position in program order
+    shifts = _EXTRACT_SHIFTS
+    k = 0
     for b in fn.blocks:
         for u in b.instructions:
-            if u in erased:
-                continue
-            for o in u.operands:
-                if o.__class__ is Instruction and o in shifts:
-                    lst = readers.get(o)
-                    if lst is None:
-                        readers[o] = [u]
-                    elif lst[-1] is not u:
-                        lst.append(u)
-    changed = False
-    for sh in shifts:
-        us = readers.get(sh)
-        if not us:
-            continue
-        home = sh.block
+            opc = u.opcode
+            if opc in shifts:
+                order[u] = k
+                k += 1
+            elif opc == "and" or opc == "trunc":
+                sh = u.operands[0]
+                if sh.__class__ is not Instruction or sh.opcode not in shifts or sh.block is b or u in erased:
+                    continue
+                c = sh.operands[1] if len(sh.operands) == 2 else None
+                if c.__class__ is not Constant or _cval(c) is None or not _extract_bits_reader(u, sh):
+                    continue
+                lst = found.get(sh)
+                if lst is None:
+                    found[sh] = [u]
+                else:
+                    lst.append(u)
+    if not found:
+        return False
+    for sh in sorted(found, key=lambda x: order.get(x, -1)):
         copies: dict = {}
-        left = 0
-        for u in us:
+        for u in found[sh]:
             blk = u.block
-            if blk is home or u.opcode == "phi" or not _extract_bits_reader(u, sh):
-                left += 1
-                continue
             cp = copies.get(blk)
             if cp is None:
                 a, c = sh.operands
@@ -2983,27 +2978,21 @@ def sink_extract_bits(fn, erased=()) -> bool:
                 # which stands for that pass, leaves it alone)
                 cp.cgp_copy = True
                 insts = blk.instructions
-                k = 0
-                while k < len(insts) and insts[k].opcode == "phi":
-                    k += 1
-                insts.insert(k, cp)
+                j = 0
+                while j < len(insts) and insts[j].opcode == "phi":
+                    j += 1
+                insts.insert(j, cp)
             u.operands = [cp if o is sh else o for o in u.operands]
             u._text = None
-            changed = True
-        if not left and copies:
-            home.instructions.remove(sh)
-            sh.block = None
-    if changed:
-        for i in number_unnamed(fn):
-            i._text = None
-        fn.uses = None
-    return changed
+    number_unnamed(fn)
+    fn.uses = None
+    return True
 
 
 def number_unnamed(fn) -> list:
     """Name the unnamed values (and renumber the numbered ones) in program order, as
     LLVM numbers them when it prints: ``%0``, ``%1`` ... Returns the instructions renamed
-    (their readers' kept text is stale)."""
+    (the kept text of every instruction is dropped then: readers print the new names)."""
     k = 0
     renamed = []
     for b in fn.blocks:
@@ -3012,10 +3001,9 @@ def number_unnamed(fn) -> list:
                 if i.name != str(k):
                     i.name = str(k)
                     i.slot = None
-                    i._text = None
                     renamed.append(i)
                 k += 1
-    if renamed:  # (the readers print the new names)
+    if renamed:
         for b in fn.blocks:
             for i in b.instructions:
                 i._text = None
