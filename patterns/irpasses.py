@@ -3108,13 +3108,7 @@ def _fold_constant_branches(fn, rep: dict) -> bool:
                 i.block = None
     # eliminateFallThrough (blocks the entry does not reach -- a loop whose way in was
     # deleted -- are passed over)
-    reach = {blocks[0]}
-    stack = [blocks[0]]
-    while stack:
-        for sc in stack.pop().successors:
-            if sc not in reach:
-                reach.add(sc)
-                stack.append(sc)
+    reach = _reachable(blocks[0])
     for bb in list(blocks[1:]):
         preds = bb.predecessors
         if len(preds) != 1 or bb not in reach:
@@ -3161,13 +3155,7 @@ def _remove_unreachable_blocks(fn, rep: dict) -> bool:
     blocks = fn.blocks
     if not blocks:
         return False
-    reach = {blocks[0]}
-    stack = [blocks[0]]
-    while stack:
-        for sc in stack.pop().successors:
-            if sc not in reach:
-                reach.add(sc)
-                stack.append(sc)
+    reach = _reachable(blocks[0])
     if len(reach) == len(blocks):
         return False
     dead = [b for b in blocks if b not in reach]
@@ -3186,6 +3174,18 @@ def _remove_unreachable_blocks(fn, rep: dict) -> bool:
             b.predecessors = [p for p in b.predecessors if p in reach]
     fn.uses = None
     return True
+
+
+def _reachable(entry) -> set:
+    """The blocks reachable from ``entry``."""
+    reach = {entry}
+    stack = [entry]
+    while stack:
+        for sc in stack.pop().successors:
+            if sc not in reach:
+                reach.add(sc)
+                stack.append(sc)
+    return reach
 
 
 def _resolve(rep: dict, v):
