@@ -28,7 +28,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``C2 - (x + C1)`` -> ``(C2 - C1) - x``;
   ``x - (y + C)`` -> ``(x - y) + -C`` (the add used once; visitSUB); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
   ``~(and x, C)`` -> ``~x | ~C`` and ``~(or x, C)`` -> ``~x & ~C`` (the and/or used once;
-  visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x`` (visitORCommutative; visitAND has no ``x & (x | y)`` fold);
 - (InstSimplify, which llc's EarlyCSE applies to the IR across blocks, is modeled on the
   IR before the DAGs are built: patterns/irpasses.py); ``sra``/``srl``/``shl`` of 0 and
   ``sra`` of -1 fold to that constant;
@@ -1203,13 +1203,8 @@ def _visit_AND(n: SDNode, ctx: _Ctx) -> bool:
     if a is b:
         ctx.replace(n, a)  # x & x
         return True
-    # absorption: (and x, (or x, y)) -> x
-    if bo == "ISD::OR" and a in b.ops:
-        ctx.replace(n, a)
-        return True
-    if ao == "ISD::OR" and b in a.ops:
-        ctx.replace(n, b)
-        return True
+    # (no absorption (and x, (or x, y)) -> x: visitAND has none, unlike visitORCommutative's
+    # (or (and x, y), x) -> x; InstSimplify folds the shapes already in the IR, seed 960)
     if bc:
         if ao == "ISD::OR":
             if _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
