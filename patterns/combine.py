@@ -15,8 +15,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(shl (srl x, c1), c2)`` -> ``(and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)`` (inner
   shift used once or c1 == c2; DAGCombiner);
   ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
-  ``mul x, 2^k+1`` -> ``(x << k) + x`` unless it is selected into v_mad_u64_u32 by its add
-  user (``_feeds_mad``); ``(mul (shl x, C), y)`` -> ``(shl (mul x, y), C)`` (the shl used
+  ``mul x, 2^k+1`` -> ``(x << k) + x`` after the last run (llc's selection pattern for
+  v_lshl_add_u32: no combine sees that shl) unless it is selected into v_mad_u64_u32 by
+  its add user (``_feeds_mad``); ``(mul (shl x, C), y)`` -> ``(shl (mul x, y), C)`` (the shl used
   once; visitMUL);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
   whose sign bit is known zero -> ``srl`` (known leading zeros, ``_known_lz``, which reads
@@ -28,7 +29,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``x - ~y`` -> ``(y + 1) + x`` (the not used once); ``C2 - (x + C1)`` -> ``(C2 - C1) - x``;
   ``x - (y + C)`` -> ``(x - y) + -C`` (the add used once; visitSUB); ``~x + 1`` -> ``0 - x``; ``(0 - x) + y`` -> ``y - x``; ``a - (a & b)`` -> ``a & ~b``;
   ``~(and x, C)`` -> ``~x | ~C`` and ``~(or x, C)`` -> ``~x & ~C`` (the and/or used once;
-  visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x``, ``x & (x | y)`` -> ``x``;
+  visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x`` (visitORCommutative; visitAND has no ``x & (x | y)`` fold);
 - (InstSimplify, which llc's EarlyCSE applies to the IR across blocks, is modeled on the
   IR before the DAGs are built: patterns/irpasses.py); ``sra``/``srl``/``shl`` of 0 and
   ``sra`` of -1 fold to that constant;
@@ -1124,11 +1125,8 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
             sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((-c).bit_length() - 1, n.vt)], like=n)
             _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), sh])
             return True
-        if n.divergent and c > 2 and ((c - 1) & (c - 2)) == 0 and not _feeds_mad(n, ctx):
-            # AMDGPU decomposes a divergent mul by 2^k + 1 (decomposeMulByConstant)
-            sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
-            _set(ctx, n, "ISD::ADD", [sh, a])
-            return True
+        # (a divergent mul by 2^k + 1 stays a mul here: llc selects it as v_lshl_add_u32
+        # by a pattern, _mul_pow2_plus1_at_selection)
         if ao == "ISD::SHL":
             if _is_c(a.ops[1]):
                 # (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
@@ -1203,13 +1201,8 @@ def _visit_AND(n: SDNode, ctx: _Ctx) -> bool:
     if a is b:
         ctx.replace(n, a)  # x & x
         return True
-    # absorption: (and x, (or x, y)) -> x
-    if bo == "ISD::OR" and a in b.ops:
-        ctx.replace(n, a)
-        return True
-    if ao == "ISD::OR" and b in a.ops:
-        ctx.replace(n, b)
-        return True
+    # (no absorption (and x, (or x, y)) -> x: visitAND has none, unlike visitORCommutative's
+    # (or (and x, y), x) -> x; InstSimplify folds the shapes already in the IR, seed 960)
     if bc:
         if ao == "ISD::OR":
             if _is_c(a.ops[1]) and (a.ops[1].value & b.value) == b.value:
@@ -2760,7 +2753,40 @@ def run(dag, target=None) -> None:
                 _combine_run(ctx, again=True)
     # (otherwise every node's last visit saw the DAG combine2 would see, and changed
     # nothing: combine2 would change nothing either)
+    _mul_pow2_plus1_at_selection(dag, ctx)
     _finish(dag, ctx)
+
+
+def _mul_pow2_plus1_at_selection(dag, ctx: _Ctx) -> None:
+    """AMDGPU selects a divergent i32 ``mul x, 2^k + 1`` (k >= 1) as
+    ``v_lshl_add_u32 x, k, x`` by a selection pattern (llvm/llvm-project#71035: done at
+    selection, not as a DAG combine), unless its add user is selected first into
+    v_mad_u64_u32 (``_feeds_mad``). Modeled after the last combine run, as the
+    ``add (shl x, k), x`` the selector's v_lshl_add_u32 pattern takes: no combine sees
+    that shl (so no ``shl (srl x, k), k`` -> and mask, no known bits of it; seed 942 with
+    constants), and the combines see the mul (performMulCombine's 24-bit multiplies
+    first). The model stops at the shape: llc's pattern reads the shift amount as an
+    inline immediate where ours materializes it."""
+    if not ctx.events and not any(n.opcode == "ISD::MUL" for n in dag.nodes):
+        return
+    todo = []
+    for group in (dag.nodes, ctx.created):
+        for n in group:
+            if n.opcode != "ISD::MUL" or n.wlix == _DEAD or not n.divergent or n.vt != "i32":
+                continue
+            b = n.ops[1]
+            if b.opcode != "ISD::Constant" or b.value.__class__ is not int:
+                continue
+            c = b.value & 0xFFFFFFFF
+            if c > 2 and ((c - 1) & (c - 2)) == 0 and (n.uses or ctx.pinned(n)):
+                todo.append(n)
+    for n in todo:
+        if n.wlix == _DEAD or _feeds_mad(n, ctx):
+            continue
+        a = n.ops[0]
+        c = n.ops[1].value & 0xFFFFFFFF
+        sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
+        _set(ctx, n, "ISD::ADD", [sh, a])
 
 
 def _combine_run(ctx: _Ctx, again: bool = False) -> None:

@@ -27,7 +27,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
-  existing node (getNodeIfExists), xor of two nots.
+  existing node (getNodeIfExists), xor of two nots; no absorption in visitAND.
 - SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``;
   ``~x > C`` -> ``x < ~C`` and ``~x < ~y`` -> ``y < x`` (no s_xnor_b32 for a not whose xor
   the compare reads then).
@@ -36,6 +36,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   DAGCombiner run (after legalization) reaches.
 - SITargetLowering::performAndCombine (after legalization): ``and (srl x, c), mask`` with an
   8/16-bit field at a byte/word boundary -> ``shl (bfe x, ..), nb``.
+- A divergent ``mul x, 2^k + 1`` -> v_lshl_add_u32 at selection (the DAG keeps the mul).
 - visitShiftByConstant: a shift of a logic op with a constant pulled through it (and
   combineShiftOfShiftedLogic); a ``not`` is left alone.
 """
@@ -234,6 +235,19 @@ _LOGIC = _TID + "".join([
     _ops("or_xor_and", "%t = xor i32 %x, %w ; %t2 = and i32 %x, %w ; %r = or i32 %t, %t2"),
     _ops("xor_of_nots", "%n1 = xor i32 %x, -1 ; %n2 = xor i32 %w, -1 ; %r = xor i32 %n1, %n2"),
     _ops("reassoc_existing", "%n = xor i32 %x, -1 ; %t = xor i32 %w, %x ; %t2 = xor i32 %t, -1 ; %r = mul i32 %t2, %n"),
+    # visitORCommutative makes (or (xor x, w), w) an (or x, w); the and of x with it stays
+    # (visitAND has no absorption; InstSimplify saw the IR's (and x, (or w, (xor x, w))))
+    _ops("and_or_no_absorb", "%t = xor i32 %x, %w ; %o = or i32 %w, %t ; %q = and i32 %x, %o ; %r = mul i32 %q, %o"),
+])
+
+# a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
+# mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
+# turns a mul of 24-bit operands into mul_u24 first
+_MUL_POW2_PLUS1 = _TID + "".join([
+    _ops("mul5_of_srl", "%s = lshr i32 %x, 2 ; %r = mul i32 %s, 5"),
+    _ops("mul9_of_srl_mu", "%s = lshr i32 %x, 3 ; %m = mul i32 %s, 9 ; %r = and i32 %m, %y"),
+    _ops("mul5_24bit", "%s = and i32 %x, 65535 ; %m = mul i32 %s, 5 ; %r = xor i32 %m, %w"),
+    _ops("mul5_plain", "%m = mul i32 %x, 5 ; %r = xor i32 %m, %w"),
 ])
 
 _SHIFT_BY_CONST = _TID + "".join([
@@ -340,7 +354,12 @@ _RULES = {
                                 "sub_addsub_comm": {"S_SUB_I32"}, "add_subadd_comm": {"S_ADD_I32"}}),
     "logic_folds": (_LOGIC, {"hoist_shl": {"V_LSHLREV_B32_e64", "V_OR_B32_e64"}, "hoist_shl_mu": {"V_LSHL_OR_B32_e64"},
                              "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
-                             "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"}}),
+                             "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"},
+                             "and_or_no_absorb": {"V_AND_B32_e64", "V_OR_B32_e64"}}),
+    "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
+                                         "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
+                                         "mul5_24bit": {"V_MUL_U32_U24_e64"},
+                                         "mul5_plain": {"V_LSHL_ADD_U32_e64"}}),
     "shift_by_constant": (_SHIFT_BY_CONST, {"srl_xor_srl": {"V_LSHRREV_B32_e64"}, "sra_xor_sra": {"V_ASHRREV_I32_e64"},
                                             "shl_mul": {"S_LSHL_B32", "S_SUB_I32"}, "shl_mul_d": {"V_MUL_LO_U32_e64"},
                                             "shl_mul_mu": {"S_MUL_I32", "S_LSHL_B32"},
