@@ -41,7 +41,8 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
-  ``W + I + c + {0,+,-1}``, all with the same I + c -- or up -- ``W + I + c +
+  ``W + I + c + {0,+,-1}``, all with the same I + c, or some with none (I and c
+  empty) and the others with the same I and no c -- or up -- ``W + I + c +
   {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
   loop), c a constant, all up-counting uses with an invariant part having the same
@@ -50,7 +51,9 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 There llc-19's choice (verified, not derived: tests/test_lsr.py compares the model
 with llc's ``-print-before/-print-after=loop-reduce`` on 800 iselgen kernels, and 2000
 more were checked while building it, with no difference where the model applies) is
-reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share), reg(W) +
+reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share; when some
+start at 0 and the others at an I, the IV counts from 0 and those others get reg(W) +
+reg(I) + reg({0,+,-1}), with no up-counting use with an invariant part), reg(W) +
 reg(I+c) + reg(%i) for an up-counting one with an invariant part I (reg(W) + reg(%i)
 and the immediate c when I is empty), expanded as LSR's Expand drives SCEVExpander
 (``_Expander``): the registers each expanded, then their sum, then the immediate
@@ -97,8 +100,8 @@ in LLVM, which the model does not follow.
 
 Where the model stops: every loop outside this class is left untouched (never half
 transformed), though LSR rewrites many: down-counting uses with different invariant
-parts (they may share one new IV, with the invariant parts in registers of their
-own: the solver's choice; so may up-counting uses with different invariant parts),
+parts other than 0 and one I (they may share one new IV, with the invariant parts in
+registers of their own: the solver's choice; so may up-counting uses with different invariant parts),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
 values SCEV does not see as opaque (products of sums or of more values, quotients
 of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
@@ -617,15 +620,24 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
         first.setdefault((frozenset(e[0].items()), frozenset(e[1].items()), e[2], e[3]), k)
     nontrivial.sort(key=lambda t: first[(frozenset(t[2][0].items()), frozenset(t[2][1].items()), t[2][2], t[2][3])])
     neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
+    split = False
     if len(neg_starts) > 1:
-        return None  # (down-counting uses that could share registers: LSR's solver decides)
+        # two down-counting starts, 0 and an invariant part I without a constant: one
+        # new IV from 0 and I in a register of its own (fewer registers than any other
+        # formula; verified against llc). Other mixes: LSR's solver decides.
+        if len(neg_starts) != 2 or (frozenset(), 0) not in neg_starts or any(k for _i, k in neg_starts):
+            return None
+        if any(e[3] == 1 and e[1] for _u, _v, e in nontrivial):
+            return None  # (an up-counting invariant part beside them: not modeled)
+        split = True
     if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
         return None  # (up-counting uses with different invariant parts: the solver may share registers)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]
     if neg and zero:
         return None  # (a down-counting IV the compares could share: the solver decides)
-    start = (neg[0][1], neg[0][2]) if neg else None
+    start = ({}, 0) if split else (neg[0][1], neg[0][2]) if neg else None
     c = _Claim(header, pre, latch, iv, inext, cmp, start, nontrivial, chain)
+    c.split = split
     c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
     c.sc, c.body, c.users = sc, body, users
     return c
@@ -1087,7 +1099,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             ivv = c.iv if step == 1 else phi
             terms = [(_kind(x, k), x) for x, k in var.items()]
             # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
-            icv = expand_invariant(c, inv, const) if step == 1 and inv else None
+            # (and a down-counting one beside a use starting at 0: reg(W) + reg(I) + the IV)
+            icv = expand_invariant(c, inv, const) if inv and (step == 1 or c.split) else None
             imm = const - (1 << 32) if const >= 1 << 31 else const
             imm = imm if step == 1 and not inv and imm else None
             # a phi's use is expanded at the end of the block it comes from (RewriteForPHI)

@@ -141,13 +141,33 @@ def test_two_negated_uses_share_the_new_counter():
     assert got.count("= phi i32 [ %lsr.iv.next") == 1
 
 
-def test_negated_uses_with_different_starts_are_left_alone():
-    """Two uses counting down from different starts could share one new IV, with the
-    difference in a register of its own, or have one IV each (LSR's solver decides):
-    outside the modeled class, the loop stays as it was."""
-    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n",
-                            "  %s2 = sub i32 %a, %i\n  %u2 = or i32 %s2, %u\n  %accn = xor i32 %u2, %i\n")
-    heads, got, _want, old = _rewrite_both(text)
+@pytest.mark.parametrize("second", ["  %s2 = sub i32 %a, %i\n",
+                                    "  %s1 = sub i32 %t, %i\n  %s3 = add i32 %s1, %b\n  %s2 = add i32 %s3, %a\n"],
+                         ids=["argument", "two-terms"])
+def test_negated_uses_from_zero_and_an_invariant_part_share_a_counter_from_zero(second):
+    """Two uses counting down, one from 0, the other from an invariant part I (no
+    constant): llc's LSR gives both one new IV counting down from 0 and keeps I in a
+    register of its own (a sum expanded in the preheader); the model does the same."""
+    text = _NEGATED.replace("  %accn = xor i32 %u, %i\n", second + "  %u2 = or i32 %s2, %u\n  %accn = xor i32 %u2, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+    assert "%lsr.iv = phi i32 [ %lsr.iv.next, %loop ], [ 0, %entry ]" in got
+
+
+@pytest.mark.parametrize("pair", [("  %s = sub i32 %b, %i\n", "  %s2 = sub i32 %a, %i\n"),
+                                  ("  %s = sub i32 %acc, %i\n", "  %s3 = sub i32 %a, %i\n  %s2 = add i32 %s3, 5\n")],
+                         ids=["no-zero-start", "constant"])
+def test_negated_uses_with_other_different_starts_are_left_alone(pair):
+    """Two uses counting down from different starts neither 0 nor an invariant part
+    without a constant could share one new IV, with the difference in a register of
+    its own, or have one IV each (LSR's solver decides): outside the modeled class,
+    the loop stays as it was."""
+    first, second = pair
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", first).replace(
+        "  %accn = xor i32 %u, %i\n", second + "  %u2 = or i32 %s2, %u\n  %accn = xor i32 %u2, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
     assert not heads and got == old
 
 
