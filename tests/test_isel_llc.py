@@ -662,3 +662,48 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     (res,) = compare_with_llc(text, amdgpu, llc, path="xb.ll")
     assert res.equal, res.diff()
     assert dict(res.ours).get("V_BFE_U32_e64", 0) >= 2
+
+
+_ADD_CONST_PRIORITY = """declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.mul.u24.i32(i32, i32)
+declare i32 @llvm.amdgcn.mul.i24.i32(i32, i32)
+""" + "".join(
+    f"""define amdgpu_kernel void @{name}(ptr addrspace(1) %out, i32 %a, i32 %b) {{
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %y = xor i32 %tid, %a
+  %z = add i32 %tid, %b
+  %m = {inner}
+  %r = add i32 %m, {addend}
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}}
+""" for name, inner, addend in (
+        ("xad_neg", "xor i32 %y, %z", "-35"),
+        ("lshl_add_neg", "shl i32 %y, %z", "-35"),
+        ("add3_neg", "add i32 %y, %z", "-35"),
+        ("mad64_neg", "mul i32 %y, %z", "-35"),
+        ("mad64_inline", "mul i32 %y, %z", "7"),
+        ("mad64_bus", "mul i32 %y, %b", "-35"),
+        ("madu24_neg", "call i32 @llvm.amdgcn.mul.u24.i32(i32 %y, i32 %b)", "-35"),
+        ("madi24_neg", "call i32 @llvm.amdgcn.mul.i24.i32(i32 %y, i32 %b)", "-35"),
+        ("madu24_xor", "call i32 @llvm.amdgcn.mul.u24.i32(i32 %y, i32 %z)", "%y"),
+    ))
+
+
+def test_add_of_negative_inline_constant_priority_matches_llc(amdgpu):
+    """``add x, C`` with C in [-64, -17] (the NegSubInlineConst32 sub-of-negation patterns,
+    complexity 8) against the patterns that also match it (seeds 779, 796, 855, 933 with
+    constants): the gfx9 three-operand forms at equal complexity come first by record order
+    (v_xad_u32, v_lshl_add_u32, v_add3_u32), v_mad_u64_u32's immediate-addend form has
+    complexity 11 (unless the constant bus rejects it: mad64_bus stays a sub), and the Mad24
+    patterns (AddedComplexity 2) win too, also over a commuted v_xad_u32."""
+    from patterns.mir import compare_with_llc
+
+    llc = require("llc-19")
+    results = compare_with_llc(_ADD_CONST_PRIORITY, amdgpu, llc, path="add_const_priority.ll")
+    assert len(results) == 9
+    bad = [a.diff() for a in results if not a.equal]
+    assert not bad, "\n".join(bad)
+    ours = {a.function: dict(a.ours) for a in results}
+    assert "V_MAD_U64_U32_e64" in ours["mad64_neg"] and "V_SUB_U32_e64" in ours["mad64_bus"]
+    assert "V_MAD_U32_U24_e64" in ours["madu24_neg"] and "V_MAD_U32_U24_e64" in ours["madu24_xor"]

@@ -59,7 +59,18 @@ def test_complexity_and_order_equal_tblgen(amdgpu, tmp_path):
     table = build_table(amdgpu)
     ours = {op: [p.complexity for p in pats] for op, pats in table.by_opcode.items()}
     assert sum(map(len, theirs.values())) > 10
+    # Where tblgen's FactorNodes moved a pattern ahead of others whose first check
+    # contradicts it (an order-preserving rewrite of the table), only the complexities
+    # are compared: the rest of the order must be equal.
+    for op, why in _FACTORED.items():
+        assert sorted(ours.pop(op)) == sorted(theirs.pop(op)), why
     assert ours == theirs
+
+
+# ISD::ADD: the complexity-8 v_lshl_add_u32 pattern (op0 is a shl) joins the complexity-17
+# BFM patterns (op0 is a shl too) ahead of the complexity-11 v_mad_u64_u32 pattern with an
+# immediate addend (op0 is a mul), legal since the two checks contradict.
+_FACTORED = {"ISD::ADD": "FactorNodes hoists ThreeOp_shl_add next to the BFM patterns"}
 
 
 def _interpreted(table):

@@ -329,12 +329,6 @@ def V_MAD_I32_I24_e64 : VOP3_32<"v_mad_i32_i24"> {
 }
 
 // Selection patterns
-def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
-  (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;
-
-def : Pat<(DivergentBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
-  (V_SUB_U32_e64 $src0, NegSubInlineConst32:$src1, 0)>;
-
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
 
@@ -382,6 +376,9 @@ def : Pat<(i32 (ThreeOp_or_or i32:$src0, i32:$src1, i32:$src2)),
 
 def : Pat<(i32 (ThreeOp_xor_add i32:$src0, i32:$src1, i32:$src2)),
   (V_XAD_U32_e64 $src0, $src1, $src2)>;
+
+def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, (i32 imm:$src2))),
+  (EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, (i64 (as_i64imm $src2)), 0), sub0)>;
 
 def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2)),
   (EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, (REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)>;
@@ -437,9 +434,11 @@ def : Pat<(i32 (DivergentBinFrag<shl> (i32 (add (i32 (shl 1, i32:$a)), -1)), i32
 def : Pat<(i32 (DivergentBinFrag<add> (i32 (shl 1, i32:$a)), -1)),
   (V_BFM_B32_e64 $a, (i32 0))>;
 
+let AddedComplexity = 2 in
 def : Pat<(i32 (add (AMDGPUmul_u24 i32:$src0, i32:$src1), i32:$src2)),
   (V_MAD_U32_U24_e64 $src0, $src1, $src2, 0)>;
 
+let AddedComplexity = 2 in
 def : Pat<(i32 (add (AMDGPUmul_i24 i32:$src0, i32:$src1), i32:$src2)),
   (V_MAD_I32_I24_e64 $src0, $src1, $src2, 0)>;
 
@@ -448,6 +447,12 @@ def : Pat<(i32 (AMDGPUmul_u24 i32:$src0, i32:$src1)),
 
 def : Pat<(i32 (AMDGPUmul_i24 i32:$src0, i32:$src1)),
   (V_MUL_I32_I24_e64 $src0, $src1, 0)>;
+
+def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
+  (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;
+
+def : Pat<(DivergentBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
+  (V_SUB_U32_e64 $src0, NegSubInlineConst32:$src1, 0)>;
 
 // Custom selection: cases of the C++ AMDGPUDAGToDAGISel::Select() switch, tried
 // before the patterns above for the nodes they name (no TableGen form).

@@ -36,6 +36,8 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
 // Operand transforms: rewrite a matched operand where a result DAG applies them
 // the negated constant (an add of -C becomes a sub of C)
 def NegateImm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32); }]>;
+// the immediate, sign-extended to a 64-bit target constant
+def as_i64imm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(N->getSExtValue(), SDLoc(N), MVT::i64); }]>;
 // the number of ones of a low-bit mask: the field width
 def IMMPopCount : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(llvm::popcount(N->getZExtValue()), SDLoc(N), MVT::i32); }]>;
 

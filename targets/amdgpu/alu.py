@@ -13,7 +13,9 @@ Simplification: LLVM's clamped shift fragments (cshl_32 ...) are plain shl/srl/s
 An add of a constant in [-64, -17] selects as a sub of its negation, an inline constant
 (16 < C <= 64): NegSubInlineConst32 matches the constant and its NegateImm transform
 gives the sub's operand -- s_sub_i32 when the add is uniform, v_sub_u32_e64 when it is
-divergent (gfx900 has the carry-less VALU sub), as LLVM 19 selects them.
+divergent (gfx900 has the carry-less VALU sub), as LLVM 19 selects them. Those two
+patterns are in misc_opt.py: LLVM 19 defines them late in SIInstructions.td, after the
+VOP3 three-operand and mad patterns, which win over them at equal complexity.
 """
 
 from tdgen.model import DivergenceFrag, ImmLeaf, Instruction, Pat, PatFrag, SDNodeXForm
@@ -95,10 +97,6 @@ DEFS = (
 )
 
 PATTERNS = (
-    Pat("(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1))",
-        "(S_SUB_I32 $src0, NegSubInlineConst32:$src1)"),
-    Pat("(DivergentBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1))",
-        "(V_SUB_U32_e64 $src0, NegSubInlineConst32:$src1, 0)"),
     Pat("(DivergentBinFrag<add> i32:$src0, i32:$src1)", "(V_ADD_U32_e64 $src0, $src1, 0)"),
     Pat("(DivergentBinFrag<sub> i32:$src0, i32:$src1)", "(V_SUB_U32_e64 $src0, $src1, 0)"),
     Pat("(DivergentBinFrag<shl> i32:$src0, i32:$src1)", "(V_LSHLREV_B32_e64 $src1, $src0)"),

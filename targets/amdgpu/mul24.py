@@ -8,7 +8,10 @@ performMulCombine does the same for a divergent ISD::MUL (patterns.irpasses and
 patterns.combine model both; operand widths from known bits). Selection as LLVM 19's
 VOP2/VOP3 definitions have it: the node to v_mul_*24 (no divergence predicate), and an add
 of it -- in either operand order, the multiply may have other users -- to v_mad_*24
-(AMDGPUmad_u24/i24's ``(add (AMDGPUmul_u24 a, b), c)`` alternative). Checked with
+(AMDGPUmad_u24/i24's ``(add (AMDGPUmul_u24 a, b), c)`` alternative, in LLVM 19's UMad24Pat/
+IMad24Pat with AddedComplexity = 2: complexity 8, so it wins over the sub-of-an-inline-
+constant pattern for ``add (mul_u24 x, 5), -35`` and over a commuted v_xad_u32 for
+``add (mul_u24 x, y), (xor a, b)``). Checked with
 llc-19 -mcpu=gfx900 in tests/test_combine_llc.py (mul24 kernels).
 """
 
@@ -51,8 +54,10 @@ DEFS = (
 )
 
 PATTERNS = (
-    Pat("(i32 (add (AMDGPUmul_u24 i32:$src0, i32:$src1), i32:$src2))", "(V_MAD_U32_U24_e64 $src0, $src1, $src2, 0)"),
-    Pat("(i32 (add (AMDGPUmul_i24 i32:$src0, i32:$src1), i32:$src2))", "(V_MAD_I32_I24_e64 $src0, $src1, $src2, 0)"),
+    Pat("(i32 (add (AMDGPUmul_u24 i32:$src0, i32:$src1), i32:$src2))", "(V_MAD_U32_U24_e64 $src0, $src1, $src2, 0)",
+        added_complexity=2),
+    Pat("(i32 (add (AMDGPUmul_i24 i32:$src0, i32:$src1), i32:$src2))", "(V_MAD_I32_I24_e64 $src0, $src1, $src2, 0)",
+        added_complexity=2),
     Pat("(i32 (AMDGPUmul_u24 i32:$src0, i32:$src1))", "(V_MUL_U32_U24_e64 $src0, $src1, 0)"),
     Pat("(i32 (AMDGPUmul_i24 i32:$src0, i32:$src1))", "(V_MUL_I32_I24_e64 $src0, $src1, 0)"),
 )

@@ -18,7 +18,7 @@ scalar operand). The predicate reads the fragment's operands, like LLVM's
 PredicateCodeUsesOperands fragments; tdgen's matcher evaluates it on the DAG.
 """
 
-from tdgen.model import Instruction, Pat, PatFrag
+from tdgen.model import Instruction, Pat, PatFrag, SDNodeXForm
 
 from .formats import VOP3_32
 
@@ -31,7 +31,14 @@ from .formats import VOP3_32
 # whose high half is undefined (REG_SEQUENCE of z and an IMPLICIT_DEF, built in a scalar
 # pair and left for SIFixSGPRCopies to move) and keeping the low half of the result
 # (EXTRACT_SUBREG ... sub0, a COPY of %vdst.sub0 after isel). Checked against llc-19
-# -mcpu=gfx900 in tests/test_isel_llc.py (single-op kernels mad_*).
+# -mcpu=gfx900 in tests/test_isel_llc.py (single-op kernels mad_*). An immediate addend has
+# its own pattern, as in LLVM 19's IMAD32_Pats: ``(ThreeOp_mul_add x, y, (i32 imm:$z))``,
+# complexity 11, with the constant sign-extended to an i64 target constant (as_i64imm) as
+# the addend; it wins over the sub-of-an-inline-constant pattern (complexity 8) for
+# ``add (mul x, y), -35``, which the register form, sorted after it by its larger result,
+# does not. Where the model stops: llc's operand legalization then moves a non-inline
+# constant into a V_MOV_B64_PSEUDO pair (an opcode not modeled); the immediate stays an
+# operand here.
 _BUS_PREDICATE = """\
 if (!N->isDivergent())
   return false;
@@ -68,6 +75,14 @@ _THREE = {(a, b): _three(a, b) for a, b in [(a, b) for _n, _m, a, b in _OPS] + [
 
 FRAGS = tuple(_ONEUSE.values()) + tuple(_THREE.values())
 
+# the i32 immediate as the 64-bit addend of v_mad_u64_u32 (LLVM's as_i64imm)
+as_i64imm = SDNodeXForm(
+    "as_i64imm", "imm",
+    "return CurDAG->getTargetConstant(N->getSExtValue(), SDLoc(N), MVT::i64);",
+    doc="the immediate, sign-extended to a 64-bit target constant",
+)
+XFORMS = (as_i64imm,)
+
 DEFS = tuple(
     Instruction(name, VOP3_32, [mn], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
                 asm=f"{mn} $vdst, $src0, $src1, $src2")
@@ -84,6 +99,8 @@ PATTERNS = tuple(
     Pat(f"(i32 ({_THREE[(a, b)].name} i32:$src0, i32:$src1, i32:$src2))", f"({name} $src0, $src1, $src2)")
     for name, _mn, a, b in _OPS
 ) + (
+    Pat("(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, (i32 imm:$src2)))",
+        "(EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, (i64 (as_i64imm $src2)), 0), sub0)"),
     Pat("(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2))",
         "(EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, "
         "(REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)"),
