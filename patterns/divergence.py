@@ -699,8 +699,6 @@ class _FunctionAnalysis:
             self.seed_candidates, terms_list = uses[1:3]
             self.terms = set(terms_list)
             return
-        users: dict[Any, list[Any]] = {}
-        get = users.get
         Inst = Instruction
         Arg = Argument
         operand_values = _operand_values
@@ -708,12 +706,16 @@ class _FunctionAnalysis:
         self.seed_candidates = cands = []
         terms = set()
         term_ops = TERMINATORS
+        # the lists go straight onto the values, in the direct builder's form (the user
+        # itself when it is the only one), after every value's old list is dropped
         for a in fn.args:
             a._users = None
         for b in fn.blocks:
+            for inst in b.instructions:
+                inst._users = None
+        for b in fn.blocks:
             insts = b.instructions
             for inst in insts:
-                inst._users = None
                 op = inst.opcode
                 if op in seed_ops:
                     cands.append(inst)
@@ -728,20 +730,19 @@ class _FunctionAnalysis:
                 for v in vals:
                     c = v.__class__
                     if c is Inst or c is Arg:
-                        lst = get(v)
-                        if lst is None:
-                            users[v] = [inst]
-                        elif lst[-1] is not inst:
-                            lst.append(inst)
+                        u = v._users
+                        if u is None:
+                            v._users = inst
+                        elif u.__class__ is list:
+                            if u[-1] is not inst:
+                                u.append(inst)
+                        elif u is not inst:
+                            v._users = [u, inst]
             if insts:
                 t = insts[-1]
                 if t.opcode in term_ops:
                     terms.add(t)
-        # the same place and form as the direct builder's lists: on the values, the
-        # user itself when it is the only one
-        for v, lst in users.items():
-            v._users = lst[0] if len(lst) == 1 else lst
-        self.users = users
+        self.users = None
         self.terms = terms
 
     def dom(self) -> DomTree:
