@@ -42,6 +42,9 @@ def main(argv=None) -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--n-ops", type=int, default=30)
     ap.add_argument("--constants", action="store_true")
+    ap.add_argument("--intrinsics", action="store_true",
+                    help="kernels mixing in the bit-counting, min/max, abs and bit-field operations "
+                         "(patterns.iselgen, intrinsics=True)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=40)
     ap.add_argument("--ir-cause", action="store_true")
@@ -72,8 +75,12 @@ def main(argv=None) -> int:
     llc = shutil.which("llc-19") or "llc-19"
     target = load_target("amdgpu")
 
+    def kernel(seed):
+        return generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants,
+                                    intrinsics=args.intrinsics)
+
     def one(seed):
-        text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+        text = kernel(seed)
         return seed, compare_with_llc(text, target, llc, path=f"k{seed}.ll")
 
     seeds = range(args.start, args.start + args.count)
@@ -94,18 +101,19 @@ def main(argv=None) -> int:
             sigs[(tuple(sorted(oe)), tuple(sorted(le)))] += 1
             bad.append((seed, a.diff()))
     n = len(results)
-    print(f"agreement (constants={args.constants}): {n - len(bad)}/{n} = {(n - len(bad)) / max(1, n):.1%}")
+    print(f"agreement (constants={args.constants}, intrinsics={args.intrinsics}): {n - len(bad)}/{n} = {(n - len(bad)) / max(1, n):.1%}")
     for seed, d in bad[: args.show]:
         print(f"  seed {seed}: {d}")
     if args.ir_cause:
         import re
         import subprocess
 
-        ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 ")
+        ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 "
+                         r"|= (?:tail )?call i32 @llvm\.(ctpop|bitreverse|ctlz|cttz|abs|smin|smax|umin|umax)\.i32\(")
         ir_level = 0
         same_ops = []
         for seed, d in bad:
-            text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+            text = kernel(seed)
             pre = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-before=amdgpu-isel", "-o", "-"],
                                  input=text, capture_output=True, text=True).stdout
             body = pre[pre.index("define"):]
@@ -121,7 +129,7 @@ def main(argv=None) -> int:
     if args.pass_cause:
         tally: Counter = Counter()
         for seed, d in bad:
-            text = generate_isel_kernel(seed, args.n_ops, name=f"k{seed}", constants=args.constants)
+            text = kernel(seed)
             passes, ours_agree = _pass_cause(llc, text, f"k{seed}", target)
             tally[(passes, ours_agree)] += 1
             print(f"  passes, seed {seed}: {list(passes)} ours-on-llc-IR-agrees={ours_agree}: {d}")
@@ -137,7 +145,8 @@ def main(argv=None) -> int:
 
 
 def _pass_cause(llc: str, text: str, name: str, target):
-    """(IR passes whose dump changed the ALU op counts, in order without repeats; whether
+    """(IR passes whose dump changed the ALU op counts (the modeled intrinsic calls
+    included), in order without repeats; whether
     our selection of the IR after llc's last pre-lowering EarlyCSE agrees with llc)."""
     import re
     import subprocess
@@ -145,7 +154,9 @@ def _pass_cause(llc: str, text: str, name: str, target):
 
     from patterns.mir import compare_with_llc
 
-    ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 ")
+    ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 "
+                     r"|= (?:tail )?call i32 @llvm\.(ctpop|bitreverse|ctlz|cttz|abs|smin|smax|umin|umax)\.i32\(")
+    decls = "".join(ln + "\n" for ln in text.splitlines() if ln.startswith("declare "))
     err = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-print-after-all", f"-filter-print-funcs={name}",
                           "-o", "/dev/null"], input=text, capture_output=True, text=True).stderr
     dumps, cur = [], None
@@ -175,7 +186,7 @@ def _pass_cause(llc: str, text: str, name: str, target):
     if last is not None:
         body = re.sub(r"\) #\d+ \{", ") {", last[last.index("define"):], count=1)
         try:
-            res = compare_with_llc(body + "\ndeclare i32 @llvm.amdgcn.workitem.id.x()\n", target, llc, path=f"{name}.pre.ll")
+            res = compare_with_llc(body + "\n" + decls, target, llc, path=f"{name}.pre.ll")
             agrees = all(a.equal for a in res)
         except Exception as e:  # (an IR form our parser does not take)
             agrees = f"error: {str(e)[:60]}"

@@ -56,8 +56,9 @@ predecessor (isImpliedByDomCondition).
 from __future__ import annotations
 
 from .ir import VOID, Argument, Constant, Instruction, IntType
-from .knownbits import add_carry_masks as _add_carry_masks, clz as _clz, mul_masks as _mul_masks, \
-    shift_masks as _shift_masks
+from .knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
+    count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
+    shift_masks as _shift_masks, smax_masks, smin_masks, umax_masks, umin_masks
 
 __all__ = ["early_cse", "simplify_function", "apply_early_cse", "licm", "run_ir_passes"]
 
@@ -66,7 +67,7 @@ _ANDOR = frozenset({"and", "or"})
 
 _ADDSUB = frozenset({"add", "sub"})
 _COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
-_CSE_OPS = _BINOPS | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze",
+_CSE_OPS = _BINOPS | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze", "call",
                       "udiv", "sdiv", "urem", "srem"}
 _SWAP = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
          "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
@@ -422,9 +423,22 @@ class _Pass:
                 o |= hi_bits
             return (z, o), lo, hi
         if opc == "call":
-            callee = v.callee or ""
-            if callee.startswith(("llvm.ctpop", "llvm.ctlz", "llvm.cttz")):
-                return (m & ~((1 << (bits.bit_length())) - 1), 0), 0, _MAX_DEPTH - 1
+            kind = _intrinsic(v)
+            if kind is None or kind == "bswap":
+                return _NOTHING, 0, _MAX_DEPTH - 1
+            ops = v.operands
+            (za, oa), alo, ahi = kb_(r(ops[0]), d1)
+            if kind in _MINMAX_PRED:
+                (zb, ob), blo, bhi = kb_(r(ops[1]), d1)
+                lo, hi = _up(alo, ahi, blo, bhi)
+                return _MINMAX_KNOWN[kind](za, oa, zb, ob, bits), lo, hi
+            lo, hi = _up(alo, ahi, alo, ahi)
+            if kind == "bitreverse":
+                return _reverse_masks(za, oa, bits), lo, hi
+            flag = len(ops) > 1 and _cval(ops[1]) == 1  # (zero / INT_MIN poison)
+            if kind == "abs":
+                return _abs_masks(za, oa, bits, flag), lo, hi
+            return _count_masks(kind, za, oa, bits, flag), lo, hi
         return _NOTHING, 0, _MAX_DEPTH - 1
 
     def sign_bits(self, v, depth: int = 0) -> int:
@@ -587,16 +601,26 @@ class _Pass:
         c = _cval(v)
         if c is not None:
             return (c != 0 or or_zero) and c & (c - 1) == 0
-        if depth >= _MAX_DEPTH:
-            return False
         bo = self.binop(v)
         if bo is None:
+            kind = _intrinsic(v)
+            if kind is None or depth >= _MAX_DEPTH:
+                return False
+            ops = self.ops(v)
+            if kind in _MINMAX_PRED:
+                return self.power_of_two(ops[1], or_zero, depth + 1) and self.power_of_two(ops[0], or_zero, depth + 1)
+            if kind == "bitreverse" or kind == "bswap":
+                return self.power_of_two(ops[0], or_zero, depth + 1)
             return False
         opc, a, b = bo
+        # 1 << x and signmask >>u x: a power of two unless shifted out (then poison),
+        # answered before the depth limit
         if opc == "shl" and _cval(a) == 1:
-            return or_zero
+            return True
         if opc == "lshr" and _cval(a) == 1 << (_bits(v) - 1):
-            return or_zero
+            return True
+        if depth >= _MAX_DEPTH:
+            return False
         if opc == "and" and or_zero:
             if self.is_neg(b, a) is not None or self.is_neg(a, b) is not None:
                 return True
@@ -636,6 +660,131 @@ class _Pass:
                 return t if cv else f
             if self.same(t, f):
                 return t
+            return None
+        if opc == "call":
+            kind = _intrinsic(i)
+            if kind is not None and i.type.__class__ is IntType:
+                return self.intrinsic(kind, i, ops)
+        return None
+
+    def call_of(self, v, kind: str):
+        """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
+        if v.__class__ is not Instruction or v.opcode != "call" or _intrinsic(v) != kind:
+            return None
+        return self.ops(v)
+
+    def intrinsic(self, kind: str, i, ops):
+        """simplifyIntrinsic for the pure integer intrinsics (``_PURE_INTRINSICS``):
+        simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
+        bits = i.type.bits
+        m = (1 << bits) - 1
+        if len(ops) == 1:
+            x = ops[0]
+            if kind == "bitreverse" or kind == "bswap":
+                inner = self.call_of(x, kind)
+                if inner is not None:  # bitreverse (bitreverse x) -> x
+                    return inner[0]
+            elif kind == "ctpop":
+                if self.power_of_two(x, False):
+                    return self.const(1, i)
+                if not (~self.known(x)[0] & m & ~1):  # only the lowest bit may be set
+                    return x
+            cx = _cval(x)
+            if cx is None:
+                return None
+            if kind == "ctpop":
+                return self.const(bin(cx).count("1"), i)
+            if kind == "bitreverse":
+                return self.const(int(format(cx, f"0{bits}b")[::-1], 2), i)
+            if kind == "bswap" and bits % 16 == 0:
+                return self.const(int.from_bytes(cx.to_bytes(bits // 8, "little"), "big"), i)
+            return None
+        if len(ops) != 2:
+            return None
+        a, b = ops
+        if kind in _MINMAX_PRED:
+            return self._minmax(kind, i, a, b, bits)
+        ca, cb = _cval(a), _cval(b)
+        if kind == "abs":
+            if self.call_of(a, "abs") is not None:  # abs (abs x) -> abs x
+                return a
+            if ca is not None and cb is not None:
+                s = _signed(ca, bits)
+                if s == -(1 << (bits - 1)) and cb:
+                    return None  # (poison: not modeled)
+                return self.const(abs(s), i)
+            return None
+        if kind == "cttz":
+            bo = self.binop(a, "shl")
+            if bo is not None and _cval(bo[1]) == 1:  # cttz (1 << x) -> x
+                return bo[2]
+        elif kind == "ctlz":
+            bo = self.binop(a)
+            if bo is not None and bo[0] in ("lshr", "ashr"):
+                c0 = _cval(bo[1])
+                if c0 is not None and c0 >> (bits - 1) & 1:
+                    # ctlz (neg >>u x) -> x; ctlz (neg >>s x) -> 0
+                    return bo[2] if bo[0] == "lshr" else self.const(0, i)
+        if ca is not None and cb is not None and kind in ("ctlz", "cttz"):
+            if ca == 0:
+                return None if cb else self.const(bits, i)  # (zero is poison when the flag is set)
+            if kind == "ctlz":
+                return self.const(bits - ca.bit_length(), i)
+            return self.const((ca & -ca).bit_length() - 1, i)
+        return None
+
+    def _minmax(self, kind: str, i, a, b, bits: int):
+        """simplifyBinaryIntrinsic for smin/smax/umin/umax."""
+        if a is b or self.same(a, b):
+            return a
+        if a.__class__ is Constant and b.__class__ is not Constant:
+            a, b = b, a
+        cb = _cval(b)
+        if cb is not None:
+            if cb == _saturation(kind, bits):  # umax(x, -1) -> -1 ...
+                return self.const(cb, i)
+            if cb == _saturation(_MINMAX_INVERSE[kind], bits):  # umin(x, -1) -> x ...
+                return a
+            inner = self.call_of(a, kind)
+            if inner is not None:
+                # max (max x, C1), C2 -> max x, C1 when C1 >= C2
+                for ic in (_cval(inner[0]), _cval(inner[1])):
+                    if ic is not None:
+                        if _compare(_MINMAX_PRED[kind], ic, cb, bits):
+                            return a
+                        break
+        v = self._minmax_shared(kind, a, b)
+        if v is None:
+            v = self._minmax_shared(kind, b, a)
+        if v is not None:
+            return v
+        pred = _MINMAX_PRED[kind]
+        if self.icmp(pred, a, b, _RECURSION_LIMIT, None, True) is True:
+            return a
+        if self.icmp(pred, b, a, _RECURSION_LIMIT, None, True) is True:
+            return b
+        return None
+
+    def _minmax_shared(self, kind: str, x, y):
+        """foldMinMaxSharedOp: ``x`` a min/max of (p, q) and ``y`` p, q or a min/max of
+        p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
+        if x.__class__ is not Instruction or x.opcode != "call":
+            return None
+        kx = _intrinsic(x)
+        if kx not in _MINMAX_PRED:
+            return None
+        p, q = self.ops(x)
+        same = self.same
+        hit = same(y, p) or same(y, q)
+        if not hit and y.__class__ is Instruction and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
+            yp, yq = self.ops(y)
+            hit = (same(yp, p) and same(yq, q)) or (same(yp, q) and same(yq, p))
+        if not hit:
+            return None
+        if kx == kind:
+            return x
+        if kx == _MINMAX_INVERSE[kind]:
+            return y
         return None
 
     def phi(self, p):
@@ -1391,7 +1540,7 @@ class _Pass:
             return None
         bo = self.binop(v)
         if bo is None:
-            return None
+            return self._intrinsic_range(v, signed, bits)
         opc, a, b = bo
         cb = _cval(b)
         lo = hi = None
@@ -1424,11 +1573,52 @@ class _Pass:
             return _signed(lo, bits), _signed(hi, bits)
         return lo, hi
 
-    def icmp(self, pred, a, b, rec, cxt):
-        """simplifyICmpInst for the modeled cases."""
+    def _intrinsic_range(self, v, signed: bool, bits: int):
+        """setLimitsForIntrinsic: (lo, hi) of an intrinsic call in the asked order, or None."""
+        kind = _intrinsic(v)
+        if kind is None:
+            return None
+        if kind in ("ctpop", "ctlz", "cttz"):
+            return 0, bits
+        ops = self.ops(v)
+        smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        if kind == "abs":
+            poison = _cval(ops[1]) == 1
+            if signed:
+                return (0, smax) if poison else None
+            return 0, smax if poison else smax + 1
+        if kind not in _MINMAX_PRED:
+            return None
+        c = _cval(ops[1])
+        if c is None:
+            c = _cval(ops[0])
+        if c is None:
+            return None
+        if kind[0] == "u":
+            lo, hi = (0, c) if kind == "umin" else (c, (1 << bits) - 1)
+            if not signed:
+                return lo, hi
+            if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
+                return None
+            return _signed(lo, bits), _signed(hi, bits)
+        sc = _signed(c, bits)
+        lo, hi = (smin, sc) if kind == "smin" else (sc, smax)
+        if signed:
+            return lo, hi
+        if lo < 0 <= hi:
+            return None
+        return lo & ((1 << bits) - 1), hi & ((1 << bits) - 1)
+
+    def icmp(self, pred, a, b, rec, cxt, truth: bool = False):
+        """simplifyICmpInst for the modeled cases: the i1 constant it folds to (``cxt``
+        an i1 instruction) or None; with ``truth`` True/False/None instead (what
+        isICmpTrue asks, ``cxt`` the instruction asking)."""
         bits = _bits(a)
         ca, cb = _cval(a), _cval(b)
-        one = lambda t: self.const(1 if t else 0, cxt) if cxt is not None and _bits(cxt) == 1 else None  # noqa: E731
+        if truth:
+            one = _truth
+        else:
+            one = lambda t: self.const(1 if t else 0, cxt) if cxt is not None and _bits(cxt) == 1 else None  # noqa: E731
         if ca is not None and cb is not None:
             return one(_compare(pred, ca, cb, bits))
         if ca is not None:
@@ -1444,6 +1634,14 @@ class _Pass:
                 t = _range_cmp(pred, lo, hi, x)
                 if t is not None:
                     return one(t)
+        if cb is None:
+            # simplifyICmpWithBinOp: a binary operator on one side, the other side one
+            # of its operands
+            t = self._icmp_binop_lhs(pred, a, b)
+            if t is None:
+                t = self._icmp_binop_lhs(_SWAP[pred], b, a)
+            if t is not None:
+                return one(t)
         if pred in ("eq", "ne") and cb != 0:
             ka, kb = self.known(a), self.known(b)
             if (ka[0] & kb[1]) or (ka[1] & kb[0]):
@@ -1452,6 +1650,40 @@ class _Pass:
             t = self.implied_by_dom_condition(pred, a, b, cxt)
             if t is not None:
                 return one(t)
+        return None
+
+    def _icmp_binop_lhs(self, pred, lhs, rhs):
+        """simplifyICmpWithBinOpOnLHS for ``(lhs = X op Y) pred rhs`` with ``rhs`` one of
+        X, Y: or (never below X unsigned; signed by the sign bits), and (never above
+        X unsigned), lshr (x >>u y never above x)."""
+        bo = self.binop(lhs)
+        if bo is None:
+            return None
+        opc, x, y = bo
+        if opc == "or" or opc == "and":
+            if self.same(x, rhs):
+                other = y
+            elif self.same(y, rhs):
+                other = x
+            else:
+                return None
+            if opc == "and":
+                return False if pred == "ugt" else True if pred == "ule" else None
+            if pred == "ult":
+                return False
+            if pred == "uge":
+                return True
+            if pred == "slt" or pred == "sge":
+                bits = _bits(lhs)
+                sign = 1 << (bits - 1)
+                kr, ky = self.known(rhs), self.known(other)
+                if kr[0] & sign and ky[1] & sign:  # rhs >= 0, y < 0
+                    return pred == "slt"
+                if kr[1] & sign or ky[0] & sign:
+                    return pred != "slt"
+            return None
+        if opc == "lshr" and self.same(x, rhs):
+            return False if pred == "ugt" else True if pred == "ule" else None
         return None
 
     def _edge(self, blk):
@@ -1527,6 +1759,40 @@ _IMPLIES = {
 
 
 _NO_EDGE = object()  # (``dom_cond`` has no entry for the block yet)
+
+
+def _truth(t):
+    return t
+
+
+# The integer intrinsics modeled (no memory access, not convergent: EarlyCSE's
+# SimpleValue takes their calls, InstSimplify's simplifyIntrinsic folds them)
+_PURE_INTRINSICS = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
+                              "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
+_MINMAX_PRED = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
+_MINMAX_INVERSE = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}
+_MINMAX_KNOWN = {"smax": smax_masks, "smin": smin_masks, "umax": umax_masks, "umin": umin_masks}
+
+
+def _intrinsic(v):
+    """``ctpop`` ... ``umax`` for a call of one of ``_PURE_INTRINSICS``, else None."""
+    c = v.callee if v.__class__ is Instruction else None
+    if not c or not c.startswith("llvm."):
+        return None
+    base = c.rsplit(".", 1)[0]
+    return base[5:] if base in _PURE_INTRINSICS else None
+
+
+def _saturation(kind: str, bits: int) -> int:
+    """MinMaxIntrinsic::getSaturationPoint, unsigned: the value min/max of anything with
+    which is itself."""
+    if kind == "umax":
+        return (1 << bits) - 1
+    if kind == "umin":
+        return 0
+    if kind == "smax":
+        return (1 << (bits - 1)) - 1
+    return 1 << (bits - 1)
 _NOTHING = (0, 0)  # known bits: nothing known
 _AND_COMMUTED = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
 
@@ -1678,7 +1944,7 @@ def _cse_key(i, ops):
                 pred = _SWAP.get(pred, pred)
         return (opc, i.type, pred, kx, ky, tuple(i.indices) if i.indices else ())
     ks = tuple((0, _cval(o), o.type, o.text) if o.__class__ is const else (1, id(o), None, "") for o in ops)
-    return (i.opcode, i.type, i.predicate, ks, tuple(i.indices) if i.indices else ())
+    return (i.opcode, i.type, i.predicate, ks, tuple(i.indices) if i.indices else (), i.callee)
 
 
 def _cse_keys():
@@ -1831,7 +2097,7 @@ def _run(p: _Pass, fn) -> None:
                         rep[i] = v
                         continue
                 bo[i] = False
-                if opc not in cse_ops:
+                if opc not in cse_ops or (opc == "call" and _intrinsic(i) is None):
                     continue
                 if ops is None:
                     ops = [o if o.__class__ is not Inst or o not in rep else r(o) for o in i.operands]
@@ -1860,7 +2126,7 @@ def _run(p: _Pass, fn) -> None:
                 push(c)
 
 
-_SIMPLIFIED = _BINOPS | {"phi", "icmp", "select"}
+_SIMPLIFIED = _BINOPS | {"phi", "icmp", "select", "call"}
 
 
 def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
@@ -3280,7 +3546,7 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
     key_of = _cse_keys()
     wanted: dict = {}
     for i in moved:
-        if i.opcode in _CSE_OPS:
+        if i.opcode in _CSE_OPS and (i.opcode != "call" or _intrinsic(i) is not None):
             wanted.setdefault(key_of(i, i.operands), []).append(i)
     if not wanted:
         return {}

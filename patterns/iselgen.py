@@ -21,6 +21,16 @@ constants=True, name="k")`` -> IR text. Uniform inputs: kernel arguments ``%a %b
 and loads from ``ptr addrspace(4) %in`` at constant offsets; divergent input: the
 workitem id. Operations: 32-bit add, sub, mul, and, or, xor, shl, lshr, ashr, not
 (``xor x, -1``), xnor (``xor (xor x, y), -1``). Same arguments -> same text.
+
+``intrinsics=True`` mixes in the target's other modeled 32-bit operations, each in about
+one statement of five: the bit-counting intrinsics (``llvm.ctpop``, ``llvm.bitreverse``,
+``llvm.ctlz``/``llvm.cttz`` with a zero input poison or defined), min/max
+(``llvm.smin/smax/umin/umax``), ``llvm.abs``, bit-field extracts (``and (lshr x, c),
+mask``, ``lshr`` by a register then a mask), sign extension in a register (``ashr (shl
+x, c), c``) and the ``(1 << x) - 1`` mask. Their results flow into the ALU code like any
+other value, so llc's known-bits folds over them (a ctpop result has 26 known-zero high
+bits, an umin is no larger than either operand ...) meet the rest of the kernel. Off by
+default: the kernels of ``intrinsics=False`` are unchanged, draw for draw.
 """
 
 from __future__ import annotations
@@ -31,11 +41,33 @@ __all__ = ["generate_isel_kernel"]
 
 _BIN = ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr")
 _PRED = ("eq", "ne", "slt", "sgt", "ult", "ugt", "sle", "uge")
+# (kind, IR text with {v} {a} {b} {t}, declaration) of the intrinsic mix
+_UNARY = (
+    ("ctpop", "{v} = call i32 @llvm.ctpop.i32(i32 {a})"),
+    ("bitreverse", "{v} = call i32 @llvm.bitreverse.i32(i32 {a})"),
+    ("ctlz", "{v} = call i32 @llvm.ctlz.i32(i32 {a}, i1 true)"),
+    ("ctlz", "{v} = call i32 @llvm.ctlz.i32(i32 {a}, i1 false)"),
+    ("cttz", "{v} = call i32 @llvm.cttz.i32(i32 {a}, i1 true)"),
+    ("cttz", "{v} = call i32 @llvm.cttz.i32(i32 {a}, i1 false)"),
+    ("abs", "{v} = call i32 @llvm.abs.i32(i32 {a}, i1 false)"),
+)
+_MINMAX = ("smin", "smax", "umin", "umax")
+_DECLARE = {
+    "ctpop": "declare i32 @llvm.ctpop.i32(i32)",
+    "bitreverse": "declare i32 @llvm.bitreverse.i32(i32)",
+    "ctlz": "declare i32 @llvm.ctlz.i32(i32, i1)",
+    "cttz": "declare i32 @llvm.cttz.i32(i32, i1)",
+    "abs": "declare i32 @llvm.abs.i32(i32, i1)",
+    **{m: f"declare i32 @llvm.{m}.i32(i32, i32)" for m in _MINMAX},
+}
 
 
 class _Gen:
-    def __init__(self, seed: int, n_ops: int, loops: bool, divergent_branches: bool, constants: bool):
+    def __init__(self, seed: int, n_ops: int, loops: bool, divergent_branches: bool, constants: bool,
+                 intrinsics: bool = False):
         self.r = random.Random(seed)
+        self.intrinsics = intrinsics
+        self.declared: set[str] = set()
         self.budget = n_ops
         self.loops = loops
         self.divb = divergent_branches
@@ -71,6 +103,8 @@ class _Gen:
         """One ALU statement; uses a pending value when there is one."""
         a = pending.pop(self.r.randrange(len(pending))) if pending else self.r.choice(pool)
         v = self.fresh()
+        if self.intrinsics and self.r.random() < 0.2:
+            return self.other_op(v, a, pool)
         k = self.r.random()
         if k < 0.08:
             self.emit(f"{v} = xor i32 {a}, -1")
@@ -96,6 +130,44 @@ class _Gen:
             if opn not in ("shl", "lshr", "ashr") and self.r.random() < 0.5 and not b.lstrip("-").isdigit():
                 a, b = b, a
             self.emit(f"{v} = {opn} i32 {a}, {b}")
+        return v
+
+    def other_op(self, v: str, a: str, pool: list[str]) -> str:
+        """One statement of the intrinsic mix (``intrinsics=True``) reading ``a``."""
+        r = self.r
+        k = r.random()
+        if k < 0.35:
+            kind, text = r.choice(_UNARY)
+            self.declared.add(kind)
+            self.emit(text.format(v=v, a=a))
+        elif k < 0.6:
+            m = r.choice(_MINMAX)
+            b = r.choice([x for x in pool if x != a] or pool)  # min(x, x) folds away
+            if r.random() < 0.5:
+                a, b = b, a
+            self.declared.add(m)
+            self.emit(f"{v} = call i32 @llvm.{m}.i32(i32 {a}, i32 {b})")
+        elif k < 0.75:
+            # a bit-field extract: constant offset and mask, or a register offset
+            t = self.fresh()
+            if r.random() < 0.7:
+                off = r.choice((1, 2, 4, 5, 8, 12, 16, 20))
+                self.emit(f"{t} = lshr i32 {a}, {off}")
+            else:
+                self.emit(f"{t} = lshr i32 {a}, {r.choice(self.inputs)}")
+            self.emit(f"{v} = and i32 {t}, {r.choice((1, 3, 15, 31, 255, 1023, 65535))}")
+        elif k < 0.9:
+            # sign extension in a register: ashr (shl x, c), c
+            t = self.fresh()
+            c = r.choice((8, 16, 24, 12, 1))
+            self.emit(f"{t} = shl i32 {a}, {c}")
+            self.emit(f"{v} = ashr i32 {t}, {c}")
+        else:
+            # the (1 << x) - 1 mask, used (its amount a raw uniform input: see ``op``)
+            t, m = self.fresh(), self.fresh()
+            self.emit(f"{t} = shl i32 1, {r.choice(self.inputs)}")
+            self.emit(f"{m} = add i32 {t}, -1")
+            self.emit(f"{v} = and i32 {a}, {m}")
         return v
 
     def fold(self, values: list[str]) -> str:
@@ -221,10 +293,11 @@ class _Gen:
         self.emit("ret void")
         head = [f"define amdgpu_kernel void @{name}(ptr addrspace(1) %out, ptr addrspace(4) %in, i32 %a, i32 %b, i32 %n) {{",
                 "entry:"]
-        return "\n".join(head + self.lines + ["}", "", "declare i32 @llvm.amdgcn.workitem.id.x()", ""])
+        decls = ["declare i32 @llvm.amdgcn.workitem.id.x()"] + [_DECLARE[k] for k in sorted(self.declared)]
+        return "\n".join(head + self.lines + ["}", ""] + decls + [""])
 
 
 def generate_isel_kernel(seed: int, n_ops: int = 40, *, loops: bool = True, divergent_branches: bool = True,
-                         constants: bool = True, name: str = "k") -> str:
+                         constants: bool = True, intrinsics: bool = False, name: str = "k") -> str:
     """IR text of one kernel of roughly ``n_ops`` instructions (see module docstring)."""
-    return _Gen(seed, max(8, n_ops), loops, divergent_branches, constants).kernel(name)
+    return _Gen(seed, max(8, n_ops), loops, divergent_branches, constants, intrinsics).kernel(name)

@@ -170,3 +170,135 @@ def mul_masks(lz: int, lo: int, rz: int, ro: int, b: int, rb: int) -> tuple:
 
 def _ctz(u: int, bits: int) -> int:
     return bits if u == 0 else (u & -u).bit_length() - 1
+
+
+# --- the integer intrinsics: KnownBits::umax/umin/smax/smin/abs and the counts --------
+# (all on (zero, one) masks of ``bits`` bits)
+
+def _lead_ones(x: int, bits: int) -> int:
+    return bits - (~x & ((1 << bits) - 1)).bit_length()
+
+
+def _make_ge(z: int, o: int, val: int, bits: int) -> tuple:
+    """KnownBits::makeGE: the known bits of a value that is also >= ``val`` (unsigned):
+    in the leading positions where the value cannot exceed ``val``, ``val``'s ones."""
+    n = _lead_ones(z | val, bits)
+    return z, o | (val & ~((1 << (bits - n)) - 1))
+
+
+def umax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+    """KnownBits::umax: an operand whose minimum reaches the other's maximum is the
+    result; otherwise the bits common to each side made >= the other's minimum."""
+    m = (1 << bits) - 1
+    if lo >= ~rz & m:
+        return lz, lo
+    if ro >= ~lz & m:
+        return rz, ro
+    a = _make_ge(lz, lo, ro, bits)
+    b = _make_ge(rz, ro, lo, bits)
+    return a[0] & b[0], a[1] & b[1]
+
+
+def umin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+    """KnownBits::umin: umax of the complemented values, complemented."""
+    o, z = umax_masks(lo, lz, ro, rz, bits)
+    return z, o
+
+
+def _flip_sign(z: int, o: int, bits: int) -> tuple:
+    """Swap the sign bit between the masks (signed order <-> unsigned order)."""
+    s = 1 << (bits - 1)
+    return (z & ~s) | (o & s), (o & ~s) | (z & s)
+
+
+def smax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+    """KnownBits::smax: umax with the sign bit flipped."""
+    a, b = _flip_sign(lz, lo, bits), _flip_sign(rz, ro, bits)
+    return _flip_sign(*umax_masks(a[0], a[1], b[0], b[1], bits), bits)
+
+
+def smin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+    """KnownBits::smin: umax of the values mapped [smin, smax] -> [umax, 0]
+    (complemented except the sign bit), mapped back."""
+    s = 1 << (bits - 1)
+
+    def flip(z, o):
+        return (o & ~s) | (z & s), (z & ~s) | (o & s)
+
+    a, b = flip(lz, lo), flip(rz, ro)
+    return flip(*umax_masks(a[0], a[1], b[0], b[1], bits))
+
+
+def signed_min_max(z: int, o: int, bits: int) -> tuple:
+    """(getSignedMinValue, getSignedMaxValue) as signed integers."""
+    s = 1 << (bits - 1)
+    m = (1 << bits) - 1
+    lo = o | (s if not z & s else 0)
+    hi = ~z & m
+    if not o & s:
+        hi &= ~s
+    return lo - (1 << bits) if lo & s else lo, hi - (1 << bits) if hi & s else hi
+
+
+def abs_masks(z: int, o: int, bits: int, int_min_poison: bool) -> tuple:
+    """KnownBits::abs."""
+    m = (1 << bits) - 1
+    s = 1 << (bits - 1)
+    if z & s:  # non-negative: itself
+        return z, o
+    if o & s:  # negative: 0 - x
+        tz, to = z, o
+        min_tz = ctz(~z & m, bits)
+        if int_min_poison and bin(z).count("1") + 2 == bits:
+            to |= 1 << min_tz
+        rz, ro = add_carry_masks(m, 0, to, tz, m, False, True)  # 0 + ~x + 1
+        if int_min_poison:  # (sub nsw 0, x): the signed range of the result
+            xlo, xhi = signed_min_max(tz, to, bits)
+            smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+            lo_v = max(smin, min(smax, 0 - xhi))
+            hi_v = max(smin, min(smax, 0 - xlo))
+            if lo_v >= 0:
+                n = _lead_ones(lo_v & (s - 1), bits - 1)
+                ro |= (s - 1) & ~((1 << (bits - 1 - n)) - 1)
+                rz |= s
+            if hi_v < 0:
+                n = (bits - 1) - (hi_v & (s - 1)).bit_length()
+                rz |= (s - 1) & ~((1 << (bits - 1 - n)) - 1)
+                ro |= s
+            if rz & ro:
+                rz, ro = m, 0
+            if bin(to).count("1") == 1 and bin(~tz & m).count("1") != 1:
+                to2, tz2 = to & ~s, tz | s
+                lead = clz(~tz2 & m, bits)
+                ro |= ((1 << (bits - 1)) - 1) & ~((1 << (bits - lead)) - 1)
+        return rz, ro
+    max_tz = ctz(o, bits)
+    min_tz = ctz(~z & m, bits)
+    rz, ro = (1 << min_tz) - 1, 0
+    if max_tz == min_tz and max_tz < bits:
+        ro |= 1 << max_tz
+    if int_min_poison or (o and o != s):
+        ro &= ~s
+        rz |= s
+    return rz, ro
+
+
+def count_masks(kind: str, z: int, o: int, bits: int, zero_poison: bool = False) -> tuple:
+    """The known bits of ctpop / ctlz / cttz of a value with known bits (z, o): zero
+    from the bit width of the largest possible count up (ctlz/cttz with a zero input
+    poison count at most ``bits - 1``, ValueTracking's rule)."""
+    m = (1 << bits) - 1
+    if kind == "ctpop":
+        most = bin(~z & m).count("1")
+    elif kind == "ctlz":
+        most = clz(o, bits)
+    else:
+        most = ctz(o, bits)
+    if zero_poison and kind != "ctpop" and most > bits - 1:
+        most = bits - 1
+    return m & ~((1 << most.bit_length()) - 1), 0
+
+
+def reverse_masks(z: int, o: int, bits: int) -> tuple:
+    """KnownBits::reverseBits."""
+    return int(format(z, f"0{bits}b")[::-1], 2), int(format(o, f"0{bits}b")[::-1], 2)
