@@ -57,7 +57,8 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)`` (the adds commutative), ``(A - B) + (C - D)``
   with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
-  ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
+  ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet: known bits,
+  or the masked-merge shape ``(x & ~m)`` beside ``m`` or ``(y & m)``);
 - visitSUB in its order (``_visit_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
   ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)`` (both adds
   commutative, as sd_match's m_Add),
@@ -710,13 +711,41 @@ def _is_not(n: SDNode) -> bool:
 
 
 def _no_common_bits(x: SDNode, y: SDNode, ctx: _Ctx) -> bool:
-    """SelectionDAG::haveNoCommonBitsSet, by known bits: every bit is known zero on one
-    side at least."""
+    """SelectionDAG::haveNoCommonBitsSet: the masked-merge shape (``_masked_merge``, each
+    operand order), else by known bits: every bit is known zero on one side at least."""
+    if (x.opcode in _MERGE_OPS or y.opcode in _MERGE_OPS) and (_masked_merge(x, y) or _masked_merge(y, x)):
+        return True
     kx = _kb(x, ctx, 0)
     if not kx.zero:
         return False
     ky = _kb(y, ctx, 0)
     return (kx.zero | ky.zero) == (1 << kx.bits) - 1
+
+
+_EXT_TRUNC = frozenset({"ISD::ZERO_EXTEND", "ISD::TRUNCATE"})
+_MERGE_OPS = _EXT_TRUNC | {"ISD::AND"}
+
+
+def _masked_merge(a: SDNode, b: SDNode) -> bool:
+    """The structural test of haveNoCommonBitsSet (LLVM 19), one operand order: ``a`` is
+    ``and`` with an operand ``not m`` and ``b`` is ``m`` itself or an ``and`` with ``m``
+    as an operand ((x & ~m) vs m, (x & ~m) vs (y & m)). A zero_extend or truncate is
+    looked through on ``a``, ``b`` and ``m``."""
+    if a.opcode in _EXT_TRUNC:
+        a = a.ops[0]
+    if a.opcode != "ISD::AND" or len(a.ops) != 2:
+        return False
+    if b.opcode in _EXT_TRUNC:
+        b = b.ops[0]
+    b_and = b.opcode == "ISD::AND" and len(b.ops) == 2
+    for v in a.ops:
+        if v.opcode == "ISD::XOR" and _is_not(v):
+            m = v.ops[0]
+            if m.opcode in _EXT_TRUNC:
+                m = m.ops[0]
+            if b is m or (b_and and (b.ops[0] is m or b.ops[1] is m)):
+                return True
+    return False
 
 
 def _add_like(v: SDNode, ctx: _Ctx) -> bool:

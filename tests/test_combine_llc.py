@@ -23,7 +23,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   read, a workitem id's known-zero high bits (AssertZext), a constant flipping every
   demanded bit (a not), sra -> srl, a multi-use xor bypassed for the bits a shift reads.
 - visitADD / visitSUB folds (``(~a + b) + 1``, ``~a - ~b``, ``(a - b) + (c - a)``,
-  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
+  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or (known
+  bits, or haveNoCommonBitsSet's masked merge ``(x & ~m) + (y & m)``), ``C - x`` without borrow ->
   xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
@@ -240,6 +241,18 @@ _LOGIC = _TID + "".join([
     _ops("and_or_no_absorb", "%t = xor i32 %x, %w ; %o = or i32 %w, %t ; %q = and i32 %x, %o ; %r = mul i32 %q, %o"),
 ])
 
+# haveNoCommonBitsSet's masked-merge shape: (x & ~m) + m and (x & ~m) + (y & m) are ors
+# (visitADD), whatever known bits say; a third value or an and without m stays an add
+_MERGE = _TID + "".join([
+    _ops("merge_m_u", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %r = add i32 %t, %y"),
+    _ops("merge_m_d", "%n = xor i32 %y, -1 ; %t = and i32 %n, %x ; %r = add i32 %y, %t"),
+    _ops("merge_and_u", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %u = and i32 %y, %a ; %r = add i32 %u, %t"),
+    _ops("merge_and_d", "%n = xor i32 %w, -1 ; %t = and i32 %n, %y ; %u = and i32 %x, %w ; %q = add i32 %t, %u ; "
+                        "%r = mul i32 %q, %t"),
+    _ops("merge_other", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %r = add i32 %t, %a"),
+    _ops("merge_and_other", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %u = and i32 %a, %b ; %r = add i32 %t, %u"),
+])
+
 # a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
 # mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
 # turns a mul of 24-bit operands into mul_u24 first
@@ -356,6 +369,9 @@ _RULES = {
                              "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
                              "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"},
                              "and_or_no_absorb": {"V_AND_B32_e64", "V_OR_B32_e64"}}),
+    "masked_merge_add": (_MERGE, {"merge_m_u": {"S_OR_B32"}, "merge_m_d": {"V_OR_B32_e64"},
+                                  "merge_and_u": {"S_OR_B32", "S_ANDN2_B32"}, "merge_and_d": {"V_BFI_B32_e64"},
+                                  "merge_other": {"S_ADD_I32"}, "merge_and_other": {"S_ADD_I32"}}),
     "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul5_24bit": {"V_MUL_U32_U24_e64"},
