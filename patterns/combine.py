@@ -55,7 +55,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
   (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
   ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)`` (the adds commutative), ``(A - B) + (C - D)``
-  with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
+  with a constant, ``(umax x, C) + -C`` -> ``usubsat x, C``, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
   ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet: known bits,
   or the masked-merge shape ``(x & ~m)`` beside ``m`` or ``(y & m)``);
@@ -63,6 +63,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)`` (both adds
   commutative, as sd_match's m_Add),
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
+  foldSubToUSubSat (``umax(x, y) - y``, ``x - umin(x, y)``, the min/max used once -> ``usubsat``),
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
 - visitMUL: ``(mul (shl X, c1), c2)`` -> ``mul X, c2 << c1``; ``(mul (add x, c1), c2)`` ->
@@ -207,7 +208,8 @@ _CSE_OTHER = frozenset({
     "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
-    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext"})
+    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext",
+    "ISD::USUBSAT"})
 
 
 def _key(opc: str, vt: str, ops, cc=None):
@@ -925,6 +927,11 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
         s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
         _set(ctx, n, "ISD::SUB", [s1, s2])
         return True
+    if ao == "ISD::UMAX" and bc and _is_c(a.ops[1]) and _wrap(a.ops[1].value + b.value, vt) == 0 \
+            and "ISD::USUBSAT" in ctx.legal:
+        # (add (umax x, C), -C) -> (usubsat x, C) (the target has usubsat)
+        _set(ctx, n, "ISD::USUBSAT", [a.ops[0], a.ops[1]])
+        return True
     # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
     if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
         return True
@@ -1075,7 +1082,16 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
                     m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
                     _set(ctx, n, "ISD::ADD", [a, m])
                     return True
-    elif bo == "ISD::XOR":
+    if (ao == "ISD::UMAX" and a.uses == 1 and b in a.ops) or (bo == "ISD::UMIN" and b.uses == 1 and a in b.ops):
+        # foldSubToUSubSat: umax(x, y) - y and y - umin(y, x) -> usubsat(x, y) (the
+        # min/max used once; the target has usubsat)
+        if "ISD::USUBSAT" in ctx.legal:
+            if ao == "ISD::UMAX" and a.uses == 1 and b in a.ops:
+                _set(ctx, n, "ISD::USUBSAT", [a.ops[1] if a.ops[0] is b else a.ops[0], b])
+            else:
+                _set(ctx, n, "ISD::USUBSAT", [a, b.ops[1] if b.ops[0] is a else b.ops[0]])
+            return True
+    if bo == "ISD::XOR":
         if _is_not(b) and b.uses == 1:
             # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
             inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)

@@ -2017,7 +2017,11 @@ class _Builder:
                     args = args[:1]
                 elif isd == "ISD::ABS":
                     args = args[:1]
-                n = dag.node(isd, vt, tuple(get(a) for a in args), ir=ins, intrinsic=callee)
+                ops = tuple(get(a) for a in args)
+                if len(ops) == 2 and isd in COMMUTATIVE and ops[0].opcode == "ISD::Constant" \
+                        and ops[1].opcode != "ISD::Constant":
+                    ops = (ops[1], ops[0])  # (getNode: a constant to the right of min/max)
+                n = dag.node(isd, vt, ops, ir=ins, intrinsic=callee)
             else:
                 has_chain = vt == "isVoid"
                 opc = "ISD::INTRINSIC_VOID" if has_chain else "ISD::INTRINSIC_WO_CHAIN"

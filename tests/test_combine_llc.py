@@ -253,6 +253,20 @@ _MERGE = _TID + "".join([
     _ops("merge_and_other", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %u = and i32 %a, %b ; %r = add i32 %t, %u"),
 ])
 
+# visitADD: (add (umax x, C), -C) -> (usubsat x, C), selected as v_sub_u32 with the clamp
+# bit for a uniform x too (VOPBinOpClampPat); not when the constants do not cancel; a
+# constant first operand of umax is moved right by getNode
+_USUBSAT = _TID + "declare i32 @llvm.umax.i32(i32, i32)\ndeclare i32 @llvm.umin.i32(i32, i32)\n" + "".join([
+    _ops("usubsat_d", "%m = call i32 @llvm.umax.i32(i32 %x, i32 1) ; %r = add i32 %m, -1"),
+    _ops("usubsat_u", "%m = call i32 @llvm.umax.i32(i32 %y, i32 100) ; %r = add i32 %m, -100"),
+    _ops("usubsat_cfirst", "%m = call i32 @llvm.umax.i32(i32 7, i32 %x) ; %r = add i32 %m, -7"),
+    _ops("usubsat_off", "%m = call i32 @llvm.umax.i32(i32 %x, i32 5) ; %r = add i32 %m, -4"),
+    # foldSubToUSubSat (visitSUB): umax(x, y) - y and x - umin(x, y), the min/max used once
+    _ops("usubsat_reg", "%m = call i32 @llvm.umax.i32(i32 %x, i32 %y) ; %r = sub i32 %m, %y"),
+    _ops("usubsat_umin", "%m = call i32 @llvm.umin.i32(i32 %z, i32 %w) ; %r = sub i32 %w, %m"),
+    _ops("usubsat_mu", "%m = call i32 @llvm.umax.i32(i32 %y, i32 %x) ; %s = sub i32 %m, %y ; %r = xor i32 %s, %m"),
+])
+
 # a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
 # mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
 # turns a mul of 24-bit operands into mul_u24 first
@@ -372,6 +386,10 @@ _RULES = {
     "masked_merge_add": (_MERGE, {"merge_m_u": {"S_OR_B32"}, "merge_m_d": {"V_OR_B32_e64"},
                                   "merge_and_u": {"S_OR_B32", "S_ANDN2_B32"}, "merge_and_d": {"V_BFI_B32_e64"},
                                   "merge_other": {"S_ADD_I32"}, "merge_and_other": {"S_ADD_I32"}}),
+    "usubsat": (_USUBSAT, {"usubsat_d": {"V_SUB_U32_e64"}, "usubsat_u": {"V_SUB_U32_e64"},
+                           "usubsat_cfirst": {"V_SUB_U32_e64"}, "usubsat_off": {"V_MAX_U32_e64"},
+                           "usubsat_reg": {"V_SUB_U32_e64"}, "usubsat_umin": {"V_SUB_U32_e64"},
+                           "usubsat_mu": {"V_MAX_U32_e64", "V_SUB_U32_e64"}}),
     "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul5_24bit": {"V_MUL_U32_U24_e64"},
