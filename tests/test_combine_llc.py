@@ -267,6 +267,14 @@ _USUBSAT = _TID + "declare i32 @llvm.umax.i32(i32, i32)\ndeclare i32 @llvm.umin.
     _ops("usubsat_mu", "%m = call i32 @llvm.umax.i32(i32 %y, i32 %x) ; %s = sub i32 %m, %y ; %r = xor i32 %s, %m"),
 ])
 
+# SelectionDAG::getNode moves a constant left operand of a commutative op to the right as
+# the DAG is built, so the outer mul (combined first) reassociates y * (y * -1) into
+# (y * y) * -1, which becomes a negation and then a sub from z
+_CONST_RIGHT = _TID + "".join([
+    _ops("cright_mul_u", "%n = mul i32 -1, %y ; %m = mul i32 %y, %n ; %r = add i32 %m, %z"),
+    _ops("cright_mul_d", "%n = mul i32 -1, %x ; %m = mul i32 %x, %n ; %r = add i32 %m, %w"),
+])
+
 # a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
 # mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
 # turns a mul of 24-bit operands into mul_u24 first
@@ -390,6 +398,8 @@ _RULES = {
                            "usubsat_cfirst": {"V_SUB_U32_e64"}, "usubsat_off": {"V_MAX_U32_e64"},
                            "usubsat_reg": {"V_SUB_U32_e64"}, "usubsat_umin": {"V_SUB_U32_e64"},
                            "usubsat_mu": {"V_MAX_U32_e64", "V_SUB_U32_e64"}}),
+    "getnode_const_right": (_CONST_RIGHT, {"cright_mul_u": {"S_MUL_I32", "S_SUB_I32"},
+                                           "cright_mul_d": {"V_MUL_LO_U32_e64", "V_SUB_U32_e64"}}),
     "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul5_24bit": {"V_MUL_U32_U24_e64"},
