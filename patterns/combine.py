@@ -70,6 +70,8 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(mul x, c2) + c1 * c2`` (the add used once); AMDGPU's performMulCombine: a divergent
   ``mul x, (y + 1)`` -> ``x * y + x`` and a divergent multiply of 24-bit operands ->
   AMDGPUISD::MUL_U24 / MUL_I24 (known bits);
+- visitOR's last step: an or without common bits (isADDLike) is given visitADDLike's rules
+  (``_visit_ADD`` with ``or_like``), e.g. ``(0 - (x << 3)) | 7`` -> ``7 - (x << 3)``;
 - logic: hoistLogicOpWithSameOpcodeHands (``op (sh x, z), (sh y, z)`` -> ``sh (op x, y), z``
   for shifts and and, both hands used once), visitORCommutative (``(X & ~Y) | Y``,
   ``(X ^ Y) | (X and/or Y)``), ``(and (or x, C), D)`` -> ``D``; reassociateOpsCommutative's
@@ -826,9 +828,11 @@ def _commuted_other(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
+def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     """DAGCombiner::visitADD with visitADDLike / visitADDLikeCommutative in their order,
-    then the target's add combines (SITargetLowering::reassociateScalarOps)."""
+    then the target's add combines (SITargetLowering::reassociateScalarOps). With
+    ``or_like``, ``n`` is an add-like or and only visitADDLike runs (visitOR's last step;
+    its SimplifyDemandedBits is left out: visitOR's own just found nothing)."""
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -865,9 +869,9 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
             _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
             return True
     # reassociateOps
-    if ao == "ISD::ADD" and _reassociate(n, a, b, ctx):
+    if ao == "ISD::ADD" and _reassociate(n, a, b, ctx, "ISD::ADD"):
         return True
-    if bo == "ISD::ADD" and _reassociate(n, b, a, ctx):
+    if bo == "ISD::ADD" and _reassociate(n, b, a, ctx, "ISD::ADD"):
         return True
     # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like and
     # used once (each operand order)
@@ -933,7 +937,7 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
         _set(ctx, n, "ISD::USUBSAT", [a.ops[0], a.ops[1]])
         return True
     # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and not or_like and _demanded_root(n, ctx):
         return True
     if bc:
         c = _wrap(b.value, vt)
@@ -982,6 +986,8 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
                 # add (mul x, C), x -> mul x, C + 1
                 _set(ctx, n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
                 return True
+    if or_like:
+        return False  # (the end of visitADDLike)
     if _no_common_bits(a, b, ctx):
         _set(ctx, n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
         return True
@@ -1376,10 +1382,17 @@ def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if _demanded_root(n, ctx):
         return True
+    # an add-like or (isADDLike: no common bits) gets visitADDLike's combines
+    if (ao in _ADDLIKE_OPS or bo in _ADDLIKE_OPS) and "ISD::ADD" in ctx.legal \
+            and _no_common_bits(a, b, ctx) and _visit_ADD(n, ctx, True):
+        return True
     return _commuted(n, ctx, "ISD::OR", a, b)
 
 
 _OR_COMM = frozenset({"ISD::AND", "ISD::XOR"})
+# the operand opcodes one of visitADDLike's rules needs (an add-like or without one is
+# not tried)
+_ADDLIKE_OPS = frozenset({"ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::SHL", "ISD::OR", "ISD::XOR", "ISD::UMAX"})
 
 
 def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
@@ -1826,8 +1839,11 @@ def _lz_rule(n: SDNode, vals: list) -> int:
     return 0
 
 
-def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
-    opc = n.opcode
+def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx, opc: str | None = None) -> bool:
+    """DAGCombiner::reassociateOps for opcode ``opc`` (``n``'s own unless given: visitOR
+    runs visitADDLike's reassociation of ADD operands on an add-like or)."""
+    if opc is None:
+        opc = n.opcode
     if n0.opcode != opc:
         return False
     n00, n01 = n0.ops

@@ -275,6 +275,17 @@ _CONST_RIGHT = _TID + "".join([
     _ops("cright_mul_d", "%n = mul i32 -1, %x ; %m = mul i32 %x, %n ; %r = add i32 %m, %w"),
 ])
 
+# visitOR's last step: an or without common bits (isADDLike) gets visitADDLike's combines,
+# so (0 - (y << 3)) | 7, from an add of mul y, -8 and 7 (made an or first), is 7 - (y << 3)
+_OR_ADDLIKE = _TID + "".join([
+    _ops("orlike_mulc_u", "%m = mul i32 %y, -8 ; %r = add i32 %m, 7"),
+    _ops("orlike_mulc_d", "%m = mul i32 %x, -8 ; %r = add i32 %m, 7"),
+    _ops("orlike_ir", "%s = shl i32 %z, 3 ; %n = sub i32 0, %s ; %r = or i32 %n, 7"),
+    _ops("orlike_reassoc", "%s = shl i32 %x, 4 ; %t = add i32 %s, %y ; %u = shl i32 %t, 4 ; %r = or i32 %u, 5"),
+    # common bits possible: the or stays
+    _ops("orlike_common", "%s = shl i32 %z, 2 ; %n = sub i32 0, %s ; %r = or i32 %n, 7"),
+])
+
 # a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
 # mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
 # turns a mul of 24-bit operands into mul_u24 first
@@ -400,6 +411,9 @@ _RULES = {
                            "usubsat_mu": {"V_MAX_U32_e64", "V_SUB_U32_e64"}}),
     "getnode_const_right": (_CONST_RIGHT, {"cright_mul_u": {"S_MUL_I32", "S_SUB_I32"},
                                            "cright_mul_d": {"V_MUL_LO_U32_e64", "V_SUB_U32_e64"}}),
+    "or_add_like": (_OR_ADDLIKE, {"orlike_mulc_u": {"S_SUB_I32", "S_LSHL_B32"},
+                                  "orlike_mulc_d": {"V_SUB_U32_e64"}, "orlike_ir": {"S_SUB_I32"},
+                                  "orlike_reassoc": {"V_LSHL_OR_B32_e64"}, "orlike_common": {"S_OR_B32"}}),
     "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul5_24bit": {"V_MUL_U32_U24_e64"},
