@@ -55,19 +55,23 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``((A - c1) + c2)``, ``((c1 - A) + c2)``, an add-like or with a constant, reassociation
   (also ReassociateAddOr), ``(0 - A) + B``, ``A + (B - A)``, ``(A - B) + (C - A)``,
   ``(A - B) + (B - C)``, ``A + (B - (A + C))``, ``A + ((B - A) +/- C)`` (the adds commutative), ``(A - B) + (C - D)``
-  with a constant, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
+  with a constant, ``(umax x, C) + -C`` -> ``usubsat x, C``, SimplifyDemandedBits, ``(~a + b) + 1`` -> ``b - a``, ``(x - y) + -1``,
   ``(mul (add A, CA), CM) + CB``, ``x + (shl (0 - y), n)``, ``(x -/+ C) + y`` hoisting,
-  ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet);
+  ``(mul x, C) + x``, an add without common bits -> or (haveNoCommonBitsSet: known bits,
+  or the masked-merge shape ``(x & ~m)`` beside ``m`` or ``(y & m)``);
 - visitSUB in its order (``_visit_SUB``): ``-(x >> 31)`` flips the shift kind, ``-1 - x``,
   ``A - (0 - B)``, ``A - (A - B)``, ``(A + B) - A``, ``C2 - (A + C1)``, ``((A + (B +/- C)) - B)`` (both adds
   commutative, as sd_match's m_Add),
   ``((A - (B - C)) - C)``, ``A - (B - C)``, ``A - (A & B)``, ``A - ((0 - B) * C)``,
+  foldSubToUSubSat (``umax(x, y) - y``, ``x - umin(x, y)``, the min/max used once -> ``usubsat``),
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
 - visitMUL: ``(mul (shl X, c1), c2)`` -> ``mul X, c2 << c1``; ``(mul (add x, c1), c2)`` ->
   ``(mul x, c2) + c1 * c2`` (the add used once); AMDGPU's performMulCombine: a divergent
   ``mul x, (y + 1)`` -> ``x * y + x`` and a divergent multiply of 24-bit operands ->
   AMDGPUISD::MUL_U24 / MUL_I24 (known bits);
+- visitOR's last step: an or without common bits (isADDLike) is given visitADDLike's rules
+  (``_visit_ADD`` with ``or_like``), e.g. ``(0 - (x << 3)) | 7`` -> ``7 - (x << 3)``;
 - logic: hoistLogicOpWithSameOpcodeHands (``op (sh x, z), (sh y, z)`` -> ``sh (op x, y), z``
   for shifts and and, both hands used once), visitORCommutative (``(X & ~Y) | Y``,
   ``(X ^ Y) | (X and/or Y)``), ``(and (or x, C), D)`` -> ``D``; reassociateOpsCommutative's
@@ -206,7 +210,8 @@ _CSE_OTHER = frozenset({
     "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
-    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext"})
+    "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext",
+    "ISD::USUBSAT"})
 
 
 def _key(opc: str, vt: str, ops, cc=None):
@@ -710,13 +715,41 @@ def _is_not(n: SDNode) -> bool:
 
 
 def _no_common_bits(x: SDNode, y: SDNode, ctx: _Ctx) -> bool:
-    """SelectionDAG::haveNoCommonBitsSet, by known bits: every bit is known zero on one
-    side at least."""
+    """SelectionDAG::haveNoCommonBitsSet: the masked-merge shape (``_masked_merge``, each
+    operand order), else by known bits: every bit is known zero on one side at least."""
+    if (x.opcode in _MERGE_OPS or y.opcode in _MERGE_OPS) and (_masked_merge(x, y) or _masked_merge(y, x)):
+        return True
     kx = _kb(x, ctx, 0)
     if not kx.zero:
         return False
     ky = _kb(y, ctx, 0)
     return (kx.zero | ky.zero) == (1 << kx.bits) - 1
+
+
+_EXT_TRUNC = frozenset({"ISD::ZERO_EXTEND", "ISD::TRUNCATE"})
+_MERGE_OPS = _EXT_TRUNC | {"ISD::AND"}
+
+
+def _masked_merge(a: SDNode, b: SDNode) -> bool:
+    """The structural test of haveNoCommonBitsSet (LLVM 19), one operand order: ``a`` is
+    ``and`` with an operand ``not m`` and ``b`` is ``m`` itself or an ``and`` with ``m``
+    as an operand ((x & ~m) vs m, (x & ~m) vs (y & m)). A zero_extend or truncate is
+    looked through on ``a``, ``b`` and ``m``."""
+    if a.opcode in _EXT_TRUNC:
+        a = a.ops[0]
+    if a.opcode != "ISD::AND" or len(a.ops) != 2:
+        return False
+    if b.opcode in _EXT_TRUNC:
+        b = b.ops[0]
+    b_and = b.opcode == "ISD::AND" and len(b.ops) == 2
+    for v in a.ops:
+        if v.opcode == "ISD::XOR" and _is_not(v):
+            m = v.ops[0]
+            if m.opcode in _EXT_TRUNC:
+                m = m.ops[0]
+            if b is m or (b_and and (b.ops[0] is m or b.ops[1] is m)):
+                return True
+    return False
 
 
 def _add_like(v: SDNode, ctx: _Ctx) -> bool:
@@ -795,9 +828,11 @@ def _commuted_other(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
+def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     """DAGCombiner::visitADD with visitADDLike / visitADDLikeCommutative in their order,
-    then the target's add combines (SITargetLowering::reassociateScalarOps)."""
+    then the target's add combines (SITargetLowering::reassociateScalarOps). With
+    ``or_like``, ``n`` is an add-like or and only visitADDLike runs (visitOR's last step;
+    its SimplifyDemandedBits is left out: visitOR's own just found nothing)."""
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -834,9 +869,9 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
             _set(ctx, n, "ISD::ADD", [a.ops[0], ctx.const(a.ops[1].value + b.value, vt)])
             return True
     # reassociateOps
-    if ao == "ISD::ADD" and _reassociate(n, a, b, ctx):
+    if ao == "ISD::ADD" and _reassociate(n, a, b, ctx, "ISD::ADD"):
         return True
-    if bo == "ISD::ADD" and _reassociate(n, b, a, ctx):
+    if bo == "ISD::ADD" and _reassociate(n, b, a, ctx, "ISD::ADD"):
         return True
     # ReassociateAddOr: (add (or x, c), y) -> (add (add x, y), c), the or add-like and
     # used once (each operand order)
@@ -896,8 +931,13 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
         s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
         _set(ctx, n, "ISD::SUB", [s1, s2])
         return True
+    if ao == "ISD::UMAX" and bc and _is_c(a.ops[1]) and _wrap(a.ops[1].value + b.value, vt) == 0 \
+            and "ISD::USUBSAT" in ctx.legal:
+        # (add (umax x, C), -C) -> (usubsat x, C) (the target has usubsat)
+        _set(ctx, n, "ISD::USUBSAT", [a.ops[0], a.ops[1]])
+        return True
     # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and not or_like and _demanded_root(n, ctx):
         return True
     if bc:
         c = _wrap(b.value, vt)
@@ -946,6 +986,8 @@ def _visit_ADD(n: SDNode, ctx: _Ctx) -> bool:
                 # add (mul x, C), x -> mul x, C + 1
                 _set(ctx, n, "ISD::MUL", [q, ctx.const(p_.ops[1].value + 1, vt)])
                 return True
+    if or_like:
+        return False  # (the end of visitADDLike)
     if _no_common_bits(a, b, ctx):
         _set(ctx, n, "ISD::OR", [a, b])  # no common bits: an or (visitADD)
         return True
@@ -1046,7 +1088,16 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
                     m = ctx.new("ISD::MUL", vt, [p_.ops[1], q], like=b)
                     _set(ctx, n, "ISD::ADD", [a, m])
                     return True
-    elif bo == "ISD::XOR":
+    if (ao == "ISD::UMAX" and a.uses == 1 and b in a.ops) or (bo == "ISD::UMIN" and b.uses == 1 and a in b.ops):
+        # foldSubToUSubSat: umax(x, y) - y and y - umin(y, x) -> usubsat(x, y) (the
+        # min/max used once; the target has usubsat)
+        if "ISD::USUBSAT" in ctx.legal:
+            if ao == "ISD::UMAX" and a.uses == 1 and b in a.ops:
+                _set(ctx, n, "ISD::USUBSAT", [a.ops[1] if a.ops[0] is b else a.ops[0], b])
+            else:
+                _set(ctx, n, "ISD::USUBSAT", [a, b.ops[1] if b.ops[0] is a else b.ops[0]])
+            return True
+    if bo == "ISD::XOR":
         if _is_not(b) and b.uses == 1:
             # sub y, (xor x, -1) -> add (add y, x), 1 (preferIncOfAddToSubOfNot)
             inner = ctx.new("ISD::ADD", vt, [a, b.ops[0]], like=n)
@@ -1331,10 +1382,17 @@ def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if _demanded_root(n, ctx):
         return True
+    # an add-like or (isADDLike: no common bits) gets visitADDLike's combines
+    if (ao in _ADDLIKE_OPS or bo in _ADDLIKE_OPS) and "ISD::ADD" in ctx.legal \
+            and _no_common_bits(a, b, ctx) and _visit_ADD(n, ctx, True):
+        return True
     return _commuted(n, ctx, "ISD::OR", a, b)
 
 
 _OR_COMM = frozenset({"ISD::AND", "ISD::XOR"})
+# the operand opcodes one of visitADDLike's rules needs (an add-like or without one is
+# not tried)
+_ADDLIKE_OPS = frozenset({"ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::SHL", "ISD::OR", "ISD::XOR", "ISD::UMAX"})
 
 
 def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
@@ -1781,8 +1839,11 @@ def _lz_rule(n: SDNode, vals: list) -> int:
     return 0
 
 
-def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
-    opc = n.opcode
+def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx, opc: str | None = None) -> bool:
+    """DAGCombiner::reassociateOps for opcode ``opc`` (``n``'s own unless given: visitOR
+    runs visitADDLike's reassociation of ADD operands on an add-like or)."""
+    if opc is None:
+        opc = n.opcode
     if n0.opcode != opc:
         return False
     n00, n01 = n0.ops

@@ -279,9 +279,10 @@ _GETNODE_FOLD = {
 
 def _get_node_folds(isd: str, vt: str, a, b, const):
     """The folds SelectionDAG::getNode makes while the builder makes ``isd a, b`` with a
-    constant 0 operand (FoldConstantArithmetic, a constant moved to the right of a
-    commutative op, ``x +|-|'|'|^ 0``, ``x & 0``, shifts of and by 0): (the existing or
-    constant node it returns or None, the operands for a new node)."""
+    constant left operand or a constant 0 right one (FoldConstantArithmetic, a constant
+    moved to the right of a commutative op, ``x +|-|'|'|^ 0``, ``x & 0``, shifts of and
+    by 0): (the existing or constant node it returns or None, the operands for a new
+    node)."""
     ac = a.opcode == "ISD::Constant" and a.value.__class__ is int
     bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
     if ac and bc:
@@ -1795,8 +1796,9 @@ class _Builder:
                         last_vt = vt_of_cached(t) if vt is None else vt[1]
                         last_t = t
                     n = None
-                    if (a.opcode == "ISD::Constant" and a.value == 0) or (b.opcode == "ISD::Constant" and b.value == 0):
-                        # (a CopyFromReg known zero read as the constant 0, see far)
+                    if a.opcode == "ISD::Constant" or (b.opcode == "ISD::Constant" and b.value == 0):
+                        # (a constant left operand, moved right when the op is commutative;
+                        # a CopyFromReg known zero read as the constant 0, see far)
                         n, a, b = _get_node_folds(isd, last_vt, a, b, const)
                     if n is None:
                         n = new(Node)  # (_mk written out)
@@ -2017,7 +2019,11 @@ class _Builder:
                     args = args[:1]
                 elif isd == "ISD::ABS":
                     args = args[:1]
-                n = dag.node(isd, vt, tuple(get(a) for a in args), ir=ins, intrinsic=callee)
+                ops = tuple(get(a) for a in args)
+                if len(ops) == 2 and isd in COMMUTATIVE and ops[0].opcode == "ISD::Constant" \
+                        and ops[1].opcode != "ISD::Constant":
+                    ops = (ops[1], ops[0])  # (getNode: a constant to the right of min/max)
+                n = dag.node(isd, vt, ops, ir=ins, intrinsic=callee)
             else:
                 has_chain = vt == "isVoid"
                 opc = "ISD::INTRINSIC_VOID" if has_chain else "ISD::INTRINSIC_WO_CHAIN"

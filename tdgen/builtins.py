@@ -133,6 +133,8 @@ BUILTIN_NODES: dict[str, SDNode] = {
         _n("smax", "ISD::SMAX", "SDTIntBinOp", _COMM),
         _n("umin", "ISD::UMIN", "SDTIntBinOp", _COMM),
         _n("umax", "ISD::UMAX", "SDTIntBinOp", _COMM),
+        _n("uaddsat", "ISD::UADDSAT", "SDTIntBinOp", ("SDNPCommutative",)),
+        _n("usubsat", "ISD::USUBSAT", "SDTIntBinOp"),
         _n("smullohi", "ISD::SMUL_LOHI", "SDTIntBinHiLoOp", ("SDNPCommutative",)),
         _n("umullohi", "ISD::UMUL_LOHI", "SDTIntBinHiLoOp", ("SDNPCommutative",)),
         _n("sext_inreg", "ISD::SIGN_EXTEND_INREG", "SDTExtInreg"),

@@ -23,7 +23,8 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   read, a workitem id's known-zero high bits (AssertZext), a constant flipping every
   demanded bit (a not), sra -> srl, a multi-use xor bypassed for the bits a shift reads.
 - visitADD / visitSUB folds (``(~a + b) + 1``, ``~a - ~b``, ``(a - b) + (c - a)``,
-  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or, ``C - x`` without borrow ->
+  ``((a + (b + c)) - b)`` with either add's operands swapped, ``a - (0 - b)``, disjoint add -> or (known
+  bits, or haveNoCommonBitsSet's masked merge ``(x & ~m) + (y & m)``), ``C - x`` without borrow ->
   xor, ``(x * C) + x``, hoisted constants, ``mul (add x, C1), C2`` + C3 for v_mad_u64_u32)
   and AMDGPU performMulCombine's ``mul x, (y + 1)`` -> ``x * y + x``.
 - Logic folds: hoistLogicOpWithSameOpcodeHands, visitORCommutative, reassociation onto an
@@ -240,6 +241,51 @@ _LOGIC = _TID + "".join([
     _ops("and_or_no_absorb", "%t = xor i32 %x, %w ; %o = or i32 %w, %t ; %q = and i32 %x, %o ; %r = mul i32 %q, %o"),
 ])
 
+# haveNoCommonBitsSet's masked-merge shape: (x & ~m) + m and (x & ~m) + (y & m) are ors
+# (visitADD), whatever known bits say; a third value or an and without m stays an add
+_MERGE = _TID + "".join([
+    _ops("merge_m_u", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %r = add i32 %t, %y"),
+    _ops("merge_m_d", "%n = xor i32 %y, -1 ; %t = and i32 %n, %x ; %r = add i32 %y, %t"),
+    _ops("merge_and_u", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %u = and i32 %y, %a ; %r = add i32 %u, %t"),
+    _ops("merge_and_d", "%n = xor i32 %w, -1 ; %t = and i32 %n, %y ; %u = and i32 %x, %w ; %q = add i32 %t, %u ; "
+                        "%r = mul i32 %q, %t"),
+    _ops("merge_other", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %r = add i32 %t, %a"),
+    _ops("merge_and_other", "%n = xor i32 %y, -1 ; %t = and i32 %z, %n ; %u = and i32 %a, %b ; %r = add i32 %t, %u"),
+])
+
+# visitADD: (add (umax x, C), -C) -> (usubsat x, C), selected as v_sub_u32 with the clamp
+# bit for a uniform x too (VOPBinOpClampPat); not when the constants do not cancel; a
+# constant first operand of umax is moved right by getNode
+_USUBSAT = _TID + "declare i32 @llvm.umax.i32(i32, i32)\ndeclare i32 @llvm.umin.i32(i32, i32)\n" + "".join([
+    _ops("usubsat_d", "%m = call i32 @llvm.umax.i32(i32 %x, i32 1) ; %r = add i32 %m, -1"),
+    _ops("usubsat_u", "%m = call i32 @llvm.umax.i32(i32 %y, i32 100) ; %r = add i32 %m, -100"),
+    _ops("usubsat_cfirst", "%m = call i32 @llvm.umax.i32(i32 7, i32 %x) ; %r = add i32 %m, -7"),
+    _ops("usubsat_off", "%m = call i32 @llvm.umax.i32(i32 %x, i32 5) ; %r = add i32 %m, -4"),
+    # foldSubToUSubSat (visitSUB): umax(x, y) - y and x - umin(x, y), the min/max used once
+    _ops("usubsat_reg", "%m = call i32 @llvm.umax.i32(i32 %x, i32 %y) ; %r = sub i32 %m, %y"),
+    _ops("usubsat_umin", "%m = call i32 @llvm.umin.i32(i32 %z, i32 %w) ; %r = sub i32 %w, %m"),
+    _ops("usubsat_mu", "%m = call i32 @llvm.umax.i32(i32 %y, i32 %x) ; %s = sub i32 %m, %y ; %r = xor i32 %s, %m"),
+])
+
+# SelectionDAG::getNode moves a constant left operand of a commutative op to the right as
+# the DAG is built, so the outer mul (combined first) reassociates y * (y * -1) into
+# (y * y) * -1, which becomes a negation and then a sub from z
+_CONST_RIGHT = _TID + "".join([
+    _ops("cright_mul_u", "%n = mul i32 -1, %y ; %m = mul i32 %y, %n ; %r = add i32 %m, %z"),
+    _ops("cright_mul_d", "%n = mul i32 -1, %x ; %m = mul i32 %x, %n ; %r = add i32 %m, %w"),
+])
+
+# visitOR's last step: an or without common bits (isADDLike) gets visitADDLike's combines,
+# so (0 - (y << 3)) | 7, from an add of mul y, -8 and 7 (made an or first), is 7 - (y << 3)
+_OR_ADDLIKE = _TID + "".join([
+    _ops("orlike_mulc_u", "%m = mul i32 %y, -8 ; %r = add i32 %m, 7"),
+    _ops("orlike_mulc_d", "%m = mul i32 %x, -8 ; %r = add i32 %m, 7"),
+    _ops("orlike_ir", "%s = shl i32 %z, 3 ; %n = sub i32 0, %s ; %r = or i32 %n, 7"),
+    _ops("orlike_reassoc", "%s = shl i32 %x, 4 ; %t = add i32 %s, %y ; %u = shl i32 %t, 4 ; %r = or i32 %u, 5"),
+    # common bits possible: the or stays
+    _ops("orlike_common", "%s = shl i32 %z, 2 ; %n = sub i32 0, %s ; %r = or i32 %n, 7"),
+])
+
 # a divergent mul by 2^k + 1 is selected as v_lshl_add_u32 by a pattern: the DAG keeps the
 # mul, so no combine sees its shl (no shl (srl x, 2), 2 -> and mask) and performMulCombine
 # turns a mul of 24-bit operands into mul_u24 first
@@ -356,6 +402,18 @@ _RULES = {
                              "or_andnot": {"V_OR_B32_e64"}, "or_xor_and": {"V_OR_B32_e64"},
                              "xor_of_nots": {"V_XOR_B32_e64"}, "reassoc_existing": {"S_NOT_B32"},
                              "and_or_no_absorb": {"V_AND_B32_e64", "V_OR_B32_e64"}}),
+    "masked_merge_add": (_MERGE, {"merge_m_u": {"S_OR_B32"}, "merge_m_d": {"V_OR_B32_e64"},
+                                  "merge_and_u": {"S_OR_B32", "S_ANDN2_B32"}, "merge_and_d": {"V_BFI_B32_e64"},
+                                  "merge_other": {"S_ADD_I32"}, "merge_and_other": {"S_ADD_I32"}}),
+    "usubsat": (_USUBSAT, {"usubsat_d": {"V_SUB_U32_e64"}, "usubsat_u": {"V_SUB_U32_e64"},
+                           "usubsat_cfirst": {"V_SUB_U32_e64"}, "usubsat_off": {"V_MAX_U32_e64"},
+                           "usubsat_reg": {"V_SUB_U32_e64"}, "usubsat_umin": {"V_SUB_U32_e64"},
+                           "usubsat_mu": {"V_MAX_U32_e64", "V_SUB_U32_e64"}}),
+    "getnode_const_right": (_CONST_RIGHT, {"cright_mul_u": {"S_MUL_I32", "S_SUB_I32"},
+                                           "cright_mul_d": {"V_MUL_LO_U32_e64", "V_SUB_U32_e64"}}),
+    "or_add_like": (_OR_ADDLIKE, {"orlike_mulc_u": {"S_SUB_I32", "S_LSHL_B32"},
+                                  "orlike_mulc_d": {"V_SUB_U32_e64"}, "orlike_ir": {"S_SUB_I32"},
+                                  "orlike_reassoc": {"V_LSHL_OR_B32_e64"}, "orlike_common": {"S_OR_B32"}}),
     "mul_pow2_plus1": (_MUL_POW2_PLUS1, {"mul5_of_srl": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul9_of_srl_mu": {"V_LSHL_ADD_U32_e64", "V_LSHRREV_B32_e64"},
                                          "mul5_24bit": {"V_MUL_U32_U24_e64"},

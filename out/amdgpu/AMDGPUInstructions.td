@@ -347,6 +347,12 @@ def : Pat<(DivergentBinFrag<sra> i32:$src0, i32:$src1),
 def : Pat<(i32 (DivergentUnaryFrag<not> i32:$src0)),
   (V_NOT_B32_e32 $src0)>;
 
+def : Pat<(uaddsat i32:$src0, i32:$src1),
+  (V_ADD_U32_e64 $src0, $src1, -1)>;
+
+def : Pat<(usubsat i32:$src0, i32:$src1),
+  (V_SUB_U32_e64 $src0, $src1, -1)>;
+
 def : Pat<(int_amdgcn_ds_permute i32:$addr, i32:$data0),
   (DS_PERMUTE_B32 $addr, $data0, 0)>;
 

@@ -103,4 +103,9 @@ PATTERNS = (
     Pat("(DivergentBinFrag<srl> i32:$src0, i32:$src1)", "(V_LSHRREV_B32_e64 $src1, $src0)"),
     Pat("(DivergentBinFrag<sra> i32:$src0, i32:$src1)", "(V_ASHRREV_I32_e64 $src1, $src0)"),
     Pat("(i32 (DivergentUnaryFrag<not> i32:$src0))", "(V_NOT_B32_e32 $src0)"),
+    # VOPBinOpClampPat: an unsigned saturating add/sub is the VALU add/sub with the clamp
+    # bit set, for a uniform node too (no divergence predicate; the DAG forms usubsat from
+    # (add (umax x, C), -C))
+    Pat("(uaddsat i32:$src0, i32:$src1)", "(V_ADD_U32_e64 $src0, $src1, -1)"),
+    Pat("(usubsat i32:$src0, i32:$src1)", "(V_SUB_U32_e64 $src0, $src1, -1)"),
 )
