@@ -78,6 +78,16 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   reassociation onto a node that already exists (SelectionDAG::getNodeIfExists);
 - visitShiftByConstant: combineShiftOfShiftedLogic and a logic op with a constant pulled
   through a constant shift (a ``not`` stays);
+- the integer intrinsic nodes: visitABS (``abs`` of a constant, of an ``abs``, of a value
+  whose sign bit is known zero); visitCTLZ / visitCTTZ (a value isKnownNeverZero,
+  ``_never_zero``, counts as the zero-undef form, so no ``umin`` with 32 follows);
+  visitIMINMAX (the same operand twice; ``umin (smax a, b), c`` -> ``smin`` when the
+  sign bits of both operands are known zero; then SimplifyDemandedBits' min/max case:
+  an operand whose known bits decide the order is the result); their known bits from
+  their operands' (KnownBits::umin/umax/smin/smax/abs, counts bounded by the operand's
+  known bits, bitreverse). Not modeled: AMDGPU's performMinMaxCombine (MIN3/MAX3/MED3),
+  visitCTPOP's shift look-through, visitBITREVERSE, SimplifyDemandedBits' sign-bit
+  OR/AND form of a min/max of all-sign-bit values;
 - TargetLowering::SimplifyDemandedBits / SimplifyMultipleUseDemandedBits for the modeled
   ops (``_sdb``): constants shrunk, and/or/xor operands that contribute no demanded bit
   dropped, xor -> or / not, sra -> srl, shift pairs merged, add/sub/mul demanding only low
@@ -160,7 +170,8 @@ Exactness shortcuts (each gives the answer of the plain computation):
 
 from __future__ import annotations
 
-from .knownbits import Known, add_carry, add_carry_masks, clz, const_known, ctz, mul_known, mul_masks, shift_known, shift_masks
+from .knownbits import Known, abs_masks, add_carry, add_carry_masks, clz, const_known, count_masks, ctz, mul_known, \
+    mul_masks, reverse_masks, shift_known, shift_masks, signed_min_max, smax_masks, smin_masks, umax_masks, umin_masks
 from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
 
 __all__ = ["run"]
@@ -1624,6 +1635,143 @@ def _shift_of_shift(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> boo
     return True
 
 
+def _sign_bit_zero(n: SDNode, ctx: _Ctx) -> bool:
+    """SelectionDAG::SignBitIsZero."""
+    bits = _width(n.vt)
+    return bool(bits) and bool(_kb(n, ctx).zero >> (bits - 1) & 1)
+
+
+def _never_zero(n: SDNode, ctx: _Ctx, depth: int = 0) -> bool:
+    """SelectionDAG::isKnownNeverZero for the modeled nodes (no nuw/nsw/exact flags are
+    modeled on nodes: the rules needing them do not apply), then the known bits."""
+    if depth >= _MAX_DEPTH:
+        return False
+    opc = n.opcode
+    if opc == "ISD::Constant":
+        return isinstance(n.value, int) and n.value != 0
+    ops = n.ops
+    d1 = depth + 1
+    if opc == "ISD::OR" or opc == "ISD::UMAX":
+        if _never_zero(ops[1], ctx, d1) or _never_zero(ops[0], ctx, d1):
+            return True
+    elif opc == "ISD::SELECT":
+        if _never_zero(ops[1], ctx, d1) and _never_zero(ops[2], ctx, d1):
+            return True
+    elif opc == "ISD::SHL" or opc == "ISD::SRL" or opc == "ISD::SRA":
+        k = _kb(ops[0], ctx, d1)
+        bits = k.bits
+        if opc == "ISD::SHL" and k.one & 1:
+            return True
+        if opc != "ISD::SHL" and k.one >> (bits - 1) & 1:
+            return True
+        most = _kb(ops[1], ctx, d1).max_value()
+        if most < bits and ((k.one << most) & k.mask if opc == "ISD::SHL" else k.one >> most):
+            return True
+    elif opc == "ISD::SMAX" or opc == "ISD::SMIN":
+        k1 = _kb(ops[1], ctx, d1)
+        k0 = _kb(ops[0], ctx, d1)
+        bits = k1.bits
+        s = 1 << (bits - 1)
+        if opc == "ISD::SMAX":
+            # strictly positive: sign bit known zero and some one known
+            if (k1.zero & s and k1.one) or (k0.zero & s and k0.one):
+                return True
+        elif k1.one & s or k0.one & s:
+            return True
+        if k1.one and k0.one:
+            return True
+        if _never_zero(ops[1], ctx, d1) and _never_zero(ops[0], ctx, d1):
+            return True
+    elif opc == "ISD::UMIN":
+        if _never_zero(ops[1], ctx, d1) and _never_zero(ops[0], ctx, d1):
+            return True
+    elif opc in ("ISD::BITREVERSE", "ISD::BSWAP", "ISD::CTPOP", "ISD::ABS", "ISD::ZERO_EXTEND",
+                 "ISD::SIGN_EXTEND"):
+        return _never_zero(ops[0], ctx, d1)
+    elif opc == "ISD::SUB":
+        a, b = ops
+        if _is_c(a) and a.value == 0:
+            return _never_zero(b, ctx, d1)
+        ka, kb = _kb(a, ctx, d1), _kb(b, ctx, d1)
+        return bool((ka.zero & kb.one) | (ka.one & kb.zero))  # KnownBits::ne
+    return bool(_kb(n, ctx, depth).one)
+
+
+def _visit_ABS(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitABS: abs of a constant, abs (abs x) -> abs x, abs x -> x when
+    the sign bit is known zero."""
+    x = n.ops[0]
+    if _is_c(x):
+        bits = _width(n.vt)
+        v = x.value & ((1 << bits) - 1)
+        ctx.replace(n, ctx.const(v if not v >> (bits - 1) else (1 << bits) - v, n.vt))
+        return True
+    if x.opcode == "ISD::ABS" or _sign_bit_zero(x, ctx):
+        ctx.replace(n, x)
+        return True
+    return False
+
+
+_MINMAX_FLIP = {"ISD::SMIN": "ISD::UMIN", "ISD::SMAX": "ISD::UMAX", "ISD::UMIN": "ISD::SMIN", "ISD::UMAX": "ISD::SMAX"}
+
+
+def _visit_MINMAX(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitIMINMAX's rules for two non-constant operands: the same operand
+    twice; umin (smax ..) with both sign bits known zero is smin (the saturation shape
+    InstCombine breaks, the one flip a target with all four legal makes); then
+    SimplifyDemandedBits with every bit demanded: an operand whose known bits decide the
+    order is the result (KnownBits::ule/ult, uge/ugt, sle/slt, sge/sgt). Then the
+    existing steps of the opcode (the commuted form, smax(x, 0 - x) -> abs)."""
+    ops = n.ops
+    if len(ops) == 2:
+        a, b = ops
+        opc = n.opcode
+        if a is b:
+            ctx.replace(n, a)
+            return True
+        if not (_is_c(a) and _is_c(b)):
+            if opc == "ISD::UMIN" and a.opcode == "ISD::SMAX" and "ISD::SMIN" in ctx.legal \
+                    and _sign_bit_zero(a, ctx) and _sign_bit_zero(b, ctx):
+                _set(ctx, n, "ISD::SMIN", [a, b])
+                return True
+            pick = _minmax_by_known(opc, _kb(a, ctx, 1), _kb(b, ctx, 1))
+            if pick is not None:
+                ctx.replace(n, a if pick == 0 else b)
+                return True
+    if n.opcode == "ISD::SMAX":
+        return _visit_other(n, ctx)
+    return _commuted_other(n, ctx)
+
+
+def _minmax_by_known(opc: str, ka: Known, kb: Known):
+    """0 or 1: the operand of a min/max that known bits prove is the result (the
+    non-strict comparison asked first, then the strict one), or None."""
+    bits = ka.bits
+    if opc[5] == "U":  # ISD::UMIN / ISD::UMAX
+        alo, ahi, blo, bhi = ka.one, ka.max_value(), kb.one, kb.max_value()
+    else:
+        alo, ahi = signed_min_max(ka.zero, ka.one, bits)
+        blo, bhi = signed_min_max(kb.zero, kb.one, bits)
+    if opc[6:] == "MIN":
+        # a <= b: true when max(a) <= min(b), false when min(a) > max(b)
+        if ahi <= blo:
+            return 0
+        if alo > bhi:
+            return 1
+        # a < b (asked when a <= b is undecided): true when max(a) < min(b) (covered),
+        # false when min(a) >= max(b)
+        if alo >= bhi:
+            return 1
+        return None
+    if alo >= bhi:
+        return 0
+    if ahi < blo:
+        return 1
+    if ahi <= blo:
+        return 1
+    return None
+
+
 def _visit_other(n: SDNode, ctx: _Ctx) -> bool:
     """The visits of the other opcodes with rules (_other_rules), then for a commutative
     one its commuted form."""
@@ -1637,8 +1785,9 @@ _VISITORS = {
     "ISD::OR": _visit_OR, "ISD::XOR": _visit_XOR, "ISD::SHL": _visit_SHL, "ISD::SRL": _visit_SRL,
     "ISD::SRA": _visit_SRA,
     "ISD::SETCC": _visit_other, "ISD::SIGN_EXTEND": _visit_other, "ISD::SELECT": _visit_other,
-    "ISD::CTLZ": _visit_other, "ISD::CTTZ": _visit_other, "ISD::SMAX": _visit_other,
-    "ISD::SMIN": _commuted_other, "ISD::UMIN": _commuted_other, "ISD::UMAX": _commuted_other,
+    "ISD::CTLZ": _visit_other, "ISD::CTTZ": _visit_other, "ISD::SMAX": _visit_MINMAX,
+    "ISD::SMIN": _visit_MINMAX, "ISD::UMIN": _visit_MINMAX, "ISD::UMAX": _visit_MINMAX,
+    "ISD::ABS": _visit_ABS,
 }
 for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
     _VISITORS.setdefault(_opc, _commuted_other)
@@ -1797,8 +1946,9 @@ def _lz_leaf(n: SDNode) -> int:
         if k.__class__ is not int:
             k = n.klz = _known_lz(k)
         return k
-    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
-        return 26  # at most 32: six bits
+    if opc in _KB_INTRINSIC:
+        # (the counts, bitreverse, abs: from the operand's known bits, _kb_intrinsic)
+        return _kb(n, None).lead_zeros()
     if opc == "ISD::INTRINSIC_WO_CHAIN":
         # a workitem id is lowered with AssertZext to the bits of the largest id (flat
         # workgroup size 1024 by default: 10 bits, SITargetLowering::lowerWorkitemID)
@@ -1930,6 +2080,14 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
             if c.ops[0] is b and c.ops[1] is a:
                 _set(ctx, n, _MINMAX[c.cc][1], [b, a])
                 return True
+    if opc in ("ISD::CTLZ", "ISD::CTTZ") and n.vt == "i32" and opc + "_ZERO_UNDEF" in ctx.legal \
+            and _never_zero(ops[0], ctx):
+        # visitCTLZ/visitCTTZ: a value known never to be zero counts as the zero-undef
+        # form (before the target lowers the zero-defined one with a umin)
+        inner = ctx.new(opc + "_ZERO_UNDEF", "i32", [ops[0]], like=n)
+        inner.intrinsic = n.intrinsic
+        ctx.commit(n, inner)
+        return True
     if opc in ("ISD::CTLZ", "ISD::CTTZ") and n.vt == "i32" and opc + "_ZERO_UNDEF" in ctx.legal \
             and "ISD::UMIN" in ctx.legal:
         inner = ctx.new(opc + "_ZERO_UNDEF", "i32", [ops[0]], like=n)
@@ -2175,6 +2333,20 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
                 return _CUT
             need = fa[1] if fa[1] > fb[1] else fb[1]
             f = (fa[0].intersect(fb[0]), need + 1 if need < 6 else 7)
+        elif opc in _KB_INTRINSIC and ops:
+            fa = _kb_full(ops[0], ctx, room - 1)
+            if fa[0] is None:
+                return _CUT
+            need = fa[1]
+            kb = None
+            if opc in _KB_MINMAX:
+                fb = _kb_full(ops[1], ctx, room - 1)
+                if fb[0] is None:
+                    return _CUT
+                if fb[1] > need:
+                    need = fb[1]
+                kb = fb[0]
+            f = (_kb_intrinsic(opc, bits, fa[0], kb), need + 1 if need < 6 else 7)
         else:
             f = (_kb_leaf(n, opc, bits), 1)
     if c is None:
@@ -2224,7 +2396,34 @@ def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
         return _kb_binop(opc, bits, _kb(ops[0], ctx, depth + 1), _kb(ops[1], ctx, depth + 1))
     if opc == "ISD::SELECT" and len(ops) == 3:
         return _kb(ops[1], ctx, depth + 1).intersect(_kb(ops[2], ctx, depth + 1))
+    if opc in _KB_INTRINSIC and ops:
+        return _kb_intrinsic(opc, bits, _kb(ops[0], ctx, depth + 1),
+                             _kb(ops[1], ctx, depth + 1) if opc in _KB_MINMAX else None)
     return _kb_leaf(n, opc, bits)
+
+
+_KB_MINMAX = {"ISD::UMIN": umin_masks, "ISD::UMAX": umax_masks, "ISD::SMIN": smin_masks, "ISD::SMAX": smax_masks}
+_KB_COUNT = {"ISD::CTPOP": "ctpop", "ISD::CTLZ": "ctlz", "ISD::CTLZ_ZERO_UNDEF": "ctlz", "ISD::CTTZ": "cttz",
+             "ISD::CTTZ_ZERO_UNDEF": "cttz"}
+_KB_INTRINSIC = frozenset(_KB_MINMAX) | frozenset(_KB_COUNT) | {"ISD::BITREVERSE", "ISD::ABS"}
+
+
+def _kb_intrinsic(opc: str, bits: int, ka: Known, kb: Known | None) -> Known:
+    """SelectionDAG::computeKnownBits of the counting, bit-reversing, abs and min/max
+    nodes from their operands' (KnownBits::umin/umax/smin/smax, abs with INT_MIN
+    allowed; a count is below 2^(bit width of its largest possible value), with no
+    zero-undef clamp in the DAG)."""
+    if kb is not None:
+        z, o = _KB_MINMAX[opc](ka.zero, ka.one, kb.zero, kb.one, bits)
+    elif opc == "ISD::BITREVERSE":
+        z, o = reverse_masks(ka.zero, ka.one, bits)
+    elif opc == "ISD::ABS":
+        z, o = abs_masks(ka.zero, ka.one, bits, False)
+    else:
+        z, o = count_masks(_KB_COUNT[opc], ka.zero, ka.one, bits)
+    if not (z | o):
+        return _UNK32 if bits == 32 else _unknown(bits)
+    return Known(z, o, bits)
 
 
 def _kb_binop(opc: str, bits: int, ka: Known, kb: Known) -> Known:
@@ -2279,9 +2478,7 @@ def _kb_leaf(n: SDNode, opc: str, bits: int) -> Known:
     if opc == "ISD::CopyFromReg":
         lz = _known_lz(n)
         return _lz_known(lz, bits) if lz else (_UNK32 if bits == 32 else _unknown(bits))
-    if opc in ("ISD::CTPOP", "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF"):
-        return _lz_known(bits - bits.bit_length(), bits)
-    if opc in ("ISD::UMIN", "ISD::UMAX", "ISD::SMIN", "ISD::SMAX", "AMDGPUISD::BFE_U32", "ISD::INTRINSIC_WO_CHAIN"):
+    if opc in ("AMDGPUISD::BFE_U32", "ISD::INTRINSIC_WO_CHAIN"):
         return _lz_known(_known_lz(n), bits)
     return _UNK32 if bits == 32 else _unknown(bits)
 

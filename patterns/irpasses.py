@@ -49,8 +49,22 @@ the range of query depths that give them, so each query gets exactly the answer 
 own depth whatever was asked before. Poison is not modeled: a shift by the width or
 more, which InstSimplify folds to poison, is left as it is. Compares fold when their operands are equal,
 constant, decided by the constant range of the left side (computeConstantRange), by
-conflicting known bits (isKnownNonEqual) or by the branch condition of the single
-predecessor (isImpliedByDomCondition).
+conflicting known bits (isKnownNonEqual), by a binary operator on one side with the
+other side its operand (``x | y`` never below ``x``, ``x & y`` and ``x >> y`` never above
+it: simplifyICmpWithBinOp) or by the branch condition of the single predecessor
+(isImpliedByDomCondition).
+
+The integer intrinsics without memory effects (``llvm.ctpop``, ``bitreverse``, ``bswap``,
+``ctlz``, ``cttz``, ``abs``, ``smin``, ``smax``, ``umin``, ``umax``; ``_PURE_INTRINSICS``):
+EarlyCSE takes their calls like any other value; InstSimplify's simplifyIntrinsic folds
+them (a min/max of equal operands, of a saturating constant, of a nested min/max
+sharing an operand (foldMinMaxSharedOp), or whose order ``isICmpTrue`` decides;
+``abs(abs x)``, ``bitreverse(bitreverse x)``, ``ctpop`` of a power of two or of a value
+with only its lowest bit possibly set, ``cttz(1 << x)``, ``ctlz(negative >>u x)``,
+constants); their known bits follow ValueTracking (KnownBits::umin/umax/smin/smax/abs,
+the counts bounded by their operand's known bits) and their constant ranges
+setLimitsForIntrinsic. Not modeled: simplifyICmpWithMinMax and simplifyICmpWithZero
+(a compare of two min/max of different kinds, or against zero by isKnownNonZero).
 """
 
 from __future__ import annotations

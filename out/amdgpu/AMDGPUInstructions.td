@@ -401,6 +401,9 @@ def : Pat<(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i
 def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
   (V_BCNT_U32_B32_e64 $src, (i32 0))>;
 
+def : Pat<(i32 (add (i32 (DivergentUnaryFrag<ctpop> i32:$popcnt)), i32:$val)),
+  (V_BCNT_U32_B32_e64 $popcnt, $val)>;
+
 def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
   (V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))>;
 

@@ -158,6 +158,9 @@ DEFS = (
 
 PATTERNS = (
     Pat("(i32 (DivergentUnaryFrag<ctpop> i32:$src))", "(V_BCNT_U32_B32_e64 $src, (i32 0))"),
+    # v_bcnt_u32_b32 adds its second source: a divergent count feeding an add is one
+    # instruction (a uniform count stays s_bcnt1 + the add)
+    Pat("(i32 (add (i32 (DivergentUnaryFrag<ctpop> i32:$popcnt)), i32:$val))", "(V_BCNT_U32_B32_e64 $popcnt, $val)"),
     Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))"),
     # sign_extend_inreg: uniform -> the SOP1 sign extensions; divergent -> v_bfe_i32 of
     # the low 8/16 bits.
