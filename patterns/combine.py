@@ -85,8 +85,10 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   sign bits of both operands are known zero; then SimplifyDemandedBits' min/max case:
   an operand whose known bits decide the order is the result); their known bits from
   their operands' (KnownBits::umin/umax/smin/smax/abs, counts bounded by the operand's
-  known bits, bitreverse). Not modeled: AMDGPU's performMinMaxCombine (MIN3/MAX3/MED3),
-  visitCTPOP's shift look-through, visitBITREVERSE, SimplifyDemandedBits' sign-bit
+  known bits, bitreverse); SITargetLowering's performMinMaxCombine: a min/max of a
+  one-use min/max of the same kind is the three-operand node (v_min3/v_max3, VALU for
+  either divergence). Not modeled: its MED3 clamp of two constants, visitCTPOP's shift
+  look-through, visitBITREVERSE, SimplifyDemandedBits' sign-bit
   OR/AND form of a min/max of all-sign-bit values;
 - TargetLowering::SimplifyDemandedBits / SimplifyMultipleUseDemandedBits for the modeled
   ops (``_sdb``): constants shrunk, and/or/xor operands that contribute no demanded bit
@@ -1739,8 +1741,35 @@ def _visit_MINMAX(n: SDNode, ctx: _Ctx) -> bool:
                 ctx.replace(n, a if pick == 0 else b)
                 return True
     if n.opcode == "ISD::SMAX":
-        return _visit_other(n, ctx)
-    return _commuted_other(n, ctx)
+        if _visit_other(n, ctx):
+            return True
+    elif _commuted_other(n, ctx):
+        return True
+    return _min3_max3(n, ctx)
+
+
+_MIN3_MAX3 = {"ISD::SMIN": "AMDGPUISD::SMIN3", "ISD::SMAX": "AMDGPUISD::SMAX3", "ISD::UMIN": "AMDGPUISD::UMIN3",
+              "ISD::UMAX": "AMDGPUISD::UMAX3"}
+
+
+def _min3_max3(n: SDNode, ctx: _Ctx) -> bool:
+    """SITargetLowering::performMinMaxCombine (after the generic visit changed nothing):
+    op(op(a, b), c) -> op3(a, b, c), else op(a, op(b, c)) -> op3(a, b, c), the inner
+    min/max of the same kind used once (i32; the target has the three-operand node)."""
+    ops = n.ops
+    if len(ops) != 2 or n.vt != "i32":
+        return False
+    opc3 = _MIN3_MAX3.get(n.opcode)
+    if opc3 is None or opc3 not in ctx.legal:
+        return False
+    a, b = ops
+    if a.opcode == n.opcode and a.uses == 1:
+        _set(ctx, n, opc3, [a.ops[0], a.ops[1], b])
+        return True
+    if b.opcode == n.opcode and b.uses == 1:
+        _set(ctx, n, opc3, [a, b.ops[0], b.ops[1]])
+        return True
+    return False
 
 
 def _minmax_by_known(opc: str, ka: Known, kb: Known):
@@ -2094,7 +2123,8 @@ def _other_rules(n: SDNode, ctx: _Ctx) -> bool:
         inner.intrinsic = n.intrinsic
         _set(ctx, n, "ISD::UMIN", [inner, ctx.const(32, "i32")])
         return True
-    if opc == "ISD::SMAX" and len(ops) == 2:
+    if opc == "ISD::SMAX" and len(ops) == 2 and not ctx.legal_ops:
+        # (before legalization only: after it a divergent abs is this smax, _legalize_abs)
         for x, s in ((ops[0], ops[1]), (ops[1], ops[0])):
             if s.opcode == "ISD::SUB" and _is_c(s.ops[0]) and s.ops[0].value == 0 and s.ops[1] is x \
                     and "ISD::ABS" in ctx.legal:
@@ -2992,6 +3022,7 @@ def run(dag, target=None) -> None:
     numbered, with use counts and divergence bits."""
     ctx = _Ctx(dag, target)
     _combine_run(ctx)
+    _legalize_abs(ctx)
     if ctx.events or ctx.late:
         stale = ctx.between_runs()
         if ctx.late:
@@ -3013,6 +3044,23 @@ def run(dag, target=None) -> None:
     # nothing: combine2 would change nothing either)
     _mul_pow2_plus1_at_selection(dag, ctx)
     _finish(dag, ctx)
+
+
+def _legalize_abs(ctx: _Ctx) -> None:
+    """Legalization of ``abs``: AMDGPU expands an i32 abs to ``smax x, (sub 0, x)``
+    (TargetLowering::expandABS with a legal smax), which combine2 then sees, e.g. as the
+    inner max of a v_max3_i32 (llc's MIR shows it for both divergences); selection
+    makes a uniform one s_abs_i32 again by a pattern on that smax, a divergent one
+    v_max_i32 of v_sub_u32. After legalization the generic smax-of-negation fold back
+    to abs no longer applies (abs is not legal)."""
+    if "ISD::SMAX" not in ctx.legal:
+        return
+    todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
+            if n.opcode == "ISD::ABS" and n.wlix != _DEAD and n.vt == "i32"]
+    for n in todo:
+        x = n.ops[0]
+        neg = ctx.new("ISD::SUB", n.vt, [ctx.const(0, n.vt), x], like=n)
+        _set(ctx, n, "ISD::SMAX", [x, neg])
 
 
 def _mul_pow2_plus1_at_selection(dag, ctx: _Ctx) -> None:

@@ -563,6 +563,14 @@ def _has_side_effect(i) -> bool:
 _SINKABLE = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select", "getelementptr"}
 
 
+def _sinkable_call(ins) -> bool:
+    """A call Sink may move: one of the integer intrinsics without memory effects that
+    are not convergent (patterns.irpasses._PURE_INTRINSICS: ctpop, ctlz, umin ...)."""
+    from .irpasses import _intrinsic
+
+    return _intrinsic(ins) is not None
+
+
 def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
     """See ``_sink``: block -> its instructions in order."""
     return _sink(fn, live, rep)[0]
@@ -695,7 +703,8 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
 
     The pass, as LLVM 19 runs it: repeat until nothing moves: for every block in function
     order, walk its instructions bottom-up; an instruction free of side effects (here the
-    pure ALU ops, compares, selects, casts and GEPs -- loads and calls are not moved)
+    pure ALU ops, compares, selects, casts, GEPs and calls of the integer intrinsics
+    without memory effects -- loads and other calls are not moved)
     goes to the nearest common dominator of its uses (a phi use counts in the incoming
     block) when that block is dominated by the instruction's block; a candidate that is
     not the block's own unique successor must be dominated by it and must not lie in
@@ -806,7 +815,8 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
                 if ins not in dirty and incremental:
                     continue
                 dirty.discard(ins)
-                if ins.opcode not in sinkable or ins in rep:
+                if (ins.opcode not in sinkable and (ins.opcode != "call" or not _sinkable_call(ins))) \
+                        or ins in rep:
                     continue
                 us = iusers.get(ins)
                 if us is not None and home[us[0]] is b:
@@ -1330,7 +1340,8 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, t
     cand: dict = {}
     for d in (iusers, pusers):
         for v in d:
-            if v in pinned or local.get(v) or v.opcode not in sinkable:
+            if v in pinned or local.get(v) or (v.opcode not in sinkable
+                                                 and (v.opcode != "call" or not _sinkable_call(v))):
                 continue
             b = v.block
             if b not in pre:
@@ -1410,7 +1421,8 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, t
                             continue
                     elif local.get(v):
                         continue
-                    if v in pinned or v.opcode not in sinkable or hv not in pre:
+                    if v in pinned or hv not in pre or (v.opcode not in sinkable
+                                                        and (v.opcode != "call" or not _sinkable_call(v))):
                         continue
                     c = cand.get(hv)
                     if c is None:

@@ -139,6 +139,14 @@ _OPS = {
     "known_ctpop": "and i32 %x, 7\n  %p = call i32 @llvm.ctpop.i32(i32 %r0)\n  %r1 = and i32 %p, 4\n  %r = add i32 %r1, %y",
     "known_umin": "and i32 %x, 255\n  %p = call i32 @llvm.umin.i32(i32 %r0, i32 %y)\n  %r1 = and i32 %p, 256\n"
                   "  %r = add i32 %r1, %x",
+    # SITargetLowering::performMinMaxCombine: a min/max of a one-use min/max of the same
+    # kind is v_min3/v_max3, a VALU op for either divergence; a divergent abs is
+    # smax(x, 0 - x) after legalization, so it can be the inner max
+    "max3": "call i32 @llvm.smax.i32(i32 %x, i32 %y)\n  %r = call i32 @llvm.smax.i32(i32 %z, i32 %r0)",
+    "min3_u": "call i32 @llvm.umin.i32(i32 %x, i32 %y)\n  %r = call i32 @llvm.umin.i32(i32 %r0, i32 %z)",
+    "max3_two_uses": "call i32 @llvm.umax.i32(i32 %x, i32 %y)\n  %r1 = call i32 @llvm.umax.i32(i32 %r0, i32 %z)\n"
+                     "  %r = xor i32 %r1, %r0",
+    "max3_abs": "call i32 @llvm.abs.i32(i32 %x, i1 false)\n  %r = call i32 @llvm.smax.i32(i32 %y, i32 %r0)",
     # InstSimplify's associative regrouping: ((x | y) | z) | x -> (x | y) | z
     "assoc_or": "or i32 %x, %y\n  %r1 = or i32 %r0, %z\n  %r = or i32 %r1, %x",
     "assoc_xor": "xor i32 %x, %y\n  %r1 = xor i32 %r0, %z\n  %r2 = xor i32 %r1, %x\n  %r = add i32 %r2, %x",
@@ -243,6 +251,51 @@ def test_sinking_matches_llc(amdgpu):
     (res,) = compare_with_llc(_SINK_KERNEL, amdgpu, llc, path="sink.ll")
     assert res.equal, res.diff()
     assert dict(res.ours).get("V_ADD_U32_e64") == 1
+
+
+# llc's Sink moves calls of the integer intrinsics (no memory effects, not convergent)
+# like any pure instruction: the ctlz follows its only user past the loop, where the
+# lshr by 8 of a count <= 32 is known zero and the count is never computed.
+_SINK_CALL = """declare i32 @llvm.ctlz.i32(i32, i1)
+declare i32 @llvm.umin.i32(i32, i32)
+define amdgpu_kernel void @sink_call(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %x = xor i32 %a, %b
+  %c = icmp slt i32 %a, 7
+  br i1 %c, label %then, label %exit
+then:
+  %z = call i32 @llvm.ctlz.i32(i32 %x, i1 false)
+  %s = lshr i32 %z, 8
+  %m = call i32 @llvm.umin.i32(i32 %x, i32 %n)
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %then ], [ %in, %loop ]
+  %acc = phi i32 [ %b, %then ], [ %accn, %loop ]
+  %t = xor i32 %acc, %i
+  %accn = mul i32 %t, %a
+  %in = add i32 %i, 1
+  %lc = icmp ult i32 %in, %n
+  br i1 %lc, label %loop, label %after
+after:
+  %r0 = add i32 %s, %accn
+  %r = xor i32 %r0, %m
+  br label %exit
+exit:
+  %p = phi i32 [ %r, %after ], [ %x, %entry ]
+  store i32 %p, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_sink_moves_intrinsic_calls_as_llc(amdgpu):
+    from patterns.mir import compare_with_llc
+
+    llc = require("llc-19")
+    (res,) = compare_with_llc(_SINK_CALL, amdgpu, llc, path="sink_call.ll")
+    assert res.equal, res.diff()
+    ours = dict(res.ours)
+    assert "S_FLBIT_I32_B32" not in ours and ours.get("S_MIN_U32") == 1  # (the umin moved too)
 
 
 # Values crossing blocks: the register a value lives in between blocks follows the

@@ -24,6 +24,14 @@ const char *llvm::getAMDGPUTargetNodeName(unsigned Opcode) {
     return "AMDGPUISD::MUL_I24";
   case AMDGPUISD::MUL_U24: // AMDGPUmul_u24
     return "AMDGPUISD::MUL_U24";
+  case AMDGPUISD::SMAX3: // AMDGPUsmax3
+    return "AMDGPUISD::SMAX3";
+  case AMDGPUISD::SMIN3: // AMDGPUsmin3
+    return "AMDGPUISD::SMIN3";
+  case AMDGPUISD::UMAX3: // AMDGPUumax3
+    return "AMDGPUISD::UMAX3";
+  case AMDGPUISD::UMIN3: // AMDGPUumin3
+    return "AMDGPUISD::UMIN3";
   }
   return nullptr;
 }

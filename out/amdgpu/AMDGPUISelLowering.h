@@ -17,6 +17,10 @@ enum NodeType : unsigned {
   FFBH_I32,
   MUL_I24,
   MUL_U24,
+  SMAX3,
+  SMIN3,
+  UMAX3,
+  UMIN3,
 };
 } // namespace llvm::AMDGPUISD
 

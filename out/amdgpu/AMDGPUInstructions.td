@@ -284,6 +284,30 @@ def S_ABS_I32 : SOP1_32<"s_abs_i32"> {
   let Defs = [SCC];
 }
 
+def V_MIN3_I32_e64 : VOP3_32<"v_min3_i32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_min3_i32 $vdst, $src0, $src1, $src2";
+  let Pattern = [(set i32:$vdst, (AMDGPUsmin3 i32:$src0, i32:$src1, i32:$src2))];
+}
+
+def V_MIN3_U32_e64 : VOP3_32<"v_min3_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_min3_u32 $vdst, $src0, $src1, $src2";
+  let Pattern = [(set i32:$vdst, (AMDGPUumin3 i32:$src0, i32:$src1, i32:$src2))];
+}
+
+def V_MAX3_I32_e64 : VOP3_32<"v_max3_i32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_max3_i32 $vdst, $src0, $src1, $src2";
+  let Pattern = [(set i32:$vdst, (AMDGPUsmax3 i32:$src0, i32:$src1, i32:$src2))];
+}
+
+def V_MAX3_U32_e64 : VOP3_32<"v_max3_u32"> {
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2);
+  let AsmString = "v_max3_u32 $vdst, $src0, $src1, $src2";
+  let Pattern = [(set i32:$vdst, (AMDGPUumax3 i32:$src0, i32:$src1, i32:$src2))];
+}
+
 def S_SEXT_I32_I8 : SOP1_32<"s_sext_i32_i8">;
 
 def S_SEXT_I32_I16 : SOP1_32<"s_sext_i32_i16">;
@@ -406,6 +430,9 @@ def : Pat<(i32 (add (i32 (DivergentUnaryFrag<ctpop> i32:$popcnt)), i32:$val)),
 
 def : Pat<(i32 (DivergentUnaryFrag<abs> i32:$src)),
   (V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))>;
+
+def : Pat<(UniformBinFrag<smax> i32:$x, (i32 (ineg i32:$x))),
+  (S_ABS_I32 SReg_32:$x)>;
 
 def : Pat<(i32 (UniformSextInreg_i8 i32:$src)),
   (S_SEXT_I32_I8 $src)>;

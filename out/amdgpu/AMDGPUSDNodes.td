@@ -6,12 +6,17 @@
 // Type profiles
 def SDTIntUnaryOp32 : SDTypeProfile<1, 1, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>]>;
 def SDTIntBitField32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisVT<2, i32>, SDTCisVT<3, i32>]>;
+def SDTIntTernaryOp32 : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisSameAs<0, 2>, SDTCisSameAs<0, 3>]>;
 def SDTIntBinOp32 : SDTypeProfile<1, 2, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisSameAs<0, 2>]>;
 
 // Target nodes
 def AMDGPUffbh_i32 : SDNode<"AMDGPUISD::FFBH_I32", SDTIntUnaryOp32, []>;
 def AMDGPUbfe_u32 : SDNode<"AMDGPUISD::BFE_U32", SDTIntBitField32, []>;
 def AMDGPUbfe_i32 : SDNode<"AMDGPUISD::BFE_I32", SDTIntBitField32, []>;
+def AMDGPUsmin3 : SDNode<"AMDGPUISD::SMIN3", SDTIntTernaryOp32, []>;
+def AMDGPUsmax3 : SDNode<"AMDGPUISD::SMAX3", SDTIntTernaryOp32, []>;
+def AMDGPUumin3 : SDNode<"AMDGPUISD::UMIN3", SDTIntTernaryOp32, []>;
+def AMDGPUumax3 : SDNode<"AMDGPUISD::UMAX3", SDTIntTernaryOp32, []>;
 def AMDGPUmul_u24 : SDNode<"AMDGPUISD::MUL_U24", SDTIntBinOp32, [SDNPCommutative]>;
 def AMDGPUmul_i24 : SDNode<"AMDGPUISD::MUL_I24", SDTIntBinOp32, [SDNPCommutative]>;
 

@@ -59,6 +59,15 @@ SDTIntBitField32 = SDTypeProfile(
 AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32)
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
 AMDGPUbfe_i32 = SDNode("AMDGPUbfe_i32", "AMDGPUISD::BFE_I32", SDTIntBitField32)
+# three-operand min/max (SITargetLowering::performMinMaxCombine: a min/max of a one-use
+# min/max of the same kind); selected to the VOP3 v_min3/v_max3 whatever the divergence
+# (SALU has no three-operand form)
+SDTIntTernaryOp32 = SDTypeProfile(
+    1, 3, [SDTCisVT(0, i32), SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisSameAs(0, 3)], name="SDTIntTernaryOp32")
+AMDGPUsmin3 = SDNode("AMDGPUsmin3", "AMDGPUISD::SMIN3", SDTIntTernaryOp32)
+AMDGPUsmax3 = SDNode("AMDGPUsmax3", "AMDGPUISD::SMAX3", SDTIntTernaryOp32)
+AMDGPUumin3 = SDNode("AMDGPUumin3", "AMDGPUISD::UMIN3", SDTIntTernaryOp32)
+AMDGPUumax3 = SDNode("AMDGPUumax3", "AMDGPUISD::UMAX3", SDTIntTernaryOp32)
 
 
 def _sext_inreg_frag(div: str, vt: str) -> PatFrag:
@@ -86,8 +95,8 @@ XFORMS = (IMMPopCount,)
 FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt in ("i8", "i16")) + (
     IMMZeroBasedBitfieldMask, add_oneuse, shl_oneuse)
 
-PROFILES = (SDTIntUnaryOp32, SDTIntBitField32)
-NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32)
+PROFILES = (SDTIntUnaryOp32, SDTIntBitField32, SDTIntTernaryOp32)
+NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32, AMDGPUsmin3, AMDGPUsmax3, AMDGPUumin3, AMDGPUumax3)
 
 int_amdgcn_sffbh = Intrinsic(
     "int_amdgcn_sffbh", [llvm_anyint_ty], [LLVMMatchType(0)], [IntrNoMem, IntrSpeculatable],
@@ -141,6 +150,12 @@ DEFS = (
     _v2("V_MIN_U32_e64", "v_min_u32", "umin"),
     _v2("V_MAX_U32_e64", "v_max_u32", "umax"),
     _s1("S_ABS_I32", "s_abs_i32", "abs"),
+    *(Instruction(f"V_{k}3_{t}_e64", VOP3_32, [f"v_{k.lower()}3_{t.lower()}"],
+                  ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
+                  asm=f"v_{k.lower()}3_{t.lower()} $vdst, $src0, $src1, $src2",
+                  pattern=f"(set i32:$vdst, (AMDGPU{'s' if t == 'I32' else 'u'}{k.lower()}3 "
+                          "i32:$src0, i32:$src1, i32:$src2))")
+      for k in ("MIN", "MAX") for t in ("I32", "U32")),
     Instruction("S_SEXT_I32_I8", SOP1_32, ["s_sext_i32_i8"]),
     Instruction("S_SEXT_I32_I16", SOP1_32, ["s_sext_i32_i16"]),
     Instruction("V_BFE_I32_e64", VOP3_32, ["v_bfe_i32"], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
@@ -162,6 +177,9 @@ PATTERNS = (
     # instruction (a uniform count stays s_bcnt1 + the add)
     Pat("(i32 (add (i32 (DivergentUnaryFrag<ctpop> i32:$popcnt)), i32:$val))", "(V_BCNT_U32_B32_e64 $popcnt, $val)"),
     Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))"),
+    # legalization expands i32 abs to smax(x, 0 - x) (patterns.combine._legalize_abs): a
+    # uniform one is s_abs_i32 again by this pattern (SOPInstructions.td has it)
+    Pat("(UniformBinFrag<smax> i32:$x, (i32 (ineg i32:$x)))", "(S_ABS_I32 SReg_32:$x)"),
     # sign_extend_inreg: uniform -> the SOP1 sign extensions; divergent -> v_bfe_i32 of
     # the low 8/16 bits.
     Pat("(i32 (UniformSextInreg_i8 i32:$src))", "(S_SEXT_I32_I8 $src)"),
