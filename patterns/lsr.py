@@ -640,7 +640,85 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     c.split = split
     c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
     c.sc, c.body, c.users = sc, body, users
+    c.fn_blocks = fn.blocks
     return c
+
+
+def _reader_pins(u, x, sc) -> "bool | None":
+    """Whether ``u``, read in a block the loop header dominates, gives the loop-invariant
+    ``x`` a use of LSR's own (CollectLoopInvariantFixupsAndFormulae: a reader whose SCEV
+    is opaque, or that SCEV cannot describe -- no integer result --, other than a
+    compare with a recurrence of the loop); None where the model cannot tell (a no-op,
+    a mask, a select or phi SCEV may see through, ...)."""
+    t = u.type
+    if t is None or not (t.is_int or t.is_ptr):
+        return True  # (a store, a branch: not SCEVable)
+    op, ops = u.opcode, u.operands
+    if op in ("add", "sub", "mul", "udiv", "urem", "trunc", "zext", "sext"):
+        return False  # (a sum, product, quotient or cast: ignored)
+    if op == "icmp":
+        if len(ops) != 2 or ops[0] is ops[1]:
+            return None
+        other = ops[1] if ops[0] is x else ops[0]
+        if other.__class__ is Constant or other.__class__ is not Instruction or other.block not in sc.body:
+            return True
+        e = sc.of(other)
+        if e is None:
+            return None
+        return not (e[3] != 0 and not e[0])  # (a recurrence of the loop: the IV use has it)
+    if len(ops) != 2 or ops[0] is ops[1]:
+        return None
+    a, b = ops
+    if op in ("shl", "lshr", "ashr"):
+        if b is x or not _is_const(b):
+            return True
+        if not isinstance(b.value, int) or not 1 <= b.value <= 31:
+            return None
+        if op == "ashr":
+            return True if _ashr_by_constant(u) else None
+        return False  # (a multiple or a quotient)
+    if op in ("and", "or", "xor"):
+        if "disjoint" in u.flags:
+            return False
+        if _is_const(a) or _is_const(b):
+            return False if op == "xor" and (b.value if _is_const(b) else a.value) == -1 else None
+        return True
+    return None
+
+
+def _pinned(c, x, dom) -> "bool | None":
+    """LSR gives the loop-invariant ``x`` (an argument or an instruction outside the
+    loop) a use of its own, so a formula reading reg(x) costs no register: some reader
+    of ``x`` in a block the loop header dominates (for a phi, the block the value comes
+    from) ``_reader_pins`` it. None where some reader cannot be placed."""
+    memo = c.__dict__.setdefault("pins", {})
+    if x in memo:
+        return memo[x]
+    _kids, pre, post = dom
+    h = c.header
+    dead = getattr(c.users, "dead", ())
+    r = False
+    for b in c.fn_blocks:
+        for u in b.instructions:
+            if not any(o is x for o in u.operands):
+                continue
+            if u.opcode == "phi":
+                for v, blk in u.incoming:
+                    if v is x and pre[h] <= pre[blk] and post[blk] <= post[h]:
+                        r = None  # (a phi reading it: SCEV may see a select through it)
+                continue
+            if not (pre[h] <= pre[b] and post[b] <= post[h]):
+                continue
+            if u in dead:
+                continue
+            k = _reader_pins(u, x, c.sc)
+            if k is True:
+                memo[x] = True
+                return True
+            if k is None:
+                r = None
+    memo[x] = r
+    return r
 
 
 def _found_values(c, var: dict) -> list:
@@ -928,6 +1006,27 @@ def _decided(c, ex, dom) -> bool:
     return True
 
 
+def _pins_decided(c, dom) -> bool:
+    """Whether the model knows each up-counting use's formula given the loop-invariant
+    values LSR pins in registers of their own (``_pinned``): with a pinned invariant
+    part I, a single value, and a constant c, reg(I) + reg(W) + reg(%i) and the
+    immediate c take fewer registers than reg(I+c) beside the pinned reg(I) (the
+    immediate is added last: ``c.pinned_readers``); where the model cannot tell
+    whether I is pinned, it declines."""
+    c.pinned_readers = set()
+    for reader, _value, (_var, inv, const, step) in c.uses:
+        if step != 1 or not inv:
+            continue
+        if len(inv) == 1 and next(iter(inv.values())) == 1:
+            if const:
+                p = _pinned(c, next(iter(inv)), dom)
+                if p is None:
+                    return False
+                if p:
+                    c.pinned_readers.add(reader)
+    return True
+
+
 def _insert_point(reader, value, idom, dom, home, depth, inserted):
     """AdjustInsertPositionForExpand: the instruction the expansion of the use of
     ``value`` goes before, ``reader`` the lowest position (the reading instruction, or
@@ -1043,7 +1142,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
     ex = _Expander(fn, i32, bodies, home, depth, created)
-    claims = [c for c in claims if _decided(c, ex, dom)]
+    claims = [c for c in claims if _decided(c, ex, dom) and _pins_decided(c, dom)]
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)
@@ -1100,9 +1199,11 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             terms = [(_kind(x, k), x) for x, k in var.items()]
             # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
             # (and a down-counting one beside a use starting at 0: reg(W) + reg(I) + the IV)
-            icv = expand_invariant(c, inv, const) if inv and (step == 1 or c.split) else None
+            pinned = reader in c.pinned_readers
+            icv = None if not inv or not (step == 1 or c.split) else next(iter(inv)) if pinned else \
+                expand_invariant(c, inv, const)
             imm = const - (1 << 32) if const >= 1 << 31 else const
-            imm = imm if step == 1 and not inv and imm else None
+            imm = imm if step == 1 and (not inv or pinned) and imm else None
             # a phi's use is expanded at the end of the block it comes from (RewriteForPHI)
             lowest = reader if reader.opcode != "phi" else \
                 next(blk for x, blk in reader.incoming if x is value).terminator
