@@ -55,7 +55,13 @@ reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share; when so
 start at 0 and the others at an I, the IV counts from 0 and those others get reg(W) +
 reg(I) + reg({0,+,-1}), with no up-counting use with an invariant part), reg(W) +
 reg(I+c) + reg(%i) for an up-counting one with an invariant part I (reg(W) + reg(%i)
-and the immediate c when I is empty), expanded as LSR's Expand drives SCEVExpander
+and the immediate c when I is empty; reg(I) + reg(W) + reg(%i) and the immediate c when
+I is one value with a use of LSR's own -- CollectLoopInvariantFixupsAndFormulae gives
+one to a loop-invariant value read, in a block the header dominates, by an operation
+SCEV sees as opaque or cannot describe, other than a compare with a recurrence of the
+loop (``_pinned``), so reg(I) costs no register and reg(I+c) one more; where a reader
+of I is one SCEV may see through -- a no-op, a mask, a select, a phi -- the model
+declines: ``_pins_decided``), expanded as LSR's Expand drives SCEVExpander
 (``_Expander``): the registers each expanded, then their sum, then the immediate
 added. A new induction variable ``%lsr.iv = phi [%lsr.iv.next, latch], [start,
 preheader]`` at the top of the header (incoming values in the header's
@@ -1197,7 +1203,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                 created.append((nxt, c.inext))
             ivv = c.iv if step == 1 else phi
             terms = [(_kind(x, k), x) for x, k in var.items()]
-            # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
+            # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i), or reg(I) and
+            # the immediate c last when I has a use of its own
             # (and a down-counting one beside a use starting at 0: reg(W) + reg(I) + the IV)
             pinned = reader in c.pinned_readers
             icv = None if not inv or not (step == 1 or c.split) else next(iter(inv)) if pinned else \
