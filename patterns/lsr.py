@@ -109,6 +109,8 @@ transformed), though LSR rewrites many: down-counting uses with different invari
 parts other than 0 and one I (they may share one new IV, with the invariant parts in
 registers of their own: the solver's choice; so may up-counting uses with different invariant parts),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
+an up-counting use whose W holds the whole W' of an earlier up-counting use with formula
+reg(W') + reg(%i) (the solver requires that register of it: ``_shares_part``),
 values SCEV does not see as opaque (products of sums or of more values, quotients
 of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
 select-like phis, phis over critical edges or outside the loop, an instruction with
@@ -1033,6 +1035,25 @@ def _pins_decided(c, dom) -> bool:
     return True
 
 
+def _shares_part(c) -> bool:
+    """An up-counting use whose loop-variant part W (two terms or more) holds, as a
+    part, the whole W' of an up-counting use LSR takes before it (``c.uses`` is in
+    LSR's order) and whose formula is exactly reg(W') + reg(%i): the solver requires
+    of a later use the registers earlier ones chose when it can read them, so W's
+    formula gets reg(W') and the rest beside it (seen against llc), which the model
+    does not follow: it declines. (With W's use first, W stays one register.)"""
+    seen: list = []
+    for _r, _v, (var, inv, k, step) in c.uses:
+        if step != 1 or not var:
+            continue
+        w = frozenset(var.items())
+        if len(w) > 1 and any(x < w for x in seen):
+            return True
+        if not inv and not k:
+            seen.append(w)
+    return False
+
+
 def _insert_point(reader, value, idom, dom, home, depth, inserted):
     """AdjustInsertPositionForExpand: the instruction the expansion of the use of
     ``value`` goes before, ``reader`` the lowest position (the reading instruction, or
@@ -1148,7 +1169,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
     ex = _Expander(fn, i32, bodies, home, depth, created)
-    claims = [c for c in claims if _decided(c, ex, dom) and _pins_decided(c, dom)]
+    claims = [c for c in claims if _decided(c, ex, dom) and _pins_decided(c, dom) and not _shares_part(c)]
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)

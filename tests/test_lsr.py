@@ -428,3 +428,16 @@ def test_counting_up_with_an_invariant_value_read_in_the_loop(pair):
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+def test_up_counting_use_holding_an_earlier_uses_register_is_left_alone():
+    """``%acc - %h - %g + %i`` after a use ``-%h + %i`` LSR takes first: llc's solver
+    requires the earlier use's register reg(-1 * %h) of the later formula and splits
+    its W around it; the model does not follow this and leaves the loop as it was."""
+    body = ("  %h = lshr i32 %acc, %b\n  %s0 = sub i32 %i, %h\n  %g = or i32 %b, %acc\n"
+            "  %s1 = sub i32 %s0, %g\n  %s = add i32 %acc, %s1\n")
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body).replace(
+        "  %accn = xor i32 %u, %i\n", "  %o = or i32 %u, %s0\n  %accn = xor i32 %o, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
