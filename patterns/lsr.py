@@ -55,7 +55,13 @@ reg(W) + reg({I+c,+,-1}) for a down-counting use (one new IV they share; when so
 start at 0 and the others at an I, the IV counts from 0 and those others get reg(W) +
 reg(I) + reg({0,+,-1}), with no up-counting use with an invariant part), reg(W) +
 reg(I+c) + reg(%i) for an up-counting one with an invariant part I (reg(W) + reg(%i)
-and the immediate c when I is empty), expanded as LSR's Expand drives SCEVExpander
+and the immediate c when I is empty; reg(I) + reg(W) + reg(%i) and the immediate c when
+I is one value with a use of LSR's own -- CollectLoopInvariantFixupsAndFormulae gives
+one to a loop-invariant value read, in a block the header dominates, by an operation
+SCEV sees as opaque or cannot describe, other than a compare with a recurrence of the
+loop (``_pinned``), so reg(I) costs no register and reg(I+c) one more; where a reader
+of I is one SCEV may see through -- a no-op, a mask, a select, a phi -- the model
+declines: ``_pins_decided``), expanded as LSR's Expand drives SCEVExpander
 (``_Expander``): the registers each expanded, then their sum, then the immediate
 added. A new induction variable ``%lsr.iv = phi [%lsr.iv.next, latch], [start,
 preheader]`` at the top of the header (incoming values in the header's
@@ -103,6 +109,8 @@ transformed), though LSR rewrites many: down-counting uses with different invari
 parts other than 0 and one I (they may share one new IV, with the invariant parts in
 registers of their own: the solver's choice; so may up-counting uses with different invariant parts),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
+an up-counting use whose W holds the whole W' of an earlier up-counting use with formula
+reg(W') + reg(%i) (the solver requires that register of it: ``_shares_part``),
 values SCEV does not see as opaque (products of sums or of more values, quotients
 of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
 select-like phis, phis over critical edges or outside the loop, an instruction with
@@ -640,7 +648,85 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     c.split = split
     c.compares = [(u, True) for u in zero] + [(u, False) for u in basic]
     c.sc, c.body, c.users = sc, body, users
+    c.fn_blocks = fn.blocks
     return c
+
+
+def _reader_pins(u, x, sc) -> "bool | None":
+    """Whether ``u``, read in a block the loop header dominates, gives the loop-invariant
+    ``x`` a use of LSR's own (CollectLoopInvariantFixupsAndFormulae: a reader whose SCEV
+    is opaque, or that SCEV cannot describe -- no integer result --, other than a
+    compare with a recurrence of the loop); None where the model cannot tell (a no-op,
+    a mask, a select or phi SCEV may see through, ...)."""
+    t = u.type
+    if t is None or not (t.is_int or t.is_ptr):
+        return True  # (a store, a branch: not SCEVable)
+    op, ops = u.opcode, u.operands
+    if op in ("add", "sub", "mul", "udiv", "urem", "trunc", "zext", "sext"):
+        return False  # (a sum, product, quotient or cast: ignored)
+    if op == "icmp":
+        if len(ops) != 2 or ops[0] is ops[1]:
+            return None
+        other = ops[1] if ops[0] is x else ops[0]
+        if other.__class__ is Constant or other.__class__ is not Instruction or other.block not in sc.body:
+            return True
+        e = sc.of(other)
+        if e is None:
+            return None
+        return not (e[3] != 0 and not e[0])  # (a recurrence of the loop: the IV use has it)
+    if len(ops) != 2 or ops[0] is ops[1]:
+        return None
+    a, b = ops
+    if op in ("shl", "lshr", "ashr"):
+        if b is x or not _is_const(b):
+            return True
+        if not isinstance(b.value, int) or not 1 <= b.value <= 31:
+            return None
+        if op == "ashr":
+            return True if _ashr_by_constant(u) else None
+        return False  # (a multiple or a quotient)
+    if op in ("and", "or", "xor"):
+        if "disjoint" in u.flags:
+            return False
+        if _is_const(a) or _is_const(b):
+            return False if op == "xor" and (b.value if _is_const(b) else a.value) == -1 else None
+        return True
+    return None
+
+
+def _pinned(c, x, dom) -> "bool | None":
+    """LSR gives the loop-invariant ``x`` (an argument or an instruction outside the
+    loop) a use of its own, so a formula reading reg(x) costs no register: some reader
+    of ``x`` in a block the loop header dominates (for a phi, the block the value comes
+    from) ``_reader_pins`` it. None where some reader cannot be placed."""
+    memo = c.__dict__.setdefault("pins", {})
+    if x in memo:
+        return memo[x]
+    _kids, pre, post = dom
+    h = c.header
+    dead = getattr(c.users, "dead", ())
+    r = False
+    for b in c.fn_blocks:
+        for u in b.instructions:
+            if not any(o is x for o in u.operands):
+                continue
+            if u.opcode == "phi":
+                for v, blk in u.incoming:
+                    if v is x and pre[h] <= pre[blk] and post[blk] <= post[h]:
+                        r = None  # (a phi reading it: SCEV may see a select through it)
+                continue
+            if not (pre[h] <= pre[b] and post[b] <= post[h]):
+                continue
+            if u in dead:
+                continue
+            k = _reader_pins(u, x, c.sc)
+            if k is True:
+                memo[x] = True
+                return True
+            if k is None:
+                r = None
+    memo[x] = r
+    return r
 
 
 def _found_values(c, var: dict) -> list:
@@ -928,6 +1014,46 @@ def _decided(c, ex, dom) -> bool:
     return True
 
 
+def _pins_decided(c, dom) -> bool:
+    """Whether the model knows each up-counting use's formula given the loop-invariant
+    values LSR pins in registers of their own (``_pinned``): with a pinned invariant
+    part I, a single value, and a constant c, reg(I) + reg(W) + reg(%i) and the
+    immediate c take fewer registers than reg(I+c) beside the pinned reg(I) (the
+    immediate is added last: ``c.pinned_readers``); where the model cannot tell
+    whether I is pinned, it declines."""
+    c.pinned_readers = set()
+    for reader, _value, (_var, inv, const, step) in c.uses:
+        if step != 1 or not inv:
+            continue
+        if len(inv) == 1 and next(iter(inv.values())) == 1:
+            if const:
+                p = _pinned(c, next(iter(inv)), dom)
+                if p is None:
+                    return False
+                if p:
+                    c.pinned_readers.add(reader)
+    return True
+
+
+def _shares_part(c) -> bool:
+    """An up-counting use whose loop-variant part W (two terms or more) holds, as a
+    part, the whole W' of an up-counting use LSR takes before it (``c.uses`` is in
+    LSR's order) and whose formula is exactly reg(W') + reg(%i): the solver requires
+    of a later use the registers earlier ones chose when it can read them, so W's
+    formula gets reg(W') and the rest beside it (seen against llc), which the model
+    does not follow: it declines. (With W's use first, W stays one register.)"""
+    seen: list = []
+    for _r, _v, (var, inv, k, step) in c.uses:
+        if step != 1 or not var:
+            continue
+        w = frozenset(var.items())
+        if len(w) > 1 and any(x < w for x in seen):
+            return True
+        if not inv and not k:
+            seen.append(w)
+    return False
+
+
 def _insert_point(reader, value, idom, dom, home, depth, inserted):
     """AdjustInsertPositionForExpand: the instruction the expansion of the use of
     ``value`` goes before, ``reader`` the lowest position (the reading instruction, or
@@ -1043,7 +1169,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
     ex = _Expander(fn, i32, bodies, home, depth, created)
-    claims = [c for c in claims if _decided(c, ex, dom)]
+    claims = [c for c in claims if _decided(c, ex, dom) and _pins_decided(c, dom) and not _shares_part(c)]
     if not claims:
         return []
     order = None  # block -> its position (made when a new IV needs it)
@@ -1098,11 +1224,14 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                 created.append((nxt, c.inext))
             ivv = c.iv if step == 1 else phi
             terms = [(_kind(x, k), x) for x, k in var.items()]
-            # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i)
+            # an up-counting use with an invariant part: reg(W) + reg(I+c) + reg(%i), or reg(I) and
+            # the immediate c last when I has a use of its own
             # (and a down-counting one beside a use starting at 0: reg(W) + reg(I) + the IV)
-            icv = expand_invariant(c, inv, const) if inv and (step == 1 or c.split) else None
+            pinned = reader in c.pinned_readers
+            icv = None if not inv or not (step == 1 or c.split) else next(iter(inv)) if pinned else \
+                expand_invariant(c, inv, const)
             imm = const - (1 << 32) if const >= 1 << 31 else const
-            imm = imm if step == 1 and not inv and imm else None
+            imm = imm if step == 1 and (not inv or pinned) and imm else None
             # a phi's use is expanded at the end of the block it comes from (RewriteForPHI)
             lowest = reader if reader.opcode != "phi" else \
                 next(blk for x, blk in reader.incoming if x is value).terminator

@@ -409,3 +409,35 @@ def test_quotient_by_a_power_of_two_is_a_term(body):
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+@pytest.mark.parametrize("pair", [("  %s1 = add i32 %acc, %i\n  %s2 = add i32 %s1, 5\n  %s = add i32 %s2, %dv\n",
+                                   "  %t = xor i32 %s, %dv\n"),
+                                  ("  %x = xor i32 %acc, -1\n  %s1 = add i32 %x, %i\n  %s = add i32 %s1, %a\n",
+                                   "  %t = xor i32 %s, %b\n"),
+                                  ("  %s1 = add i32 %acc, %i\n  %s2 = add i32 %s1, -1\n  %s = add i32 %s2, %b\n",
+                                   "  %t = xor i32 %s, %b\n")],
+                         ids=["instruction", "negated-argument", "argument"])
+def test_counting_up_with_an_invariant_value_read_in_the_loop(pair):
+    """``W + I + c + %i`` with I one loop-invariant value also read in the loop by an
+    opaque operation: LSR gives I a use of its own (a register it pays for anyway), so
+    llc keeps reg(I) + reg(W) + reg(%i) and adds c last, instead of expanding I + c in
+    the preheader; the model does the same."""
+    body, reader = pair
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body).replace("  %t = xor i32 %s, %b\n", reader)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+
+
+def test_up_counting_use_holding_an_earlier_uses_register_is_left_alone():
+    """``%acc - %h - %g + %i`` after a use ``-%h + %i`` LSR takes first: llc's solver
+    requires the earlier use's register reg(-1 * %h) of the later formula and splits
+    its W around it; the model does not follow this and leaves the loop as it was."""
+    body = ("  %h = lshr i32 %acc, %b\n  %s0 = sub i32 %i, %h\n  %g = or i32 %b, %acc\n"
+            "  %s1 = sub i32 %s0, %g\n  %s = add i32 %acc, %s1\n")
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body).replace(
+        "  %accn = xor i32 %u, %i\n", "  %o = or i32 %u, %s0\n  %accn = xor i32 %o, %i\n")
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
