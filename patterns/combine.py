@@ -1945,8 +1945,10 @@ def _lz_full(n: SDNode, room: int):
     return f
 
 
-_LZ_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL", "ISD::UMIN", "ISD::UMAX",
-                        "ISD::SMAX", "ISD::SMIN"})
+# (min/max are not here: their leading zeros come from KnownBits::umin/umax/smin/smax
+# of the operands' known bits, _lz_leaf; e.g. smax of a non-negative value is non-negative
+# whatever the other operand)
+_LZ_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL"})
 
 
 def _lz_operands(n: SDNode):
@@ -3022,7 +3024,7 @@ def run(dag, target=None) -> None:
     numbered, with use counts and divergence bits."""
     ctx = _Ctx(dag, target)
     _combine_run(ctx)
-    _legalize_abs(ctx)
+    _legalize(ctx)
     if ctx.events or ctx.late:
         stale = ctx.between_runs()
         if ctx.late:
@@ -3044,6 +3046,22 @@ def run(dag, target=None) -> None:
     # nothing: combine2 would change nothing either)
     _mul_pow2_plus1_at_selection(dag, ctx)
     _finish(dag, ctx)
+
+
+_FFB = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}
+
+
+def _legalize(ctx: _Ctx) -> None:
+    """The legalizations between the combine runs that change what combine2 and the
+    blocks reading a value see: ``_legalize_abs``, and the i32 zero-undef counts
+    becoming the target's find-first-bit nodes (AMDGPUTargetLowering::LowerCTLZ_CTTZ),
+    whose result for a zero input is -1, so nothing is known of their bits any more
+    (the known bits a later block reads, and combine2's)."""
+    _legalize_abs(ctx)
+    todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
+            if n.opcode in _FFB and n.wlix != _DEAD and n.vt == "i32" and _FFB[n.opcode] in ctx.legal]
+    for n in todo:
+        _set(ctx, n, _FFB[n.opcode], [n.ops[0]])
 
 
 def _legalize_abs(ctx: _Ctx) -> None:

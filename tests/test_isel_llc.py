@@ -147,6 +147,9 @@ _OPS = {
     "max3_two_uses": "call i32 @llvm.umax.i32(i32 %x, i32 %y)\n  %r1 = call i32 @llvm.umax.i32(i32 %r0, i32 %z)\n"
                      "  %r = xor i32 %r1, %r0",
     "max3_abs": "call i32 @llvm.abs.i32(i32 %x, i1 false)\n  %r = call i32 @llvm.smax.i32(i32 %y, i32 %r0)",
+    # smax of a non-negative value is non-negative whatever the other operand
+    # (KnownBits::smax), so the ashr of it is a lshr
+    "smax_nonneg_sra": "lshr i32 %x, 16\n  %m = call i32 @llvm.smax.i32(i32 %r0, i32 %y)\n  %r = ashr i32 %m, %z",
     # InstSimplify's associative regrouping: ((x | y) | z) | x -> (x | y) | z
     "assoc_or": "or i32 %x, %y\n  %r1 = or i32 %r0, %z\n  %r = or i32 %r1, %x",
     "assoc_xor": "xor i32 %x, %y\n  %r1 = xor i32 %r0, %z\n  %r2 = xor i32 %r1, %x\n  %r = add i32 %r2, %x",
@@ -296,6 +299,39 @@ def test_sink_moves_intrinsic_calls_as_llc(amdgpu):
     assert res.equal, res.diff()
     ours = dict(res.ours)
     assert "S_FLBIT_I32_B32" not in ours and ours.get("S_MIN_U32") == 1  # (the umin moved too)
+
+
+# A count read in another block: after legalization a zero-undef ctlz is the target's
+# find-first-bit node (-1 for a zero input), so the block reading it knows none of its
+# bits (FunctionLoweringInfo's live-out info): the ashr stays an ashr there, while the
+# same ashr next to the count is a lshr (its sign bit known zero before legalization).
+_COUNT_ACROSS_BLOCKS = """declare i32 @llvm.ctlz.i32(i32, i1)
+define amdgpu_kernel void @count_across(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
+entry:
+  %z = call i32 @llvm.ctlz.i32(i32 %a, i1 true)
+  %near = ashr i32 %z, %b
+  %c = icmp slt i32 %n, 7
+  br i1 %c, label %then, label %exit
+then:
+  %far = ashr i32 %z, %n
+  %t = add i32 %far, %near
+  br label %exit
+exit:
+  %p = phi i32 [ %t, %then ], [ %near, %entry ]
+  store i32 %p, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_count_known_bits_across_blocks_as_llc(amdgpu):
+    from patterns.mir import compare_with_llc
+
+    llc = require("llc-19")
+    (res,) = compare_with_llc(_COUNT_ACROSS_BLOCKS, amdgpu, llc, path="count_across.ll")
+    assert res.equal, res.diff()
+    ours = dict(res.ours)
+    assert ours.get("S_ASHR_I32") == 1 and ours.get("S_LSHR_B32") == 1
 
 
 # Values crossing blocks: the register a value lives in between blocks follows the

@@ -20,6 +20,10 @@ const char *llvm::getAMDGPUTargetNodeName(unsigned Opcode) {
     return "AMDGPUISD::BFE_U32";
   case AMDGPUISD::FFBH_I32: // AMDGPUffbh_i32
     return "AMDGPUISD::FFBH_I32";
+  case AMDGPUISD::FFBH_U32: // AMDGPUffbh_u32_impl
+    return "AMDGPUISD::FFBH_U32";
+  case AMDGPUISD::FFBL_B32: // AMDGPUffbl_b32_impl
+    return "AMDGPUISD::FFBL_B32";
   case AMDGPUISD::MUL_I24: // AMDGPUmul_i24
     return "AMDGPUISD::MUL_I24";
   case AMDGPUISD::MUL_U24: // AMDGPUmul_u24

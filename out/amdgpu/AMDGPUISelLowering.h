@@ -15,6 +15,8 @@ enum NodeType : unsigned {
   BFE_I32,
   BFE_U32,
   FFBH_I32,
+  FFBH_U32,
+  FFBL_B32,
   MUL_I24,
   MUL_U24,
   SMAX3,

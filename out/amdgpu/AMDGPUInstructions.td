@@ -422,6 +422,18 @@ def : Pat<(DivergentBinFrag<xor> i32:$z, (and i32:$x, (xor i32:$y, i32:$z))),
 def : Pat<(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i32:$z))),
   (V_BFI_B32_e64 (V_XOR_B32_e64 $x, $y), $z, $y)>;
 
+def : Pat<(i32 (UniformUnaryFrag<AMDGPUffbh_u32_impl> i32:$src)),
+  (S_FLBIT_I32_B32 $src)>;
+
+def : Pat<(i32 (DivergentUnaryFrag<AMDGPUffbh_u32_impl> i32:$src)),
+  (V_FFBH_U32_e64 $src)>;
+
+def : Pat<(i32 (UniformUnaryFrag<AMDGPUffbl_b32_impl> i32:$src)),
+  (S_FF1_I32_B32 $src)>;
+
+def : Pat<(i32 (DivergentUnaryFrag<AMDGPUffbl_b32_impl> i32:$src)),
+  (V_FFBL_B32_e64 $src)>;
+
 def : Pat<(i32 (DivergentUnaryFrag<ctpop> i32:$src)),
   (V_BCNT_U32_B32_e64 $src, (i32 0))>;
 

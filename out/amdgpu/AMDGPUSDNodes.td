@@ -11,6 +11,8 @@ def SDTIntBinOp32 : SDTypeProfile<1, 2, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, S
 
 // Target nodes
 def AMDGPUffbh_i32 : SDNode<"AMDGPUISD::FFBH_I32", SDTIntUnaryOp32, []>;
+def AMDGPUffbh_u32_impl : SDNode<"AMDGPUISD::FFBH_U32", SDTIntUnaryOp32, []>;
+def AMDGPUffbl_b32_impl : SDNode<"AMDGPUISD::FFBL_B32", SDTIntUnaryOp32, []>;
 def AMDGPUbfe_u32 : SDNode<"AMDGPUISD::BFE_U32", SDTIntBitField32, []>;
 def AMDGPUbfe_i32 : SDNode<"AMDGPUISD::BFE_I32", SDTIntBitField32, []>;
 def AMDGPUsmin3 : SDNode<"AMDGPUISD::SMIN3", SDTIntTernaryOp32, []>;

@@ -6,7 +6,9 @@ with llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel):
 
 - ctpop: s_bcnt1_i32_b32 / v_bcnt_u32_b32 (src, 0); bitreverse: s_brev_b32 / v_bfrev_b32;
 - ctlz_zero_undef: s_flbit_i32_b32 / v_ffbh_u32; cttz_zero_undef: s_ff1_i32_b32 /
-  v_ffbl_b32 (llc lowers a zero-defined ctlz/cttz to these plus umin(.., 32));
+  v_ffbl_b32 (llc lowers a zero-defined ctlz/cttz to these plus umin(.., 32)); after
+  legalization they are the AMDGPUISD::FFBH_U32 / FFBL_B32 nodes, matched by patterns
+  of their own;
 - llvm.amdgcn.sffbh (signed find-first-bit-high) lowered to AMDGPUISD::FFBH_I32:
   s_flbit_i32 / v_ffbh_i32;
 - smin/smax/umin/umax: s_min_i32 ... / v_min_i32_e64 ...; abs: s_abs_i32, divergent
@@ -57,6 +59,10 @@ SDTIntBitField32 = SDTypeProfile(
     1, 3, [SDTCisVT(0, i32), SDTCisSameAs(0, 1), SDTCisVT(2, i32), SDTCisVT(3, i32)], name="SDTIntBitField32")
 
 AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32)
+# what legalization makes of ctlz_zero_undef / cttz_zero_undef (the hardware's find-first
+# -bit, -1 for a zero input: so no known bits; patterns.combine._legalize)
+AMDGPUffbh_u32_impl = SDNode("AMDGPUffbh_u32_impl", "AMDGPUISD::FFBH_U32", SDTIntUnaryOp32)
+AMDGPUffbl_b32_impl = SDNode("AMDGPUffbl_b32_impl", "AMDGPUISD::FFBL_B32", SDTIntUnaryOp32)
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
 AMDGPUbfe_i32 = SDNode("AMDGPUbfe_i32", "AMDGPUISD::BFE_I32", SDTIntBitField32)
 # three-operand min/max (SITargetLowering::performMinMaxCombine: a min/max of a one-use
@@ -96,7 +102,7 @@ FRAGS = tuple(_sext_inreg_frag(d, vt) for d in ("uniform", "divergent") for vt i
     IMMZeroBasedBitfieldMask, add_oneuse, shl_oneuse)
 
 PROFILES = (SDTIntUnaryOp32, SDTIntBitField32, SDTIntTernaryOp32)
-NODES = (AMDGPUffbh_i32, AMDGPUbfe_u32, AMDGPUbfe_i32, AMDGPUsmin3, AMDGPUsmax3, AMDGPUumin3, AMDGPUumax3)
+NODES = (AMDGPUffbh_i32, AMDGPUffbh_u32_impl, AMDGPUffbl_b32_impl, AMDGPUbfe_u32, AMDGPUbfe_i32, AMDGPUsmin3, AMDGPUsmax3, AMDGPUumin3, AMDGPUumax3)
 
 int_amdgcn_sffbh = Intrinsic(
     "int_amdgcn_sffbh", [llvm_anyint_ty], [LLVMMatchType(0)], [IntrNoMem, IntrSpeculatable],
@@ -172,6 +178,13 @@ DEFS = (
 )
 
 PATTERNS = (
+    # LLVM's AMDGPUffbh_u32 / AMDGPUffbl_b32 fragments match ctlz_zero_undef /
+    # cttz_zero_undef and the target nodes legalization makes of them; here the target
+    # nodes get patterns of their own beside the instructions' own
+    Pat("(i32 (UniformUnaryFrag<AMDGPUffbh_u32_impl> i32:$src))", "(S_FLBIT_I32_B32 $src)"),
+    Pat("(i32 (DivergentUnaryFrag<AMDGPUffbh_u32_impl> i32:$src))", "(V_FFBH_U32_e64 $src)"),
+    Pat("(i32 (UniformUnaryFrag<AMDGPUffbl_b32_impl> i32:$src))", "(S_FF1_I32_B32 $src)"),
+    Pat("(i32 (DivergentUnaryFrag<AMDGPUffbl_b32_impl> i32:$src))", "(V_FFBL_B32_e64 $src)"),
     Pat("(i32 (DivergentUnaryFrag<ctpop> i32:$src))", "(V_BCNT_U32_B32_e64 $src, (i32 0))"),
     # v_bcnt_u32_b32 adds its second source: a divergent count feeding an add is one
     # instruction (a uniform count stays s_bcnt1 + the add)
