@@ -90,6 +90,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   either divergence). Not modeled: its MED3 clamp of two constants, visitCTPOP's shift
   look-through, visitBITREVERSE, SimplifyDemandedBits' sign-bit
   OR/AND form of a min/max of all-sign-bit values;
+- visitSIGN_EXTEND_INREG (``_visit_SIGN_EXTEND_INREG``): a constant, an input already
+  sign extended, nested extensions, a known-zero sign bit (-> and), ``srl`` -> ``sra``;
+  its known bits are KnownBits::sextInReg of the operand's;
 - TargetLowering::SimplifyDemandedBits / SimplifyMultipleUseDemandedBits for the modeled
   ops (``_sdb``): constants shrunk, and/or/xor operands that contribute no demanded bit
   dropped, xor -> or / not, sra -> srl, shift pairs merged, add/sub/mul demanding only low
@@ -1714,6 +1717,40 @@ def _visit_ABS(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
+def _visit_SIGN_EXTEND_INREG(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitSIGN_EXTEND_INREG for i32 values: a constant; an input sign
+    extended already (ComputeMaxSignificantBits within the width) is the result; nested
+    extensions keep the narrower; a known-zero sign bit makes it an and with the low
+    mask (zext_in_reg); ``(sext_in_reg (srl X, c), iN)`` -> ``sra X, c`` when X has the
+    sign bits for it. (SimplifyDemandedBits of its operand is not modeled here.)"""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    x, t = ops
+    bits, ext = _width(n.vt), _width(t.vt)
+    if not bits or not ext or ext >= bits:
+        return False
+    if _is_c(x):
+        v = x.value & ((1 << ext) - 1)
+        ctx.replace(n, ctx.const(v - (1 << ext) if v >> (ext - 1) else v, n.vt))
+        return True
+    if ext >= bits - _sign_bits(x, ctx) + 1:
+        ctx.replace(n, x)
+        return True
+    if x.opcode == "ISD::SIGN_EXTEND_INREG" and ext < (_width(x.ops[1].vt) or bits):
+        _set(ctx, n, "ISD::SIGN_EXTEND_INREG", [x.ops[0], t])
+        return True
+    if _kb(x, ctx).zero >> (ext - 1) & 1:
+        _set(ctx, n, "ISD::AND", [x, ctx.const((1 << ext) - 1, n.vt)])
+        return True
+    if x.opcode == "ISD::SRL" and _is_c(x.ops[1]):
+        sh = x.ops[1].value & ((1 << bits) - 1)
+        if sh <= bits - ext and (bits - ext) - sh < _sign_bits(x.ops[0], ctx):
+            _set(ctx, n, "ISD::SRA", [x.ops[0], x.ops[1]])
+            return True
+    return False
+
+
 _MINMAX_FLIP = {"ISD::SMIN": "ISD::UMIN", "ISD::SMAX": "ISD::UMAX", "ISD::UMIN": "ISD::SMIN", "ISD::UMAX": "ISD::SMAX"}
 
 
@@ -1816,7 +1853,7 @@ _VISITORS = {
     "ISD::SETCC": _visit_other, "ISD::SIGN_EXTEND": _visit_other, "ISD::SELECT": _visit_other,
     "ISD::CTLZ": _visit_other, "ISD::CTTZ": _visit_other, "ISD::SMAX": _visit_MINMAX,
     "ISD::SMIN": _visit_MINMAX, "ISD::UMIN": _visit_MINMAX, "ISD::UMAX": _visit_MINMAX,
-    "ISD::ABS": _visit_ABS,
+    "ISD::ABS": _visit_ABS, "ISD::SIGN_EXTEND_INREG": _visit_SIGN_EXTEND_INREG,
 }
 for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
     _VISITORS.setdefault(_opc, _commuted_other)
@@ -1977,8 +2014,9 @@ def _lz_leaf(n: SDNode) -> int:
         if k.__class__ is not int:
             k = n.klz = _known_lz(k)
         return k
-    if opc in _KB_INTRINSIC:
-        # (the counts, bitreverse, abs: from the operand's known bits, _kb_intrinsic)
+    if opc in _KB_INTRINSIC or opc == "ISD::SIGN_EXTEND_INREG":
+        # (the counts, bitreverse, abs, min/max, sign_extend_inreg: from the operands'
+        # known bits, _kb_intrinsic / _sext_in_reg_known)
         return _kb(n, None).lead_zeros()
     if opc == "ISD::INTRINSIC_WO_CHAIN":
         # a workitem id is lowered with AssertZext to the bits of the largest id (flat
@@ -2365,6 +2403,12 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
                 return _CUT
             need = fa[1] if fa[1] > fb[1] else fb[1]
             f = (fa[0].intersect(fb[0]), need + 1 if need < 6 else 7)
+        elif opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and _width(ops[1].vt):
+            fa = _kb_full(ops[0], ctx, room - 1)
+            if fa[0] is None:
+                return _CUT
+            need = fa[1]
+            f = (_sext_in_reg_known(fa[0], _width(ops[1].vt)), need + 1 if need < 6 else 7)
         elif opc in _KB_INTRINSIC and ops:
             fa = _kb_full(ops[0], ctx, room - 1)
             if fa[0] is None:
@@ -2428,6 +2472,8 @@ def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
         return _kb_binop(opc, bits, _kb(ops[0], ctx, depth + 1), _kb(ops[1], ctx, depth + 1))
     if opc == "ISD::SELECT" and len(ops) == 3:
         return _kb(ops[1], ctx, depth + 1).intersect(_kb(ops[2], ctx, depth + 1))
+    if opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and _width(ops[1].vt):
+        return _sext_in_reg_known(_kb(ops[0], ctx, depth + 1), _width(ops[1].vt))
     if opc in _KB_INTRINSIC and ops:
         return _kb_intrinsic(opc, bits, _kb(ops[0], ctx, depth + 1),
                              _kb(ops[1], ctx, depth + 1) if opc in _KB_MINMAX else None)
@@ -2438,6 +2484,24 @@ _KB_MINMAX = {"ISD::UMIN": umin_masks, "ISD::UMAX": umax_masks, "ISD::SMIN": smi
 _KB_COUNT = {"ISD::CTPOP": "ctpop", "ISD::CTLZ": "ctlz", "ISD::CTLZ_ZERO_UNDEF": "ctlz", "ISD::CTTZ": "cttz",
              "ISD::CTTZ_ZERO_UNDEF": "cttz"}
 _KB_INTRINSIC = frozenset(_KB_MINMAX) | frozenset(_KB_COUNT) | {"ISD::BITREVERSE", "ISD::ABS"}
+
+
+def _sext_in_reg_known(k: Known, ext: int) -> Known:
+    """KnownBits::sextInReg: the low ``ext`` bits, their top bit copied upward."""
+    bits = k.bits
+    if ext >= bits:
+        return k
+    m = (1 << bits) - 1
+    low = (1 << ext) - 1
+    high = m & ~low
+    z, o = k.zero & low, k.one & low
+    if z >> (ext - 1) & 1:
+        z |= high
+    if o >> (ext - 1) & 1:
+        o |= high
+    if not (z | o):
+        return _UNK32 if bits == 32 else _unknown(bits)
+    return Known(z, o, bits)
 
 
 def _kb_intrinsic(opc: str, bits: int, ka: Known, kb: Known | None) -> Known:

@@ -150,6 +150,15 @@ _OPS = {
     # smax of a non-negative value is non-negative whatever the other operand
     # (KnownBits::smax), so the ashr of it is a lshr
     "smax_nonneg_sra": "lshr i32 %x, 16\n  %m = call i32 @llvm.smax.i32(i32 %r0, i32 %y)\n  %r = ashr i32 %m, %z",
+    # visitSIGN_EXTEND_INREG: an input with the sign bits already is the result; nested
+    # extensions keep the narrower; a known-zero sign bit is an and; (sext_in_reg
+    # (srl X, c), i8) -> sra X, c when X has the sign bits
+    "sx_signed_already": "ashr i32 %x, 20\n  %s = shl i32 %r0, 16\n  %r = ashr i32 %s, 16",
+    "sx_sign_zero": "and i32 %x, 32767\n  %s = shl i32 %r0, 16\n  %r1 = ashr i32 %s, 16\n  %r = xor i32 %r1, %y",
+    "sx_srl_sra": "ashr i32 %x, 8\n  %q = lshr i32 %r0, 16\n  %s = shl i32 %q, 24\n  %r1 = ashr i32 %s, 24\n"
+                  "  %r = xor i32 %r1, %y",
+    "sx_nested": "shl i32 %x, 16\n  %t = ashr i32 %r0, 16\n  %s = shl i32 %t, 24\n  %r1 = ashr i32 %s, 24\n"
+                 "  %r = xor i32 %r1, %y",
     # InstSimplify's associative regrouping: ((x | y) | z) | x -> (x | y) | z
     "assoc_or": "or i32 %x, %y\n  %r1 = or i32 %r0, %z\n  %r = or i32 %r1, %x",
     "assoc_xor": "xor i32 %x, %y\n  %r1 = xor i32 %r0, %z\n  %r2 = xor i32 %r1, %x\n  %r = add i32 %r2, %x",
