@@ -1702,6 +1702,31 @@ def _never_zero(n: SDNode, ctx: _Ctx, depth: int = 0) -> bool:
     return bool(_kb(n, ctx, depth).one)
 
 
+def _visit_COUNT(n: SDNode, ctx: _Ctx) -> bool:
+    """visitCTPOP / visitCTLZ(_ZERO_UNDEF) / visitCTTZ(_ZERO_UNDEF) / visitBITREVERSE: a
+    constant operand folds (FoldConstantArithmetic; a zero count is the width for the
+    zero-undef forms too); then the opcode's other rules (_other_rules: ctlz/cttz of a
+    value never zero, the zero-defined lowering)."""
+    x = n.ops[0] if n.ops else None
+    bits = _width(n.vt)
+    if x is not None and _is_c(x) and bits:
+        v = x.value & ((1 << bits) - 1)
+        opc = n.opcode
+        if opc == "ISD::CTPOP":
+            r = bin(v).count("1")
+        elif opc == "ISD::BITREVERSE":
+            r = int(format(v, f"0{bits}b")[::-1], 2)
+        elif opc in ("ISD::CTLZ", "ISD::CTLZ_ZERO_UNDEF"):
+            r = bits - v.bit_length()
+        else:
+            r = ctz(v, bits)
+        ctx.replace(n, ctx.const(r, n.vt))
+        return True
+    if n.opcode in ("ISD::CTLZ", "ISD::CTTZ"):
+        return _visit_other(n, ctx)
+    return False
+
+
 def _visit_ABS(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner::visitABS: abs of a constant, abs (abs x) -> abs x, abs x -> x when
     the sign bit is known zero."""
@@ -1851,7 +1876,9 @@ _VISITORS = {
     "ISD::OR": _visit_OR, "ISD::XOR": _visit_XOR, "ISD::SHL": _visit_SHL, "ISD::SRL": _visit_SRL,
     "ISD::SRA": _visit_SRA,
     "ISD::SETCC": _visit_other, "ISD::SIGN_EXTEND": _visit_other, "ISD::SELECT": _visit_other,
-    "ISD::CTLZ": _visit_other, "ISD::CTTZ": _visit_other, "ISD::SMAX": _visit_MINMAX,
+    "ISD::CTLZ": _visit_COUNT, "ISD::CTTZ": _visit_COUNT, "ISD::CTPOP": _visit_COUNT,
+    "ISD::CTLZ_ZERO_UNDEF": _visit_COUNT, "ISD::CTTZ_ZERO_UNDEF": _visit_COUNT, "ISD::BITREVERSE": _visit_COUNT,
+    "ISD::SMAX": _visit_MINMAX,
     "ISD::SMIN": _visit_MINMAX, "ISD::UMIN": _visit_MINMAX, "ISD::UMAX": _visit_MINMAX,
     "ISD::ABS": _visit_ABS, "ISD::SIGN_EXTEND_INREG": _visit_SIGN_EXTEND_INREG,
 }

@@ -159,6 +159,12 @@ _OPS = {
                   "  %r = xor i32 %r1, %y",
     "sx_nested": "shl i32 %x, 16\n  %t = ashr i32 %r0, 16\n  %s = shl i32 %t, 24\n  %r1 = ashr i32 %s, 24\n"
                  "  %r = xor i32 %r1, %y",
+    # a count or bitreverse whose operand the DAG folds to a constant folds too
+    # (visitCTLZ/visitCTPOP/visitBITREVERSE: FoldConstantArithmetic)
+    "ctlz_dag_const": "and i32 %x, 240\n  %s = lshr i32 %r0, 8\n  %k = call i32 @llvm.ctlz.i32(i32 %s, i1 false)\n"
+                      "  %r = xor i32 %k, %y",
+    "ctpop_dag_const": "and i32 %x, 240\n  %s = lshr i32 %r0, 8\n  %k = call i32 @llvm.ctpop.i32(i32 %s)\n"
+                       "  %r = xor i32 %k, %y",
     # InstSimplify's associative regrouping: ((x | y) | z) | x -> (x | y) | z
     "assoc_or": "or i32 %x, %y\n  %r1 = or i32 %r0, %z\n  %r = or i32 %r1, %x",
     "assoc_xor": "xor i32 %x, %y\n  %r1 = xor i32 %r0, %z\n  %r2 = xor i32 %r1, %x\n  %r = add i32 %r2, %x",
