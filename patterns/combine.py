@@ -3000,7 +3000,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
         return None
     # SRA by a constant
     if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
-        if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
+        if not depth and "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
             _set(ctx, op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
             return True, None
         if _sign_bits(a.ops[0], ctx, depth + 1) > sa:
