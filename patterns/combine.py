@@ -166,7 +166,13 @@ Exactness shortcuts (each gives the answer of the plain computation):
   (``_any_change``), and when none would change anything combine2 is not run (its
   order, the topological sort, only matters once something changes);
 - ``_demanded_root`` passes over roots where SimplifyDemandedBits cannot change
-  anything (``_SDB_SHORTCUTS``, tested against running it everywhere);
+  anything, and ``_sdb`` over operands demanded in full where it cannot
+  (``_sdb_inert``; ``_SDB_SHORTCUTS``, tested against running it everywhere). Every
+  bit demanded is no reason to stop by itself: SimplifyDemandedBits still looks into
+  the operands used once and rewrites them before their own visits (a one-use
+  ``xor v, C`` under a ``not`` becomes ``or`` before its user's visit reassociates it),
+  so an operand it looks into is followed unless ``_quiet`` proves that no rule
+  applies below it (memoized while the DAG stays the same);
 - use lists and the constant map are built only when a rule first needs them;
 - a visit tests a rule's cheapest precondition (an operand's opcode, a constant) before
   the rest, and leaves out the rules whose opcode test cannot pass for its opcode (the
@@ -257,6 +263,8 @@ class _Ctx:
         self.sdb_root = None     # set while SimplifyDemandedBits runs from a visit
         self.events = 0          # nodes made, replaced or deleted (with operands) so far
         self.stamp: dict = {}    # node -> ``events`` when a visit of it last changed nothing
+        self.quiet: dict = {}    # node -> _quiet's answer, while ``events`` is quiet_ev
+        self.quiet_ev = -1
         self.dry = False         # set while _any_change tries visits
         self.late: list = []     # nodes a combine2-only target rule may rewrite (_sdwa_bfe)
         # the CSE map, and the worklist seeded with every node in creation order, so that
@@ -952,8 +960,8 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
         # (add (umax x, C), -C) -> (usubsat x, C) (the target has usubsat)
         _set(ctx, n, "ISD::USUBSAT", [a.ops[0], a.ops[1]])
         return True
-    # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and not or_like and _demanded_root(n, ctx):
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    if not or_like and _demanded_root(n, ctx):
         return True
     if bc:
         c = _wrap(b.value, vt)
@@ -1155,8 +1163,8 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
         if (c0 - ones) & m == c0 ^ ones:
             _set(ctx, n, "ISD::XOR", [b, a])
             return True
-    # SimplifyDemandedBits: nothing to do with a variable right operand (_demanded_root)
-    return not _SDB_SHORTCUTS[0] and _demanded_root(n, ctx)
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    return _demanded_root(n, ctx)
 
 
 def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
@@ -1219,8 +1227,8 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if bo == "ISD::MUL" and _reassociate(n, b, a, ctx):
         return True
-    # SimplifyDemandedBits (passed over without a constant operand: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    if _demanded_root(n, ctx):
         return True
     if n.divergent:
         legal = ctx.legal
@@ -1538,8 +1546,8 @@ def _visit_SHL(n: SDNode, ctx: _Ctx) -> bool:
                                         [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
                     _set(ctx, n, "ISD::AND", [inner, mask])
                     return True
-    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    if _demanded_root(n, ctx):
         return True
     return bc and (ao in _LOGIC3 or ao == "ISD::ADD") and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SHL", a, b)
 
@@ -1582,8 +1590,8 @@ def _visit_SRL(n: SDNode, ctx: _Ctx) -> bool:
                                         [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
                     _set(ctx, n, "ISD::AND", [inner, mask])
                     return True
-    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    if _demanded_root(n, ctx):
         return True
     return bc and ao in _LOGIC3 and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SRL", a, b)
 
@@ -1613,8 +1621,8 @@ def _visit_SRA(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if bc and ao == "ISD::SRA" and _is_c(a.ops[1]) and _shift_of_shift(n, ctx, "ISD::SRA", a, b):
         return True
-    # SimplifyDemandedBits (passed over for a variable amount: _demanded_root)
-    if (bo == "ISD::Constant" or not _SDB_SHORTCUTS[0]) and _demanded_root(n, ctx):
+    # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
+    if _demanded_root(n, ctx):
         return True
     if bc and ao in _LOGIC3 and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SRA", a, b):
         return True
@@ -2664,47 +2672,19 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner's SimplifyDemandedBits(SDValue(N, 0)) at the end of visitAND, visitOR,
     visitXOR, the shift visits and visitADD/SUB/MUL: every bit of ``n`` demanded.
 
-    Passed over where it cannot change anything (same answers, less work): an and/or/xor
-    whose operands have no known bits and no constant; a not whose bits are not all
-    known; a shift by a variable amount (every bit demanded from a source that is
-    visited itself); a shift by a constant, or an add/sub/mul with a constant, of a value
-    without known bits that is no operation with rules; any other add/sub/mul (every bit
-    demanded from operands visited themselves). None of those can have every bit known
-    either. An add, or a mul by an odd constant, with every bit demanded demands every
-    bit of both operands (visited themselves): only the constant its known bits may
-    make of it remains. An and/or/xor of two values whose operands _sdb would answer by
-    their known bits alone gets _sdb's answer from those (``_sdb_logic_may_change``)."""
+    Passed over where it provably cannot change anything (``_sdb_inert``: same answers,
+    less work)."""
     opc = n.opcode
     if opc not in _SDB_ROOTS:
         return False
-    a, b = n.ops
-    bc = b.opcode == "ISD::Constant"
-    shortcuts = _SDB_SHORTCUTS[0]
-    if shortcuts:
-        if opc in _SDB_LOGIC:
-            if bc and opc == "ISD::XOR" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
-                # a not: its SimplifyDemandedBits changes something only when every
-                # bit is known (a constant)
-                k = _kb(n, ctx, 0)
-                if (k.zero | k.one) ^ ((1 << k.bits) - 1):
-                    return False
-            elif not bc and _no_known(a, ctx, 1) and _no_known(b, ctx, 1):
-                return False
-        elif not bc:
-            return False
-        elif a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG" and _no_known(a, ctx, 1):
-            return False
+    if _SDB_SHORTCUTS[0] and _sdb_inert(n, 0, ctx):
+        return False
     k = _kb(n, ctx, 0)
     bits = k.bits
     m = (1 << bits) - 1
     if (k.zero | k.one) ^ m:
         if bits == 1:
             return False
-        if shortcuts:
-            if opc == "ISD::ADD" or opc == "ISD::MUL" and b.value.__class__ is int and b.value & 1:
-                return False  # (not every bit known: SimplifyDemandedBits changes nothing)
-            if not bc and opc in _SDB_LOGIC and not _sdb_logic_may_change(n, a, b, m, ctx):
-                return False
         # DAGCombiner::SimplifyDemandedBits: a replacement it makes puts ``n`` back on
         # the worklist first (ctx.commit)
         ctx.sdb_root = n
@@ -2716,15 +2696,154 @@ def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:
     return r
 
 
-def _sdb_logic_may_change(n: SDNode, a: SDNode, b: SDNode, m: int, ctx: _Ctx) -> bool:
-    """Whether ``_sdb(n, m, 0, ctx)`` may change something, for an and/or/xor ``n`` of
+def _looked_into(v: SDNode, depth: int, ctx: _Ctx) -> bool:
+    """Whether ``_sdb(v, every bit, depth)`` below a root may do more than answer v's known
+    bits: v is used once and is an operation with rules (or every bit of it is known,
+    which makes it a constant), and is not ``_quiet``. A value used more than once, a
+    constant, and a leaf with an unknown bit are answered by their known bits."""
+    if v.uses != 1 or v.opcode == "ISD::Constant" or depth >= _MAX_DEPTH:
+        return False
+    if v.opcode in _KB_BINOPS and len(v.ops) == 2:
+        return not _quiet(v, ctx)
+    k = _kb(v, ctx, depth)
+    return not (k.zero | k.one) ^ ((1 << k.bits) - 1)
+
+
+def _quiet(v: SDNode, ctx: _Ctx) -> bool:
+    """True only where ``_sdb(v, every bit, depth)`` changes nothing at every depth, for a
+    one-use binary node ``v``: v is an and/or/xor/add/sub/mul of two values of which no
+    bit is known (at any depth then), a not or an add of a constant whose bits are not
+    all known, or a shl/srl by a variable amount whose bits are not all known (no rule
+    of _sdb applies to those with every bit demanded, and every bit of their operands is
+    demanded), and each operand _sdb looks into is quiet too. Memoized while the DAG
+    stays the same (``ctx.events``)."""
+    if ctx.quiet_ev != ctx.events:
+        ctx.quiet = {}
+        ctx.quiet_ev = ctx.events
+    memo = ctx.quiet
+    r = memo.get(v)
+    if r is None:
+        memo[v] = False  # (a cycle cannot occur; a provisional answer all the same)
+        r = memo[v] = _quiet_node(v, ctx)
+    return r
+
+
+def _quiet_node(v: SDNode, ctx: _Ctx) -> bool:
+    opc = v.opcode
+    a, b = v.ops
+    if b.opcode == "ISD::Constant":
+        if not (opc == "ISD::ADD" or opc == "ISD::XOR" and b.value.__class__ is int and _wrap(b.value, v.vt) == -1):
+            return False
+    elif opc in ("ISD::SHL", "ISD::SRL"):
+        return _not_all_known(v, ctx, 0)  # (nothing looked into: every bit demanded)
+    elif opc == "ISD::SRA":
+        return False
+    elif not (_no_known(a, ctx, 0) and _no_known(b, ctx, 0)):
+        # known operand bits: the rules of _sdb that read them only apply with more bits
+        # known, and known bits at a depth are a part of those at depth 0; an operand
+        # demanded in part is a value used more than once (answered by its known bits)
+        k0, k1 = _kb(a, ctx, 0), _kb(b, ctx, 0)
+        m = (1 << k0.bits) - 1
+        if opc == "ISD::XOR":
+            if not m & ~k1.zero or not m & ~k0.zero or not m & ~(k0.zero | k1.zero):
+                return False
+        elif opc == "ISD::OR":
+            if k1.one and a.uses == 1 or not m & ~(k0.one | k1.zero) or not m & ~(k1.one | k0.zero):
+                return False
+        elif opc == "ISD::AND":
+            if k1.zero and a.uses == 1 or not m & ~(k0.zero | k1.one) or not m & ~(k1.zero | k0.one) \
+                    or not m & ~(k1.zero | k0.zero):
+                return False
+        elif opc == "ISD::MUL":
+            if k1.zero & 1 and a.uses == 1:
+                return False
+        elif opc != "ISD::ADD" and opc != "ISD::SUB":
+            return False
+    if _sub_looked_into(b, ctx):
+        return False
+    return not _sub_looked_into(a, ctx) and _not_all_known(v, ctx, 0)
+
+
+def _sub_looked_into(x: SDNode, ctx: _Ctx) -> bool:
+    # (_looked_into at any depth: a leaf whose bits are not all known at depth 0 is not
+    # all known deeper either)
+    if x.uses != 1 or x.opcode == "ISD::Constant":
+        return False
+    if x.opcode in _KB_BINOPS and len(x.ops) == 2:
+        return not _quiet(x, ctx)
+    return not _not_all_known(x, ctx, 0)
+
+
+def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
+    """True only where ``_sdb(n, every bit, depth)`` provably changes nothing (and so
+    answers n's known bits): the premise of the shortcuts, checked, not assumed.
+
+    SimplifyDemandedBits demanding every bit of a node still looks into its operands
+    used once, and rewrites them before their own visits (a one-use ``xor v, C`` under a
+    ``not`` becomes an ``or`` before its user's visit reassociates it): so an operand it
+    looks into (``_looked_into``) is always followed. Otherwise: a not whose bits are not
+    all known; a shift by a variable amount (no operand bit to drop; an sra only when
+    its source is not all sign bits); a shift by a constant, or an add/sub/mul with a
+    constant, of a value without known bits that is no operation with rules; an
+    add/sub/mul of two values (every bit of both demanded; a mul's left operand is
+    demanded below the right one's trailing zeros); an add, or a mul by an odd constant,
+    whose bits are not all known; an and/or/xor of two values whose operands _sdb
+    answers by their known bits alone and whose rules cannot apply
+    (``_sdb_logic_may_change``)."""
+    opc = n.opcode
+    if opc not in _SDB_ROOTS or len(n.ops) != 2:
+        return False
+    a, b = n.ops
+    bc = b.opcode == "ISD::Constant"
+    d1 = depth + 1
+    if opc in _SDB_LOGIC:
+        if bc:
+            if not (b.value.__class__ is int and _wrap(b.value, n.vt) == -1):
+                return False
+            # a not: only a constant (every bit known) or its operand can change
+            if _looked_into(a, d1, ctx):
+                return False
+            k = _kb(n, ctx, depth)
+            return bool((k.zero | k.one) ^ ((1 << k.bits) - 1))
+        if _looked_into(a, d1, ctx) or _looked_into(b, d1, ctx):
+            return False
+        if _no_known(a, ctx, d1) and _no_known(b, ctx, d1):
+            return True
+        k = _kb(n, ctx, depth)
+        m = (1 << k.bits) - 1
+        return bool((k.zero | k.one) ^ m) and k.bits != 1 and not _sdb_logic_may_change(n, a, b, m, ctx, d1)
+    if not bc:
+        if opc == "ISD::SRA":
+            return _sign_bits(a, ctx, d1) < _width(n.vt) and _not_all_known(n, ctx, depth)
+        if opc in ("ISD::SHL", "ISD::SRL"):
+            return _not_all_known(n, ctx, depth)
+        if _looked_into(a, d1, ctx) or _looked_into(b, d1, ctx):
+            return False
+        if opc == "ISD::MUL" and a.uses == 1 and a.opcode != "ISD::Constant" and _kb(b, ctx, d1).zero & 1:
+            return False  # (a's bits demanded below b's trailing zeros only)
+        return _not_all_known(n, ctx, depth)
+    if a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG" and _no_known(a, ctx, d1):
+        # (an sra copying only sign bits of a is a)
+        return opc != "ISD::SRA" or _sign_bits(a, ctx, d1) < _width(n.vt)
+    if opc == "ISD::ADD" or opc == "ISD::MUL" and b.value.__class__ is int and b.value & 1:
+        return not _looked_into(a, d1, ctx) and _not_all_known(n, ctx, depth)
+    return False
+
+
+def _not_all_known(n: SDNode, ctx: _Ctx, depth: int) -> bool:
+    k = _kb(n, ctx, depth)
+    return bool((k.zero | k.one) ^ ((1 << k.bits) - 1))
+
+
+def _sdb_logic_may_change(n: SDNode, a: SDNode, b: SDNode, m: int, ctx: _Ctx, d1: int = 1) -> bool:
+    """Whether ``_sdb(n, m, d1 - 1, ctx)`` may change something, for an and/or/xor ``n`` of
     two operands that are no constants, every bit demanded and not every bit of ``n``
     known. False only where _sdb's answer is plain: its operands are then answered by
     their known bits at depth 1 (every bit of ``b`` demanded; of ``a`` too, or ``a`` used
     more than once, each of which _sdb passes over), no operand is bypassed (every bit
     demanded), no constant to shrink, and the rules left are the ones tested here."""
-    k1 = _kb(b, ctx, 1)
-    k0 = _kb(a, ctx, 1)
+    k1 = _kb(b, ctx, d1)
+    k0 = _kb(a, ctx, d1)
     opc = n.opcode
     if opc == "ISD::XOR":
         # (_sdb: b known zero -> a; a known zero -> b; no bit possibly set on both -> or)
@@ -2776,8 +2895,8 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         return False, _kb(op, ctx, depth)
     if depth >= _MAX_DEPTH:
         return False, _unknown(bits)
-    if depth and ((demanded == m and _SDB_SHORTCUTS[0]) or not op.uses == 1):
-        # (every bit demanded: what the node's own visit does, it is visited itself)
+    if depth and (not op.uses == 1 or demanded == m and _SDB_SHORTCUTS[0] and _sdb_inert(op, depth, ctx)):
+        # (used more than once; or every bit demanded where nothing can change)
         return False, _kb(op, ctx, depth)
     if demanded == 0 or opc not in _KB_BINOPS or len(op.ops) != 2:
         known = _kb(op, ctx, depth)
@@ -2974,7 +3093,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
         return None
     # SRA by a constant
     if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
-        if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
+        if not depth and "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
             _set(ctx, op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
             return True, None
         if _sign_bits(a.ops[0], ctx, depth + 1) > sa:

@@ -203,6 +203,13 @@ _DEMANDED = _TID + "".join([
     # so the not goes before the shift and the shifts become v_bfe_i32 of ~X
     _ops("not_under_shifts", "%t = shl i32 %x, 1 ; %n = xor i32 %t, -1 ; %r = ashr i32 %n, 5"),
     _ops("not_under_shifts_u", "%t = shl i32 %z, 3 ; %n = xor i32 %t, -1 ; %r = lshr i32 %n, 4"),
+    # a not's SimplifyDemandedBits demands every bit of its operand yet still looks into
+    # it: the one-use xor (v & 3) ^ 100 becomes an or (no common bits) before the outer
+    # xor's visit reassociates the constant out (v_and_or_b32 / s_or_b32 + s_xnor_b32)
+    _ops("not_xor_or", "%s = shl i32 %x, %y ; %m = and i32 %s, 3 ; %t = xor i32 %m, 100 ; %u = xor i32 %t, %x ; "
+                       "%r = xor i32 %u, -1"),
+    _ops("not_xor_or_u", "%s = shl i32 %z, %y ; %m = and i32 %s, 3 ; %t = xor i32 %m, 100 ; %u = xor i32 %t, %z ; "
+                         "%r = xor i32 %u, -1"),
 ])
 
 _ADDSUB = _TID + "".join([
@@ -387,7 +394,9 @@ _RULES = {
                                   "sra_to_srl": {"V_BFE_U32_e64"}, "multi_use_bypass": {"S_LSHR_B32"},
                                   "multi_use_keep": {"V_LSHRREV_B32_e64"},
                                   "not_under_shifts": {"V_BFE_I32_e64", "S_NOT_B32"},
-                                  "not_under_shifts_u": {"S_BFE_U32", "S_XNOR_B32"}}),
+                                  "not_under_shifts_u": {"S_BFE_U32", "S_XNOR_B32"},
+                                  "not_xor_or": {"V_AND_OR_B32_e64", "V_NOT_B32_e32"},
+                                  "not_xor_or_u": {"S_OR_B32", "S_XNOR_B32"}}),
     "add_sub_folds": (_ADDSUB, {"add_not_plus1": {"V_SUB_U32_e64"}, "sub_nots": {"V_SUB_U32_e64"},
                                 "sub_nots_mu": {"S_NOT_B32"}, "add_subsub": {"V_SUB_U32_e64"},
                                 "sub_add_add": {"V_XAD_U32_e64"}, "sub_neg": {"V_XAD_U32_e64"},
@@ -549,7 +558,12 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
         sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu, llvm19_compat=True))
         return [mi.mir_text() for mi in sf.instrs()]
 
+    # (n_ops 60 with constants: 2036, 2131, 2160 and 2199 are kernels where a not's
+    # SimplifyDemandedBits turns a one-use ``xor v, C`` below it into an ``or`` before
+    # that xor's user reassociates it)
     texts = [generate_isel_kernel(s, 30, constants=c) for s in range(12) for c in (False, True)]
+    texts += [generate_isel_kernel(s, 60, constants=True) for s in (2036, 2131, 2160, 2199)]
+    texts += [generate_isel_kernel(s, 60, constants=c) for s in range(12) for c in (False, True)]
     with_shortcuts = [mir(t) for t in texts]
     combine._SDB_SHORTCUTS[0] = False
     try:
