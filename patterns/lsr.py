@@ -405,7 +405,7 @@ class _Scev:
         if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
-        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body)):
+        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body) or _scaled(v, self.body)):
             return ({v: 1}, {}, 0, 0)
         if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
             a, b = self.of(ops[0]), self.of(ops[1])
@@ -416,7 +416,8 @@ class _Scev:
             # such sums are not followed)
             seen: set = set()
             for x in list(r[0]) + list(r[1]):
-                fs = set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
+                fs = {x.operands[0]} if _scale(x) else \
+                    set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
                 if fs & seen:
                     return None
                 seen |= fs
@@ -453,8 +454,33 @@ def _udiv(v, body) -> bool:
     return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and _opaque(a, body)
 
 
+def _scale(v):
+    """The constant C of ``v`` = ``mul x, C`` (2 <= C < 2^31) or ``shl x, k`` (1 <= k <=
+    30, C = 2^k), both without flags: SCEV's C * x (a SCEVMulExpr with a constant
+    first). None for other values."""
+    if v.__class__ is not Instruction or v.flags or len(v.operands) != 2 or v.opcode not in ("mul", "shl"):
+        return None
+    a, b = v.operands
+    k = _const_int(b)
+    if k is None or _is_const(a):
+        return None
+    if v.opcode == "shl":
+        return 1 << k if 1 <= k <= 30 else None
+    return k if 2 <= k < 1 << 31 else None
+
+
+def _scaled(v, body) -> bool:
+    """``v`` is a constant multiple SCEV keeps as a term of its own (C * x, ``_scale``)
+    of an opaque value x of the loop (not ``%i``: the caller checks). (The expander
+    finds ``v`` itself for the term; its negation -C * x leading a sum is ``mul x,
+    -C``.)"""
+    return v.block in body and _scale(v) is not None and _opaque(v.operands[0], body)
+
+
 def _kind(x, k: int) -> str:
     """The expander's term kind of coefficient ``k`` times the atom ``x``."""
+    if _scale(x):
+        return "ns" if k == -1 else "s"
     if x.__class__ is Instruction and x.opcode == "mul":
         return "np" if k == -1 else "p"
     if x.__class__ is Instruction and x.opcode == "lshr":
@@ -865,7 +891,7 @@ class _Expander:
     def scev_cmp(self, s, t) -> int:
         """CompareSCEVComplexity on two terms: constants, then products (fewer operands
         first, then operand by operand: the constant -1 before values), then values."""
-        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "d": 7, "u": 15}
+        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "s": 6, "ns": 6, "d": 7, "u": 15}
         if kr[s[0]] != kr[t[0]]:
             return kr[s[0]] - kr[t[0]]
         if s[0] == "c":
@@ -876,17 +902,24 @@ class _Expander:
             return self.udiv_cmp(s[1], t[1], 1)
 
         def ops(term):
+            # (the operands of the product: constants as ints, unsigned)
             kind, x = term
+            if kind in ("s", "ns"):
+                k = _scale(x)
+                return [k if kind == "s" else -k & 0xFFFFFFFF, x.operands[0]]
             vals = self.factors(x) if kind in ("p", "np") else [x]
-            return ([None] if kind in ("n", "np", "nd") else []) + vals
+            return ([0xFFFFFFFF] if kind in ("n", "np", "nd") else []) + vals
 
         a, b = ops(s), ops(t)
         if len(a) != len(b):
             return len(a) - len(b)
         for x, y in zip(a, b):
-            if x is None or y is None:
-                if x is not y:
-                    return -1 if x is None else 1
+            cx, cy = isinstance(x, int), isinstance(y, int)
+            if cx or cy:
+                if cx != cy:
+                    return -1 if cx else 1
+                if x != y:
+                    return -1 if x < y else 1
                 continue
             dx, dy = s[0] == "nd", t[0] == "nd"  # (a quotient sorts before values)
             if dx != dy:
@@ -910,19 +943,21 @@ class _Expander:
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
         terms.reverse()
         rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
-        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd")))
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd", "ns")))
         terms = [terms[j] for j in order]
         acc = None
         for kind, x in terms:
             if acc is None:
                 if kind == "c":
                     acc = Constant(self.ty, str(x), "int", x)
-                elif kind in ("u", "p", "d"):
+                elif kind in ("u", "p", "d", "s"):
                     acc = x
+                elif kind == "ns":
+                    acc = self.neg_scaled(x, anchor)
                 else:
                     assert kind in ("n", "nd"), "a leading negated product (not modeled: _decided)"
                     acc = self.neg(x, anchor)
-            elif kind in ("n", "np", "nd"):
+            elif kind in ("n", "np", "nd", "ns"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
@@ -941,6 +976,30 @@ class _Expander:
         flags = frozenset({"nsw", "nuw"}) if _umax(x, 0) <= 1 else \
             frozenset({"nsw"}) if _no_int_min(x) else frozenset()
         return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
+
+
+    def neg_scaled(self, v, anchor):
+        """visitMulExpr on -C * x (``v`` = C * x, x of the loop): ``mul x, -C`` (the
+        constant sorts first and is swapped to the right; -C is no power of two), with
+        the no-wrap flags SCEV gives the product from x's ranges (StrengthenNoWrapFlags:
+        nsw where x * -C cannot overflow signed, nuw where x is at most 1)."""
+        x, k = v.operands[0], _scale(v)
+        flags = set()
+        if _umax(x, 0) <= 1:
+            flags = {"nsw", "nuw"}
+        else:
+            lo, hi = _signed_range(x)
+            if -(1 << 31) <= -k * hi and -k * lo <= (1 << 31) - 1:
+                flags = {"nsw"}
+        return self.binop("mul", x, Constant(self.ty, str(-k), "int", -k), anchor, frozenset(flags))
+
+
+def _signed_range(x) -> tuple:
+    """A superset of ScalarEvolution's signed range of the opaque ``x`` from the facts
+    the model knows (sign bits, a known-zero sign bit)."""
+    n = _sign_bits(x, 0)
+    lo, hi = -(1 << (32 - n)), (1 << (32 - n)) - 1
+    return (0, hi) if _sign_zero(x, 0) else (lo, hi)
 
 
 def _decided(c, ex, dom) -> bool:
@@ -987,7 +1046,17 @@ def _decided(c, ex, dom) -> bool:
             if not distinct([(_kind(x, k), x) for x, k in group.items()]):
                 return False
         for x in var:
-            if x.opcode == "mul":
+            if _scale(x):
+                # (C * x: the expander finds the atom, its SCEV computed with the sum's,
+                # when no other value has that SCEV; -C * x finds no value: visitMulExpr)
+                if x not in _computed(c) or any(y is not x and _same_scaled(y, x) for b in c.body
+                                                for y in b.instructions):
+                    return False
+                if var[x] == -1 and any(y.opcode in ("sub", "mul", "xor") and c.sc.of(y) is not None and
+                                        c.sc.of(y)[0] == {x: -1} and not any(c.sc.of(y)[1:3]) and
+                                        not c.sc.of(y)[3] for b in c.body for y in b.instructions):
+                    return False
+            elif x.opcode == "mul":
                 if _complexity(*ex.factors(x), ex.depth) == 0:
                     return False  # (factors tying: their order is the one SCEV built)
                 if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
@@ -997,7 +1066,7 @@ def _decided(c, ex, dom) -> bool:
                                           and _same(y.operands[1], x.operands[1])
                                           for b in c.body for y in b.instructions):
                 return False  # (another value with the quotient's SCEV)
-        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" for x in var):
+        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" and not _scale(x) for x in var):
             return False  # (a leading negated product: visitMulExpr multiplies the factors)
         if len(var) == 1 and next(iter(var.values())) == 1:
             (x,) = var
@@ -1012,6 +1081,18 @@ def _decided(c, ex, dom) -> bool:
                         ex.depth.get(c.latch, 0):
                     return False
     return True
+
+
+def _same_scaled(y, x) -> bool:
+    """``y`` is another constant multiple with ``x``'s SCEV C * v (``_scale``), flags
+    or not."""
+    if y.__class__ is not Instruction or y.opcode not in ("mul", "shl") or len(y.operands) != 2 or \
+            y.operands[0] is not x.operands[0]:
+        return False
+    k = _const_int(y.operands[1])
+    if k is None:
+        return False
+    return (1 << k if y.opcode == "shl" and k < 32 else k if y.opcode == "mul" else None) == _scale(x)
 
 
 def _pins_decided(c, dom) -> bool:

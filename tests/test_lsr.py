@@ -441,3 +441,40 @@ def test_up_counting_use_holding_an_earlier_uses_register_is_left_alone():
     heads, got, want, old = _rewrite_both(text)
     assert want != old
     assert not heads and got == old
+
+
+@pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %m = mul i32 %h, 100\n  %s = sub i32 %m, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %m = shl i32 %h, 3\n  %s = sub i32 %m, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, 1000\n  %s = sub i32 %i, %m\n",
+                                  "  %h = or i32 %acc, %b\n  %m = shl i32 %h, 4\n  %s = sub i32 %i, %m\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, 100\n  %s1 = sub i32 %i, %m\n"
+                                  "  %s2 = sub i32 %s1, %acc\n  %s = add i32 %s2, %a\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, 100\n  %g = and i32 %acc, %a\n"
+                                  "  %p = mul i32 %g, %acc\n  %s1 = add i32 %m, %i\n  %s = sub i32 %s1, %p\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, 4\n  %g = xor i32 %h, %a\n"
+                                  "  %m2 = shl i32 %g, 5\n  %s1 = add i32 %m, %i\n  %s = sub i32 %s1, %m2\n"],
+                         ids=["down-mul", "down-shl", "negated-mul", "negated-shl", "negated-leading-invariant",
+                              "with-product", "two-multiples"])
+def test_constant_multiple_of_a_value_is_a_term(body):
+    """``mul x, C`` or ``shl x, k`` of an opaque value of the loop is C * x to SCEV (a
+    product with a constant first, sorted with the products); the expander finds the
+    instruction itself for the term (a ``sub`` of it for -C * x after another term),
+    and -C * x leading a sum is ``mul x, -C``. The model does what llc's LSR does."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old
+    assert got == want, "\n".join(_diff(want, got))
+
+
+@pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %m = mul i32 %h, 4\n  %m2 = shl i32 %h, 2\n"
+                                  "  %s1 = add i32 %m, %i\n  %s = add i32 %s1, %m2\n",
+                                  "  %h = or i32 %acc, %b\n  %m = mul i32 %h, 100\n  %g = and i32 %acc, %a\n"
+                                  "  %p = mul i32 %g, %h\n  %s1 = add i32 %m, %i\n  %s = add i32 %s1, %p\n"],
+                         ids=["same-multiple-twice", "sharing-a-factor"])
+def test_constant_multiples_getaddexpr_folds_are_left_alone(body):
+    """``4 * %h + 4 * %h`` (getAddExpr makes it ``8 * %h``) and ``100 * %h + %g * %h``
+    (``%h * (100 + %g)``): not followed, the loop is left as it was."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old
+    assert not heads and got == old
