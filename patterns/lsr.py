@@ -27,7 +27,10 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   without flags of two different opaque values, loop-invariant or of the loop but not
   ``%i``, at least one of the loop (``_product``); a quotient is ``lshr x, C`` (no
   flags, C 1 to 31) of an opaque value of the loop other than ``%i`` (``_udiv``,
-  SCEV's x /u 2^C); no sum has a factor of one
+  SCEV's x /u 2^C); a constant multiple is ``mul x, C`` (2 <= C < 2^31) or ``shl x,
+  k`` (k 1 to 30), without flags, of such a value (``_scaled``, SCEV's C * x, a
+  product with its constant first; no other instruction with that SCEV); no sum has
+  a factor of one
   product as another term or as a factor of another product, which getAddExpr would
   fold) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
@@ -77,9 +80,11 @@ building W, SCEVExpander looks its SCEV up among the values ScalarEvolution know
 insertion point is used instead (the model claims the loop only when it is the only
 one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
 computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
-itself, and a quotient's ``lshr`` (a W made only of negated terms with a product
-among them is not modeled:
-visitMulExpr would multiply the factors). A sum is emitted as visitAddExpr does: the
+itself, a quotient's ``lshr`` and a constant multiple's ``mul``/``shl`` (a W made only
+of negated terms with a product among them is not modeled: visitMulExpr would multiply
+the factors; a leading -C * x is ``mul x, -C``, with the nsw/nuw StrengthenNoWrapFlags
+gives it from x's ranges, ``_Expander.neg_scaled``; constant operands of products
+compare unsigned). A sum is emitted as visitAddExpr does: the
 terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
 before -1 * x * y, the constant -1 before quotients before values, then the values'
 complexity --, then quotients -- dividends, then divisors --,
@@ -112,10 +117,11 @@ terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them 
 an up-counting use whose W holds the whole W' of an earlier up-counting use with formula
 reg(W') + reg(%i) (the solver requires that register of it: ``_shares_part``),
 values SCEV does not see as opaque (products of sums or of more values, quotients
-of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
+of sums, ``and`` with a mask, constant multiples of sums or with flags ...), sums where
+getAddExpr factors products or merges multiples of one value, uses read by header phis,
 select-like phis, phis over critical edges or outside the loop, an instruction with
 W's SCEV whose SCEV the model cannot tell was computed, coefficients other than +-1
-(multiplies and shifts by constants), equality exit compares, equality compares
+(multiplies and shifts of the recurrence by constants), equality exit compares, equality compares
 with a constant, an interesting value or beside a down-counting use, IV chains,
 address uses, nested outer-loop recurrences. Known bits beyond ``_no_int_min``'s are
 taken as unknown. The cost model and the solver are not modeled; neither is what
