@@ -670,6 +670,11 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
         if any(e[3] == 1 and e[1] for _u, _v, e in nontrivial):
             return None  # (an up-counting invariant part beside them: not modeled)
         split = True
+    if len({(frozenset(e[0].items()), frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial
+            if e[3] == 1 and e[2]}) > 1:
+        # (two up-counting uses with constants: GenerateCrossUseConstantOffsets offers
+        # them a new IV {c,+,1}, which llc's solver takes over %i with the immediates)
+        return None
     if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
         return None  # (up-counting uses with different invariant parts: the solver may share registers)
     neg = [e for _u, _v, e in nontrivial if e[3] == -1]

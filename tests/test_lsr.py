@@ -478,3 +478,27 @@ def test_constant_multiples_getaddexpr_folds_are_left_alone(body):
     heads, got, want, old = _rewrite_both(text)
     assert want != old
     assert not heads and got == old
+
+
+@pytest.mark.parametrize("pair", [("  %h = or i32 %acc, %b\n  %s1 = add i32 %h, %i\n  %s = add i32 %s1, 1\n"
+                                   "  %g = and i32 %acc, %a\n  %w = sub i32 %s, %g\n  %o = lshr i32 %w, %b\n",
+                                   "  %t = xor i32 %s, %o\n"),
+                                  ("  %h = or i32 %acc, %b\n  %s1 = sub i32 %i, %h\n  %s = add i32 %s1, -1\n"
+                                   "  %g = and i32 %acc, %a\n  %w = sub i32 %s, %g\n  %o = lshr i32 %w, %b\n",
+                                   "  %t = xor i32 %s, %o\n"),
+                                  ("  %h = or i32 %acc, %b\n  %s1 = add i32 %h, %i\n  %s = add i32 %s1, 1\n"
+                                   "  %w = sub i32 %s, %a\n  %o = lshr i32 %w, %b\n", "  %t = xor i32 %s, %o\n"),
+                                  ("  %h = or i32 %acc, %b\n  %s1 = add i32 %h, %i\n  %s = add i32 %s1, 1\n"
+                                   "  %g = and i32 %acc, %a\n  %w = add i32 %g, %i\n  %w2 = add i32 %w, 1\n"
+                                   "  %o = lshr i32 %w2, %b\n", "  %t = xor i32 %s, %o\n")],
+                         ids=["nested", "nested-negated", "with-invariant", "disjoint"])
+def test_up_counting_uses_sharing_a_constant_are_left_alone(pair):
+    """Two up-counting uses with different SCEVs and a constant c each (seeds 2243, 2624,
+    2736c at n_ops=60): llc's solver takes a new IV {c,+,1} for them (with %i's reads as
+    that IV minus c) instead of reg(W) + reg(%i) and the immediate; the model leaves the
+    loop as it was."""
+    body, reader = pair
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body).replace("  %t = xor i32 %s, %b\n", reader)
+    heads, got, want, old = _rewrite_both(text)
+    assert want != old and "%lsr.iv = phi" in want
+    assert not heads and got == old
