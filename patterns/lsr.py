@@ -46,7 +46,7 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
   ``W + I + c + {0,+,-1}``, all with the same I + c, or some with none (I and c
   empty) and the others with the same I and no c -- or up -- ``W + I + c +
-  {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
+  {0,+,1}``, at most one of them (one SCEV) with a constant c -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
   loop), c a constant, all up-counting uses with an invariant part having the same
   I + c; no two terms of a sum tie in SCEV complexity (``_decided``).
@@ -113,6 +113,8 @@ Where the model stops: every loop outside this class is left untouched (never ha
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts other than 0 and one I (they may share one new IV, with the invariant parts in
 registers of their own: the solver's choice; so may up-counting uses with different invariant parts),
+up-counting uses with different SCEVs and constants (GenerateCrossUseConstantOffsets
+offers a new IV {c,+,1}, which the solver may take over %i: seen against llc),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
 an up-counting use whose W holds the whole W' of an earlier up-counting use with formula
 reg(W') + reg(%i) (the solver requires that register of it: ``_shares_part``),
