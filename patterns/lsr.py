@@ -80,9 +80,10 @@ building W, SCEVExpander looks its SCEV up among the values ScalarEvolution know
 insertion point is used instead (the model claims the loop only when it is the only
 one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
 computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
-itself, a quotient's ``lshr`` and a constant multiple's ``mul``/``shl`` (a W made only
-of negated terms with a product among them is not modeled: visitMulExpr would multiply
-the factors; a leading -C * x is ``mul x, -C``, with the nsw/nuw StrengthenNoWrapFlags
+itself, a quotient's ``lshr`` and a constant multiple's ``mul``/``shl`` (a leading
+-1 * x * y is multiplied out as visitMulExpr does, ``_Expander.neg_product``: -1 and the
+loop-invariant factors first, ``sub 0, Prod`` for -1, then ``mul``; a leading -C * x is
+``mul x, -C``, with the nsw/nuw StrengthenNoWrapFlags
 gives it from x's ranges, ``_Expander.neg_scaled``; constant operands of products
 compare unsigned). A sum is emitted as visitAddExpr does: the
 terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
@@ -95,7 +96,9 @@ sorted by loop (invariant terms first) with negated terms last; then left to rig
 one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
 known-bits and sign-bits facts the model follows), ``mul nuw nsw`` where x is at most
 1 (``_umax``); each binop reuses an equal instruction among the six before the insertion point
-and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
+and is hoisted out of loops its operands are invariant in (InsertBinop); an expression
+(a sum, a negated term) expanded before at the same insertion point -- a second reader
+of the same value -- is reused however far back (InsertedExpressions, ``_Expander.cache``). The reads of
 ``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
 ``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
 invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand puts
@@ -847,6 +850,7 @@ class _Expander:
     def __init__(self, fn, ty, bodies, home, depth, created):
         self.fn, self.ty, self.bodies, self.home, self.depth = fn, ty, bodies, home, depth
         self.created = created
+        self.cache: dict = {}  # (SCEV, insertion point) -> its expansion (InsertedExpressions)
 
     def loop_of(self, v):
         """The innermost loop holding ``v``'s definition (getRelevantLoop), or None."""
@@ -950,7 +954,34 @@ class _Expander:
         return (x.operands[1].value & 0xFFFFFFFF) - (y.operands[1].value & 0xFFFFFFFF)
 
     def sum(self, terms, anchor):
-        """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
+        """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``; an
+        expression expanded before at the same insertion point is reused (expand's
+        InsertedExpressions)."""
+        if len(terms) == 1 and terms[0][0] in ("u", "p", "d", "s"):
+            return terms[0][1]
+        key = ("sum", tuple(sorted(repr((k, x if k == "c" else id(x))) for k, x in terms)), id(anchor))
+        v = self.cache.get(key)
+        if v is None:
+            v = self.cache[key] = self._sum(terms, anchor)
+        return v
+
+    def term(self, kind, x, anchor, emit):
+        """expand() on one negated term: at ``anchor``, or at the end of the outermost
+        preheader when the term is loop-invariant, reused there when expanded before."""
+        at = anchor
+        if kind == "n" and self.rank(x) == 0:
+            for h in self.home.get(anchor.block, []):
+                pre = _preheader(h, self.bodies[h])
+                if pre is None:
+                    break
+                at = pre.instructions[-1]
+        key = (kind, id(x), id(at))
+        v = self.cache.get(key)
+        if v is None:
+            v = self.cache[key] = emit(x, anchor)
+        return v
+
+    def _sum(self, terms, anchor):
         import functools
 
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
@@ -965,11 +996,9 @@ class _Expander:
                     acc = Constant(self.ty, str(x), "int", x)
                 elif kind in ("u", "p", "d", "s"):
                     acc = x
-                elif kind == "ns":
-                    acc = self.neg_scaled(x, anchor)
                 else:
-                    assert kind in ("n", "nd"), "a leading negated product (not modeled: _decided)"
-                    acc = self.neg(x, anchor)
+                    acc = self.term(kind, x, anchor, self.neg_scaled if kind == "ns" else
+                                    self.neg_product if kind == "np" else self.neg)
             elif kind in ("n", "np", "nd", "ns"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
@@ -990,6 +1019,28 @@ class _Expander:
             frozenset({"nsw"}) if _no_int_min(x) else frozenset()
         return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
 
+
+    def neg_product(self, p, anchor):
+        """visitMulExpr on -1 * x * y (``p`` the product x * y): the operands in SCEV order
+        (-1 first), reversed, stably sorted by loop (outermost first); the first
+        expanded, -1 a ``sub 0, Prod``, a value ``mul Prod, v`` (the constant swapped to
+        the right), each hoisted as InsertBinop does; no flags (SCEV infers none for
+        three operands)."""
+        ops = [Constant(self.ty, "-1", "int", -1)] + self.factors(p)
+        ops.reverse()
+        ops = sorted(ops, key=lambda o: 0 if o.__class__ is Constant else self.rank(o))
+        prod = None
+        for o in ops:
+            if prod is None:
+                prod = o
+            elif o.__class__ is Constant:
+                prod = self.binop("sub", Constant(self.ty, "0", "int", 0), prod, anchor)
+            else:
+                w = o
+                if prod.__class__ is Constant:
+                    prod, w = w, prod
+                prod = self.binop("mul", prod, w, anchor)
+        return prod
 
     def neg_scaled(self, v, anchor):
         """visitMulExpr on -C * x (``v`` = C * x, x of the loop): ``mul x, -C`` (the
@@ -1065,10 +1116,6 @@ def _decided(c, ex, dom) -> bool:
                 if x not in _computed(c) or any(y is not x and _same_scaled(y, x) for b in c.body
                                                 for y in b.instructions):
                     return False
-                if var[x] == -1 and any(y.opcode in ("sub", "mul", "xor") and c.sc.of(y) is not None and
-                                        c.sc.of(y)[0] == {x: -1} and not any(c.sc.of(y)[1:3]) and
-                                        not c.sc.of(y)[3] for b in c.body for y in b.instructions):
-                    return False
             elif x.opcode == "mul":
                 if _complexity(*ex.factors(x), ex.depth) == 0:
                     return False  # (factors tying: their order is the one SCEV built)
@@ -1079,8 +1126,8 @@ def _decided(c, ex, dom) -> bool:
                                           and _same(y.operands[1], x.operands[1])
                                           for b in c.body for y in b.instructions):
                 return False  # (another value with the quotient's SCEV)
-        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" and not _scale(x) for x in var):
-            return False  # (a leading negated product: visitMulExpr multiplies the factors)
+            if var[x] == -1 and x.opcode in ("mul", "shl") and any(_negation_of(c, y, x) for b in c.body for y in b.instructions):
+                return False  # (a value with the SCEV -1 * x the expander of -x could find)
         if len(var) == 1 and next(iter(var.values())) == 1:
             (x,) = var
             if step == 1:
@@ -1094,6 +1141,15 @@ def _decided(c, ex, dom) -> bool:
                         ex.depth.get(c.latch, 0):
                     return False
     return True
+
+
+def _negation_of(c, y, x) -> bool:
+    """``y``'s SCEV is -1 times the term ``x`` (an instruction FindValueInExprValueMap
+    could find for it)."""
+    if y.opcode not in ("sub", "mul", "xor"):
+        return False
+    e = c.sc.of(y)
+    return e is not None and e[0] == {x: -1} and not e[1] and not e[2] and not e[3]
 
 
 def _same_scaled(y, x) -> bool:
