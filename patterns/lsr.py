@@ -494,8 +494,8 @@ def _kind(x, k: int) -> str:
         return "ns" if k == -1 else "s"
     if x.__class__ is Instruction and x.opcode == "mul":
         return "np" if k == -1 else "p"
-    if x.__class__ is Instruction and x.opcode == "lshr":
-        return "nd" if k == -1 else "d"
+    if x.__class__ is Instruction and x.opcode == "lshr" and _is_const(x.operands[1]):
+        return "nd" if k == -1 else "d"  # (x /u 2^C: an lshr by a variable amount is a value)
     return "n" if k == -1 else "u"
 
 
