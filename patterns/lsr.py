@@ -94,7 +94,8 @@ opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
-known-bits and sign-bits facts the model follows), ``mul nuw nsw`` where x is at most
+known-bits and sign-bits facts the model follows, sign bits also from known-zero top
+bits as ComputeNumSignBits falls back on them), ``mul nuw nsw`` where x is at most
 1 (``_umax``); each binop reuses an equal instruction among the six before the insertion point
 and is hoisted out of loops its operands are invariant in (InsertBinop); an expression
 (a sum, a negated term) expanded before at the same insertion point -- a second reader
@@ -194,6 +195,15 @@ def _const_int(v):
 
 
 def _sign_bits(x, depth: int) -> int:
+    """``_sign_bits1``, or the leading zeros of a value whose sign bit is known zero
+    when more (ComputeNumSignBits falls back on computeKnownBits: ``and x, 7`` has 29)."""
+    r = _sign_bits1(x, depth)
+    if r < 32 and x.__class__ is Instruction and _sign_zero(x, depth):
+        r = max(r, 32 - _umax(x, depth).bit_length())
+    return r
+
+
+def _sign_bits1(x, depth: int) -> int:
     """A lower bound of ComputeNumSignBits(x): constants; ``ashr`` keeps the operand's
     (adding a constant amount), ``lshr`` by C >= 1 gives C (by a variable amount it
     keeps a non-negative operand's), ``shl`` by C takes C away; bitwise operations
