@@ -44,7 +44,9 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
-  ``W + I + c + {0,+,-1}``, all with the same I + c, or some with none (I and c
+  ``W + I + c + {0,+,-1}`` (or all by one step -2 to -8, ``W + I + c + {0,+,-k}``:
+  a new IV with that step; then a processed value IVUsers reaches again, ``%x - %i -
+  %i``, is a use that dies with it), all with the same I + c, or some with none (I and c
   empty) and the others with the same I and no c -- or up -- ``W + I + c +
   {0,+,1}``, at most one of them (one SCEV) with a constant c -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
@@ -623,7 +625,12 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
             e = sc.of(u) if u.opcode in ("add", "sub", "xor") else None
             if e is not None and e[3] != 0:
                 if u in seen:
-                    return False  # (IVUsers records a processed value as a user)
+                    # (IVUsers records a processed value reached again as a user of the
+                    # value: a use of its own, which dies with the processed value when
+                    # every use counts down by a step below -1 -- ``%x - %i - %i`` --;
+                    # elsewhere the model declines)
+                    rereached.append((u, v))
+                    continue
                 seen.add(u)
                 chain.append(u)
                 if not visit(u):
@@ -648,6 +655,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
 
     zero: list = []
     basic: list = []
+    rereached: list = []
     if not visit(iv):
         return None
     for u, v in uses:
@@ -661,7 +669,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
             return None  # (a reader of the value twice: two fixups)
         e = sc.of(v)
         var, inv, const, step = e
-        if step not in (1, -1) or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
+        if step == 0 or step > 1 or step < -8 or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
             return None
         if step == 1 and not (inv or const or var):
             return None
@@ -674,7 +682,11 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     for k, (_u, _v, e) in enumerate(nontrivial):
         first.setdefault((frozenset(e[0].items()), frozenset(e[1].items()), e[2], e[3]), k)
     nontrivial.sort(key=lambda t: first[(frozenset(t[2][0].items()), frozenset(t[2][1].items()), t[2][2], t[2][3])])
-    neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
+    if len({e[3] for _u, _v, e in nontrivial}) > 1 and any(e[3] < -1 for _u, _v, e in nontrivial):
+        return None  # (a down-counting step other than -1 beside other steps: the solver decides)
+    if rereached and not (nontrivial and all(e[3] < -1 for _u, _v, e in nontrivial)):
+        return None  # (IVUsers' use of a processed value: followed only below)
+    neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] < 0}
     split = False
     if len(neg_starts) > 1:
         # two down-counting starts, 0 and an invariant part I without a constant: one
@@ -692,7 +704,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
         return None
     if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
         return None  # (up-counting uses with different invariant parts: the solver may share registers)
-    neg = [e for _u, _v, e in nontrivial if e[3] == -1]
+    neg = [e for _u, _v, e in nontrivial if e[3] < 0]
     if neg and zero:
         return None  # (a down-counting IV the compares could share: the solver decides)
     start = ({}, 0) if split else (neg[0][1], neg[0][2]) if neg else None
@@ -1364,7 +1376,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     for c in claims:
         phi = None
         for reader, value, (var, inv, const, step) in c.uses:
-            if step == -1 and phi is None:
+            if step < 0 and phi is None:
                 # the new IV {I+c,+,-1}, made (its start expanded in the preheader) when
                 # the first use of it is expanded
                 sv = expand_invariant(c, *c.start)
@@ -1372,7 +1384,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                     order = {b: k for k, b in enumerate(fn.blocks)}
                 preds = sorted(dict.fromkeys(c.header.predecessors), key=order.__getitem__, reverse=True)
                 phi = Instruction("phi", unique("lsr.iv"), i32, [], c.header)
-                nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, "-1", "int", -1)],
+                nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, str(step), "int", step)],
                                   c.latch)
                 incoming = [(nxt if p is c.latch else sv, p) for p in preds]
                 phi.incoming = incoming

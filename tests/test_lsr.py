@@ -561,3 +561,17 @@ def test_sign_bits_from_known_bits_give_nsw(body):
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
     assert got == want, "\n".join(_diff(want, got))
+
+
+@pytest.mark.parametrize("body", ["  %s1 = sub i32 %acc, %i\n  %s = sub i32 %s1, %i\n",
+                                  "  %h = or i32 %acc, %b\n  %s1 = sub i32 %h, %i\n  %s2 = sub i32 %s1, %i\n"
+                                  "  %s = add i32 %s2, %acc\n"],
+                         ids=["twice", "with-a-sum"])
+def test_counting_down_by_two_gets_a_counter_with_that_step(body):
+    """``%acc - %i - %i``: SCEV ``%acc + {0,+,-2}``; llc's LSR counts a new IV down by 2
+    (the use IVUsers records where it reaches ``%s1 - %i`` again dies with it), as
+    on seed 2028 at n_ops=60; the model does the same."""
+    text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
+    heads, got, want, old = _rewrite_both(text)
+    assert heads and want != old and "%lsr.iv.next = add i32 %lsr.iv, -2" in want
+    assert got == want, "\n".join(_diff(want, got))
