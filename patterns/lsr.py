@@ -27,7 +27,10 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   without flags of two different opaque values, loop-invariant or of the loop but not
   ``%i``, at least one of the loop (``_product``); a quotient is ``lshr x, C`` (no
   flags, C 1 to 31) of an opaque value of the loop other than ``%i`` (``_udiv``,
-  SCEV's x /u 2^C); no sum has a factor of one
+  SCEV's x /u 2^C); a constant multiple is ``mul x, C`` (2 <= C < 2^31) or ``shl x,
+  k`` (k 1 to 30), without flags, of such a value (``_scaled``, SCEV's C * x, a
+  product with its constant first; no other instruction with that SCEV); no sum has
+  a factor of one
   product as another term or as a factor of another product, which getAddExpr would
   fold) are all in the loop, read once by
   each reader, and only by interesting values or by readers that are not interesting
@@ -41,9 +44,11 @@ The case modeled (``claim`` and ``_decided`` say when it applies):
   or are equality compares of ``%i`` with a loop-invariant atom N (ICmpZero uses,
   when no use counts down) or with a value SCEV sees as loop-variant;
 * besides the reads of ``%i`` itself, the uses count down -- SCEV
-  ``W + I + c + {0,+,-1}``, all with the same I + c, or some with none (I and c
+  ``W + I + c + {0,+,-1}`` (or all by one step -2 to -8, ``W + I + c + {0,+,-k}``:
+  a new IV with that step; then a processed value IVUsers reaches again, ``%x - %i -
+  %i``, is a use that dies with it), all with the same I + c, or some with none (I and c
   empty) and the others with the same I and no c -- or up -- ``W + I + c +
-  {0,+,1}`` -- with W a sum of +-1 times opaque loop-variant values, I of
+  {0,+,1}``, at most one of them (one SCEV) with a constant c -- with W a sum of +-1 times opaque loop-variant values, I of
   loop-invariant ones (arguments, or loads, calls and opaque operations outside the
   loop), c a constant, all up-counting uses with an invariant part having the same
   I + c; no two terms of a sum tie in SCEV complexity (``_decided``).
@@ -77,9 +82,12 @@ building W, SCEVExpander looks its SCEV up among the values ScalarEvolution know
 insertion point is used instead (the model claims the loop only when it is the only
 one, has no flags and is an operand of an interesting value, whose SCEV IVUsers
 computed: ``_found_values``, ``_decided``); so it finds a product term's ``mul``
-itself, and a quotient's ``lshr`` (a W made only of negated terms with a product
-among them is not modeled:
-visitMulExpr would multiply the factors). A sum is emitted as visitAddExpr does: the
+itself, a quotient's ``lshr`` and a constant multiple's ``mul``/``shl`` (a leading
+-1 * x * y is multiplied out as visitMulExpr does, ``_Expander.neg_product``: -1 and the
+loop-invariant factors first, ``sub 0, Prod`` for -1, then ``mul``; a leading -C * x is
+``mul x, -C``, with the nsw/nuw StrengthenNoWrapFlags
+gives it from x's ranges, ``_Expander.neg_scaled``; constant operands of products
+compare unsigned). A sum is emitted as visitAddExpr does: the
 terms in SCEV order (GroupByComplexity: constants, then products -- -1 * x and x * y
 before -1 * x * y, the constant -1 before quotients before values, then the values'
 complexity --, then quotients -- dividends, then divisors --,
@@ -88,9 +96,12 @@ opcode, then loop depth, operand count, operands to depth 2), reversed, stably
 sorted by loop (invariant terms first) with negated terms last; then left to right,
 ``sub`` for a negated term, ``mul x, -1`` (``sub 0, x`` outside loops) for a leading
 one, ``mul nsw`` where x's signed range leaves out INT_MIN (``_no_int_min``: the
-known-bits and sign-bits facts the model follows), ``mul nuw nsw`` where x is at most
+known-bits and sign-bits facts the model follows, sign bits also from known-zero top
+bits as ComputeNumSignBits falls back on them), ``mul nuw nsw`` where x is at most
 1 (``_umax``); each binop reuses an equal instruction among the six before the insertion point
-and is hoisted out of loops its operands are invariant in (InsertBinop). The reads of
+and is hoisted out of loops its operands are invariant in (InsertBinop); an expression
+(a sum, a negated term) expanded before at the same insertion point -- a second reader
+of the same value -- is reused however far back (InsertedExpressions, ``_Expander.cache``). The reads of
 ``%i`` and ``%inext`` expand to themselves (no change). An equality compare gets
 ``%i`` as its first operand (CollectFixupsAndInitialFormulae swaps it there); with an
 invariant N the formula reg(N) + -1 * reg(%i) makes it ``icmp N, %i`` (Expand puts
@@ -108,14 +119,17 @@ Where the model stops: every loop outside this class is left untouched (never ha
 transformed), though LSR rewrites many: down-counting uses with different invariant
 parts other than 0 and one I (they may share one new IV, with the invariant parts in
 registers of their own: the solver's choice; so may up-counting uses with different invariant parts),
+up-counting uses with different SCEVs and constants (GenerateCrossUseConstantOffsets
+offers a new IV {c,+,1}, which the solver may take over %i: seen against llc),
 terms tying in SCEV complexity (LLVM keeps the order ScalarEvolution built them in),
 an up-counting use whose W holds the whole W' of an earlier up-counting use with formula
 reg(W') + reg(%i) (the solver requires that register of it: ``_shares_part``),
 values SCEV does not see as opaque (products of sums or of more values, quotients
-of sums, ``and`` with a mask ...), sums where getAddExpr factors products, uses read by header phis,
+of sums, ``and`` with a mask, constant multiples of sums or with flags ...), sums where
+getAddExpr factors products or merges multiples of one value, uses read by header phis,
 select-like phis, phis over critical edges or outside the loop, an instruction with
 W's SCEV whose SCEV the model cannot tell was computed, coefficients other than +-1
-(multiplies and shifts by constants), equality exit compares, equality compares
+(multiplies and shifts of the recurrence by constants), equality exit compares, equality compares
 with a constant, an interesting value or beside a down-counting use, IV chains,
 address uses, nested outer-loop recurrences. Known bits beyond ``_no_int_min``'s are
 taken as unknown. The cost model and the solver are not modeled; neither is what
@@ -183,6 +197,15 @@ def _const_int(v):
 
 
 def _sign_bits(x, depth: int) -> int:
+    """``_sign_bits1``, or the leading zeros of a value whose sign bit is known zero
+    when more (ComputeNumSignBits falls back on computeKnownBits: ``and x, 7`` has 29)."""
+    r = _sign_bits1(x, depth)
+    if r < 32 and x.__class__ is Instruction and _sign_zero(x, depth):
+        r = max(r, 32 - _umax(x, depth).bit_length())
+    return r
+
+
+def _sign_bits1(x, depth: int) -> int:
     """A lower bound of ComputeNumSignBits(x): constants; ``ashr`` keeps the operand's
     (adding a constant amount), ``lshr`` by C >= 1 gives C (by a variable amount it
     keeps a non-negative operand's), ``shl`` by C takes C away; bitwise operations
@@ -405,7 +428,7 @@ class _Scev:
         if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
-        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body)):
+        if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body) or _scaled(v, self.body)):
             return ({v: 1}, {}, 0, 0)
         if v.opcode in ("add", "sub") and "disjoint" not in v.flags:
             a, b = self.of(ops[0]), self.of(ops[1])
@@ -416,7 +439,8 @@ class _Scev:
             # such sums are not followed)
             seen: set = set()
             for x in list(r[0]) + list(r[1]):
-                fs = set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
+                fs = {x.operands[0]} if _scale(x) else \
+                    set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
                 if fs & seen:
                     return None
                 seen |= fs
@@ -453,12 +477,37 @@ def _udiv(v, body) -> bool:
     return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and _opaque(a, body)
 
 
+def _scale(v):
+    """The constant C of ``v`` = ``mul x, C`` (2 <= C < 2^31) or ``shl x, k`` (1 <= k <=
+    30, C = 2^k), both without flags: SCEV's C * x (a SCEVMulExpr with a constant
+    first). None for other values."""
+    if v.__class__ is not Instruction or v.flags or len(v.operands) != 2 or v.opcode not in ("mul", "shl"):
+        return None
+    a, b = v.operands
+    k = _const_int(b)
+    if k is None or _is_const(a):
+        return None
+    if v.opcode == "shl":
+        return 1 << k if 1 <= k <= 30 else None
+    return k if 2 <= k < 1 << 31 else None
+
+
+def _scaled(v, body) -> bool:
+    """``v`` is a constant multiple SCEV keeps as a term of its own (C * x, ``_scale``)
+    of an opaque value x of the loop (not ``%i``: the caller checks). (The expander
+    finds ``v`` itself for the term; its negation -C * x leading a sum is ``mul x,
+    -C``.)"""
+    return v.block in body and _scale(v) is not None and _opaque(v.operands[0], body)
+
+
 def _kind(x, k: int) -> str:
     """The expander's term kind of coefficient ``k`` times the atom ``x``."""
+    if _scale(x):
+        return "ns" if k == -1 else "s"
     if x.__class__ is Instruction and x.opcode == "mul":
         return "np" if k == -1 else "p"
-    if x.__class__ is Instruction and x.opcode == "lshr":
-        return "nd" if k == -1 else "d"
+    if x.__class__ is Instruction and x.opcode == "lshr" and _is_const(x.operands[1]):
+        return "nd" if k == -1 else "d"  # (x /u 2^C: an lshr by a variable amount is a value)
     return "n" if k == -1 else "u"
 
 
@@ -576,7 +625,12 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
             e = sc.of(u) if u.opcode in ("add", "sub", "xor") else None
             if e is not None and e[3] != 0:
                 if u in seen:
-                    return False  # (IVUsers records a processed value as a user)
+                    # (IVUsers records a processed value reached again as a user of the
+                    # value: a use of its own, which dies with the processed value when
+                    # every use counts down by a step below -1 -- ``%x - %i - %i`` --;
+                    # elsewhere the model declines)
+                    rereached.append((u, v))
+                    continue
                 seen.add(u)
                 chain.append(u)
                 if not visit(u):
@@ -601,6 +655,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
 
     zero: list = []
     basic: list = []
+    rereached: list = []
     if not visit(iv):
         return None
     for u, v in uses:
@@ -614,7 +669,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
             return None  # (a reader of the value twice: two fixups)
         e = sc.of(v)
         var, inv, const, step = e
-        if step not in (1, -1) or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
+        if step == 0 or step > 1 or step < -8 or any(c not in (1, -1) for c in list(var.values()) + list(inv.values())):
             return None
         if step == 1 and not (inv or const or var):
             return None
@@ -627,7 +682,11 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     for k, (_u, _v, e) in enumerate(nontrivial):
         first.setdefault((frozenset(e[0].items()), frozenset(e[1].items()), e[2], e[3]), k)
     nontrivial.sort(key=lambda t: first[(frozenset(t[2][0].items()), frozenset(t[2][1].items()), t[2][2], t[2][3])])
-    neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == -1}
+    if len({e[3] for _u, _v, e in nontrivial}) > 1 and any(e[3] < -1 for _u, _v, e in nontrivial):
+        return None  # (a down-counting step other than -1 beside other steps: the solver decides)
+    if rereached and not (nontrivial and all(e[3] < -1 for _u, _v, e in nontrivial)):
+        return None  # (IVUsers' use of a processed value: followed only below)
+    neg_starts = {(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] < 0}
     split = False
     if len(neg_starts) > 1:
         # two down-counting starts, 0 and an invariant part I without a constant: one
@@ -638,9 +697,14 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
         if any(e[3] == 1 and e[1] for _u, _v, e in nontrivial):
             return None  # (an up-counting invariant part beside them: not modeled)
         split = True
+    if len({(frozenset(e[0].items()), frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial
+            if e[3] == 1 and e[2]}) > 1:
+        # (two up-counting uses with constants: GenerateCrossUseConstantOffsets offers
+        # them a new IV {c,+,1}, which llc's solver takes over %i with the immediates)
+        return None
     if len({(frozenset(e[1].items()), e[2]) for _u, _v, e in nontrivial if e[3] == 1 and e[1]}) > 1:
         return None  # (up-counting uses with different invariant parts: the solver may share registers)
-    neg = [e for _u, _v, e in nontrivial if e[3] == -1]
+    neg = [e for _u, _v, e in nontrivial if e[3] < 0]
     if neg and zero:
         return None  # (a down-counting IV the compares could share: the solver decides)
     start = ({}, 0) if split else (neg[0][1], neg[0][2]) if neg else None
@@ -808,6 +872,7 @@ class _Expander:
     def __init__(self, fn, ty, bodies, home, depth, created):
         self.fn, self.ty, self.bodies, self.home, self.depth = fn, ty, bodies, home, depth
         self.created = created
+        self.cache: dict = {}  # (SCEV, insertion point) -> its expansion (InsertedExpressions)
 
     def loop_of(self, v):
         """The innermost loop holding ``v``'s definition (getRelevantLoop), or None."""
@@ -865,7 +930,7 @@ class _Expander:
     def scev_cmp(self, s, t) -> int:
         """CompareSCEVComplexity on two terms: constants, then products (fewer operands
         first, then operand by operand: the constant -1 before values), then values."""
-        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "d": 7, "u": 15}
+        kr = {"c": 0, "n": 6, "p": 6, "np": 6, "nd": 6, "s": 6, "ns": 6, "d": 7, "u": 15}
         if kr[s[0]] != kr[t[0]]:
             return kr[s[0]] - kr[t[0]]
         if s[0] == "c":
@@ -876,17 +941,24 @@ class _Expander:
             return self.udiv_cmp(s[1], t[1], 1)
 
         def ops(term):
+            # (the operands of the product: constants as ints, unsigned)
             kind, x = term
+            if kind in ("s", "ns"):
+                k = _scale(x)
+                return [k if kind == "s" else -k & 0xFFFFFFFF, x.operands[0]]
             vals = self.factors(x) if kind in ("p", "np") else [x]
-            return ([None] if kind in ("n", "np", "nd") else []) + vals
+            return ([0xFFFFFFFF] if kind in ("n", "np", "nd") else []) + vals
 
         a, b = ops(s), ops(t)
         if len(a) != len(b):
             return len(a) - len(b)
         for x, y in zip(a, b):
-            if x is None or y is None:
-                if x is not y:
-                    return -1 if x is None else 1
+            cx, cy = isinstance(x, int), isinstance(y, int)
+            if cx or cy:
+                if cx != cy:
+                    return -1 if cx else 1
+                if x != y:
+                    return -1 if x < y else 1
                 continue
             dx, dy = s[0] == "nd", t[0] == "nd"  # (a quotient sorts before values)
             if dx != dy:
@@ -904,25 +976,52 @@ class _Expander:
         return (x.operands[1].value & 0xFFFFFFFF) - (y.operands[1].value & 0xFFFFFFFF)
 
     def sum(self, terms, anchor):
-        """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``."""
+        """visitAddExpr on the SCEV sum of ``terms``, inserted before ``anchor``; an
+        expression expanded before at the same insertion point is reused (expand's
+        InsertedExpressions)."""
+        if len(terms) == 1 and terms[0][0] in ("u", "p", "d", "s"):
+            return terms[0][1]
+        key = ("sum", tuple(sorted(repr((k, x if k == "c" else id(x))) for k, x in terms)), id(anchor))
+        v = self.cache.get(key)
+        if v is None:
+            v = self.cache[key] = self._sum(terms, anchor)
+        return v
+
+    def term(self, kind, x, anchor, emit):
+        """expand() on one negated term: at ``anchor``, or at the end of the outermost
+        preheader when the term is loop-invariant, reused there when expanded before."""
+        at = anchor
+        if kind == "n" and self.rank(x) == 0:
+            for h in self.home.get(anchor.block, []):
+                pre = _preheader(h, self.bodies[h])
+                if pre is None:
+                    break
+                at = pre.instructions[-1]
+        key = (kind, id(x), id(at))
+        v = self.cache.get(key)
+        if v is None:
+            v = self.cache[key] = emit(x, anchor)
+        return v
+
+    def _sum(self, terms, anchor):
         import functools
 
         terms = sorted(terms, key=functools.cmp_to_key(self.scev_cmp))
         terms.reverse()
         rel = [0 if t[0] == "c" else self.rank(t[1]) for t in terms]
-        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd")))
+        order = sorted(range(len(terms)), key=lambda j: (rel[j], terms[j][0] in ("n", "np", "nd", "ns")))
         terms = [terms[j] for j in order]
         acc = None
         for kind, x in terms:
             if acc is None:
                 if kind == "c":
                     acc = Constant(self.ty, str(x), "int", x)
-                elif kind in ("u", "p", "d"):
+                elif kind in ("u", "p", "d", "s"):
                     acc = x
                 else:
-                    assert kind in ("n", "nd"), "a leading negated product (not modeled: _decided)"
-                    acc = self.neg(x, anchor)
-            elif kind in ("n", "np", "nd"):
+                    acc = self.term(kind, x, anchor, self.neg_scaled if kind == "ns" else
+                                    self.neg_product if kind == "np" else self.neg)
+            elif kind in ("n", "np", "nd", "ns"):
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
@@ -941,6 +1040,52 @@ class _Expander:
         flags = frozenset({"nsw", "nuw"}) if _umax(x, 0) <= 1 else \
             frozenset({"nsw"}) if _no_int_min(x) else frozenset()
         return self.binop("mul", x, Constant(self.ty, "-1", "int", -1), anchor, flags)
+
+
+    def neg_product(self, p, anchor):
+        """visitMulExpr on -1 * x * y (``p`` the product x * y): the operands in SCEV order
+        (-1 first), reversed, stably sorted by loop (outermost first); the first
+        expanded, -1 a ``sub 0, Prod``, a value ``mul Prod, v`` (the constant swapped to
+        the right), each hoisted as InsertBinop does; no flags (SCEV infers none for
+        three operands)."""
+        ops = [Constant(self.ty, "-1", "int", -1)] + self.factors(p)
+        ops.reverse()
+        ops = sorted(ops, key=lambda o: 0 if o.__class__ is Constant else self.rank(o))
+        prod = None
+        for o in ops:
+            if prod is None:
+                prod = o
+            elif o.__class__ is Constant:
+                prod = self.binop("sub", Constant(self.ty, "0", "int", 0), prod, anchor)
+            else:
+                w = o
+                if prod.__class__ is Constant:
+                    prod, w = w, prod
+                prod = self.binop("mul", prod, w, anchor)
+        return prod
+
+    def neg_scaled(self, v, anchor):
+        """visitMulExpr on -C * x (``v`` = C * x, x of the loop): ``mul x, -C`` (the
+        constant sorts first and is swapped to the right; -C is no power of two), with
+        the no-wrap flags SCEV gives the product from x's ranges (StrengthenNoWrapFlags:
+        nsw where x * -C cannot overflow signed, nuw where x is at most 1)."""
+        x, k = v.operands[0], _scale(v)
+        flags = set()
+        if _umax(x, 0) <= 1:
+            flags = {"nsw", "nuw"}
+        else:
+            lo, hi = _signed_range(x)
+            if -(1 << 31) <= -k * hi and -k * lo <= (1 << 31) - 1:
+                flags = {"nsw"}
+        return self.binop("mul", x, Constant(self.ty, str(-k), "int", -k), anchor, frozenset(flags))
+
+
+def _signed_range(x) -> tuple:
+    """A superset of ScalarEvolution's signed range of the opaque ``x`` from the facts
+    the model knows (sign bits, a known-zero sign bit)."""
+    n = _sign_bits(x, 0)
+    lo, hi = -(1 << (32 - n)), (1 << (32 - n)) - 1
+    return (0, hi) if _sign_zero(x, 0) else (lo, hi)
 
 
 def _decided(c, ex, dom) -> bool:
@@ -987,7 +1132,13 @@ def _decided(c, ex, dom) -> bool:
             if not distinct([(_kind(x, k), x) for x, k in group.items()]):
                 return False
         for x in var:
-            if x.opcode == "mul":
+            if _scale(x):
+                # (C * x: the expander finds the atom, its SCEV computed with the sum's,
+                # when no other value has that SCEV; -C * x finds no value: visitMulExpr)
+                if x not in _computed(c) or any(y is not x and _same_scaled(y, x) for b in c.body
+                                                for y in b.instructions):
+                    return False
+            elif x.opcode == "mul":
                 if _complexity(*ex.factors(x), ex.depth) == 0:
                     return False  # (factors tying: their order is the one SCEV built)
                 if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
@@ -997,8 +1148,8 @@ def _decided(c, ex, dom) -> bool:
                                           and _same(y.operands[1], x.operands[1])
                                           for b in c.body for y in b.instructions):
                 return False  # (another value with the quotient's SCEV)
-        if var and all(k == -1 for k in var.values()) and any(x.opcode == "mul" for x in var):
-            return False  # (a leading negated product: visitMulExpr multiplies the factors)
+            if var[x] == -1 and x.opcode in ("mul", "shl") and any(_negation_of(c, y, x) for b in c.body for y in b.instructions):
+                return False  # (a value with the SCEV -1 * x the expander of -x could find)
         if len(var) == 1 and next(iter(var.values())) == 1:
             (x,) = var
             if step == 1:
@@ -1012,6 +1163,27 @@ def _decided(c, ex, dom) -> bool:
                         ex.depth.get(c.latch, 0):
                     return False
     return True
+
+
+def _negation_of(c, y, x) -> bool:
+    """``y``'s SCEV is -1 times the term ``x`` (an instruction FindValueInExprValueMap
+    could find for it)."""
+    if y.opcode not in ("sub", "mul", "xor"):
+        return False
+    e = c.sc.of(y)
+    return e is not None and e[0] == {x: -1} and not e[1] and not e[2] and not e[3]
+
+
+def _same_scaled(y, x) -> bool:
+    """``y`` is another constant multiple with ``x``'s SCEV C * v (``_scale``), flags
+    or not."""
+    if y.__class__ is not Instruction or y.opcode not in ("mul", "shl") or len(y.operands) != 2 or \
+            y.operands[0] is not x.operands[0]:
+        return False
+    k = _const_int(y.operands[1])
+    if k is None:
+        return False
+    return (1 << k if y.opcode == "shl" and k < 32 else k if y.opcode == "mul" else None) == _scale(x)
 
 
 def _pins_decided(c, dom) -> bool:
@@ -1204,7 +1376,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     for c in claims:
         phi = None
         for reader, value, (var, inv, const, step) in c.uses:
-            if step == -1 and phi is None:
+            if step < 0 and phi is None:
                 # the new IV {I+c,+,-1}, made (its start expanded in the preheader) when
                 # the first use of it is expanded
                 sv = expand_invariant(c, *c.start)
@@ -1212,7 +1384,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
                     order = {b: k for k, b in enumerate(fn.blocks)}
                 preds = sorted(dict.fromkeys(c.header.predecessors), key=order.__getitem__, reverse=True)
                 phi = Instruction("phi", unique("lsr.iv"), i32, [], c.header)
-                nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, "-1", "int", -1)],
+                nxt = Instruction("add", unique("lsr.iv.next"), i32, [phi, Constant(i32, str(step), "int", step)],
                                   c.latch)
                 incoming = [(nxt if p is c.latch else sv, p) for p in preds]
                 phi.incoming = incoming
