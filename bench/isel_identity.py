@@ -1,18 +1,19 @@
-"""Check that two versions of patterns/combine.py give byte-identical ``tdgen isel`` output.
+"""Check that two versions of the project give byte-identical ``tdgen isel`` output.
 
-Run: ``python bench/combine_identity.py [--old FILE | --old-rev REV] [--seeds 300]``.
+Run: ``python bench/isel_identity.py [--old-rev REV] [--new worktree|REV] [--seeds 300]``
+(a speed change to any stage must leave every selection as it was).
 
-The project's sources are copied twice into a temporary folder (so edits made to the
-working tree while the check runs change neither side), both from ``--base`` (default
-HEAD: other files being edited in the working tree do not enter the comparison; or
-``worktree``): once with the working tree's ``patterns/combine.py`` (the new one) and once
-with the old one (default: ``git show HEAD:patterns/combine.py``).
+The project's sources (tdgen, patterns, targets, templates) are copied twice into a
+temporary folder (so edits made to the working tree while the check runs change neither
+side): the old ones from git revision ``--old-rev`` (default HEAD) and the new ones from
+``--new`` (default ``worktree``: the files as they are; or a git revision). ``--only
+FILE...`` takes just those files from ``--new``, the rest from ``--old-rev``.
 Every input is then selected by both copies, in ``--format mir`` and ``--format json``,
 and the exit code, stdout and stderr of the two are compared byte for byte:
 
 - generated kernels: ``patterns.iselgen.generate_isel_kernel(seed, size, name=f"k{seed}",
-  constants=c)`` for ``--seeds`` seeds from ``--first-seed`` and both ``c`` (sizes cycle
-  through ``--sizes``); run in-process through ``tdgen.cli.main`` (one worker process per
+  constants=c, intrinsics=i)`` for ``--seeds`` seeds from ``--first-seed`` and the four
+  (c, i) pairs (sizes cycle through ``--sizes``); run in-process through ``tdgen.cli.main`` (one worker process per
   copy), which also prints every block's combined DAG (node labels, use counts) of every
   function, selectable or not, for a third comparison;
 - the isel files of the shared LLVM corpus (``../shared/corpus/llvm/**/isel/*.ll``) and the
@@ -92,9 +93,10 @@ with open(out, "w") as res:
 '''
 
 
-def snapshot(dest: Path, combine_text: str | None, base: str) -> Path:
+def snapshot(dest: Path, base: str, overlay: dict[str, str] | None = None) -> Path:
     """A copy of the project's sources in ``dest``: the working tree's (``base``
-    "worktree") or a git revision's, with ``combine_text`` as patterns/combine.py."""
+    "worktree") or a git revision's, with the files of ``overlay`` (path -> text) put over
+    them."""
     dest.mkdir(parents=True)
     if base == "worktree":
         for name in COPIED:
@@ -107,8 +109,9 @@ def snapshot(dest: Path, combine_text: str | None, base: str) -> Path:
         archive = subprocess.run(["git", "archive", "--format=tar", base, *COPIED], cwd=ROOT, check=True,
                                  capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
-    if combine_text is not None:
-        (dest / "patterns" / "combine.py").write_text(combine_text)
+    for rel, text in (overlay or {}).items():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_text(text)
     (dest / "worker.py").write_text(WORKER)
     return dest
 
@@ -127,11 +130,11 @@ def command(copy: Path, tmp: Path, path: Path, fmt: str) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--old", help="the old combine.py (a file)")
-    g.add_argument("--old-rev", default="HEAD", help="git revision whose patterns/combine.py is the old one")
-    ap.add_argument("--base", default="HEAD",
-                    help="where the other sources come from: a git revision, or 'worktree' (the files as they are)")
+    ap.add_argument("--old-rev", default="HEAD", help="git revision of the old sources")
+    ap.add_argument("--new", default="worktree", help="the new sources: 'worktree' (the files as they are) "
+                    "or a git revision")
+    ap.add_argument("--only", nargs="+", metavar="FILE",
+                    help="take only these files (paths from the project root) from --new, the rest from --old-rev")
     ap.add_argument("--seeds", type=int, default=300, help="seeds per kind of generated kernel")
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--sizes", default="30,30,60,120,250,500", help="kernel sizes (operations), by seed")
@@ -140,19 +143,22 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
 
-    if args.old:
-        old_text = Path(args.old).read_text()
-    else:
-        old_text = subprocess.run(["git", "show", f"{args.old_rev}:patterns/combine.py"], cwd=ROOT, check=True,
-                                  capture_output=True, text=True).stdout
-    new_text = (ROOT / "patterns" / "combine.py").read_text()
-    if old_text == new_text:
-        print("note: the old and the new combine.py are the same file")
-    tmp = Path(tempfile.mkdtemp(prefix="tdgen-combine-identity-"))
+    tmp = Path(tempfile.mkdtemp(prefix="tdgen-isel-identity-"))
     t0 = time.time()
     try:
-        old = snapshot(tmp / "old", old_text, args.base)
-        new = snapshot(tmp / "new", new_text, args.base)
+        old = snapshot(tmp / "old", args.old_rev)
+        if args.only:
+            def read(rel):
+                if args.new == "worktree":
+                    return (ROOT / rel).read_text()
+                return subprocess.run(["git", "show", f"{args.new}:{rel}"], cwd=ROOT, check=True,
+                                      capture_output=True, text=True).stdout
+            new = snapshot(tmp / "new", args.old_rev, {rel: read(rel) for rel in args.only})
+        else:
+            new = snapshot(tmp / "new", args.new)
+        same = subprocess.run(["diff", "-rq", "-x", "worker.py", str(old), str(new)], capture_output=True).returncode == 0
+        if same:
+            print("note: the old and the new sources are the same")
         sys.path.insert(0, str(new))  # (the kernel generator of the copies)
         from patterns.iselgen import generate_isel_kernel
 
@@ -162,9 +168,11 @@ def main() -> int:
         generated = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             for consts in (False, True):
-                f = kdir / f"k{seed}-{'c' if consts else 'v'}.ll"
-                f.write_text(generate_isel_kernel(seed, sizes[seed % len(sizes)], name=f"k{seed}", constants=consts))
-                generated.append(f)
+                for intr in (False, True):
+                    f = kdir / f"k{seed}-{'c' if consts else 'v'}{'i' if intr else ''}.ll"
+                    f.write_text(generate_isel_kernel(seed, sizes[seed % len(sizes)], name=f"k{seed}",
+                                                      constants=consts, intrinsics=intr))
+                    generated.append(f)
         # corpus files and the bench kernel (also run as whole commands below)
         files = []
         if not args.no_corpus:
@@ -198,7 +206,7 @@ def main() -> int:
                 diffs.append(key)
         if len(res["new"]) != len(res["old"]) or len(res["old"]) != 3 * len(inputs):
             diffs.append(("(outputs missing)", ""))
-        print(f"in-process: {len(generated)} generated kernels ({args.seeds} seeds x constants False/True, "
+        print(f"in-process: {len(generated)} generated kernels ({args.seeds} seeds x constants False/True x intrinsics False/True, "
               f"sizes {sizes}) and {len(files)} other files: {len(res['old'])} outputs per copy "
               f"(--format mir, --format json, combined DAGs), {len(diffs)} differ")
         for path, fmt in diffs:
@@ -230,7 +238,8 @@ def main() -> int:
             sys.stdout.writelines(list(difflib.unified_diff(a.splitlines(True), b.splitlines(True),
                                                             "old", "new"))[:40])
         print(f"{'IDENTICAL' if not diffs else f'{len(diffs)} DIFFERENCES'} "
-              f"({time.time() - t0:.0f} s; old combine.py: {args.old or args.old_rev + ':patterns/combine.py'})")
+              f"({time.time() - t0:.0f} s; old: {args.old_rev}, new: {args.new}"
+              f"{' (only ' + ', '.join(args.only) + ')' if args.only else ''})")
         return 1 if diffs else 0
     finally:
         if args.keep:
