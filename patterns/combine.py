@@ -2444,6 +2444,10 @@ def _kb_full(n: SDNode, ctx: _Ctx, room: int):
                 return _CUT
             need = fa[1]
             f = (_sext_in_reg_known(fa[0], _width(ops[1].vt)), need + 1 if need < 6 else 7)
+        elif opc == "ISD::ABS":
+            # (its known bits also take the operand's sign bits at the next depth,
+            # which have no answer without a depth limit: answered depth by depth)
+            return _CUT
         elif opc in _KB_INTRINSIC and ops:
             fa = _kb_full(ops[0], ctx, room - 1)
             if fa[0] is None:
@@ -2510,8 +2514,17 @@ def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
     if opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and _width(ops[1].vt):
         return _sext_in_reg_known(_kb(ops[0], ctx, depth + 1), _width(ops[1].vt))
     if opc in _KB_INTRINSIC and ops:
-        return _kb_intrinsic(opc, bits, _kb(ops[0], ctx, depth + 1),
-                             _kb(ops[1], ctx, depth + 1) if opc in _KB_MINMAX else None)
+        k = _kb_intrinsic(opc, bits, _kb(ops[0], ctx, depth + 1),
+                          _kb(ops[1], ctx, depth + 1) if opc in _KB_MINMAX else None)
+        if opc == "ISD::ABS":
+            # the absolute value of a value with s sign bits has s - 1 leading zeros
+            # (SelectionDAG::computeKnownBits, ISD::ABS, in LLVM 19)
+            s = _sign_bits(ops[0], ctx, depth + 1)
+            if s > 1:
+                hz = ((1 << bits) - 1) & ~((1 << (bits - s + 1)) - 1)
+                if hz & ~k.zero:
+                    k = Known(k.zero | hz, k.one & ~hz, bits)
+        return k
     return _kb_leaf(n, opc, bits)
 
 
@@ -2635,37 +2648,163 @@ def _sign_bits(n: SDNode, ctx: _Ctx, depth: int = 0) -> int:
     return k
 
 
+def live_sign_bits(n: SDNode) -> int:
+    """The sign bits llc records for a value its block exports (SelectionDAGISel::
+    ComputeLiveOutVRegInfo: ComputeNumSignBits of the copied node, depth 0, in its
+    finished block); ``n`` is that node."""
+    return _sign_bits(n, None, 0)
+
+
 def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
-    bits = _width(n.vt)
+    """SelectionDAG::ComputeNumSignBits (LLVM 19) of one node: a constant's own count at
+    any depth, 1 at depth 6 and beyond; the cases of the modeled opcodes, which either
+    answer directly (SRA, SIGN_EXTEND_INREG, ADD, SUB, SELECT, min/max, MUL with sign bits
+    on both sides; their early ``1``s skip the known bits) or give a first answer the
+    known bits of the node may better (AND/OR/XOR, SHL past its sign bits, the rest)."""
+    bits = _WIDTH.get(n.vt) or _width(n.vt)
     if not bits:
         return 1
-    if n.opcode == "ISD::Constant" and isinstance(n.value, int):
+    opc = n.opcode
+    if opc == "ISD::Constant" and n.value.__class__ is int:
         u = n.value & ((1 << bits) - 1)
         return clz(u ^ ((1 << bits) - 1) if u >> (bits - 1) else u, bits)
     if depth >= _MAX_DEPTH:
         return 1
-    opc, ops = n.opcode, n.ops
+    ops = n.ops
+    d1 = depth + 1
     first = 1
-    if opc == "ISD::SRA" and _is_c(ops[1]) and (ops[1].value & 0xFFFFFFFF) < bits:
-        first = min(bits, _sign_bits(ops[0], ctx, depth + 1) + (ops[1].value & 0xFFFFFFFF))
-    elif opc == "ISD::SHL" and _is_c(ops[1]) and (ops[1].value & 0xFFFFFFFF) < bits:
-        t = _sign_bits(ops[0], ctx, depth + 1)
-        c = ops[1].value & 0xFFFFFFFF
-        first = t - c if c < t else 1
-    elif opc in ("ISD::AND", "ISD::OR", "ISD::XOR"):
-        t = _sign_bits(ops[0], ctx, depth + 1)
+    if opc == "ISD::CopyFromReg":
+        # a value read from another block's register: through an AssertZext of its
+        # recorded leading zeros (VTBits - width), else an AssertSext of its recorded
+        # sign bits (VTBits - width + 1) (RegsForValue::getCopyFromRegs;
+        # sdag._Builder.live_lz / live_sb); with neither, nothing is known
+        lz = n.klz
+        if lz.__class__ is not int:
+            lz = n.klz = _known_lz(lz)
+        if lz:
+            return lz
+        s = n.ksb
+        if s.__class__ is not int:
+            s = n.ksb = live_sign_bits(s)
+        return s if s > 1 else 1
+    if opc == "ISD::SRA":
+        t = _sign_bits(ops[0], ctx, d1)
+        r = _shift_amount_range(n, bits, ctx, d1)
+        if r is not None:
+            t = min(t + r[0], bits)
+        return t
+    if opc == "ISD::SHL":
+        r = _shift_amount_range(n, bits, ctx, d1)
+        if r is not None:
+            lo, hi = r
+            a = ops[0]
+            if a.opcode in _EXT_OPS and a.ops:
+                diff = bits - (_width(a.ops[0].vt) or bits)
+                if diff <= lo:
+                    t = diff + _sign_bits(a.ops[0], ctx, d1)
+                    if hi < t:
+                        return t - hi
+            t = _sign_bits(a, ctx, d1)
+            if hi < t:
+                return t - hi
+    elif opc in _SDB_LOGIC:
+        t = _sign_bits(ops[0], ctx, d1)
         if t != 1:
-            first = min(t, _sign_bits(ops[1], ctx, depth + 1))
-    elif opc == "ISD::SIGN_EXTEND_INREG" and ops[1].opcode == "ISD::VALUETYPE" and _width(ops[1].vt):
-        first = bits - _width(ops[1].vt) + 1
+            t2 = _sign_bits(ops[1], ctx, d1)
+            first = t if t < t2 else t2
+    elif opc == "ISD::ADD":
+        t = _sign_bits(ops[0], ctx, d1)
+        if t == 1:
+            return 1
+        b = ops[1]
+        if b.opcode == "ISD::Constant" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
+            # (x - 1: 0/-1 from x in {0, 1}; no carry out of a non-negative x)
+            k = _kb(ops[0], ctx, d1)
+            if (k.zero | 1) == (1 << bits) - 1:
+                return bits
+            if k.zero >> (bits - 1) & 1:
+                return t
+        t2 = _sign_bits(b, ctx, d1)
+        if t2 == 1:
+            return 1
+        return (t if t < t2 else t2) - 1
+    elif opc == "ISD::SUB":
+        t2 = _sign_bits(ops[1], ctx, d1)
+        if t2 == 1:
+            return 1
+        a = ops[0]
+        if a.opcode == "ISD::Constant" and a.value.__class__ is int and _wrap(a.value, n.vt) == 0:
+            # (a negation: 0/-1 from {0, 1}; a non-negative value keeps its count)
+            k = _kb(ops[1], ctx, d1)
+            if (k.zero | 1) == (1 << bits) - 1:
+                return bits
+            if k.zero >> (bits - 1) & 1:
+                return t2
+        t = _sign_bits(a, ctx, d1)
+        if t == 1:
+            return 1
+        return (t if t < t2 else t2) - 1
+    elif opc == "ISD::MUL":
+        s0 = _sign_bits(ops[0], ctx, d1)
+        if s0 != 1:
+            s1 = _sign_bits(ops[1], ctx, d1)
+            if s1 != 1:
+                valid = (bits - s0 + 1) + (bits - s1 + 1)
+                return 1 if valid > bits else bits - valid + 1
+    elif opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and ops[1].opcode == "ISD::VALUETYPE" \
+            and _width(ops[1].vt):
+        t = bits - _width(ops[1].vt) + 1
+        t2 = _sign_bits(ops[0], ctx, d1)
+        return t if t > t2 else t2
     elif opc == "ISD::SELECT" and len(ops) == 3:
-        first = min(_sign_bits(ops[1], ctx, depth + 1), _sign_bits(ops[2], ctx, depth + 1))
-    first = max(first, 1)
-    if first == bits:
-        return first
+        t = _sign_bits(ops[1], ctx, d1)
+        if t == 1:
+            return 1
+        t2 = _sign_bits(ops[2], ctx, d1)
+        return t if t < t2 else t2
+    elif opc in _KB_MINMAX and len(ops) == 2:
+        if opc == "ISD::SMIN" or opc == "ISD::SMAX":
+            # a clamp smax(smin(x, hi), lo) / smin(smax(x, lo), hi) with lo <= hi: the
+            # fewer sign bits of the two bounds
+            a, lo = ops
+            if _is_c(lo) and a.opcode == ("ISD::SMIN" if opc == "ISD::SMAX" else "ISD::SMAX") \
+                    and len(a.ops) == 2 and _is_c(a.ops[1]):
+                hi = a.ops[1]
+                if opc == "ISD::SMIN":
+                    lo, hi = hi, lo
+                lv, hv = _wrap(lo.value, n.vt), _wrap(hi.value, n.vt)
+                if lv <= hv:
+                    ls, hs = _sign_bits(lo, ctx, d1), _sign_bits(hi, ctx, d1)
+                    return ls if ls < hs else hs
+        t = _sign_bits(ops[0], ctx, d1)
+        if t == 1:
+            return 1
+        t2 = _sign_bits(ops[1], ctx, d1)
+        return t if t < t2 else t2
+    elif opc == "ISD::AssertZext" and len(ops) == 2 and _width(ops[1].vt):
+        return bits - _width(ops[1].vt)
+    # the known bits of the node itself, at this depth (KnownBits::countMinSignBits)
     k = _kb(n, ctx, depth)
-    mask = k.zero if k.zero >> (bits - 1) & 1 else (k.one if k.one >> (bits - 1) & 1 else 0)
+    z = k.zero
+    mask = z if z >> (bits - 1) & 1 else (k.one if k.one >> (bits - 1) & 1 else 0)
     return max(first, clz(~mask & ((1 << bits) - 1), bits)) if mask else first
+
+
+_EXT_OPS = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})
+
+
+def _shift_amount_range(n: SDNode, bits: int, ctx: _Ctx, depth: int):
+    """SelectionDAG::getValidShiftAmountRange of shift ``n`` (LLVM 19): (min, max) of its
+    amount, from a constant (None when not below the width) or from the amount's known
+    bits at ``depth`` (None when its largest possible value is not below the width)."""
+    amt = n.ops[1]
+    if amt.opcode == "ISD::Constant" and amt.value.__class__ is int:
+        aw = _width(amt.vt) or bits
+        v = amt.value & ((1 << aw) - 1)
+        return (v, v) if v < bits else None
+    k = _kb(amt, ctx, depth)
+    hi = ~k.zero & ((1 << k.bits) - 1)
+    return (k.one, hi) if hi < bits else None
 
 
 def _demanded_root(n: SDNode, ctx: _Ctx) -> bool:

@@ -33,8 +33,11 @@ combines, are recorded per function (``_Builder.live_lz``; the exporting node is
 and counted when a rule first asks) and carried by the CopyFromRegs that read it
 (``SDNode.klz``, see ``patterns.combine._known_lz``), a phi taking the minimum over its incoming
 values (0 for a value not built yet, e.g. over a back edge): llc's FunctionLoweringInfo
-LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext. A
-value with all 32 bits known zero is read as the constant 0 instead (RegsForValue::
+LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by its combines as an AssertZext. Their
+sign bits (SelectionDAG::ComputeNumSignBits at the export) are recorded the same way
+(``_Builder.live_sb``, ``SDNode.ksb``): a value with no known leading zero but more than
+one sign bit is read through an AssertSext, which ComputeNumSignBits answers (the phi
+taking the minimum again). A value with all 32 bits known zero is read as the constant 0 instead (RegsForValue::
 getCopyFromRegs), and the binary ops built on it get SelectionDAG::getNode's folds
 (``_get_node_folds``: ``x ^ 0`` is ``x`` before any combine runs).
 
@@ -112,7 +115,7 @@ class SDNode:
 
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
-                 "mark", "users", "wlix", "kbc", "klz")
+                 "mark", "users", "wlix", "kbc", "klz", "ksb")
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
@@ -143,6 +146,8 @@ class SDNode:
         # it (llc's FunctionLoweringInfo::LiveOutRegInfo, an AssertZext on the copy): an
         # int, or the exporting node of that (finished) block until first asked
         self.klz = 0
+        # and its sign bits, the same way (an AssertSext on the copy when klz is 0)
+        self.ksb = 1
 
     @property
     def name(self) -> str:
@@ -198,6 +203,7 @@ def _mk(id, opcode, vt, ops, ir, block, _new=object.__new__) -> SDNode:
     n.wlix = -1
     n.kbc = None
     n.klz = 0
+    n.ksb = 1
     return n
 
 
@@ -1480,6 +1486,8 @@ class _Builder:
         # and of each i32 phi (the minimum over its incoming values): llc's
         # FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo. Per function.
         self.live_lz: dict = {}
+        # and their sign bits (ComputeNumSignBits), the same way
+        self.live_sb: dict = {}
         self.track_lz = False  # set by build_function_dags when it combines
         if dce == "aggressive":
             prep = _prepare(fn)
@@ -1574,6 +1582,7 @@ class _Builder:
 
         rep = self.rep
         live_lz = self.live_lz
+        live_sb = self.live_sb
         kinds = _KINDS
         vt_cache = self._vt_cache
         const_keys = self._const_keys
@@ -1623,6 +1632,7 @@ class _Builder:
             n.wlix = -1
             n.kbc = None
             n.klz = 0
+            n.ksb = 1
             nodes.append(n)
             consts[key] = n
             return n
@@ -1691,6 +1701,10 @@ class _Builder:
                 n.kbc = None
                 nodes.append(n)
                 n.klz = klz
+                ksb = live_sb.get(v, 1)
+                if ksb.__class__ is not int and ksb.opcode == "ISD::Constant":
+                    ksb = live_sb[v] = _const_sign_bits(ksb.value)
+                n.ksb = ksb
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
                     # (self._temporal: read outside a cycle with a divergent exit)
@@ -1834,6 +1848,7 @@ class _Builder:
                         n.wlix = -1
                         n.kbc = None
                         n.klz = 0
+                        n.ksb = 1
                         a.uses += 1
                         b.uses += 1
                         append(n)
@@ -1847,6 +1862,7 @@ class _Builder:
                     append(n)
                     if self.track_lz:
                         n.klz = live_lz[ins] = self._phi_lz(ins)
+                        n.ksb = live_sb[ins] = self._phi_sb(ins)
                     div = self.phi_divergent(ins)
                     n.source = "divergent" if div else "uniform"
                     n.divergent = div
@@ -1958,6 +1974,7 @@ class _Builder:
                         c.wlix = -1
                         c.kbc = None
                         c.klz = 0
+                        c.ksb = 1
                         n.uses += 1
                         append(c)
                         droots.append(c)
@@ -1991,6 +2008,32 @@ class _Builder:
             if not lz:
                 return 0
         return lz
+
+    def _phi_sb(self, phi) -> int:
+        """Sign bits of an i32 phi, as ``_phi_lz`` counts its leading zeros: the minimum
+        over its incoming values (a constant's own; a value's recorded count; 1 for a
+        value not recorded yet or undef)."""
+        t = phi.type
+        vt = self._vt_cache.get(id(t))
+        if (vt_of(t) if vt is None else vt[1]) != "i32":
+            return 1
+        sb = 32
+        rep, live_sb = self.rep, self.live_sb
+        for v, _blk in phi.incoming:
+            if _is_const(v):
+                c = _const_int(v)
+                if c is None:
+                    return 1
+                sb = min(sb, _const_sign_bits(c))
+            else:
+                v = rep.get(v, v)
+                k = live_sb.get(v, 1)
+                if k.__class__ is not int:
+                    k = live_sb[v] = _combine_live_sign_bits()(k)
+                sb = min(sb, k)
+            if sb == 1:
+                return 1
+        return sb
 
     def _copy_out(self, dag, ins, n):
         c = dag.node("ISD::CopyToReg", "ch", (n,), ir=ins, reg=self.reg_of(ins))
@@ -2060,6 +2103,29 @@ def _combine_known_lz():
 
 
 _KNOWN_LZ = None
+
+
+def _combine_live_sign_bits():
+    """``patterns.combine.live_sign_bits`` (imported on first use, as ``_combine_known_lz``)."""
+    global _LIVE_SB
+    if _LIVE_SB is None:
+        from .combine import live_sign_bits
+
+        _LIVE_SB = live_sign_bits
+    return _LIVE_SB
+
+
+_LIVE_SB = None
+
+
+def _const_sign_bits(c) -> int:
+    """APInt::getNumSignBits of a 32-bit constant (1 for a non-integer)."""
+    if c.__class__ is not int:
+        return 1
+    u = c & 0xFFFFFFFF
+    if u >> 31:
+        u ^= 0xFFFFFFFF
+    return 32 - u.bit_length()
 
 
 def _lowering_ir_name(target, low) -> str | None:
@@ -2144,6 +2210,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
             ua = analyze(fn, target)
         b = _Builder(fn, target, ua, dce)
     live_lz = b.live_lz
+    live_sb = b.live_sb
     b.track_lz = combine
     built: dict = {}
     order = reverse_post_order(fn)
@@ -2162,8 +2229,13 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
                         continue
                     src = r.ops[0]
                     if src.vt == "i32":
-                        # counted when first asked (_known_lz of a CopyFromReg, _phi_lz)
-                        live_lz[ir] = src.klz if src.opcode == "ISD::CopyFromReg" else src
+                        # counted when first asked (_known_lz of a CopyFromReg, _phi_lz;
+                        # live_sign_bits, _phi_sb)
+                        if src.opcode == "ISD::CopyFromReg":
+                            live_lz[ir] = src.klz
+                            live_sb[ir] = src.ksb
+                        else:
+                            live_lz[ir] = live_sb[ir] = src
         built[blk] = dag
     dags = [built[blk] for blk in fn.blocks]
     index = {blk: i for i, blk in enumerate(fn.blocks)}

@@ -350,6 +350,76 @@ def test_count_known_bits_across_blocks_as_llc(amdgpu):
     assert ours.get("S_ASHR_I32") == 1 and ours.get("S_LSHR_B32") == 1
 
 
+# Sign bits (SelectionDAG::ComputeNumSignBits as in LLVM 19): the absolute value of a
+# value with s sign bits has s - 1 leading zeros (computeKnownBits of ISD::ABS), and a
+# value read in another block carries the sign bits its own block computed for it
+# (LiveOutRegInfo -> an AssertSext on the copy; a phi takes the minimum over its
+# incoming values). In each function the shift of the absolute value by 5 is known
+# zero, and in the second an ashr of an ashr by a variable amount is dropped.
+_SIGN_BITS = """declare i32 @llvm.abs.i32(i32, i1)
+define amdgpu_kernel void @abs_in_block(ptr addrspace(1) %out, i32 %a, i32 %b) {
+  %m = and i32 %a, 1
+  %n = ashr i32 %m, %b
+  %d = sub i32 %m, %n
+  %s = shl i32 %d, 2
+  %v = call i32 @llvm.abs.i32(i32 %s, i1 false)
+  %r = lshr i32 %v, 5
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+define amdgpu_kernel void @sign_bits_across(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c) {
+entry:
+  %x = ashr i32 %a, 28
+  store i32 %x, ptr addrspace(1) %out
+  %cc = icmp eq i32 %c, 0
+  br i1 %cc, label %next, label %done
+next:
+  %v = call i32 @llvm.abs.i32(i32 %x, i1 false)
+  %r = lshr i32 %v, 5
+  %s = ashr i32 %x, %c
+  %t = ashr i32 %s, 4
+  %u = add i32 %r, %t
+  %g = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %u, ptr addrspace(1) %g
+  br label %done
+done:
+  ret void
+}
+define amdgpu_kernel void @sign_bits_of_phi(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c) {
+entry:
+  %x = ashr i32 %a, 28
+  store i32 %x, ptr addrspace(1) %out
+  %cc = icmp eq i32 %c, 0
+  br i1 %cc, label %other, label %join
+other:
+  %y = ashr i32 %b, 29
+  %g = getelementptr i32, ptr addrspace(1) %out, i64 2
+  store i32 %y, ptr addrspace(1) %g
+  br label %join
+join:
+  %p = phi i32 [ %x, %entry ], [ %y, %other ]
+  %v = call i32 @llvm.abs.i32(i32 %p, i1 false)
+  %r = lshr i32 %v, 5
+  %h = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %r, ptr addrspace(1) %h
+  ret void
+}
+"""
+
+
+def test_sign_bits_in_and_across_blocks_as_llc(amdgpu):
+    from patterns.mir import compare_with_llc
+
+    results = compare_with_llc(_SIGN_BITS, amdgpu, require("llc-19"), path="sign_bits.ll")
+    assert [r.function for r in results] == ["abs_in_block", "sign_bits_across", "sign_bits_of_phi"]
+    for r in results:
+        assert r.equal, r.diff()
+        ours = dict(r.ours)
+        assert "S_ABS_I32" not in ours and "S_LSHR_B32" not in ours, (r.function, ours)
+    assert dict(results[0].ours) == {}
+    assert dict(results[1].ours).get("S_ASHR_I32") == 2  # (%x, and %t of %x directly)
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
