@@ -2871,7 +2871,7 @@ def _quiet_node(v: SDNode, ctx: _Ctx) -> bool:
     opc = v.opcode
     a, b = v.ops
     if b.opcode == "ISD::Constant":
-        if not (opc == "ISD::ADD" or opc == "ISD::XOR" and b.value.__class__ is int and _wrap(b.value, v.vt) == -1):
+        if not (opc == "ISD::ADD" or opc == "ISD::XOR" and b.value.__class__ is int and _is_all_ones(b.value, v.vt)):
             return False
     elif opc in ("ISD::SHL", "ISD::SRL"):
         return _not_all_known(v, ctx, 0)  # (nothing looked into: every bit demanded)
@@ -2930,21 +2930,25 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
     answers by their known bits alone and whose rules cannot apply
     (``_sdb_logic_may_change``)."""
     opc = n.opcode
-    if opc not in _SDB_ROOTS or len(n.ops) != 2:
+    if opc not in _SDB_ROOTS:
         return False
-    a, b = n.ops
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
     bc = b.opcode == "ISD::Constant"
     d1 = depth + 1
+    # (``_looked_into`` is False for a value used more than once: tested first, inline)
     if opc in _SDB_LOGIC:
         if bc:
-            if not (b.value.__class__ is int and _wrap(b.value, n.vt) == -1):
+            if not (b.value.__class__ is int and _is_all_ones(b.value, n.vt)):
                 return False
             # a not: only a constant (every bit known) or its operand can change
-            if _looked_into(a, d1, ctx):
+            if a.uses == 1 and _looked_into(a, d1, ctx):
                 return False
             k = _kb(n, ctx, depth)
             return bool((k.zero | k.one) ^ ((1 << k.bits) - 1))
-        if _looked_into(a, d1, ctx) or _looked_into(b, d1, ctx):
+        if a.uses == 1 and _looked_into(a, d1, ctx) or b.uses == 1 and _looked_into(b, d1, ctx):
             return False
         if _no_known(a, ctx, d1) and _no_known(b, ctx, d1):
             return True
@@ -2956,7 +2960,7 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
             return _sign_bits(a, ctx, d1) < _width(n.vt) and _not_all_known(n, ctx, depth)
         if opc in ("ISD::SHL", "ISD::SRL"):
             return _not_all_known(n, ctx, depth)
-        if _looked_into(a, d1, ctx) or _looked_into(b, d1, ctx):
+        if a.uses == 1 and _looked_into(a, d1, ctx) or b.uses == 1 and _looked_into(b, d1, ctx):
             return False
         if opc == "ISD::MUL" and a.uses == 1 and a.opcode != "ISD::Constant" and _kb(b, ctx, d1).zero & 1:
             return False  # (a's bits demanded below b's trailing zeros only)
@@ -2965,8 +2969,17 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
         # (an sra copying only sign bits of a is a)
         return opc != "ISD::SRA" or _sign_bits(a, ctx, d1) < _width(n.vt)
     if opc == "ISD::ADD" or opc == "ISD::MUL" and b.value.__class__ is int and b.value & 1:
-        return not _looked_into(a, d1, ctx) and _not_all_known(n, ctx, depth)
+        return not (a.uses == 1 and _looked_into(a, d1, ctx)) and _not_all_known(n, ctx, depth)
     return False
+
+
+def _is_all_ones(v: int, vt: str) -> bool:
+    """``_wrap(v, vt) == -1``."""
+    bits = _WIDTH.get(vt)
+    if bits:
+        m = (1 << bits) - 1
+        return v & m == m
+    return _wrap(v, vt) == -1
 
 
 def _not_all_known(n: SDNode, ctx: _Ctx, depth: int) -> bool:
@@ -3027,22 +3040,22 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
     """TargetLowering::SimplifyDemandedBits for the modeled integer nodes: (changed,
     known bits of ``op`` for the demanded bits). A rewrite replaces ``op`` (used once
     below the root; the root's users all read the same value) by a simpler value."""
-    bits = _width(op.vt)
-    m = (1 << bits) - 1
     opc = op.opcode
     if opc == "ISD::Constant":
         return False, _kb(op, ctx, depth)
+    vt = op.vt
+    bits = _WIDTH.get(vt) or _width(vt)
+    m = (1 << bits) - 1
     if depth >= _MAX_DEPTH:
         return False, _unknown(bits)
-    if depth and (not op.uses == 1 or demanded == m and _SDB_SHORTCUTS[0] and _sdb_inert(op, depth, ctx)):
+    if depth and (op.uses != 1 or demanded == m and _SDB_SHORTCUTS[0] and _sdb_inert(op, depth, ctx)):
         # (used more than once; or every bit demanded where nothing can change)
         return False, _kb(op, ctx, depth)
     if demanded == 0 or opc not in _KB_BINOPS or len(op.ops) != 2:
         known = _kb(op, ctx, depth)
         return _demanded_const(op, demanded, known, ctx), known
     a, b = op.ops
-    vt = op.vt
-    cb = b.value & m if _is_c(b) else None
+    cb = b.value & m if b.opcode == "ISD::Constant" and b.value.__class__ is int else None
     if opc == "ISD::AND":
         if cb is not None:
             lk = _kb(a, ctx, depth)
@@ -3056,7 +3069,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         ch, k0 = _sdb(a, ~k1.zero & demanded, depth + 1, ctx)
         if ch:
             return True, None
-        if _bypass_multi_use(op, demanded, depth, ctx):
+        if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
             return True, None
         if demanded & ~(k0.zero | k1.one) == 0:
             return _combine_to(op, a, ctx)
@@ -3064,7 +3077,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
             return _combine_to(op, b, ctx)
         if demanded & ~(k1.zero | k0.zero) == 0:
             return _combine_to(op, ctx.const(0, vt), ctx)
-        if _shrink_const(op, ~k0.zero & demanded, ctx):
+        if cb is not None and _shrink_const(op, ~k0.zero & demanded, ctx):
             return True, None
         known = Known(k0.zero | k1.zero, k0.one & k1.one, bits)
     elif opc == "ISD::OR":
@@ -3074,13 +3087,13 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         ch, k0 = _sdb(a, ~k1.one & demanded, depth + 1, ctx)
         if ch:
             return True, None
-        if _bypass_multi_use(op, demanded, depth, ctx):
+        if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
             return True, None
         if demanded & ~(k0.one | k1.zero) == 0:
             return _combine_to(op, a, ctx)
         if demanded & ~(k1.one | k0.zero) == 0:
             return _combine_to(op, b, ctx)
-        if _shrink_const(op, demanded, ctx):
+        if cb is not None and _shrink_const(op, demanded, ctx):
             return True, None
         known = Known(k0.zero & k1.zero, k0.one | k1.one, bits)
     elif opc == "ISD::XOR":
@@ -3090,7 +3103,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         ch, k0 = _sdb(a, demanded, depth + 1, ctx)
         if ch:
             return True, None
-        if _bypass_multi_use(op, demanded, depth, ctx):
+        if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
             return True, None
         if demanded & ~k1.zero == 0:
             return _combine_to(op, a, ctx)
@@ -3119,7 +3132,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
                     nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
                     _set(ctx, op, a.opcode, [nx, a.ops[1]])
                     return True, None
-        if (cb is None or cb != m) and _shrink_const(op, demanded, ctx):
+        if cb is not None and cb != m and _shrink_const(op, demanded, ctx):
             return True, None
         known = Known((k0.zero & k1.zero) | (k0.one & k1.one), (k0.zero & k1.one) | (k0.one & k1.zero), bits)
     elif opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA"):
@@ -3155,7 +3168,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
             known = add_carry(k0, k1, True, False)
         else:
             known = add_carry(k0, Known(k1.one, k1.zero, bits), False, True)
-    if _demanded_const(op, demanded, known, ctx):
+    if not demanded & ~(known.zero | known.one) and _demanded_const(op, demanded, known, ctx):
         return True, None
     return False, known
 
@@ -3406,11 +3419,16 @@ def _legalize(ctx: _Ctx) -> None:
     becoming the target's find-first-bit nodes (AMDGPUTargetLowering::LowerCTLZ_CTTZ),
     whose result for a zero input is -1, so nothing is known of their bits any more
     (the known bits a later block reads, and combine2's)."""
+    if not any(n.opcode in _LEGALIZED for group in (ctx.dag.nodes, ctx.created) for n in group):
+        return  # (nothing to legalize: one pass instead of two)
     _legalize_abs(ctx)
     todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
             if n.opcode in _FFB and n.wlix != _DEAD and n.vt == "i32" and _FFB[n.opcode] in ctx.legal]
     for n in todo:
         _set(ctx, n, _FFB[n.opcode], [n.ops[0]])
+
+
+_LEGALIZED = frozenset(_FFB) | {"ISD::ABS"}  # (the opcodes _legalize rewrites)
 
 
 def _legalize_abs(ctx: _Ctx) -> None:
@@ -3615,7 +3633,8 @@ def _finish(dag, ctx: _Ctx) -> None:
     """The DAG in the selector's form: the use lists dropped (they would keep the nodes
     in reference cycles) and, when the block changed, re-sorted, renumbered, with use counts and divergence bits."""
     changed = ctx.events != 0
-    if changed:
+    # (an AssertZext is a leaf's only user here: none in the block, nothing to replace)
+    if changed and any(m.opcode == "ISD::AssertZext" for group in (dag.nodes, ctx.created) for m in group):
         # SelectionDAGISel replaces an AssertZext by its operand before selecting
         for group in (dag.nodes, ctx.created):
             for m in group:
