@@ -1754,8 +1754,9 @@ def _visit_SIGN_EXTEND_INREG(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner::visitSIGN_EXTEND_INREG for i32 values: a constant; an input sign
     extended already (ComputeMaxSignificantBits within the width) is the result; nested
     extensions keep the narrower; a known-zero sign bit makes it an and with the low
-    mask (zext_in_reg); ``(sext_in_reg (srl X, c), iN)`` -> ``sra X, c`` when X has the
-    sign bits for it. (SimplifyDemandedBits of its operand is not modeled here.)"""
+    mask (zext_in_reg); SimplifyDemandedBits with every bit demanded (its operand's low
+    bits demanded, ``_sdb``); ``(sext_in_reg (srl X, c), iN)`` -> ``sra X, c`` when X has
+    the sign bits for it."""
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -1775,6 +1776,13 @@ def _visit_SIGN_EXTEND_INREG(n: SDNode, ctx: _Ctx) -> bool:
         return True
     if _kb(x, ctx).zero >> (ext - 1) & 1:
         _set(ctx, n, "ISD::AND", [x, ctx.const((1 << ext) - 1, n.vt)])
+        return True
+    k = _kb(n, ctx, 0)
+    m = (1 << bits) - 1
+    ctx.sdb_root = n
+    r = _sdb(n, m, 0, ctx)[0] if (k.zero | k.one) ^ m else _demanded_const(n, m, k, ctx)
+    ctx.sdb_root = None
+    if r:
         return True
     if x.opcode == "ISD::SRL" and _is_c(x.ops[1]):
         sh = x.ops[1].value & ((1 << bits) - 1)
@@ -2844,6 +2852,8 @@ def _looked_into(v: SDNode, depth: int, ctx: _Ctx) -> bool:
         return False
     if v.opcode in _KB_BINOPS and len(v.ops) == 2:
         return not _quiet(v, ctx)
+    if v.opcode == "ISD::SIGN_EXTEND_INREG":
+        return True  # (_sdb_sext_in_reg demands a part of its operand)
     k = _kb(v, ctx, depth)
     return not (k.zero | k.one) ^ ((1 << k.bits) - 1)
 
@@ -2910,6 +2920,8 @@ def _sub_looked_into(x: SDNode, ctx: _Ctx) -> bool:
         return False
     if x.opcode in _KB_BINOPS and len(x.ops) == 2:
         return not _quiet(x, ctx)
+    if x.opcode == "ISD::SIGN_EXTEND_INREG":
+        return True
     return not _not_all_known(x, ctx, 0)
 
 
@@ -3051,6 +3063,10 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
     if depth and (op.uses != 1 or demanded == m and _SDB_SHORTCUTS[0] and _sdb_inert(op, depth, ctx)):
         # (used more than once; or every bit demanded where nothing can change)
         return False, _kb(op, ctx, depth)
+    if opc == "ISD::SIGN_EXTEND_INREG" and demanded and len(op.ops) == 2:
+        r = _sdb_sext_in_reg(op, demanded, depth, ctx, bits)
+        if r is not None:
+            return r
     if demanded == 0 or opc not in _KB_BINOPS or len(op.ops) != 2:
         known = _kb(op, ctx, depth)
         return _demanded_const(op, demanded, known, ctx), known
@@ -3169,6 +3185,39 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         else:
             known = add_carry(k0, Known(k1.one, k1.zero, bits), False, True)
     if not demanded & ~(known.zero | known.one) and _demanded_const(op, demanded, known, ctx):
+        return True, None
+    return False, known
+
+
+def _sdb_sext_in_reg(op: SDNode, demanded: int, depth: int, ctx: _Ctx, bits: int):
+    """SimplifyDemandedBits of ``sign_extend_inreg x, iE``: only the sign bit demanded ->
+    ``shl x, bits - E`` (unless x is sign extended already); no bit above the low E
+    demanded -> x; else x's low E bits and bit E-1 are demanded of x, and a known-zero
+    bit E-1 makes it ``and x, (1 << E) - 1``. Returns _sdb's answer, or None for a type
+    operand without width."""
+    x, t = op.ops
+    ext = _width(t.vt)
+    if not ext or ext >= bits:
+        return None
+    vt = op.vt
+    m = (1 << bits) - 1
+    if demanded == 1 << (bits - 1) and ext < bits - _sign_bits(x, ctx, depth + 1) + 1:
+        _set(ctx, op, "ISD::SHL", [x, ctx.const(bits - ext, vt)])
+        return True, None
+    if demanded.bit_length() <= ext:
+        return _combine_to(op, x, ctx)  # none of the extended bits demanded
+    low = (1 << ext) - 1
+    ch, k = _sdb(x, (demanded & low) | 1 << (ext - 1), depth + 1, ctx)
+    if ch:
+        return True, None
+    if k.zero >> (ext - 1) & 1:
+        _set(ctx, op, "ISD::AND", [x, ctx.const(low, vt)])  # (getZeroExtendInReg)
+        return True, None
+    if k.one >> (ext - 1) & 1:
+        known = Known(k.zero & low, k.one | (m & ~low), bits)
+    else:
+        known = Known(k.zero & low, k.one & low, bits)
+    if _demanded_const(op, demanded, known, ctx):
         return True, None
     return False, known
 

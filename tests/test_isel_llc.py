@@ -420,6 +420,24 @@ def test_sign_bits_in_and_across_blocks_as_llc(amdgpu):
     assert dict(results[1].ours).get("S_ASHR_I32") == 2  # (%x, and %t of %x directly)
 
 
+# visitSIGN_EXTEND_INREG's SimplifyDemandedBits: only the low 16 bits of the and are
+# demanded, so the ashr under it shifts no demanded sign copy in and becomes a lshr.
+_SEXT_DEMANDED = """define amdgpu_kernel void @sext_demands_low_bits(ptr addrspace(1) %out, i32 %a, i32 %b) {
+  %s = ashr i32 %a, 3
+  %m = and i32 %s, %b
+  %h = shl i32 %m, 16
+  %r = ashr i32 %h, 16
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_sign_extend_in_reg_demands_low_bits_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _SEXT_DEMANDED, "sext_demanded.ll")
+    assert ours == {"S_LSHR_B32": 1, "S_AND_B32": 1, "S_SEXT_I32_I16": 1}
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
