@@ -773,9 +773,11 @@ class _Pass:
         if v is not None:
             return v
         pred = _MINMAX_PRED[kind]
-        if self.icmp(pred, a, b, _RECURSION_LIMIT, None, True) is True:
+        # (isICmpTrue with the call as the context: a dominating branch condition
+        # can decide the order, isImpliedByDomCondition at the end of simplifyICmpInst)
+        if self.icmp(pred, a, b, _RECURSION_LIMIT, i, True) is True:
             return a
-        if self.icmp(pred, b, a, _RECURSION_LIMIT, None, True) is True:
+        if self.icmp(pred, b, a, _RECURSION_LIMIT, i, True) is True:
             return b
         return None
 

@@ -438,6 +438,37 @@ def test_sign_extend_in_reg_demands_low_bits_as_llc(amdgpu):
     assert ours == {"S_LSHR_B32": 1, "S_AND_B32": 1, "S_SEXT_I32_I16": 1}
 
 
+# InstSimplify of min/max asks isICmpTrue with the call as the context, so the branch
+# condition of the single predecessor decides the order (isImpliedByDomCondition):
+# both umins go, on either edge; the smax, not decided by it, stays.
+_MINMAX_BY_BRANCH = """declare i32 @llvm.umin.i32(i32, i32)
+declare i32 @llvm.smax.i32(i32, i32)
+define amdgpu_kernel void @minmax_by_branch(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c) {
+entry:
+  %cc = icmp uge i32 %a, %b
+  br i1 %cc, label %big, label %small
+big:
+  %m = call i32 @llvm.umin.i32(i32 %a, i32 %b)
+  %g = getelementptr i32, ptr addrspace(1) %out, i64 1
+  store i32 %m, ptr addrspace(1) %g
+  br label %exit
+small:
+  %n = call i32 @llvm.umin.i32(i32 %a, i32 %b)
+  %s = call i32 @llvm.smax.i32(i32 %a, i32 %c)
+  %t = add i32 %n, %s
+  store i32 %t, ptr addrspace(1) %out
+  br label %exit
+exit:
+  ret void
+}
+"""
+
+
+def test_min_max_decided_by_dominating_branch_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _MINMAX_BY_BRANCH, "minmax_branch.ll")
+    assert "S_MIN_U32" not in ours and ours.get("S_MAX_I32") == 1
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
