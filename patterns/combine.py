@@ -1887,6 +1887,34 @@ def _visit_other(n: SDNode, ctx: _Ctx) -> bool:
     return n.opcode in COMMUTATIVE and _commuted_other(n, ctx)
 
 
+def _visit_MUL24(n: SDNode, ctx: _Ctx) -> bool:
+    """AMDGPU's PerformDAGCombine of MUL_U24 / MUL_I24 (simplifyMul24): the node reads the
+    low 24 bits of each operand. SimplifyMultipleUseDemandedBits of both operands first
+    (a new node when either has a simpler value for those bits); else
+    SimplifyDemandedBits of the left, then the right operand, each its own root (every
+    bit demanded when it has other users)."""
+    ops = n.ops
+    if len(ops) != 2:
+        return False
+    a, b = ops
+    low = (1 << 24) - 1
+    va = _multi_use_demanded(a, low, 0, ctx)
+    vb = _multi_use_demanded(b, low, 0, ctx)
+    if va is not None or vb is not None:
+        _set(ctx, n, n.opcode, [va or a, vb or b])
+        return True
+    for x in (a, b):
+        if x.opcode == "ISD::Constant":
+            continue
+        m = (1 << (_WIDTH.get(x.vt) or _width(x.vt))) - 1
+        ctx.sdb_root = x  # (TargetLowering::SimplifyDemandedBits with DCI: x back on the worklist)
+        r = _sdb(x, low if x.uses == 1 else m, 0, ctx)[0]
+        ctx.sdb_root = None
+        if r:
+            return True
+    return False
+
+
 _VISITORS = {
     "ISD::ADD": _visit_ADD, "ISD::SUB": _visit_SUB, "ISD::MUL": _visit_MUL, "ISD::AND": _visit_AND,
     "ISD::OR": _visit_OR, "ISD::XOR": _visit_XOR, "ISD::SHL": _visit_SHL, "ISD::SRL": _visit_SRL,
@@ -1897,6 +1925,7 @@ _VISITORS = {
     "ISD::SMAX": _visit_MINMAX,
     "ISD::SMIN": _visit_MINMAX, "ISD::UMIN": _visit_MINMAX, "ISD::UMAX": _visit_MINMAX,
     "ISD::ABS": _visit_ABS, "ISD::SIGN_EXTEND_INREG": _visit_SIGN_EXTEND_INREG,
+    "AMDGPUISD::MUL_U24": _visit_MUL24, "AMDGPUISD::MUL_I24": _visit_MUL24,
 }
 for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
     _VISITORS.setdefault(_opc, _commuted_other)

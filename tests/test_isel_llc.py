@@ -469,6 +469,31 @@ def test_min_max_decided_by_dominating_branch_as_llc(amdgpu):
     assert "S_MIN_U32" not in ours and ours.get("S_MAX_I32") == 1
 
 
+# AMDGPU's simplifyMul24: a 24-bit multiply reads the low 24 bits of its operands, so
+# the mask (srl (shl z, 2), 5) leaves behind, which clears only bits above them, is
+# bypassed (SimplifyMultipleUseDemandedBits): a plain shift right, not a bit-field
+# extract, feeds the multiply.
+_MUL24_DEMANDED = """declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.ctlz.i32(i32, i1)
+define amdgpu_kernel void @mul24_reads_low_bits(ptr addrspace(1) %out, i32 %a) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %x = xor i32 %tid, %a
+  %z = call i32 @llvm.ctlz.i32(i32 %x, i1 true)
+  %s = shl i32 %z, 2
+  %r = ashr i32 %s, 5
+  %m = mul i32 %r, %s
+  store i32 %m, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_mul24_operands_low_bits_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _MUL24_DEMANDED, "mul24_demanded.ll")
+    assert ours.get("V_MUL_U32_U24_e64") == 1 and ours.get("V_LSHRREV_B32_e64") == 1
+    assert "V_BFE_U32_e64" not in ours
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
