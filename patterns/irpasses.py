@@ -327,6 +327,11 @@ class _Pass:
                         if e[1] <= depth <= e[2]:
                             return e
             e = self._known(v, depth, t.bits)
+            if e[2] == _MAX_DEPTH - 1 and e[0] == _NOTHING:
+                # (nothing known up to the last level: the cut-off below it answers
+                # nothing too, so the range goes on past the limit -- exact, and a
+                # reader one level up keeps its own range up to the last level)
+                e = e[0], e[1], _ANY_DEPTH
             if ent is None:
                 memo[v] = e
             elif ent.__class__ is tuple:
@@ -386,6 +391,13 @@ class _Pass:
                 lo = 0
             if hi >= _MAX_DEPTH:
                 hi = _MAX_DEPTH - 1
+            if not (za | oa | zb | ob):
+                # (every rule below gives nothing known for two operands without known
+                # bits, at every width: the bitwise ones at sight; add_carry_masks' known
+                # is masked by (lz|lo)&(rz|ro) = 0; mul_masks: no trailing zeros and no
+                # leading zeros (the product of two all-ones maxima overflows, or at one
+                # bit is 1); shift_masks by an amount of least value 0: nothing)
+                return _NOTHING, lo, hi
             if opc == "and":
                 return (za | zb, oa & ob), lo, hi
             if opc == "or":
@@ -478,6 +490,8 @@ class _Pass:
                         if e[1] <= depth <= e[2]:
                             return e
             e = self._sign_bits(v, depth, t.bits)
+            if e[2] == _MAX_DEPTH - 1 and e[0] == 1:
+                e = 1, e[1], _ANY_DEPTH  # (the cut-off's answer too: see ``_kb``)
             if ent is None:
                 memo[v] = e
             elif ent.__class__ is tuple:
