@@ -2399,6 +2399,7 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
         return None
     loops, bodies, _kids, innermost = forest
     st = _LicmState(fn, ua, target, grew)
+    st.forest = forest  # (for LSR: LICM changes no block, nor any body)
     for h in loops:
         body = bodies[h]
         outside = [p for p in dict.fromkeys(h.predecessors) if p not in body]
@@ -3192,8 +3193,9 @@ def run_ir_passes(fn, ua=None, target=None):
     st = _licm(fn, idom, dom, None, target, grew)
     from .lsr import loop_strength_reduce
 
-    # (llc's LSR runs after LICM, before its last EarlyCSE)
-    if loop_strength_reduce(fn, None, idom, dom):
+    # (llc's LSR runs after LICM, before its last EarlyCSE; without LICM's state the
+    # function has fewer than two blocks or no loop, and LSR nothing to do)
+    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest):
         grew = None  # (LSR rewired readers: the rewrite below scans the function)
         stale = True
     if st is not None and st.moved:

@@ -313,28 +313,38 @@ def _plain_user(u, v, body, sc) -> bool:
 
 
 def _users(fn) -> dict:
+    """Each instruction's readers in program order (one entry per operand read), for the
+    instructions read at all."""
     us: dict = {}
+    get = us.get
+    Inst = Instruction
     for b in fn.blocks:
         for i in b.instructions:
             for o in i.operands:
-                if o.__class__ is Instruction:
-                    us.setdefault(o, []).append(i)
+                if o.__class__ is Inst:
+                    lst = get(o)
+                    if lst is None:
+                        us[o] = [i]
+                    else:
+                        lst.append(i)
     return us
 
 
-def _loops(fn, idom=None, dom=None) -> tuple:
+def _loops(fn, idom=None, dom=None, forest=...) -> tuple:
     """((header, body) of each innermost natural loop, in LLVM's loop pass manager
     order: a post-order walk of the loop forest, top-level loops in reverse program
-    order; block -> loop depth; header -> body of every loop)."""
+    order; block -> loop depth; header -> body of every loop). ``forest``: the
+    ``_loop_forest`` of ``fn`` when the caller has it."""
     from .irpasses import _dom_tree, _loop_forest
 
-    if dom is None:
-        if idom is None:
-            from .sdag import immediate_dominators
+    if forest is ...:
+        if dom is None:
+            if idom is None:
+                from .sdag import immediate_dominators
 
-            idom = immediate_dominators(fn)
-        dom = _dom_tree(fn, idom)
-    forest = _loop_forest(fn, dom)
+                idom = immediate_dominators(fn)
+            dom = _dom_tree(fn, idom)
+        forest = _loop_forest(fn, dom)
     if forest is None:
         return [], {}, {}
     order, bodies, kids, _innermost = forest
@@ -1293,11 +1303,13 @@ def _preheader(h, body):
     return outside[0]
 
 
-def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
+def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=...) -> list:
     """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
     rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
     verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
-    (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG)."""
+    (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG);
+    ``forest``: its ``patterns.irpasses._loop_forest`` when known (LICM's: LICM moves
+    instructions only)."""
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:
@@ -1308,7 +1320,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
-    loops, depth, bodies = _loops(fn, idom, dom)
+    loops, depth, bodies = _loops(fn, idom, dom, forest)
     if not loops:
         return []
     _kids, dpre, dpost = dom
@@ -1321,12 +1333,17 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     claims = [c for c in (claim(fn, h, body, users, dom) for h, body in loops) if c is not None]
     if not claims:
         return []
-    names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
-    names.update(a.name for a in fn.args)
-    names.update(b.name for b in fn.blocks)
+    # the names taken, made at the first new name (nothing named is made or deleted
+    # before it: the expansions are unnamed)
+    names: set | None = None
     last = [0]
 
     def unique(base: str) -> str:
+        nonlocal names
+        if names is None:
+            names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
+            names.update(a.name for a in fn.args)
+            names.update(b.name for b in fn.blocks)
         name = base
         while name in names:
             last[0] += 1
@@ -1460,10 +1477,12 @@ def _dead(fn, users: dict) -> set:
     read only by such instructions (our earlier passes leave replaced code in place)."""
     from .sdag import _has_side_effect
 
-    live_uses = {i: len(us) for i, us in users.items()}
+    # (``users`` has an entry, never empty, for each instruction read at all; the reads
+    # by dead instructions are counted off in ``gone``, for the few instructions they read)
     work = [i for b in fn.blocks for i in b.instructions
-            if not live_uses.get(i) and not _has_side_effect(i) and not i.is_terminator]
+            if i not in users and not _has_side_effect(i) and not i.is_terminator]
     dead: set = set()
+    gone: dict = {}
     while work:
         d = work.pop()
         if d in dead:
@@ -1471,8 +1490,8 @@ def _dead(fn, users: dict) -> set:
         dead.add(d)
         for o in d.operands:
             if o.__class__ is Instruction and o not in dead:
-                live_uses[o] -= 1
-                if not live_uses[o] and not _has_side_effect(o) and not o.is_terminator:
+                n = gone[o] = gone.get(o, 0) + 1
+                if n == len(users[o]) and not _has_side_effect(o) and not o.is_terminator:
                     work.append(o)
     return dead
 
