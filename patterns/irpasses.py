@@ -2231,20 +2231,70 @@ def early_cse(fn, idom: dict | None = None, dom: tuple | None = None) -> dict:
     return {i: p.r(v) for i, v in p.rep.items()}
 
 
-def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew: dict | None = None) -> dict:
+def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew: dict | None = None,
+                    keep_uses: bool = False) -> dict:
     """Run ``early_cse`` on ``fn`` and leave the IR as the pass leaves it: every use of a
     replaced instruction (operands, phi incoming values) reads its replacement, as
     LLVM's replaceAllUsesWith does. The replaced instructions stay in their blocks
     without users (dead-code removal, ``patterns.sdag``, drops them); the function's
-    derived user lists are reset. Returns the replacement map. ``grew``: see
+    derived user lists are reset, or with ``keep_uses``, when they were current, made
+    current again (``_move_users``). Returns the replacement map. ``grew``: see
     ``_rewrite``."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return {}
-    users_ok = fn.uses is not None  # (read before the pass: _rewrite resets it)
+    uses = fn.uses  # (read before the pass: _rewrite resets it)
     rep = early_cse(fn, idom, dom)
     if rep:
-        _rewrite(fn, rep, _candidate_users(rep, None) if users_ok else None, grew)
+        _rewrite(fn, rep, _candidate_users(rep, None) if uses is not None else None, grew)
+        if keep_uses and uses is not None:
+            _move_users(fn, rep)
+            fn.uses = uses  # (no instruction or block added, removed or changed opcode)
     return rep
+
+
+def _move_users(fn, rep: dict) -> None:
+    """The user lists (``_users``, see ``Function.uses``) after ``_rewrite`` of ``rep`` on
+    a function whose lists were current before: as the uniformity analysis's scan would
+    make them. Only a replaced value and its replacement change: a reader of the
+    replaced one reads the replacement now (unless it read it as a call's callee or
+    bundle operand, which the rewrite leaves), in program order, each once."""
+    from .divergence import _operand_values
+
+    Inst, Arg = Instruction, Argument
+    gained: dict = {}  # replacement -> the readers it gained
+    for r, w in rep.items():
+        us = r._users
+        if us is None:
+            continue
+        if us.__class__ is not list:
+            us = [us]
+        keep = [u for u in us if any(x is r for x in _operand_values(u))]
+        r._users = None if not keep else keep[0] if len(keep) == 1 else keep
+        if w.__class__ is Inst or w.__class__ is Arg:
+            new = [u for u in us if any(x is w for x in _operand_values(u))]
+            if new:
+                g = gained.get(w)
+                if g is None:
+                    gained[w] = new
+                else:
+                    g.extend(new)
+    if not gained:
+        return
+    bpos = {b: k for k, b in enumerate(fn.blocks)}
+    ipos: dict = {}  # block -> instruction -> its position in the block
+
+    def pos(u):
+        b = u.block
+        m = ipos.get(b)
+        if m is None:
+            m = ipos[b] = {i: k for k, i in enumerate(b.instructions)}
+        return bpos[b], m[u]
+
+    for w, new in gained.items():
+        us = w._users
+        old = [] if us is None else [us] if us.__class__ is not list else us
+        lst = sorted(dict.fromkeys(old + new), key=pos)
+        w._users = lst[0] if len(lst) == 1 else lst
 
 
 # --- LICM ------------------------------------------------------------------------------
@@ -3181,10 +3231,17 @@ def run_ir_passes(fn, ua=None, target=None):
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
     stale = stale or ua is None  # (``ua`` not the analysis of the IR as it is)
-    erased = apply_early_cse(fn, idom, dom, grew)  # (LLVM erases what EarlyCSE replaces)
+    # (EarlyCSE changes no opcode and leaves the instructions it replaces in place: the
+    # multiplies are those it leaves)
+    mul24_cands = _has_mul24_candidates(fn, target)
+    # (LLVM erases what EarlyCSE replaces.) When the analysis is made next, for mul24
+    # (``stale`` then, whenever EarlyCSE replaced anything), the parser's user lists are
+    # brought up to date rather than left for the analysis to scan the function again:
+    # the same lists, which LICM then reads as it would read the analysis's
+    erased = apply_early_cse(fn, idom, dom, grew, keep_uses=mul24_cands)
     if erased:
         stale = True
-    if _has_mul24_candidates(fn, target):
+    if mul24_cands:
         if stale:
             ua, stale = _analysis(fn, target, compat), False
         mul24(fn, ua, target, idom)  # (a mul -> mul24 call keeps its verdict)
