@@ -512,21 +512,14 @@ class _Pass:
         from their operands and return; ``and``/``or``/``xor`` (and any operator whose
         own rule gave up) fall through to the known bits of ``v`` at the same depth,
         keeping the better answer. With the range of depths giving the same answer
-        (see ``_kb``)."""
+        (see ``_kb``): ``L``..``H`` is the intersection of the ranges of the operands
+        asked (one level down), so the answer's range is ``L - 1``..``H - 1``. (Each
+        operand's question is written out: ``sb_``/``kb_`` at ``d1``, then the range
+        narrowed.)"""
         opc = v.opcode
         d1 = depth + 1
-        sb_, kb_ = self._sb, self._kb
-        lo, hi = 0, _MAX_DEPTH - 1  # narrowed by every operand asked
-
-        def ask(x, known=False):
-            nonlocal lo, hi
-            n, xlo, xhi = (kb_ if known else sb_)(x, d1)
-            if xlo - 1 > lo:
-                lo = xlo - 1
-            if xhi - 1 < hi:
-                hi = xhi - 1
-            return n
-
+        sb_ = self._sb
+        L, H = 1, _MAX_DEPTH  # narrowed by every operand asked
         m = (1 << bits) - 1
         first = 1
         bo = self.bo.get(v)
@@ -537,80 +530,147 @@ class _Pass:
             if opc == "ashr":
                 # ashr x, C adds C sign bits; any other amount: x's (a constant amount
                 # of the width or more gives up)
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 cb = _cval(b)
                 if cb is None or cb < bits:
                     if cb is not None:
                         t = t + cb if t + cb < bits else bits
-                    return t, lo, hi
+                    return t, L - 1, H - 1
             elif opc == "shl":
                 cb = _cval(b)
                 if cb is not None and cb < bits:
-                    t = ask(a)
+                    t, L, H = sb_(a, d1)
+                    if L < 1:
+                        L = 1
+                    if H > _MAX_DEPTH:
+                        H = _MAX_DEPTH
                     if cb < t:  # (else every sign bit is shifted out)
-                        return t - cb, lo, hi
+                        return t - cb, L - 1, H - 1
             elif opc == "and" or opc == "or" or opc == "xor":
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t != 1:
-                    t2 = ask(b)
+                    t2, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     first = t if t < t2 else t2
             elif opc == "add":
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t != 1:
                     if _cval(b) == m:  # x + -1
-                        z, _o = ask(a, True)
+                        (z, _o), xl, xh = self._kb(a, d1)
+                        if xl > L:
+                            L = xl
+                        if xh < H:
+                            H = xh
                         if (z | 1) == m:  # x is 0 or 1: the result is 0 or -1
-                            return bits, lo, hi
+                            return bits, L - 1, H - 1
                         if z >> (bits - 1) & 1:  # x >= 0: no carry out
-                            return t, lo, hi
-                    t2 = ask(b)
+                            return t, L - 1, H - 1
+                    t2, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if t2 != 1:
-                        return (t if t < t2 else t2) - 1, lo, hi
+                        return (t if t < t2 else t2) - 1, L - 1, H - 1
             elif opc == "sub":
-                t2 = ask(b)
+                t2, L, H = sb_(b, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t2 != 1:
                     if _cval(a) == 0:  # the negation of b
-                        z, _o = ask(b, True)
+                        (z, _o), xl, xh = self._kb(b, d1)
+                        if xl > L:
+                            L = xl
+                        if xh < H:
+                            H = xh
                         if (z | 1) == m:
-                            return bits, lo, hi
+                            return bits, L - 1, H - 1
                         if z >> (bits - 1) & 1:
-                            return t2, lo, hi
-                    t = ask(a)
+                            return t2, L - 1, H - 1
+                    t, xl, xh = sb_(a, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if t != 1:
-                        return (t if t < t2 else t2) - 1, lo, hi
+                        return (t if t < t2 else t2) - 1, L - 1, H - 1
             elif opc == "mul":
-                s0 = ask(a)
+                s0, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if s0 != 1:
-                    s1 = ask(b)
+                    s1, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if s1 != 1:
                         valid = (bits - s0 + 1) + (bits - s1 + 1)
-                        return (1 if valid > bits else bits - valid + 1), lo, hi
+                        return (1 if valid > bits else bits - valid + 1), L - 1, H - 1
         elif opc == "sext" or opc == "trunc":
             src = self.r(v.operands[0])
             sb = _bits(src)
             if sb is not None:
-                t = ask(src)
+                t, L, H = sb_(src, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if opc == "sext":
-                    return t + (bits - sb), lo, hi
-                return (t - (sb - bits) if t > sb - bits else 1), lo, hi
+                    return t + (bits - sb), L - 1, H - 1
+                return (t - (sb - bits) if t > sb - bits else 1), L - 1, H - 1
         elif opc == "select":
-            t = ask(self.r(v.operands[1]))
+            r = self.r
+            t, L, H = sb_(r(v.operands[1]), d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
             if t != 1:
-                t2 = ask(self.r(v.operands[2]))
-                return (t if t < t2 else t2), lo, hi
+                t2, xl, xh = sb_(r(v.operands[2]), d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                return (t if t < t2 else t2), L - 1, H - 1
         elif opc == "phi":
             inc = v.incoming
             if 0 < len(inc) <= 4:  # (larger in-degrees are not analyzed)
+                r = self.r
                 t = bits
                 for x, _b in inc:
                     if t == 1:
                         break
-                    n = ask(self.r(x))
+                    n, xl, xh = sb_(r(x), d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if n < t:
                         t = n
-                return t, lo, hi
+                return t, L - 1, H - 1
         # the known bits of ``v`` at the same depth: its leading copies of a known sign
-        (z, o), klo, khi = kb_(v, depth)
+        lo, hi = L - 1, H - 1
+        (z, o), klo, khi = self._kb(v, depth)
         if klo > lo:
             lo = klo
         if khi < hi:
@@ -3252,15 +3312,17 @@ def run_ir_passes(fn, ua=None, target=None):
 
     # (llc's LSR runs after LICM, before its last EarlyCSE; without LICM's state the
     # function has fewer than two blocks or no loop, and LSR nothing to do)
-    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest):
-        grew = None  # (LSR rewired readers: the rewrite below scans the function)
+    readers: list = []
+    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest, readers):
+        grew = None  # (LSR rewired readers: its own reader map serves the rewrite below)
         stale = True
     if st is not None and st.moved:
         stale = True
         if grew is not None:
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
-        erased = {**erased, **_cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)}
+        erased = {**erased, **_cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew,
+                                         readers[0] if readers else None)}
     # CodeGenPrepare, after the last EarlyCSE: its instruction step first (here the
     # shift sinking), then its branch folding; then UnreachableBlockElim (the phis
     # they replace are rewritten in one scan)
@@ -3337,17 +3399,30 @@ def sink_extract_bits(fn, erased=()) -> bool:
                 insts.insert(j, cp)
             u.operands = [cp if o is sh else o for o in u.operands]
             u._text = None
-    number_unnamed(fn)
+    number_unnamed(fn, True)  # (the copies are unnamed)
     fn.uses = None
     return True
 
 
-def number_unnamed(fn) -> list:
+def number_unnamed(fn, unnamed: bool = False) -> list:
     """Name the unnamed values (and renumber the numbered ones) in program order, as
     LLVM numbers them when it prints: ``%0``, ``%1`` ... Returns the instructions renamed
-    (the kept text of every instruction is dropped then: readers print the new names)."""
+    (the kept text of every instruction is dropped then: readers print the new names).
+    ``unnamed``: the caller knows the function holds an unnamed value (which is renamed
+    then), so the texts are dropped in the same walk."""
     k = 0
     renamed = []
+    if unnamed:
+        for b in fn.blocks:
+            for i in b.instructions:
+                i._text = None
+                if i.type is not VOID and (i.name is None or i.name.isdigit()):
+                    if i.name != str(k):
+                        i.name = str(k)
+                        i.slot = None
+                        renamed.append(i)
+                    k += 1
+        return renamed
     for b in fn.blocks:
         for i in b.instructions:
             if i.type is not VOID and (i.name is None or i.name.isdigit()):
@@ -3623,13 +3698,15 @@ def _has_mul24_candidates(fn, target) -> bool:
     return any(i.opcode == "mul" and _bits(i) == 32 for b in fn.blocks for i in b.instructions)
 
 
-def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> dict:
+def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None,
+               readers: dict | None = None) -> dict:
     """What llc's EarlyCSE after its loop passes finds for code LICM hoisted: a hoisted
     instruction equal to one that now dominates it (same key as EarlyCSE's) is replaced
     by it (every use rewritten). Only the hoisted instructions can have a new dominating
     equal (the rest kept their places), and only in the preheaders' dominator chains.
     ``grew``: from the earlier rewrite (see ``_rewrite``), None when the parser's user
-    lists were not current."""
+    lists were not current. ``readers``: else, when LSR made it, LSR's map of the
+    instructions that may read each one (``patterns.lsr.loop_strength_reduce``)."""
     key_of = _cse_keys()
     wanted: dict = {}
     for i in moved:
@@ -3686,7 +3763,16 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
                     if a in pre and c in pre and pre[a] <= pre[c] and post[c] <= post[a]:
                         rep[i] = j
     if rep:
-        _rewrite(fn, rep, _candidate_users(rep, grew) if grew is not None else None)
+        if grew is not None:
+            cands = _candidate_users(rep, grew)
+        elif readers is not None:
+            # (a superset of the readers: the rewrite picks those reading a replaced
+            # instruction, whatever the order; the deleted ones are left alone, as a
+            # scan of the function leaves them)
+            cands = list(dict.fromkeys(u for i in rep for u in readers.get(i, ()) if u.block is not None))
+        else:
+            cands = None
+        _rewrite(fn, rep, cands)
     return rep
 
 

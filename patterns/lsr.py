@@ -1303,13 +1303,16 @@ def _preheader(h, body):
     return outside[0]
 
 
-def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=...) -> list:
+def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: list | None = None) -> list:
     """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
     rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
     verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
     (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG);
     ``forest``: its ``patterns.irpasses._loop_forest`` when known (LICM's: LICM moves
-    instructions only)."""
+    instructions only). ``readers``: when given and a loop is rewritten, gets the map
+    instruction -> the instructions that may read it (each instruction in the function
+    is listed under every instruction it reads; deleted ones and former readers may
+    be listed too)."""
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:
@@ -1462,10 +1465,15 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=...) -> list:
             if o.__class__ is Instruction:
                 everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
+    if readers is not None:
+        # (every rewrite of a reader above added it under the value it reads now, and
+        # each new instruction under its operands; deletion changes no operand)
+        readers.append(everyone)
     # unnamed values are numbered in program order (as LLVM prints them)
     from .irpasses import number_unnamed
 
-    number_unnamed(fn)
+    # (an expansion is made unnamed: when one is left, names change)
+    number_unnamed(fn, any(i.name is None and i.block is not None for i, _old in created))
     fn.uses = None
     if ua is not None:
         _note_divergence(fn, ua, created)
