@@ -364,13 +364,15 @@ class _Pass:
                 a, b = ops[0], ops[1]
                 if self.rep:
                     a, b = self.r(a), self.r(b)
-            # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out
+            # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out, and
+            # the cut-off too (what kb_ answers first at the limit, for an operand of
+            # an integer operator, which has its type)
             memo = self.known_cache
             Inst = Instruction
             if a.__class__ is Inst:
                 e = memo.get(a)
                 if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
-                    e = kb_(a, d1)
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
                 (za, oa), alo, ahi = e
             else:  # a constant or an argument: the same at every depth
                 cv = _cval(a)
@@ -379,7 +381,7 @@ class _Pass:
             if b.__class__ is Inst:
                 e = memo.get(b)
                 if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
-                    e = kb_(b, d1)
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
                 (zb, ob), blo, bhi = e
             else:
                 cv = _cval(b)
@@ -1882,6 +1884,7 @@ def _saturation(kind: str, bits: int) -> int:
         return (1 << (bits - 1)) - 1
     return 1 << (bits - 1)
 _NOTHING = (0, 0)  # known bits: nothing known
+_CUT = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_Pass._kb`` of an integer instruction at the depth limit
 _AND_COMMUTED = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
 
 
@@ -2341,19 +2344,20 @@ def _move_users(fn, rep: dict) -> None:
     if not gained:
         return
     bpos = {b: k for k, b in enumerate(fn.blocks)}
-    ipos: dict = {}  # block -> instruction -> its position in the block
 
     def pos(u):
         b = u.block
-        m = ipos.get(b)
-        if m is None:
-            m = ipos[b] = {i: k for k, i in enumerate(b.instructions)}
-        return bpos[b], m[u]
+        return bpos[b], b.instructions.index(u)
+
+    from bisect import bisect_left
 
     for w, new in gained.items():
         us = w._users
-        old = [] if us is None else [us] if us.__class__ is not list else us
-        lst = sorted(dict.fromkeys(old + new), key=pos)
+        lst = [] if us is None else [us] if us.__class__ is not list else list(us)
+        for u in new:  # (into the list in program order: a value may have thousands)
+            k = bisect_left(lst, pos(u), key=pos)
+            if k == len(lst) or lst[k] is not u:
+                lst.insert(k, u)
         w._users = lst[0] if len(lst) == 1 else lst
 
 
