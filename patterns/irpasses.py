@@ -2562,6 +2562,8 @@ class _LicmState:
         self.dead: dict = {}  # instruction -> whether LLVM has deleted it (``is_dead``)
         self.names: set | None = None
         self.last_unique = 0
+        self.erased_names: list = []  # (the names of the instructions ``erase`` removed)
+        self.named: list = []  # (the instructions ``new`` gave a name of its caller's)
         self.analysis: _Pass | None = None
         self.moved: list = []  # hoisted, created or rewritten, in order
         self.recheck: list = []  # new or rewritten: their divergence, in order
@@ -2856,6 +2858,8 @@ class _LicmState:
         before ``where`` (at the preheader's end when None), its uses recorded."""
         i = Instruction(opcode, name if name is not None else self.unique_name(base), type, operands, block,
                         **fields)
+        if name is not None:
+            self.named.append(i)
         if where is None:
             insts = self.ph.instructions
             insts.insert(len(insts) - 1, i)
@@ -2897,6 +2901,25 @@ class _LicmState:
             work.extend(self.raw_users(x))
             x.block.instructions.remove(x)
             x.block = None
+            self.erased_names.append(x.name)
+
+    def names_now(self) -> "set | None":
+        """The names the function's values and blocks have now (None when ``unique_name``
+        was never asked): its set, less the names of the erased instructions that no
+        instruction left has (one ``new`` named after an erased one keeps it; other
+        names are each one value's). Hands the set over (LSR's, see
+        ``patterns.lsr.loop_strength_reduce``): a scan of the function would give the
+        same."""
+        names = self.names
+        if names is None:
+            return None
+        names.discard(None)  # (unnamed values)
+        kept = {i.name for i in self.named if i.block is not None}
+        for n in self.erased_names:
+            if n not in kept:
+                names.discard(n)
+        self.names = None
+        return names
 
     def replace_all_uses(self, old, new) -> None:
         """replaceAllUsesWith (the dead instructions reading ``old`` too: they stay in our
@@ -3317,7 +3340,7 @@ def run_ir_passes(fn, ua=None, target=None):
     # (llc's LSR runs after LICM, before its last EarlyCSE; without LICM's state the
     # function has fewer than two blocks or no loop, and LSR nothing to do)
     readers: list = []
-    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest, readers):
+    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest, readers, st.names_now()):
         grew = None  # (LSR rewired readers: its own reader map serves the rewrite below)
         stale = True
     if st is not None and st.moved:

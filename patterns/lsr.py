@@ -1303,7 +1303,8 @@ def _preheader(h, body):
     return outside[0]
 
 
-def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: list | None = None) -> list:
+def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: list | None = None,
+                         names: set | None = None) -> list:
     """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
     rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
     verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
@@ -1312,7 +1313,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
     instructions only). ``readers``: when given and a loop is rewritten, gets the map
     instruction -> the instructions that may read it (each instruction in the function
     is listed under every instruction it reads; deleted ones and former readers may
-    be listed too)."""
+    be listed too). ``names``: the names the function's values and blocks have, when
+    the caller keeps them (LICM's ``_LicmState.names_now``); taken over."""
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:
@@ -1336,9 +1338,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
     claims = [c for c in (claim(fn, h, body, users, dom) for h, body in loops) if c is not None]
     if not claims:
         return []
-    # the names taken, made at the first new name (nothing named is made or deleted
-    # before it: the expansions are unnamed)
-    names: set | None = None
+    # the names taken, made at the first new name unless given (nothing named is made or
+    # deleted before it: the expansions are unnamed)
     last = [0]
 
     def unique(base: str) -> str:
