@@ -25,18 +25,23 @@ def post_order(f: Function) -> list[BasicBlock]:
     if not f.blocks:
         return []
     out: list[BasicBlock] = []
-    seen = {id(f.blocks[0])}
-    stack = [(f.blocks[0], iter(f.blocks[0].successors))]
+    entry = f.blocks[0]
+    # (blocks hash by identity, as their ``id`` would: the set holds them directly)
+    seen = {entry}
+    add = seen.add
+    done = out.append
+    stack = [(entry, iter(entry.successors))]
+    push, pop = stack.append, stack.pop
     while stack:
         b, it = stack[-1]
         for s in it:
-            if id(s) not in seen:
-                seen.add(id(s))
-                stack.append((s, iter(s.successors)))
+            if s not in seen:
+                add(s)
+                push((s, iter(s.successors)))
                 break
         else:
-            stack.pop()
-            out.append(b)
+            pop()
+            done(b)
     return out
 
 

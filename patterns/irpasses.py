@@ -327,6 +327,11 @@ class _Pass:
                         if e[1] <= depth <= e[2]:
                             return e
             e = self._known(v, depth, t.bits)
+            if e[2] == _MAX_DEPTH - 1 and e[0] == _NOTHING:
+                # (nothing known up to the last level: the cut-off below it answers
+                # nothing too, so the range goes on past the limit -- exact, and a
+                # reader one level up keeps its own range up to the last level)
+                e = e[0], e[1], _ANY_DEPTH
             if ent is None:
                 memo[v] = e
             elif ent.__class__ is tuple:
@@ -359,13 +364,15 @@ class _Pass:
                 a, b = ops[0], ops[1]
                 if self.rep:
                     a, b = self.r(a), self.r(b)
-            # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out
+            # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out, and
+            # the cut-off too (what kb_ answers first at the limit, for an operand of
+            # an integer operator, which has its type)
             memo = self.known_cache
             Inst = Instruction
             if a.__class__ is Inst:
                 e = memo.get(a)
                 if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
-                    e = kb_(a, d1)
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
                 (za, oa), alo, ahi = e
             else:  # a constant or an argument: the same at every depth
                 cv = _cval(a)
@@ -374,7 +381,7 @@ class _Pass:
             if b.__class__ is Inst:
                 e = memo.get(b)
                 if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
-                    e = kb_(b, d1)
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
                 (zb, ob), blo, bhi = e
             else:
                 cv = _cval(b)
@@ -386,6 +393,13 @@ class _Pass:
                 lo = 0
             if hi >= _MAX_DEPTH:
                 hi = _MAX_DEPTH - 1
+            if not (za | oa | zb | ob):
+                # (every rule below gives nothing known for two operands without known
+                # bits, at every width: the bitwise ones at sight; add_carry_masks' known
+                # is masked by (lz|lo)&(rz|ro) = 0; mul_masks: no trailing zeros and no
+                # leading zeros (the product of two all-ones maxima overflows, or at one
+                # bit is 1); shift_masks by an amount of least value 0: nothing)
+                return _NOTHING, lo, hi
             if opc == "and":
                 return (za | zb, oa & ob), lo, hi
             if opc == "or":
@@ -478,6 +492,8 @@ class _Pass:
                         if e[1] <= depth <= e[2]:
                             return e
             e = self._sign_bits(v, depth, t.bits)
+            if e[2] == _MAX_DEPTH - 1 and e[0] == 1:
+                e = 1, e[1], _ANY_DEPTH  # (the cut-off's answer too: see ``_kb``)
             if ent is None:
                 memo[v] = e
             elif ent.__class__ is tuple:
@@ -498,21 +514,14 @@ class _Pass:
         from their operands and return; ``and``/``or``/``xor`` (and any operator whose
         own rule gave up) fall through to the known bits of ``v`` at the same depth,
         keeping the better answer. With the range of depths giving the same answer
-        (see ``_kb``)."""
+        (see ``_kb``): ``L``..``H`` is the intersection of the ranges of the operands
+        asked (one level down), so the answer's range is ``L - 1``..``H - 1``. (Each
+        operand's question is written out: ``sb_``/``kb_`` at ``d1``, then the range
+        narrowed.)"""
         opc = v.opcode
         d1 = depth + 1
-        sb_, kb_ = self._sb, self._kb
-        lo, hi = 0, _MAX_DEPTH - 1  # narrowed by every operand asked
-
-        def ask(x, known=False):
-            nonlocal lo, hi
-            n, xlo, xhi = (kb_ if known else sb_)(x, d1)
-            if xlo - 1 > lo:
-                lo = xlo - 1
-            if xhi - 1 < hi:
-                hi = xhi - 1
-            return n
-
+        sb_ = self._sb
+        L, H = 1, _MAX_DEPTH  # narrowed by every operand asked
         m = (1 << bits) - 1
         first = 1
         bo = self.bo.get(v)
@@ -523,80 +532,147 @@ class _Pass:
             if opc == "ashr":
                 # ashr x, C adds C sign bits; any other amount: x's (a constant amount
                 # of the width or more gives up)
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 cb = _cval(b)
                 if cb is None or cb < bits:
                     if cb is not None:
                         t = t + cb if t + cb < bits else bits
-                    return t, lo, hi
+                    return t, L - 1, H - 1
             elif opc == "shl":
                 cb = _cval(b)
                 if cb is not None and cb < bits:
-                    t = ask(a)
+                    t, L, H = sb_(a, d1)
+                    if L < 1:
+                        L = 1
+                    if H > _MAX_DEPTH:
+                        H = _MAX_DEPTH
                     if cb < t:  # (else every sign bit is shifted out)
-                        return t - cb, lo, hi
+                        return t - cb, L - 1, H - 1
             elif opc == "and" or opc == "or" or opc == "xor":
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t != 1:
-                    t2 = ask(b)
+                    t2, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     first = t if t < t2 else t2
             elif opc == "add":
-                t = ask(a)
+                t, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t != 1:
                     if _cval(b) == m:  # x + -1
-                        z, _o = ask(a, True)
+                        (z, _o), xl, xh = self._kb(a, d1)
+                        if xl > L:
+                            L = xl
+                        if xh < H:
+                            H = xh
                         if (z | 1) == m:  # x is 0 or 1: the result is 0 or -1
-                            return bits, lo, hi
+                            return bits, L - 1, H - 1
                         if z >> (bits - 1) & 1:  # x >= 0: no carry out
-                            return t, lo, hi
-                    t2 = ask(b)
+                            return t, L - 1, H - 1
+                    t2, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if t2 != 1:
-                        return (t if t < t2 else t2) - 1, lo, hi
+                        return (t if t < t2 else t2) - 1, L - 1, H - 1
             elif opc == "sub":
-                t2 = ask(b)
+                t2, L, H = sb_(b, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if t2 != 1:
                     if _cval(a) == 0:  # the negation of b
-                        z, _o = ask(b, True)
+                        (z, _o), xl, xh = self._kb(b, d1)
+                        if xl > L:
+                            L = xl
+                        if xh < H:
+                            H = xh
                         if (z | 1) == m:
-                            return bits, lo, hi
+                            return bits, L - 1, H - 1
                         if z >> (bits - 1) & 1:
-                            return t2, lo, hi
-                    t = ask(a)
+                            return t2, L - 1, H - 1
+                    t, xl, xh = sb_(a, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if t != 1:
-                        return (t if t < t2 else t2) - 1, lo, hi
+                        return (t if t < t2 else t2) - 1, L - 1, H - 1
             elif opc == "mul":
-                s0 = ask(a)
+                s0, L, H = sb_(a, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if s0 != 1:
-                    s1 = ask(b)
+                    s1, xl, xh = sb_(b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if s1 != 1:
                         valid = (bits - s0 + 1) + (bits - s1 + 1)
-                        return (1 if valid > bits else bits - valid + 1), lo, hi
+                        return (1 if valid > bits else bits - valid + 1), L - 1, H - 1
         elif opc == "sext" or opc == "trunc":
             src = self.r(v.operands[0])
             sb = _bits(src)
             if sb is not None:
-                t = ask(src)
+                t, L, H = sb_(src, d1)
+                if L < 1:
+                    L = 1
+                if H > _MAX_DEPTH:
+                    H = _MAX_DEPTH
                 if opc == "sext":
-                    return t + (bits - sb), lo, hi
-                return (t - (sb - bits) if t > sb - bits else 1), lo, hi
+                    return t + (bits - sb), L - 1, H - 1
+                return (t - (sb - bits) if t > sb - bits else 1), L - 1, H - 1
         elif opc == "select":
-            t = ask(self.r(v.operands[1]))
+            r = self.r
+            t, L, H = sb_(r(v.operands[1]), d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
             if t != 1:
-                t2 = ask(self.r(v.operands[2]))
-                return (t if t < t2 else t2), lo, hi
+                t2, xl, xh = sb_(r(v.operands[2]), d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                return (t if t < t2 else t2), L - 1, H - 1
         elif opc == "phi":
             inc = v.incoming
             if 0 < len(inc) <= 4:  # (larger in-degrees are not analyzed)
+                r = self.r
                 t = bits
                 for x, _b in inc:
                     if t == 1:
                         break
-                    n = ask(self.r(x))
+                    n, xl, xh = sb_(r(x), d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
                     if n < t:
                         t = n
-                return t, lo, hi
+                return t, L - 1, H - 1
         # the known bits of ``v`` at the same depth: its leading copies of a known sign
-        (z, o), klo, khi = kb_(v, depth)
+        lo, hi = L - 1, H - 1
+        (z, o), klo, khi = self._kb(v, depth)
         if klo > lo:
             lo = klo
         if khi < hi:
@@ -1810,6 +1886,7 @@ def _saturation(kind: str, bits: int) -> int:
         return (1 << (bits - 1)) - 1
     return 1 << (bits - 1)
 _NOTHING = (0, 0)  # known bits: nothing known
+_CUT = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_Pass._kb`` of an integer instruction at the depth limit
 _AND_COMMUTED = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
 
 
@@ -2219,20 +2296,71 @@ def early_cse(fn, idom: dict | None = None, dom: tuple | None = None) -> dict:
     return {i: p.r(v) for i, v in p.rep.items()}
 
 
-def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew: dict | None = None) -> dict:
+def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew: dict | None = None,
+                    keep_uses: bool = False) -> dict:
     """Run ``early_cse`` on ``fn`` and leave the IR as the pass leaves it: every use of a
     replaced instruction (operands, phi incoming values) reads its replacement, as
     LLVM's replaceAllUsesWith does. The replaced instructions stay in their blocks
     without users (dead-code removal, ``patterns.sdag``, drops them); the function's
-    derived user lists are reset. Returns the replacement map. ``grew``: see
+    derived user lists are reset, or with ``keep_uses``, when they were current, made
+    current again (``_move_users``). Returns the replacement map. ``grew``: see
     ``_rewrite``."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return {}
-    users_ok = fn.uses is not None  # (read before the pass: _rewrite resets it)
+    uses = fn.uses  # (read before the pass: _rewrite resets it)
     rep = early_cse(fn, idom, dom)
     if rep:
-        _rewrite(fn, rep, _candidate_users(rep, None) if users_ok else None, grew)
+        _rewrite(fn, rep, _candidate_users(rep, None) if uses is not None else None, grew)
+        if keep_uses and uses is not None:
+            _move_users(fn, rep)
+            fn.uses = uses  # (no instruction or block added, removed or changed opcode)
     return rep
+
+
+def _move_users(fn, rep: dict) -> None:
+    """The user lists (``_users``, see ``Function.uses``) after ``_rewrite`` of ``rep`` on
+    a function whose lists were current before: as the uniformity analysis's scan would
+    make them. Only a replaced value and its replacement change: a reader of the
+    replaced one reads the replacement now (unless it read it as a call's callee or
+    bundle operand, which the rewrite leaves), in program order, each once."""
+    from .divergence import _operand_values
+
+    Inst, Arg = Instruction, Argument
+    gained: dict = {}  # replacement -> the readers it gained
+    for r, w in rep.items():
+        us = r._users
+        if us is None:
+            continue
+        if us.__class__ is not list:
+            us = [us]
+        keep = [u for u in us if any(x is r for x in _operand_values(u))]
+        r._users = None if not keep else keep[0] if len(keep) == 1 else keep
+        if w.__class__ is Inst or w.__class__ is Arg:
+            new = [u for u in us if any(x is w for x in _operand_values(u))]
+            if new:
+                g = gained.get(w)
+                if g is None:
+                    gained[w] = new
+                else:
+                    g.extend(new)
+    if not gained:
+        return
+    bpos = {b: k for k, b in enumerate(fn.blocks)}
+
+    def pos(u):
+        b = u.block
+        return bpos[b], b.instructions.index(u)
+
+    from bisect import bisect_left
+
+    for w, new in gained.items():
+        us = w._users
+        lst = [] if us is None else [us] if us.__class__ is not list else list(us)
+        for u in new:  # (into the list in program order: a value may have thousands)
+            k = bisect_left(lst, pos(u), key=pos)
+            if k == len(lst) or lst[k] is not u:
+                lst.insert(k, u)
+        w._users = lst[0] if len(lst) == 1 else lst
 
 
 # --- LICM ------------------------------------------------------------------------------
@@ -2387,6 +2515,7 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
         return None
     loops, bodies, _kids, innermost = forest
     st = _LicmState(fn, ua, target, grew)
+    st.forest = forest  # (for LSR: LICM changes no block, nor any body)
     for h in loops:
         body = bodies[h]
         outside = [p for p in dict.fromkeys(h.predecessors) if p not in body]
@@ -2435,6 +2564,8 @@ class _LicmState:
         self.dead: dict = {}  # instruction -> whether LLVM has deleted it (``is_dead``)
         self.names: set | None = None
         self.last_unique = 0
+        self.erased_names: list = []  # (the names of the instructions ``erase`` removed)
+        self.named: list = []  # (the instructions ``new`` gave a name of its caller's)
         self.analysis: _Pass | None = None
         self.moved: list = []  # hoisted, created or rewritten, in order
         self.recheck: list = []  # new or rewritten: their divergence, in order
@@ -2729,6 +2860,8 @@ class _LicmState:
         before ``where`` (at the preheader's end when None), its uses recorded."""
         i = Instruction(opcode, name if name is not None else self.unique_name(base), type, operands, block,
                         **fields)
+        if name is not None:
+            self.named.append(i)
         if where is None:
             insts = self.ph.instructions
             insts.insert(len(insts) - 1, i)
@@ -2770,6 +2903,25 @@ class _LicmState:
             work.extend(self.raw_users(x))
             x.block.instructions.remove(x)
             x.block = None
+            self.erased_names.append(x.name)
+
+    def names_now(self) -> "set | None":
+        """The names the function's values and blocks have now (None when ``unique_name``
+        was never asked): its set, less the names of the erased instructions that no
+        instruction left has (one ``new`` named after an erased one keeps it; other
+        names are each one value's). Hands the set over (LSR's, see
+        ``patterns.lsr.loop_strength_reduce``): a scan of the function would give the
+        same."""
+        names = self.names
+        if names is None:
+            return None
+        names.discard(None)  # (unnamed values)
+        kept = {i.name for i in self.named if i.block is not None}
+        for n in self.erased_names:
+            if n not in kept:
+                names.discard(n)
+        self.names = None
+        return names
 
     def replace_all_uses(self, old, new) -> None:
         """replaceAllUsesWith (the dead instructions reading ``old`` too: they stay in our
@@ -3168,10 +3320,17 @@ def run_ir_passes(fn, ua=None, target=None):
     dom = _dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
     stale = stale or ua is None  # (``ua`` not the analysis of the IR as it is)
-    erased = apply_early_cse(fn, idom, dom, grew)  # (LLVM erases what EarlyCSE replaces)
+    # (EarlyCSE changes no opcode and leaves the instructions it replaces in place: the
+    # multiplies are those it leaves)
+    mul24_cands = _has_mul24_candidates(fn, target)
+    # (LLVM erases what EarlyCSE replaces.) When the analysis is made next, for mul24
+    # (``stale`` then, whenever EarlyCSE replaced anything), the parser's user lists are
+    # brought up to date rather than left for the analysis to scan the function again:
+    # the same lists, which LICM then reads as it would read the analysis's
+    erased = apply_early_cse(fn, idom, dom, grew, keep_uses=mul24_cands)
     if erased:
         stale = True
-    if _has_mul24_candidates(fn, target):
+    if mul24_cands:
         if stale:
             ua, stale = _analysis(fn, target, compat), False
         mul24(fn, ua, target, idom)  # (a mul -> mul24 call keeps its verdict)
@@ -3180,16 +3339,19 @@ def run_ir_passes(fn, ua=None, target=None):
     st = _licm(fn, idom, dom, None, target, grew)
     from .lsr import loop_strength_reduce
 
-    # (llc's LSR runs after LICM, before its last EarlyCSE)
-    if loop_strength_reduce(fn, None, idom, dom):
-        grew = None  # (LSR rewired readers: the rewrite below scans the function)
+    # (llc's LSR runs after LICM, before its last EarlyCSE; without LICM's state the
+    # function has fewer than two blocks or no loop, and LSR nothing to do)
+    readers: list = []
+    if st is not None and loop_strength_reduce(fn, None, idom, dom, st.forest, readers, st.names_now()):
+        grew = None  # (LSR rewired readers: its own reader map serves the rewrite below)
         stale = True
     if st is not None and st.moved:
         stale = True
         if grew is not None:
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
-        erased = {**erased, **_cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew)}
+        erased = {**erased, **_cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew,
+                                         readers[0] if readers else None)}
     # CodeGenPrepare, after the last EarlyCSE: its instruction step first (here the
     # shift sinking), then its branch folding; then UnreachableBlockElim (the phis
     # they replace are rewritten in one scan)
@@ -3266,17 +3428,30 @@ def sink_extract_bits(fn, erased=()) -> bool:
                 insts.insert(j, cp)
             u.operands = [cp if o is sh else o for o in u.operands]
             u._text = None
-    number_unnamed(fn)
+    number_unnamed(fn, True)  # (the copies are unnamed)
     fn.uses = None
     return True
 
 
-def number_unnamed(fn) -> list:
+def number_unnamed(fn, unnamed: bool = False) -> list:
     """Name the unnamed values (and renumber the numbered ones) in program order, as
     LLVM numbers them when it prints: ``%0``, ``%1`` ... Returns the instructions renamed
-    (the kept text of every instruction is dropped then: readers print the new names)."""
+    (the kept text of every instruction is dropped then: readers print the new names).
+    ``unnamed``: the caller knows the function holds an unnamed value (which is renamed
+    then), so the texts are dropped in the same walk."""
     k = 0
     renamed = []
+    if unnamed:
+        for b in fn.blocks:
+            for i in b.instructions:
+                i._text = None
+                if i.type is not VOID and (i.name is None or i.name.isdigit()):
+                    if i.name != str(k):
+                        i.name = str(k)
+                        i.slot = None
+                        renamed.append(i)
+                    k += 1
+        return renamed
     for b in fn.blocks:
         for i in b.instructions:
             if i.type is not VOID and (i.name is None or i.name.isdigit()):
@@ -3552,13 +3727,15 @@ def _has_mul24_candidates(fn, target) -> bool:
     return any(i.opcode == "mul" and _bits(i) == 32 for b in fn.blocks for i in b.instructions)
 
 
-def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None) -> dict:
+def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None,
+               readers: dict | None = None) -> dict:
     """What llc's EarlyCSE after its loop passes finds for code LICM hoisted: a hoisted
     instruction equal to one that now dominates it (same key as EarlyCSE's) is replaced
     by it (every use rewritten). Only the hoisted instructions can have a new dominating
     equal (the rest kept their places), and only in the preheaders' dominator chains.
     ``grew``: from the earlier rewrite (see ``_rewrite``), None when the parser's user
-    lists were not current."""
+    lists were not current. ``readers``: else, when LSR made it, LSR's map of the
+    instructions that may read each one (``patterns.lsr.loop_strength_reduce``)."""
     key_of = _cse_keys()
     wanted: dict = {}
     for i in moved:
@@ -3615,7 +3792,16 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
                     if a in pre and c in pre and pre[a] <= pre[c] and post[c] <= post[a]:
                         rep[i] = j
     if rep:
-        _rewrite(fn, rep, _candidate_users(rep, grew) if grew is not None else None)
+        if grew is not None:
+            cands = _candidate_users(rep, grew)
+        elif readers is not None:
+            # (a superset of the readers: the rewrite picks those reading a replaced
+            # instruction, whatever the order; the deleted ones are left alone, as a
+            # scan of the function leaves them)
+            cands = list(dict.fromkeys(u for i in rep for u in readers.get(i, ()) if u.block is not None))
+        else:
+            cands = None
+        _rewrite(fn, rep, cands)
     return rep
 
 

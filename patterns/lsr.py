@@ -313,28 +313,38 @@ def _plain_user(u, v, body, sc) -> bool:
 
 
 def _users(fn) -> dict:
+    """Each instruction's readers in program order (one entry per operand read), for the
+    instructions read at all."""
     us: dict = {}
+    get = us.get
+    Inst = Instruction
     for b in fn.blocks:
         for i in b.instructions:
             for o in i.operands:
-                if o.__class__ is Instruction:
-                    us.setdefault(o, []).append(i)
+                if o.__class__ is Inst:
+                    lst = get(o)
+                    if lst is None:
+                        us[o] = [i]
+                    else:
+                        lst.append(i)
     return us
 
 
-def _loops(fn, idom=None, dom=None) -> tuple:
+def _loops(fn, idom=None, dom=None, forest=...) -> tuple:
     """((header, body) of each innermost natural loop, in LLVM's loop pass manager
     order: a post-order walk of the loop forest, top-level loops in reverse program
-    order; block -> loop depth; header -> body of every loop)."""
+    order; block -> loop depth; header -> body of every loop). ``forest``: the
+    ``_loop_forest`` of ``fn`` when the caller has it."""
     from .irpasses import _dom_tree, _loop_forest
 
-    if dom is None:
-        if idom is None:
-            from .sdag import immediate_dominators
+    if forest is ...:
+        if dom is None:
+            if idom is None:
+                from .sdag import immediate_dominators
 
-            idom = immediate_dominators(fn)
-        dom = _dom_tree(fn, idom)
-    forest = _loop_forest(fn, dom)
+                idom = immediate_dominators(fn)
+            dom = _dom_tree(fn, idom)
+        forest = _loop_forest(fn, dom)
     if forest is None:
         return [], {}, {}
     order, bodies, kids, _innermost = forest
@@ -1293,11 +1303,18 @@ def _preheader(h, body):
     return outside[0]
 
 
-def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
+def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: list | None = None,
+                         names: set | None = None) -> list:
     """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
     rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
     verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
-    (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG)."""
+    (``patterns.irpasses._dom_tree``; LSR's caller does not change the CFG);
+    ``forest``: its ``patterns.irpasses._loop_forest`` when known (LICM's: LICM moves
+    instructions only). ``readers``: when given and a loop is rewritten, gets the map
+    instruction -> the instructions that may read it (each instruction in the function
+    is listed under every instruction it reads; deleted ones and former readers may
+    be listed too). ``names``: the names the function's values and blocks have, when
+    the caller keeps them (LICM's ``_LicmState.names_now``); taken over."""
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:
@@ -1308,7 +1325,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
-    loops, depth, bodies = _loops(fn, idom, dom)
+    loops, depth, bodies = _loops(fn, idom, dom, forest)
     if not loops:
         return []
     _kids, dpre, dpost = dom
@@ -1321,12 +1338,16 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
     claims = [c for c in (claim(fn, h, body, users, dom) for h, body in loops) if c is not None]
     if not claims:
         return []
-    names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
-    names.update(a.name for a in fn.args)
-    names.update(b.name for b in fn.blocks)
+    # the names taken, made at the first new name unless given (nothing named is made or
+    # deleted before it: the expansions are unnamed)
     last = [0]
 
     def unique(base: str) -> str:
+        nonlocal names
+        if names is None:
+            names = {i.name for b in fn.blocks for i in b.instructions if i.name is not None}
+            names.update(a.name for a in fn.args)
+            names.update(b.name for b in fn.blocks)
         name = base
         while name in names:
             last[0] += 1
@@ -1445,10 +1466,15 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None) -> list:
             if o.__class__ is Instruction:
                 everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
+    if readers is not None:
+        # (every rewrite of a reader above added it under the value it reads now, and
+        # each new instruction under its operands; deletion changes no operand)
+        readers.append(everyone)
     # unnamed values are numbered in program order (as LLVM prints them)
     from .irpasses import number_unnamed
 
-    number_unnamed(fn)
+    # (an expansion is made unnamed: when one is left, names change)
+    number_unnamed(fn, any(i.name is None and i.block is not None for i, _old in created))
     fn.uses = None
     if ua is not None:
         _note_divergence(fn, ua, created)
@@ -1460,10 +1486,12 @@ def _dead(fn, users: dict) -> set:
     read only by such instructions (our earlier passes leave replaced code in place)."""
     from .sdag import _has_side_effect
 
-    live_uses = {i: len(us) for i, us in users.items()}
+    # (``users`` has an entry, never empty, for each instruction read at all; the reads
+    # by dead instructions are counted off in ``gone``, for the few instructions they read)
     work = [i for b in fn.blocks for i in b.instructions
-            if not live_uses.get(i) and not _has_side_effect(i) and not i.is_terminator]
+            if i not in users and not _has_side_effect(i) and not i.is_terminator]
     dead: set = set()
+    gone: dict = {}
     while work:
         d = work.pop()
         if d in dead:
@@ -1471,8 +1499,8 @@ def _dead(fn, users: dict) -> set:
         dead.add(d)
         for o in d.operands:
             if o.__class__ is Instruction and o not in dead:
-                live_uses[o] -= 1
-                if not live_uses[o] and not _has_side_effect(o) and not o.is_terminator:
+                n = gone[o] = gone.get(o, 0) + 1
+                if n == len(users[o]) and not _has_side_effect(o) and not o.is_terminator:
                     work.append(o)
     return dead
 
