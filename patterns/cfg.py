@@ -45,6 +45,36 @@ def post_order(f: Function) -> list[BasicBlock]:
     return out
 
 
+def dom_tree_order(f: Function) -> list[BasicBlock]:
+    """Blocks reachable from the entry in the order LLVM's dominator tree construction
+    numbers them (SemiNCA's runDFS: a stack, a block numbered when first popped, its
+    successors pushed last to first so the first successor is explored first). The tree
+    creates each block's node in this order, so a block's dominator-tree children (the
+    order EarlyCSE's walk and LICM's sinkRegion visit them) are in it: after a diamond's
+    first arm comes the join, before the second arm."""
+    if not f.blocks:
+        return []
+    entry = f.blocks[0]
+    seen: set = set()
+    add = seen.add
+    order: list[BasicBlock] = []
+    number = order.append
+    work = [entry]
+    pop, push = work.pop, work.append
+    while work:
+        b = pop()
+        if b in seen:
+            continue
+        add(b)
+        number(b)
+        succ = b.successors
+        for i in range(len(succ) - 1, -1, -1):
+            s = succ[i]
+            if s not in seen:
+                push(s)
+    return order
+
+
 def reverse_post_order(f: Function) -> list[BasicBlock]:
     """Blocks reachable from the entry in reverse post-order (entry first)."""
     po = post_order(f)

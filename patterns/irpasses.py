@@ -140,12 +140,16 @@ def _signed(u: int, bits: int) -> int:
 
 
 def _dom_tree(fn, idom: dict) -> tuple[dict, dict, dict]:
-    """The dominator tree of ``idom`` as (children lists in source block order, preorder
-    and postorder clock of each reachable block): ``a`` dominates ``b`` when
-    ``pre[a] <= pre[b] and post[b] <= post[a]``. Built once per ``run_ir_passes`` and
-    shared by its passes (none of them changes the CFG)."""
+    """The dominator tree of ``idom`` as (children lists in LLVM's order, preorder and
+    postorder clock of each reachable block): ``a`` dominates ``b`` when
+    ``pre[a] <= pre[b] and post[b] <= post[a]``. A block's children are in the order
+    the tree construction numbers blocks (``cfg.dom_tree_order``), which EarlyCSE's walk
+    follows. Built once per ``run_ir_passes`` and shared by its passes (none of them
+    changes the CFG)."""
+    from .cfg import dom_tree_order
+
     kids: dict = {}
-    for b in fn.blocks:
+    for b in dom_tree_order(fn):
         p = idom.get(b)
         if p is not None and p is not b:
             lst = kids.get(p)

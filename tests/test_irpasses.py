@@ -8,6 +8,8 @@ region inside the asked one -> true, disjoint -> false, else unknown.
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from patterns.irpasses import _disjoint, _region, _subset
@@ -746,3 +748,45 @@ exit:
     assert phi.operands == [v for v, _b in phi.incoming]
     assert [b.name for b in fn.blocks] == ["entry", "loop", "exit"]
     assert [p.name for p in fn.blocks[1].predecessors] == ["entry", "loop"]
+
+
+def _dom_tree_listing(fn) -> list[str]:
+    """Our dominator tree of ``fn`` as ``opt -passes='print<domtree>'`` lists it: a
+    preorder walk, each block as ``[level] %name``, children in our order."""
+    from patterns.irpasses import _dom_tree
+    from patterns.sdag import immediate_dominators
+
+    kids = _dom_tree(fn, immediate_dominators(fn))[0]
+    out, work = [], [(fn.blocks[0], 1)]
+    while work:
+        b, level = work.pop()
+        out.append(f"[{level}] %{b.name}")
+        work.extend((k, level + 1) for k in reversed(kids.get(b, ())))
+    return out
+
+
+@pytest.mark.parametrize("constants", [False, True], ids=["values", "with-constants"])
+def test_dom_tree_children_in_llvm_order(constants):
+    """EarlyCSE walks a block's dominator-tree children in the order the tree was built
+    (SemiNCA's DFS numbering: after a diamond's first arm its join, then the second arm),
+    not in source order: the children of each block match opt-19's print<domtree> on
+    generated kernels with loops and diamonds."""
+    import re
+
+    from patterns.ir import parse_module
+    from patterns.iselgen import generate_isel_kernel
+    from tests.llvm_tools import require
+
+    opt = require("opt-19")
+    differ, compared = [], 0
+    for seed in range(40):
+        text = generate_isel_kernel(seed, 60, name=f"k{seed}", constants=constants)
+        fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
+        p = subprocess.run([opt, "-passes=print<domtree>", "-disable-output"], input=text, capture_output=True,
+                           text=True, check=True)
+        want = [f"[{m.group(1)}] %{m.group(2)}" for m in re.finditer(r"\[(\d+)\] %([\w.]+) ", p.stderr)]
+        got = _dom_tree_listing(fn)
+        compared += 1
+        if got != want:
+            differ.append((seed, want, got))
+    assert compared == 40 and not differ, differ[:1]
