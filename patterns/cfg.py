@@ -52,9 +52,11 @@ def dom_tree_order(f: Function) -> list[BasicBlock]:
     creates each block's node in this order, so a block's dominator-tree children (the
     order EarlyCSE's walk and LICM's sinkRegion visit them) are in it: after a diamond's
     first arm comes the join, before the second arm."""
-    if not f.blocks:
-        return []
-    entry = f.blocks[0]
+    return dom_tree_numbering(f.blocks[0]) if f.blocks else []
+
+
+def dom_tree_numbering(entry: BasicBlock) -> list[BasicBlock]:
+    """``dom_tree_order`` from the entry block ``entry``."""
     seen: set = set()
     add = seen.add
     order: list[BasicBlock] = []

@@ -1152,14 +1152,9 @@ def _llvm_dom_preorder(blocks, kids: dict) -> list:
     node's children in the order a depth-first walk of the CFG from the entry, taking
     successors in order, first reaches them (the order DominatorTree construction
     attaches them in)."""
-    num: dict = {}
-    stack = [blocks[0]]
-    while stack:
-        b = stack.pop()
-        if b in num:
-            continue
-        num[b] = len(num)
-        stack.extend(reversed(b.successors))
+    from .cfg import dom_tree_numbering
+
+    num = {b: i for i, b in enumerate(dom_tree_numbering(blocks[0]))}
     out = []
     stack = [blocks[0]]
     while stack:
