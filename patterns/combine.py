@@ -2755,12 +2755,9 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
             return 1
         b = ops[1]
         if b.opcode == "ISD::Constant" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
-            # (x - 1: 0/-1 from x in {0, 1}; no carry out of a non-negative x)
-            k = _kb(ops[0], ctx, d1)
-            if (k.zero | 1) == (1 << bits) - 1:
-                return bits
-            if k.zero >> (bits - 1) & 1:
-                return t
+            s = _sign_bits_step(_kb(ops[0], ctx, d1), bits, t)  # (x - 1)
+            if s:
+                return s
         t2 = _sign_bits(b, ctx, d1)
         if t2 == 1:
             return 1
@@ -2771,12 +2768,9 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
             return 1
         a = ops[0]
         if a.opcode == "ISD::Constant" and a.value.__class__ is int and _wrap(a.value, n.vt) == 0:
-            # (a negation: 0/-1 from {0, 1}; a non-negative value keeps its count)
-            k = _kb(ops[1], ctx, d1)
-            if (k.zero | 1) == (1 << bits) - 1:
-                return bits
-            if k.zero >> (bits - 1) & 1:
-                return t2
+            s = _sign_bits_step(_kb(ops[1], ctx, d1), bits, t2)  # (0 - x)
+            if s:
+                return s
         t = _sign_bits(a, ctx, d1)
         if t == 1:
             return 1
@@ -2825,6 +2819,15 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
     z = k.zero
     mask = z if z >> (bits - 1) & 1 else (k.one if k.one >> (bits - 1) & 1 else 0)
     return max(first, clz(~mask & ((1 << bits) - 1), bits)) if mask else first
+
+
+def _sign_bits_step(k: Known, bits: int, t: int) -> int:
+    """ComputeNumSignBits of ``x - 1`` or ``0 - x`` from x's known bits ``k`` and sign
+    bits ``t``: every bit for an x in {0, 1} (the result is 0 or -1), ``t`` for a
+    non-negative x (no carry out), else 0 (the general rule applies)."""
+    if (k.zero | 1) == (1 << bits) - 1:
+        return bits
+    return t if k.zero >> (bits - 1) & 1 else 0
 
 
 _EXT_OPS = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})

@@ -1982,53 +1982,39 @@ class _Builder:
         """Known leading zeros of an i32 phi: the minimum over its incoming values, a
         constant's own, a value's recorded one, 0 for a value not recorded yet (a back
         edge, an argument) or undef (ComputePHILiveOutRegInfo gives up on those)."""
-        t = phi.type
-        vt = self._vt_cache.get(id(t))
-        if (vt_of(t) if vt is None else vt[1]) != "i32":
-            return 0
-        lz = 32
-        rep, live_lz = self.rep, self.live_lz
-        for v, _blk in phi.incoming:
-            if _is_const(v):
-                c = _const_int(v)
-                if c is None:
-                    return 0
-                lz = min(lz, 32 - (c & 0xFFFFFFFF).bit_length())
-                continue
-            v = rep.get(v, v)
-            k = live_lz.get(v, 0)
-            if k.__class__ is not int:
-                k = live_lz[v] = _combine_known_lz()(k)
-            lz = min(lz, k)
-            if not lz:
-                return 0
-        return lz
+        return self._phi_live(phi, self.live_lz, 0, _const_lead_zeros, _combine_known_lz)
 
     def _phi_sb(self, phi) -> int:
-        """Sign bits of an i32 phi, as ``_phi_lz`` counts its leading zeros: the minimum
-        over its incoming values (a constant's own; a value's recorded count; 1 for a
-        value not recorded yet or undef)."""
+        """Sign bits of an i32 phi, the same way (1 where nothing is known)."""
+        return self._phi_live(phi, self.live_sb, 1, _const_sign_bits, _combine_live_sign_bits)
+
+    def _phi_live(self, phi, live: dict, nothing: int, of_const, resolver) -> int:
+        """The minimum over an i32 phi's incoming values of a count recorded per value in
+        ``live`` (an int, or the exporting node until ``resolver()`` counts it), a
+        constant's by ``of_const``; ``nothing`` for another type, undef, or as soon as
+        the minimum reaches it."""
         t = phi.type
         vt = self._vt_cache.get(id(t))
         if (vt_of(t) if vt is None else vt[1]) != "i32":
-            return 1
-        sb = 32
-        rep, live_sb = self.rep, self.live_sb
+            return nothing
+        best = 32
+        rep = self.rep
         for v, _blk in phi.incoming:
             if _is_const(v):
                 c = _const_int(v)
                 if c is None:
-                    return 1
-                sb = min(sb, _const_sign_bits(c))
+                    return nothing
+                k = of_const(c)
             else:
                 v = rep.get(v, v)
-                k = live_sb.get(v, 1)
+                k = live.get(v, nothing)
                 if k.__class__ is not int:
-                    k = live_sb[v] = _combine_live_sign_bits()(k)
-                sb = min(sb, k)
-            if sb == 1:
-                return 1
-        return sb
+                    k = live[v] = resolver()(k)
+            if k < best:
+                best = k
+                if best <= nothing:
+                    return nothing
+        return best
 
     def _copy_out(self, dag, ins, n):
         c = dag.node("ISD::CopyToReg", "ch", (n,), ir=ins, reg=self.reg_of(ins))
@@ -2111,6 +2097,11 @@ def _combine_live_sign_bits():
 
 
 _LIVE_SB = None
+
+
+def _const_lead_zeros(c: int) -> int:
+    """Leading zero bits of a 32-bit constant."""
+    return 32 - (c & 0xFFFFFFFF).bit_length()
 
 
 def _const_sign_bits(c) -> int:
