@@ -233,7 +233,7 @@ _CSE_OTHER = frozenset({
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
     "ISD::TRUNCATE", "AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32", "ISD::AssertZext",
-    "ISD::USUBSAT"})
+    "ISD::USUBSAT", "ISD::FREEZE"})
 
 
 def _key(opc: str, vt: str, ops, cc=None):
@@ -1750,6 +1750,105 @@ def _visit_ABS(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
+# SelectionDAG::canCreateUndefOrPoison (LLVM 19) with no poison-generating flags (the
+# DAG here carries none): these opcodes never make poison or undef from defined
+# operands; a shift does not when its amount is below the width; every other opcode
+# (copies from other blocks, loads, abs, the bit counts, select, target nodes) may.
+_NO_NEW_POISON = frozenset({
+    "ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR", "ISD::SMIN", "ISD::SMAX",
+    "ISD::UMIN", "ISD::UMAX", "ISD::BSWAP", "ISD::CTPOP", "ISD::BITREVERSE", "ISD::SIGN_EXTEND",
+    "ISD::ZERO_EXTEND", "ISD::TRUNCATE", "ISD::SIGN_EXTEND_INREG", "ISD::BITCAST", "ISD::FREEZE",
+    "ISD::SETCC"})
+_GUARANTEED_LEAVES = frozenset({"ISD::Constant", "ISD::VALUETYPE", "ISD::CONDCODE", "ISD::FREEZE",
+                                "ISD::CopyFromReg"})
+
+
+def _kernel_argument_load(n: SDNode) -> bool:
+    """A kernel's argument read in its entry block: llc lowers it as a load from the
+    kernel-argument segment (which may be poison), where this DAG has a CopyFromReg (a
+    register copy, which is not)."""
+    a = n.ir
+    if a is None or a.__class__.__name__ != "Argument":
+        return False
+    fn = a.function
+    return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
+
+
+def _can_create_poison(n: SDNode, ctx: _Ctx | None) -> bool:
+    """SelectionDAG::canCreateUndefOrPoison for ``n`` (see ``_NO_NEW_POISON``)."""
+    opc = n.opcode
+    if opc in _SHIFTS and len(n.ops) == 2:
+        bits = _width(n.vt)
+        return not bits or _shift_amount_range(n, bits, ctx, 1) is None
+    return opc not in _NO_NEW_POISON
+
+
+def _not_poison(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> bool:
+    """SelectionDAG::isGuaranteedNotToBeUndefOrPoison: a freeze, a constant, or a node
+    that makes no poison of operands that are none (searched to depth 6)."""
+    opc = n.opcode
+    if opc in _GUARANTEED_LEAVES:
+        if opc == "ISD::CopyFromReg":
+            return not _kernel_argument_load(n)
+        return opc != "ISD::Constant" or n.value.__class__ is int
+    if depth >= 6 or _can_create_poison(n, ctx):
+        return False
+    for o in n.ops:
+        if not _not_poison(o, ctx, depth + 1):
+            return False
+    return True
+
+
+def _get_freeze(ctx: _Ctx, x: SDNode, like: SDNode) -> SDNode:
+    """SelectionDAG::getFreeze: ``x`` itself when it cannot be poison (getNode asks at
+    depth 1), else ``freeze x`` (CSE'd)."""
+    if _not_poison(x, ctx, 1):
+        return x
+    return ctx.get("ISD::FREEZE", x.vt, [x], like=like)
+
+
+def _visit_FREEZE(n: SDNode, ctx: _Ctx) -> bool:
+    """DAGCombiner::visitFREEZE for the scalar case: ``freeze x`` -> ``x`` when ``x``
+    cannot be poison; else, when ``x`` has one use, makes no poison itself and reads
+    one operand that may be poison (any number for a setcc), the freeze moves onto that
+    operand, and every other reader of the operand reads the frozen value too:
+    ``freeze (op a, C)`` -> ``op (freeze a), C``."""
+    x = n.ops[0]
+    if _not_poison(x, ctx):
+        ctx.replace(n, x)
+        return True
+    if x.uses != 1 or _can_create_poison(x, ctx) or x.opcode == "ISD::CopyFromReg":
+        return False
+    maybe: list = []
+    for o in x.ops:
+        if _not_poison(o, ctx, 1) or o in maybe:
+            continue
+        if maybe and x.opcode != "ISD::SETCC":
+            return False
+        maybe.append(o)
+    for k, o in enumerate(list(x.ops)):
+        if o not in maybe:
+            continue
+        o = n.ops[0].ops[k]  # (re-read: an earlier replacement may have changed it)
+        if o.opcode == "ISD::UNDEF":
+            continue
+        f = _get_freeze(ctx, o, o)
+        if f is not o:
+            ctx.rauw(o, f)  # (the new freeze reads ``o`` again, not itself)
+            if f.ops[0] is f:
+                f.ops = [o]
+                fu = f.users
+                fu.pop(f, None)
+                f.uses -= 1
+                o.users[f] = o.users.get(f, 0) + 1
+                o.uses += 1
+    if n.wlix == _DEAD:
+        return True
+    x = n.ops[0]
+    ctx.replace(n, ctx.get(x.opcode, x.vt, list(x.ops), like=x, cc=x.cc))
+    return True
+
+
 def _visit_SIGN_EXTEND_INREG(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner::visitSIGN_EXTEND_INREG for i32 values: a constant; an input sign
     extended already (ComputeMaxSignificantBits within the width) is the result; nested
@@ -1926,6 +2025,7 @@ _VISITORS = {
     "ISD::SMIN": _visit_MINMAX, "ISD::UMIN": _visit_MINMAX, "ISD::UMAX": _visit_MINMAX,
     "ISD::ABS": _visit_ABS, "ISD::SIGN_EXTEND_INREG": _visit_SIGN_EXTEND_INREG,
     "AMDGPUISD::MUL_U24": _visit_MUL24, "AMDGPUISD::MUL_I24": _visit_MUL24,
+    "ISD::FREEZE": _visit_FREEZE,
 }
 for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
     _VISITORS.setdefault(_opc, _commuted_other)
@@ -3518,13 +3618,17 @@ def _legalize_abs(ctx: _Ctx) -> None:
     inner max of a v_max3_i32 (llc's MIR shows it for both divergences); selection
     makes a uniform one s_abs_i32 again by a pattern on that smax, a divergent one
     v_max_i32 of v_sub_u32. After legalization the generic smax-of-negation fold back
-    to abs no longer applies (abs is not legal)."""
+    to abs no longer applies (abs is not legal). The operand, read twice, is frozen
+    first (``_get_freeze``): unless it cannot be poison, ``0 - freeze x`` hides x's
+    shape from the combines (``_visit_FREEZE`` moves the freeze down only through a
+    one-use node). Where the model stops: no node carries poison-generating flags
+    (nsw/nuw/exact/disjoint), and only the scalar opcodes of this DAG are classified."""
     if "ISD::SMAX" not in ctx.legal:
         return
     todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
             if n.opcode == "ISD::ABS" and n.wlix != _DEAD and n.vt == "i32"]
     for n in todo:
-        x = n.ops[0]
+        x = _get_freeze(ctx, n.ops[0], n)  # (expandABS freezes its operand, read twice)
         neg = ctx.new("ISD::SUB", n.vt, [ctx.const(0, n.vt), x], like=n)
         _set(ctx, n, "ISD::SMAX", [x, neg])
 

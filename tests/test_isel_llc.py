@@ -494,6 +494,53 @@ def test_mul24_operands_low_bits_as_llc(amdgpu):
     assert "V_BFE_U32_e64" not in ours
 
 
+# Legalizing abs (expandABS) freezes its operand, which it reads twice: smax(fx, 0 - fx).
+# When the operand may be poison (here a shift by a variable amount feeds it) and has
+# another reader, the freeze stays (visitFREEZE cannot move it onto the shift), the
+# combines cannot see through it, and the smax of the negation is selected as s_abs_i32.
+# When the operand cannot be poison (values copied from another block, constants, ops
+# that make no poison), there is no freeze: 0 - (a - 3) folds to 3 - a and selection
+# finds a plain max.
+_ABS_FREEZE = """declare i32 @llvm.abs.i32(i32, i1)
+define amdgpu_kernel void @abs_of_maybe_poison(ptr addrspace(1) %out, i32 %a, i32 %c) {
+entry:
+  %cc = icmp eq i32 %c, 0
+  br i1 %cc, label %then, label %done
+then:
+  %s = shl i32 %a, %c
+  %x = add i32 %s, -3
+  %m = call i32 @llvm.abs.i32(i32 %x, i1 false)
+  %y = xor i32 %m, %x
+  store i32 %y, ptr addrspace(1) %out
+  br label %done
+done:
+  ret void
+}
+"""
+_ABS_NO_FREEZE = """declare i32 @llvm.abs.i32(i32, i1)
+define amdgpu_kernel void @abs_of_defined_value(ptr addrspace(1) %out, i32 %a, i32 %c) {
+entry:
+  %cc = icmp eq i32 %c, 0
+  br i1 %cc, label %then, label %done
+then:
+  %x = add i32 %a, -3
+  %m = call i32 @llvm.abs.i32(i32 %x, i1 false)
+  %y = xor i32 %m, %x
+  store i32 %y, ptr addrspace(1) %out
+  br label %done
+done:
+  ret void
+}
+"""
+
+
+def test_abs_operand_freeze_as_llc(amdgpu):
+    kept = _agreeing_opcodes(amdgpu, _ABS_FREEZE, "abs_freeze.ll")
+    assert kept.get("S_ABS_I32") == 1 and "S_MAX_I32" not in kept
+    none = _agreeing_opcodes(amdgpu, _ABS_NO_FREEZE, "abs_no_freeze.ll")
+    assert none.get("S_MAX_I32") == 1 and "S_ABS_I32" not in none
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
