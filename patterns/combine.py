@@ -1774,6 +1774,21 @@ def _kernel_argument_load(n: SDNode) -> bool:
     return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
 
 
+def _asserted_copy(n: SDNode) -> bool:
+    """A CopyFromReg llc reads through an AssertZext (recorded leading zeros) or an
+    AssertSext (recorded sign bits): those nodes are not among the ones known to make
+    no poison, so the value counts as maybe poison (RegsForValue::getCopyFromRegs)."""
+    lz = n.klz
+    if lz.__class__ is not int:
+        lz = n.klz = _known_lz(lz)
+    if lz:
+        return True
+    sb = n.ksb
+    if sb.__class__ is not int:
+        sb = n.ksb = live_sign_bits(sb)
+    return sb > 1
+
+
 def _can_create_poison(n: SDNode, ctx: _Ctx | None) -> bool:
     """SelectionDAG::canCreateUndefOrPoison for ``n`` (see ``_NO_NEW_POISON``)."""
     opc = n.opcode
@@ -1789,7 +1804,7 @@ def _not_poison(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> bool:
     opc = n.opcode
     if opc in _GUARANTEED_LEAVES:
         if opc == "ISD::CopyFromReg":
-            return not _kernel_argument_load(n)
+            return not _kernel_argument_load(n) and not _asserted_copy(n)
         return opc != "ISD::Constant" or n.value.__class__ is int
     if depth >= 6 or _can_create_poison(n, ctx):
         return False
