@@ -3439,9 +3439,11 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
         if ch or _bypass_shift_source(op, (demanded << sa) & m, depth, ctx):
             return True, None
         return None
-    # SRA by a constant
+    # SRA by a constant. (sra (shl x, c), c) -> sign_extend_inreg, at whatever depth the
+    # walk reaches the pair with one use (an operand of an add or a logic op that asks
+    # its bits), so before a visit of an outer sra could fold the two sras into one
     if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
-        if not depth and "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
+        if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
             _set(ctx, op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
             return True, None
         if _sign_bits(a.ops[0], ctx, depth + 1) > sa:

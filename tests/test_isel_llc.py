@@ -541,6 +541,26 @@ def test_abs_operand_freeze_as_llc(amdgpu):
     assert none.get("S_MAX_I32") == 1 and "S_ABS_I32" not in none
 
 
+# SimplifyDemandedBits makes (sra (shl x, 24), 24) a sign_extend_inreg from i8 at any
+# depth it reaches with one use, not only at the root: the add below asks its operand
+# (sra v, 3) for its bits, which asks v. So v is s_sext_i32_i8 before the two sras could
+# fold into one (sra (shl x, 24), 27), which selection would make an s_bfe_i32.
+_SEXT_BELOW_SRA = """define amdgpu_kernel void @sext_below_sra(ptr addrspace(1) %out, i32 %a, i32 %b) {
+  %s = shl i32 %a, 24
+  %v = ashr i32 %s, 24
+  %w = ashr i32 %v, 3
+  %x = add i32 %w, %b
+  store i32 %x, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_sign_extend_in_reg_formed_below_the_root_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _SEXT_BELOW_SRA, "sext_below_sra.ll")
+    assert ours.get("S_SEXT_I32_I8") == 1 and "S_BFE_I32" not in ours
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
