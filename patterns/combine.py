@@ -14,10 +14,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``(srl (shl x, c1), c2)`` -> ``(and (srl|shl x, |c2-c1|), -1 >> c2)`` and
   ``(shl (srl x, c1), c2)`` -> ``(and (shl|srl x, |c2-c1|), (-1 >> c1) << c2)`` (inner
   shift used once or c1 == c2; DAGCombiner);
-  ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)``; a divergent
-  ``mul x, 2^k+1`` -> ``(x << k) + x`` after the last run (llc's selection pattern for
-  v_lshl_add_u32: no combine sees that shl) unless it is selected into v_mad_u64_u32 by
-  its add user (``_feeds_mad``); ``(mul (shl x, C), y)`` -> ``(shl (mul x, y), C)`` (the shl used
+  ``mul x, -1`` -> ``0 - x``; ``mul x, -2^k`` -> ``0 - (x << k)`` (a divergent
+  ``mul x, 2^k+1`` stays a mul: v_lshl_add_u32 is a selection pattern on it,
+  targets/amdgpu/vop3.py); ``(mul (shl x, C), y)`` -> ``(shl (mul x, y), C)`` (the shl used
   once; visitMUL);
   ``(shl (add|or x, c1), c2)`` -> ``(add|or (shl x, c2), c1 << c2)``; ``sra`` of a value
   whose sign bit is known zero -> ``srl`` (known leading zeros, ``_known_lz``, which reads
@@ -659,32 +658,6 @@ def _is_not_of(n: SDNode, x: SDNode) -> bool:
     return n.opcode == "ISD::XOR" and len(n.ops) == 2 and n.ops[0] is x and _is_c(n.ops[1]) and n.ops[1].value == -1
 
 
-def _bus_ok(ops) -> bool:
-    from .matcher import CONSTANT_BUS_LIMIT, is_inline_immediate
-
-    return sum(1 for o in ops if not o.divergent and not is_inline_immediate(o)) <= CONSTANT_BUS_LIMIT
-
-
-def _feeds_mad(m: SDNode, ctx: _Ctx) -> bool:
-    """``m`` (a mul by a constant) is selected as part of v_mad_u64_u32 by its one user:
-    a divergent ``add m, z`` whose ThreeOp predicate holds, unless v_add3_u32 takes that
-    add first (z a one-use add). llc decomposes a divergent mul by 2^k+1 into
-    v_lshl_add_u32 only when it is selected on its own (checked with llc-19: ``mul x, 9``
-    feeding ``add .., %uniform`` stays a mul and becomes v_mad_u64_u32)."""
-    if "ISD::ADD" not in ctx.legal or not m.uses == 1:
-        return False
-    ctx.ensure_users()
-    users = list(m.users)
-    if len(users) != 1 or users[0].opcode != "ISD::ADD" or not users[0].divergent:
-        return False
-    u = users[0]
-    z = u.ops[1] if u.ops[0] is m else u.ops[0]
-    if z.opcode == "ISD::ADD" and z.uses == 1 and _bus_ok([z.ops[0], z.ops[1], m]):
-        return False
-    return _bus_ok([m.ops[0], m.ops[1], z])
-
-
-
 _SHIFTS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
 _LOGIC3 = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
 
@@ -1201,7 +1174,7 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
             _set(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), sh])
             return True
         # (a divergent mul by 2^k + 1 stays a mul here: llc selects it as v_lshl_add_u32
-        # by a pattern, _mul_pow2_plus1_at_selection)
+        # by a pattern, targets/amdgpu/vop3.py)
         if ao == "ISD::SHL":
             if _is_c(a.ops[1]):
                 # (mul (shl X, c1), c2) -> (mul X, c2 << c1) (no one-use condition)
@@ -3604,7 +3577,6 @@ def run(dag, target=None) -> None:
                 _combine_run(ctx, again=True)
     # (otherwise every node's last visit saw the DAG combine2 would see, and changed
     # nothing: combine2 would change nothing either)
-    _mul_pow2_plus1_at_selection(dag, ctx)
     _finish(dag, ctx)
 
 
@@ -3648,38 +3620,6 @@ def _legalize_abs(ctx: _Ctx) -> None:
         x = _get_freeze(ctx, n.ops[0], n)  # (expandABS freezes its operand, read twice)
         neg = ctx.new("ISD::SUB", n.vt, [ctx.const(0, n.vt), x], like=n)
         _set(ctx, n, "ISD::SMAX", [x, neg])
-
-
-def _mul_pow2_plus1_at_selection(dag, ctx: _Ctx) -> None:
-    """AMDGPU selects a divergent i32 ``mul x, 2^k + 1`` (k >= 1) as
-    ``v_lshl_add_u32 x, k, x`` by a selection pattern (llvm/llvm-project#71035: done at
-    selection, not as a DAG combine), unless its add user is selected first into
-    v_mad_u64_u32 (``_feeds_mad``). Modeled after the last combine run, as the
-    ``add (shl x, k), x`` the selector's v_lshl_add_u32 pattern takes: no combine sees
-    that shl (so no ``shl (srl x, k), k`` -> and mask, no known bits of it; seed 942 with
-    constants), and the combines see the mul (performMulCombine's 24-bit multiplies
-    first). The model stops at the shape: llc's pattern reads the shift amount as an
-    inline immediate where ours materializes it."""
-    if not ctx.events and not any(n.opcode == "ISD::MUL" for n in dag.nodes):
-        return
-    todo = []
-    for group in (dag.nodes, ctx.created):
-        for n in group:
-            if n.opcode != "ISD::MUL" or n.wlix == _DEAD or not n.divergent or n.vt != "i32":
-                continue
-            b = n.ops[1]
-            if b.opcode != "ISD::Constant" or b.value.__class__ is not int:
-                continue
-            c = b.value & 0xFFFFFFFF
-            if c > 2 and ((c - 1) & (c - 2)) == 0 and (n.uses or ctx.pinned(n)):
-                todo.append(n)
-    for n in todo:
-        if n.wlix == _DEAD or _feeds_mad(n, ctx):
-            continue
-        a = n.ops[0]
-        c = n.ops[1].value & 0xFFFFFFFF
-        sh = ctx.new("ISD::SHL", n.vt, [a, ctx.const((c - 1).bit_length() - 1, n.vt)], like=n)
-        _set(ctx, n, "ISD::ADD", [sh, a])
 
 
 def _combine_run(ctx: _Ctx, again: bool = False) -> None:

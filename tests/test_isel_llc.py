@@ -561,6 +561,26 @@ def test_sign_extend_in_reg_formed_below_the_root_as_llc(amdgpu):
     assert ours.get("S_SEXT_I32_I8") == 1 and "S_BFE_I32" not in ours
 
 
+# A divergent mul by 2^k + 1 is v_lshl_add_u32 by a pattern on the mul itself: the shl
+# reading the product sees a mul, not an add, so it is no v_add_lshl_u32 ((a + b) << c).
+_MUL_POW2_PLUS1_UNDER_SHL = """declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @mul_pow2_plus1_under_shl(ptr addrspace(1) %out, i32 %a, i32 %s) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %x = xor i32 %tid, %a
+  %m = mul i32 %x, 5
+  %r = shl i32 %m, %s
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_mul_pow2_plus1_is_a_pattern_on_the_mul_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _MUL_POW2_PLUS1_UNDER_SHL, "mul_pow2_plus1_shl.ll")
+    assert ours.get("V_LSHL_ADD_U32_e64") == 1 and ours.get("V_LSHLREV_B32_e64") == 1
+    assert "V_ADD_LSHL_U32_e64" not in ours
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.

@@ -413,6 +413,9 @@ def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, (i32 imm:$src2))),
 def : Pat<(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2)),
   (EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, (REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)>;
 
+def : Pat<(i32 (DivergentBinFrag<mul> i32:$src0, IsPow2Plus1:$src1)),
+  (V_LSHL_ADD_U32_e64 $src0, (i32 (Log2OfPow2Plus1 $src1)), $src0)>;
+
 def : Pat<(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x))),
   (V_BFI_B32_e64 $x, $y, $z)>;
 

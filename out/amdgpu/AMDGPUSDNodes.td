@@ -45,6 +45,8 @@ class DivergentUnaryFrag<SDPatternOperator Op> : PatFrag<
 def NegateImm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(-N->getSExtValue(), SDLoc(N), MVT::i32); }]>;
 // the immediate, sign-extended to a 64-bit target constant
 def as_i64imm : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(N->getSExtValue(), SDLoc(N), MVT::i64); }]>;
+// k of a multiplier 2^k + 1: the shift amount of v_lshl_add_u32
+def Log2OfPow2Plus1 : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(llvm::countr_zero(N->getZExtValue() - 1), SDLoc(N), MVT::i32); }]>;
 // the number of ones of a low-bit mask: the field width
 def IMMPopCount : SDNodeXForm<imm, [{ return CurDAG->getTargetConstant(llvm::popcount(N->getZExtValue()), SDLoc(N), MVT::i32); }]>;
 
@@ -199,6 +201,8 @@ def ThreeOp_mul_add : PatFrag<(ops node:$x, node:$y, node:$z),
   }]> {
   let PredicateCodeUsesOperands = 1;
 }
+def IsPow2Plus1 : ImmLeaf<i32,
+  [{ return isPowerOf2_32(Imm - 1); }]>;
 def and_oneuse : PatFrag<(ops node:$src0, node:$src1),
   (and node:$src0, node:$src1)> {
   let HasOneUse = 1;

@@ -18,7 +18,8 @@ scalar operand). The predicate reads the fragment's operands, like LLVM's
 PredicateCodeUsesOperands fragments; tdgen's matcher evaluates it on the DAG.
 """
 
-from tdgen.model import Instruction, Pat, PatFrag, SDNodeXForm
+from tdgen.model import ImmLeaf, Instruction, Pat, PatFrag, SDNodeXForm
+from tdgen.types import VALUE_TYPES
 
 from .formats import VOP3_32
 
@@ -81,7 +82,19 @@ as_i64imm = SDNodeXForm(
     "return CurDAG->getTargetConstant(N->getSExtValue(), SDLoc(N), MVT::i64);",
     doc="the immediate, sign-extended to a 64-bit target constant",
 )
-XFORMS = (as_i64imm,)
+# gfx9 (llvm/llvm-project#71035): a divergent i32 multiply by 2^k + 1 is (x << k) + x,
+# selected as v_lshl_add_u32 x, k, x by a pattern on the mul (the DAG keeps the mul, so
+# the combines and the patterns of its users see a mul). A mul whose one user is a
+# divergent add is taken with that add first (v_mad_u64_u32, or v_add3_u32), as the
+# selector visits users before operands.
+IsPow2Plus1 = ImmLeaf("IsPow2Plus1", VALUE_TYPES["i32"], "return isPowerOf2_32(Imm - 1);")
+Log2OfPow2Plus1 = SDNodeXForm(
+    "Log2OfPow2Plus1", "imm",
+    "return CurDAG->getTargetConstant(llvm::countr_zero(N->getZExtValue() - 1), SDLoc(N), MVT::i32);",
+    doc="k of a multiplier 2^k + 1: the shift amount of v_lshl_add_u32",
+)
+XFORMS = (as_i64imm, Log2OfPow2Plus1)
+FRAGS += (IsPow2Plus1,)
 
 DEFS = tuple(
     Instruction(name, VOP3_32, [mn], ins="(ins VGPR_32:$src0, VGPR_32:$src1, VGPR_32:$src2)",
@@ -104,6 +117,8 @@ PATTERNS = tuple(
     Pat("(i32 (ThreeOp_mul_add i32:$src0, i32:$src1, i32:$src2))",
         "(EXTRACT_SUBREG (V_MAD_U64_U32_e64 $src0, $src1, "
         "(REG_SEQUENCE SReg_64, $src2, sub0, (i32 (IMPLICIT_DEF)), sub1), 0), sub0)"),
+    Pat("(i32 (DivergentBinFrag<mul> i32:$src0, IsPow2Plus1:$src1))",
+        "(V_LSHL_ADD_U32_e64 $src0, (i32 (Log2OfPow2Plus1 $src1)), $src0)"),
     Pat("(DivergentBinFrag<or> (and i32:$y, i32:$x), (and i32:$z, (not i32:$x)))", "(V_BFI_B32_e64 $x, $y, $z)"),
     Pat("(DivergentBinFrag<xor> i32:$z, (and i32:$x, (xor i32:$y, i32:$z)))", "(V_BFI_B32_e64 $x, $y, $z)"),
     Pat("(DivergentBinFrag<or> (and i32:$x, i32:$z), (and i32:$y, (or i32:$x, i32:$z)))",
