@@ -1747,19 +1747,28 @@ def _kernel_argument_load(n: SDNode) -> bool:
     return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
 
 
-def _asserted_copy(n: SDNode) -> bool:
-    """A CopyFromReg llc reads through an AssertZext (recorded leading zeros) or an
-    AssertSext (recorded sign bits): those nodes are not among the ones known to make
-    no poison, so the value counts as maybe poison (RegsForValue::getCopyFromRegs)."""
+def _copy_assert(n: SDNode) -> tuple[int, int]:
+    """What RegsForValue::getCopyFromRegs asserts of a CopyFromReg's value: the leading
+    zeros recorded for it (an AssertZext when any), else its recorded sign bits (an
+    AssertSext when more than 1) (sdag._Builder.live_lz / live_sb, counted when first
+    asked)."""
     lz = n.klz
     if lz.__class__ is not int:
         lz = n.klz = _known_lz(lz)
     if lz:
-        return True
+        return lz, 1
     sb = n.ksb
     if sb.__class__ is not int:
         sb = n.ksb = live_sign_bits(sb)
-    return sb > 1
+    return 0, sb
+
+
+def _asserted_copy(n: SDNode) -> bool:
+    """A CopyFromReg llc reads through an AssertZext or an AssertSext (``_copy_assert``):
+    those nodes are not among the ones known to make no poison, so the value counts as
+    maybe poison."""
+    lz, sb = _copy_assert(n)
+    return lz > 0 or sb > 1
 
 
 def _can_create_poison(n: SDNode, ctx: _Ctx | None) -> bool:
@@ -2801,17 +2810,9 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
     if opc == "ISD::CopyFromReg":
         # a value read from another block's register: through an AssertZext of its
         # recorded leading zeros (VTBits - width), else an AssertSext of its recorded
-        # sign bits (VTBits - width + 1) (RegsForValue::getCopyFromRegs;
-        # sdag._Builder.live_lz / live_sb); with neither, nothing is known
-        lz = n.klz
-        if lz.__class__ is not int:
-            lz = n.klz = _known_lz(lz)
-        if lz:
-            return lz
-        s = n.ksb
-        if s.__class__ is not int:
-            s = n.ksb = live_sign_bits(s)
-        return s if s > 1 else 1
+        # sign bits (VTBits - width + 1); with neither, nothing is known
+        lz, s = _copy_assert(n)
+        return lz if lz else max(s, 1)
     if opc == "ISD::SRA":
         t = _sign_bits(ops[0], ctx, d1)
         r = _shift_amount_range(n, bits, ctx, d1)

@@ -501,37 +501,23 @@ def test_mul24_operands_low_bits_as_llc(amdgpu):
 # When the operand cannot be poison (values copied from another block, constants, ops
 # that make no poison), there is no freeze: 0 - (a - 3) folds to 3 - a and selection
 # finds a plain max.
-_ABS_FREEZE = """declare i32 @llvm.abs.i32(i32, i1)
-define amdgpu_kernel void @abs_of_maybe_poison(ptr addrspace(1) %out, i32 %a, i32 %c) {
+_ABS_OF = """declare i32 @llvm.abs.i32(i32, i1)
+define amdgpu_kernel void @abs_of_{name}(ptr addrspace(1) %out, i32 %a, i32 %c) {{
 entry:
   %cc = icmp eq i32 %c, 0
   br i1 %cc, label %then, label %done
 then:
-  %s = shl i32 %a, %c
-  %x = add i32 %s, -3
+{operand}
   %m = call i32 @llvm.abs.i32(i32 %x, i1 false)
   %y = xor i32 %m, %x
   store i32 %y, ptr addrspace(1) %out
   br label %done
 done:
   ret void
-}
+}}
 """
-_ABS_NO_FREEZE = """declare i32 @llvm.abs.i32(i32, i1)
-define amdgpu_kernel void @abs_of_defined_value(ptr addrspace(1) %out, i32 %a, i32 %c) {
-entry:
-  %cc = icmp eq i32 %c, 0
-  br i1 %cc, label %then, label %done
-then:
-  %x = add i32 %a, -3
-  %m = call i32 @llvm.abs.i32(i32 %x, i1 false)
-  %y = xor i32 %m, %x
-  store i32 %y, ptr addrspace(1) %out
-  br label %done
-done:
-  ret void
-}
-"""
+_ABS_FREEZE = _ABS_OF.format(name="maybe_poison", operand="  %s = shl i32 %a, %c\n  %x = add i32 %s, -3")
+_ABS_NO_FREEZE = _ABS_OF.format(name="defined_value", operand="  %x = add i32 %a, -3")
 
 
 def test_abs_operand_freeze_as_llc(amdgpu):
