@@ -1832,13 +1832,17 @@ def _visit_FREEZE(n: SDNode, ctx: _Ctx) -> bool:
         f = _get_freeze(ctx, o, o)
         if f is not o:
             ctx.rauw(o, f)  # (the new freeze reads ``o`` again, not itself)
-            if f.ops[0] is f:
+            if f.ops[0] is f:  # (UpdateNodeOperands: back to ``o``, and so in the CSE map)
+                cse = ctx.cse
+                k = _key(f.opcode, f.vt, f.ops, f.cc)
+                if cse.get(k) is f:
+                    del cse[k]
                 f.ops = [o]
-                fu = f.users
-                fu.pop(f, None)
+                f.users.pop(f, None)
                 f.uses -= 1
                 o.users[f] = o.users.get(f, 0) + 1
                 o.uses += 1
+                cse[_key(f.opcode, f.vt, f.ops, f.cc)] = f
     if n.wlix == _DEAD:
         return True
     x = n.ops[0]
