@@ -1686,8 +1686,9 @@ def _never_zero(n: SDNode, ctx: _Ctx, depth: int = 0) -> bool:
 def _visit_COUNT(n: SDNode, ctx: _Ctx) -> bool:
     """visitCTPOP / visitCTLZ(_ZERO_UNDEF) / visitCTTZ(_ZERO_UNDEF) / visitBITREVERSE: a
     constant operand folds (FoldConstantArithmetic; a zero count is the width for the
-    zero-undef forms too); then the opcode's other rules (_other_rules: ctlz/cttz of a
-    value never zero, the zero-defined lowering)."""
+    zero-undef forms too); ctpop of a shift by a constant that moves out only bits known
+    zero (shl: leading, srl: trailing) counts the shift's source; then the opcode's other
+    rules (_other_rules: ctlz/cttz of a value never zero, the zero-defined lowering)."""
     x = n.ops[0] if n.ops else None
     bits = _width(n.vt)
     if x is not None and _is_c(x) and bits:
@@ -1703,6 +1704,15 @@ def _visit_COUNT(n: SDNode, ctx: _Ctx) -> bool:
             r = ctz(v, bits)
         ctx.replace(n, ctx.const(r, n.vt))
         return True
+    if n.opcode == "ISD::CTPOP" and x is not None and bits and x.opcode in ("ISD::SHL", "ISD::SRL") \
+            and _is_c(x.ops[1]) and (x.ops[1].value & ((1 << bits) - 1)) < bits:
+        # a shift that moves no set bit out: ctpop of its source
+        amt = x.ops[1].value & ((1 << bits) - 1)
+        k = _kb(x.ops[0], ctx, 0)
+        m = (1 << bits) - 1
+        if amt <= (k.lead_zeros() if x.opcode == "ISD::SHL" else ctz(~k.zero & m, bits)):
+            _set(ctx, n, "ISD::CTPOP", [x.ops[0]])
+            return True
     if n.opcode in ("ISD::CTLZ", "ISD::CTTZ"):
         return _visit_other(n, ctx)
     return False

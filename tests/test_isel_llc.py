@@ -567,6 +567,36 @@ def test_mul_pow2_plus1_is_a_pattern_on_the_mul_as_llc(amdgpu):
     assert "V_ADD_LSHL_U32_e64" not in ours
 
 
+# visitCTPOP: a shift by a constant that moves out only bits known zero (the leading
+# zeros for shl, the trailing zeros for srl) leaves the population count unchanged, so
+# the count reads the shift's source and the shift goes (the third shift moves out
+# unknown bits and stays).
+_CTPOP_OF_SHIFT = """declare i32 @llvm.ctpop.i32(i32)
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @ctpop_of_shift(ptr addrspace(1) %out, i32 %a, i32 %b) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %lo = and i32 %a, 65535
+  %s = shl i32 %lo, 16
+  %p = call i32 @llvm.ctpop.i32(i32 %s)
+  %hi = and i32 %tid, -256
+  %r = lshr i32 %hi, 8
+  %q = call i32 @llvm.ctpop.i32(i32 %r)
+  %kept = shl i32 %b, 3
+  %k = call i32 @llvm.ctpop.i32(i32 %kept)
+  %x = add i32 %p, %q
+  %y = add i32 %x, %k
+  store i32 %y, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_ctpop_reads_through_a_shift_of_zeros_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _CTPOP_OF_SHIFT, "ctpop_of_shift.ll")
+    assert ours.get("S_LSHL_B32") == 1 and "V_LSHRREV_B32_e64" not in ours
+    assert ours.get("S_AND_B32") == 1 and ours.get("V_AND_B32_e64") == 1
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
