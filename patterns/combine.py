@@ -1563,10 +1563,37 @@ def _visit_SRL(n: SDNode, ctx: _Ctx) -> bool:
                                         [x, ctx.const(abs(c2 - c1), n.vt)], like=n)
                     _set(ctx, n, "ISD::AND", [inner, mask])
                     return True
+        elif ao == "ISD::CTLZ" and _srl_of_ctlz(n, ctx, a, c):
+            return True
     # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
     if _demanded_root(n, ctx):
         return True
     return bc and ao in _LOGIC3 and a.uses == 1 and _shift_by_constant(n, ctx, "ISD::SRL", a, b)
+
+
+def _srl_of_ctlz(n: SDNode, ctx: _Ctx, a: SDNode, c: int) -> bool:
+    """visitSRL's (srl (ctlz x), log2(width)): 1 exactly when x is zero. A known one in x
+    makes it 0, x known zero makes it 1, and x with one bit that may be set, bit k, makes
+    it (x >> k) ^ 1."""
+    bits = _width(n.vt)
+    if not bits or bits & (bits - 1) or c != bits.bit_length() - 1:
+        return False
+    x = a.ops[0]
+    k = _kb(x, ctx, 0)
+    if k.one:
+        ctx.replace(n, ctx.const(0, n.vt))
+        return True
+    unknown = ~k.zero & ((1 << bits) - 1)
+    if not unknown:
+        ctx.replace(n, ctx.const(1, n.vt))
+        return True
+    if unknown & (unknown - 1):
+        return False
+    sh = unknown.bit_length() - 1
+    if sh:
+        x = ctx.new("ISD::SRL", n.vt, [x, ctx.const(sh, n.vt)], like=n)
+    _set(ctx, n, "ISD::XOR", [x, ctx.const(1, n.vt)])
+    return True
 
 
 def _visit_SRA(n: SDNode, ctx: _Ctx) -> bool:

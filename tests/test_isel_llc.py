@@ -597,6 +597,32 @@ def test_ctpop_reads_through_a_shift_of_zeros_as_llc(amdgpu):
     assert ours.get("S_AND_B32") == 1 and ours.get("V_AND_B32_e64") == 1
 
 
+# visitSRL's (srl (ctlz x), 5): 1 exactly when x is zero. With one bit of x unknown
+# (bit 0 here) it is x ^ 1; with a bit of x known one it is 0: no count is made.
+_SRL_OF_CTLZ = """declare i32 @llvm.ctlz.i32(i32, i1)
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @srl_of_ctlz(ptr addrspace(1) %out, i32 %a, i32 %b) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %d = xor i32 %tid, %b
+  %dm = and i32 %d, 1
+  %dz = call i32 @llvm.ctlz.i32(i32 %dm, i1 false)
+  %dr = lshr i32 %dz, 5
+  %o = or i32 %a, 1
+  %oz = call i32 @llvm.ctlz.i32(i32 %o, i1 false)
+  %or = lshr i32 %oz, 5
+  %t = add i32 %dr, %or
+  store i32 %t, ptr addrspace(1) %out
+  ret void
+}
+"""
+
+
+def test_srl_of_ctlz_by_log2_width_as_llc(amdgpu):
+    ours = _agreeing_opcodes(amdgpu, _SRL_OF_CTLZ, "srl_of_ctlz.ll")
+    assert not {"V_FFBH_U32_e64", "S_FLBIT_I32_B32", "V_MIN_U32_e64", "V_LSHRREV_B32_e64"} & set(ours)
+    assert ours.get("V_AND_B32_e64") == 1
+
+
 # Values crossing blocks: the register a value lives in between blocks follows the
 # uniformity analysis of the IR llc selects (rerun after its IR passes), not what the DAG
 # combines make of the value in its own block.
