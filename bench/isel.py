@@ -20,6 +20,11 @@ next to them (on a shared machine, compare ratios taken at low load). Selection 
 the parsed function in place (the IR passes of ``patterns.irpasses``), so every timed run
 of a stage from the DAG build on starts from a fresh parse (parsed and analysed untimed).
 
+With a compiled build of the hot modules for the current sources (``python3 -m
+patterns.build_native``, patterns/native.py) every number is of the compiled modules, and
+the whole command is timed a second time as plain Python (``TDGEN_PURE=1``), with its
+own ratio; the mode is printed next to the first time.
+
 The whole-command timing is the installed case: the project is byte-compiled first
 (``compileall``) and the child runs with ``PYTHONDONTWRITEBYTECODE`` removed, so it loads
 ``.pyc`` files as an installed package would (this environment sets the variable, which
@@ -238,18 +243,29 @@ def main() -> int:
     cmd = [sys.executable, "-m", "tdgen", "isel", str(kfile), "--target", "amdgpu"]
     if not args.cold:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+    from patterns import native
+
+    mode = native.status()  # (this process's mode is the children's: same sources, same environment)
     ours = best(lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT), args.repeat)
     print(f"load average before: {load_average()}")
-    print(f"tdgen isel (whole command, {case}): {ours:8.3f} s")
+    print(f"tdgen isel (whole command, {case}): {ours:8.3f} s  [{mode}]")
+    if native.compiled():
+        pure_env = dict(env, TDGEN_PURE="1")
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=pure_env, cwd=ROOT)
+        plain = best(lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=pure_env, cwd=ROOT),
+                     args.repeat)
+        print(f"tdgen isel, the same as plain Python (TDGEN_PURE=1):          {plain:8.3f} s")
     if llc:
         theirs = best(lambda: subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=finalize-isel",
                                               str(kfile), "-o", os.devnull], check=True), args.repeat)
         print(f"llc-19 -stop-after=finalize-isel:      {theirs:8.3f} s")
         print(f"ratio tdgen/llc: {ours / theirs:.2f}x (goal <= 0.50x; wall times, load average now {load_average()})")
+        if native.compiled():
+            print(f"ratio plain Python tdgen/llc: {plain / theirs:.2f}x")
     else:
         print("llc-19 not found: ratio not measured")
 
-    print("\nstage split (in-process CPU time, same kernel, seconds):")
+    print(f"\nstage split (in-process CPU time, same kernel, seconds; {mode}):")
     split = stage_split(text, target, args.repeat)
     total = sum(v for k, v in split.items() if not k.startswith(" "))
     for k, v in split.items():

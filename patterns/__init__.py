@@ -3,3 +3,7 @@
 LLVM IR subset, divergence analysis, mini SelectionDAG, pattern matcher, DS-permute
 wavefront model and shuffle semantics.
 """
+
+from . import native as _native
+
+_native.install()  # (the compiled hot modules, when built for these sources: patterns/native.py)

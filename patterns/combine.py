@@ -180,6 +180,8 @@ Exactness shortcuts (each gives the answer of the plain computation):
 
 from __future__ import annotations
 
+from typing import Any
+
 from .knownbits import Known, abs_masks, add_carry, add_carry_masks, clz, const_known, count_masks, ctz, mul_known, \
     mul_masks, reverse_masks, shift_known, shift_masks, signed_min_max, smax_masks, smin_masks, umax_masks, umin_masks
 from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
@@ -425,7 +427,7 @@ class _Ctx:
             elif ac and opc in _SHIFTS and _wrap(a.value, vt) == 0:
                 return a
             ops = (a, b)
-            key = (opc, a, b)
+            key: Any = (opc, a, b)
         else:
             key = _key(opc, vt, ops, cc)
         if key is not None:
@@ -539,6 +541,7 @@ class _Ctx:
         dropped."""
         opc = n.opcode
         consts = self.consts
+        key: Any
         if opc == "ISD::Constant":
             key = (n.value, n.vt)
             if consts is not None and consts.get(key) is n:
@@ -756,7 +759,7 @@ def _add_like(v: SDNode, ctx: _Ctx) -> bool:
         return _no_common_bits(v.ops[0], v.ops[1], ctx)
     if v.opcode == "ISD::XOR" and _is_c(v.ops[1]):
         bits = _width(v.vt)
-        return bits and (v.ops[1].value & ((1 << bits) - 1)) == 1 << (bits - 1)
+        return bits != 0 and (v.ops[1].value & ((1 << bits) - 1)) == 1 << (bits - 1)
     return False
 
 
@@ -1130,10 +1133,10 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
             return True
     if ac and bits:
         # no borrow possible: sub C0, X -> xor X, C0
-        m = (1 << bits) - 1
-        c0 = a.value & m
-        ones = ~_kb(b, ctx, 0).zero & m
-        if (c0 - ones) & m == c0 ^ ones:
+        mask = (1 << bits) - 1
+        c0 = a.value & mask
+        ones = ~_kb(b, ctx, 0).zero & mask
+        if (c0 - ones) & mask == c0 ^ ones:
             _set(ctx, n, "ISD::XOR", [b, a])
             return True
     # SimplifyDemandedBits (passed over where it cannot change anything: _demanded_root)
@@ -1847,6 +1850,7 @@ def _visit_FREEZE(n: SDNode, ctx: _Ctx) -> bool:
     one operand that may be poison (any number for a setcc), the freeze moves onto that
     operand, and every other reader of the operand reads the frozen value too:
     ``freeze (op a, C)`` -> ``op (freeze a), C``."""
+    k: Any
     x = n.ops[0]
     if _not_poison(x, ctx):
         ctx.replace(n, x)
@@ -2105,6 +2109,7 @@ def _lz_full(n: SDNode, room: int):
     """(known leading zeros without a depth limit, the levels they need, up to 8);
     (None, 99) when cut short by ``room`` (not memoized). (_lz_operands and _lz_rule,
     with the common opcodes inline.)"""
+    ops: Any
     c = n.kbc
     if c is not None:
         f = c.get(-2)
@@ -2198,7 +2203,7 @@ def _lz_full(n: SDNode, room: int):
 _LZ_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL"})
 
 
-def _lz_operands(n: SDNode):
+def _lz_operands(n: SDNode) -> list | None:
     """The operands whose leading zeros ``_lz_rule`` combines, or None for a node counted
     on its own (``_lz_leaf``)."""
     opc = n.opcode
@@ -2503,7 +2508,7 @@ def _width(vt: str) -> int:
     return w
 
 
-def _kb(n: SDNode, ctx: _Ctx, depth: int = 0) -> Known:
+def _kb(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> Known:
     """SelectionDAG::computeKnownBits for the modeled nodes, at recursion depth ``depth``
     (constants are known at any depth, other nodes not at depth 6 and beyond).
 
@@ -2535,7 +2540,7 @@ def _kb(n: SDNode, ctx: _Ctx, depth: int = 0) -> Known:
 _FULL_ROOM = 100
 
 
-def _kb_full(n: SDNode, ctx: _Ctx, room: int):
+def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     """(known bits without a depth limit, the depth they need): 0 for a constant or a
     value without width, 1 for a node known without looking at operands, one more than
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
@@ -2678,7 +2683,7 @@ def _lz_known(lz: int, bits: int) -> Known:
     return k
 
 
-def _kb_node(n: SDNode, ctx: _Ctx, depth: int, bits: int) -> Known:
+def _kb_node(n: SDNode, ctx: _Ctx | None, depth: int, bits: int) -> Known:
     """The known bits of ``n`` from its operands' at ``depth + 1``."""
     opc = n.opcode
     ops = n.ops
@@ -2807,7 +2812,7 @@ _KB_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB
 _KB_SHIFT = {"ISD::SHL": "shl", "ISD::SRL": "lshr", "ISD::SRA": "ashr"}
 
 
-def _sign_bits(n: SDNode, ctx: _Ctx, depth: int = 0) -> int:
+def _sign_bits(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> int:
     """SelectionDAG::ComputeNumSignBits for the modeled nodes; memoized like ``_kb``
     (keys 32 + depth)."""
     c = n.kbc
@@ -2830,7 +2835,7 @@ def live_sign_bits(n: SDNode) -> int:
     return _sign_bits(n, None, 0)
 
 
-def _sign_bits_node(n: SDNode, ctx: _Ctx, depth: int) -> int:
+def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
     """SelectionDAG::ComputeNumSignBits (LLVM 19) of one node: a constant's own count at
     any depth, 1 at depth 6 and beyond; the cases of the modeled opcodes, which either
     answer directly (SRA, SIGN_EXTEND_INREG, ADD, SUB, SELECT, min/max, MUL with sign bits
@@ -2963,7 +2968,7 @@ def _sign_bits_step(k: Known, bits: int, t: int) -> int:
 _EXT_OPS = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})
 
 
-def _shift_amount_range(n: SDNode, bits: int, ctx: _Ctx, depth: int):
+def _shift_amount_range(n: SDNode, bits: int, ctx: _Ctx | None, depth: int):
     """SelectionDAG::getValidShiftAmountRange of shift ``n`` (LLVM 19): (min, max) of its
     amount, from a constant (None when not below the width) or from the amount's known
     bits at ``depth`` (None when its largest possible value is not below the width)."""
@@ -3760,7 +3765,7 @@ def _topological_order(ctx: _Ctx) -> list:
     just before it (here: the tuple holding the CopyFromReg)."""
     ctx.ensure_users()
     chained: dict = {}
-    order = []
+    order: list = []
     append = order.append
     for group in (ctx.dag.nodes, ctx.created):
         for n in group:
@@ -3783,7 +3788,7 @@ def _topological_order(ctx: _Ctx) -> list:
             else:
                 append(n)
     i = 0
-    out = []
+    out: list = []
     while i < len(order):
         n = order[i]
         i += 1

@@ -17,9 +17,9 @@ so it is independent of the IR classes.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
-Block = Hashable
+Block = Any  # (any hashable node: IR blocks here)
 _END = object()  # (CycleInfo._dfs: the end of a block's subtree)
 
 
@@ -225,7 +225,7 @@ class DomTree:
     first (``for_blocks``: by their ``index``), so the construction itself hashes no
     node."""
 
-    def __init__(self, root: Hashable, succs: Callable[[Hashable], Iterable[Hashable]]) -> None:
+    def __init__(self, root: Hashable, succs: Callable[[Any], Iterable[Any]]) -> None:
         # number the nodes reachable from the root (DFS preorder), then run the
         # integer version
         nodes: list[Hashable] = [root]

@@ -67,69 +67,12 @@ from fnmatch import fnmatchcase
 from operator import attrgetter
 from typing import Any, Iterable
 
-from tdgen.hw import DivergenceKind, FrozenRecord, UniformityModel
+from tdgen.hw import DivergenceKind, UniformityModel
 
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
+from .divergence_facts import DivergenceFacts, Step
 from .ir import TERMINATORS, Argument, Constant, Instruction
 
-
-
-class Step(FrozenRecord):
-    """One link of a reason chain: ``value`` became divergent because of ``detail``.
-
-    ``kind``: source | data | terminator | sync | temporal | cycle. (A frozen record as
-    ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
-
-    _FIELDS = __match_args__ = ("kind", "value", "detail")
-    kind: str
-    value: str
-    detail: str
-
-    def __init__(self, kind: str, value: str, detail: str) -> None:
-        d = self.__dict__
-        d["kind"] = kind
-        d["value"] = value
-        d["detail"] = detail
-
-    def format(self) -> str:
-        return f"{self.kind:<10} {self.value}: {self.detail}"
-
-    def to_json(self) -> dict[str, str]:
-        return {"kind": self.kind, "value": self.value, "detail": self.detail}
-
-
-class DivergenceFacts(FrozenRecord):
-    """What the analysis needs from a Target, and nothing else: its uniformity model
-    and the divergence class of each declared intrinsic (IR name -> kind). Small and
-    cheap to unpickle (``tdgen divergence`` caches it, see tdgen/target_cache.py);
-    ``intrinsic_divergence`` answers as ``Target.intrinsic_divergence`` does. (A frozen
-    record as ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
-
-    _FIELDS = __match_args__ = ("uniformity", "intrinsics")
-    uniformity: UniformityModel
-    intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()
-
-    def __init__(self, uniformity: UniformityModel, intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()) -> None:
-        d = self.__dict__
-        d["uniformity"] = uniformity
-        d["intrinsics"] = intrinsics
-
-    @staticmethod
-    def of(target: Any) -> "DivergenceFacts":
-        return DivergenceFacts(
-            target.uniformity, tuple((i.ir_name, i.divergence) for i in target.intrinsics)
-        )
-
-    def intrinsic_divergence(self, ir_name: str) -> DivergenceKind:
-        by_name = self.__dict__.get("_by_name")
-        if by_name is None:
-            by_name = dict(self.intrinsics)
-            object.__setattr__(self, "_by_name", by_name)
-        kind = by_name.get(ir_name)
-        if kind is not None:
-            return kind
-        rule = first_rule(self.uniformity, ir_name)
-        return rule.kind if rule is not None else DivergenceKind.FOLLOWS_OPERANDS
 
 
 _GLOB_CHARS = frozenset("*?[")
@@ -192,7 +135,7 @@ def _is_undef(v: Any) -> bool:
     return isinstance(v, Constant) and v.kind in ("undef", "poison")
 
 
-def _value_name(v: Any) -> str:
+def _value_name(v: Any) -> Any:
     if _is_local(v):
         return v.ref
     return getattr(v, "ref", None) or getattr(v, "text", "?")
@@ -338,9 +281,9 @@ class FunctionUniformity:
 
     def __init__(self, fn: Any) -> None:
         self.function = fn
-        self.divergent: dict[Any, tuple] = {}  # value -> cause
+        self.divergent: dict[Any, Any] = {}  # value -> cause
         self.uniform_override: set[Any] = set()
-        self.divergent_term_blocks: dict[Any, tuple] = {}  # block -> cause
+        self.divergent_term_blocks: dict[Any, Any] = {}  # block -> cause
         self.divergent_exit_cycles: list[Cycle] = []
         self.assumed_divergent: list[Cycle] = []
         self.cycles: CycleInfo | None = None
@@ -419,6 +362,7 @@ def _describe_value(v: Any) -> str:
 def _cause(fu: FunctionUniformity, value: Any) -> tuple[Step, Any] | None:
     """The step that made ``value`` divergent and the value it came from (None for a
     source), or None when ``value`` is uniform."""
+    cause: Any
     if isinstance(value, Instruction) and value.is_terminator:
         cause = fu.divergent_term_blocks.get(value.block)
     else:
@@ -463,6 +407,15 @@ class _Propagator:
     # irreducible cycles), the hot edge visit is inlined in ``run``.
     __slots__ = ("ctx", "index", "labels", "fresh", "heap", "joins", "join_set", "cycle_exits",
                  "cycle_exit_set", "irreducible")
+    index: dict
+    labels: dict
+    fresh: set
+    heap: list
+    joins: list
+    join_set: set
+    cycle_exits: list
+    cycle_exit_set: set
+    irreducible: list
 
     def __init__(self, ctx: "_FunctionAnalysis") -> None:
         self.ctx = ctx
@@ -539,13 +492,14 @@ class _Propagator:
         self.index = index = ctx.po_index
         blocks_po = ctx.po
         ci = ctx.ci
-        self.labels = labels = {}
-        self.fresh = fresh = set()
-        self.heap = heap = []
-        self.joins = joins = []
-        self.join_set = join_set = set()
-        self.cycle_exits = cycle_exits = []
-        self.cycle_exit_set = set()
+        labels: dict = {}
+        fresh: set = set()
+        heap: list = []
+        joins: list = []
+        join_set: set = set()
+        cycle_exits: list = []
+        self.labels, self.fresh, self.heap, self.joins = labels, fresh, heap, joins
+        self.join_set, self.cycle_exits, self.cycle_exit_set = join_set, cycle_exits, set()
 
         irreducible = []  # irreducible cycles around the branch, innermost first
         div_cycle = ci.block_cycle.get(div_block)

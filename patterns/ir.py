@@ -51,7 +51,7 @@ import math
 import struct
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected, frozen_error
 
@@ -583,41 +583,41 @@ class Instruction(Value):
 
     __slots__ = ("__dict__",)
 
-    name = None
-    type = VOID
-    block = None
-    span = _LazySpan()
-    flags = frozenset()
-    predicate = None
-    incoming = _LazyList()
-    targets = _LazyList()
-    cases = _LazyList()
-    callee = None
-    callee_value = None
-    inline_asm = None
-    bundles = _LazyList()
-    addrspace = None
-    volatile = False
-    atomic = False
-    weak = False
-    ordering = None
-    failure_ordering = None
-    syncscope = None
-    align = None
-    indices = ()
-    source_type = None
-    rmw_op = None
-    tail = None
-    cc = None
-    fn_type = None
-    ret_attrs = ()
-    arg_attrs = _LazyList()
-    attrs = frozenset()  # call-site function attributes, groups resolved
-    attr_items = ()  # call-site attributes as written (words and '#N')
-    metadata = _LazyList()  # [(name, text)]
-    slot = None  # the name opt prints
-    _text = None
-    _users = None  # users, for the uniformity analysis (see ``Function.uses``)
+    name: Any = None
+    type: Any = VOID
+    block: Any = None
+    span: Any = _LazySpan()
+    flags: Any = frozenset()
+    predicate: Any = None
+    incoming: Any = _LazyList()
+    targets: Any = _LazyList()
+    cases: Any = _LazyList()
+    callee: Any = None
+    callee_value: Any = None
+    inline_asm: Any = None
+    bundles: Any = _LazyList()
+    addrspace: Any = None
+    volatile: Any = False
+    atomic: Any = False
+    weak: Any = False
+    ordering: Any = None
+    failure_ordering: Any = None
+    syncscope: Any = None
+    align: Any = None
+    indices: Any = ()
+    source_type: Any = None
+    rmw_op: Any = None
+    tail: Any = None
+    cc: Any = None
+    fn_type: Any = None
+    ret_attrs: Any = ()
+    arg_attrs: Any = _LazyList()
+    attrs: Any = frozenset()  # call-site function attributes, groups resolved
+    attr_items: Any = ()  # call-site attributes as written (words and '#N')
+    metadata: Any = _LazyList()  # [(name, text)]
+    slot: Any = None  # the name opt prints
+    _text: Any = None
+    _users: Any = None  # users, for the uniformity analysis (see ``Function.uses``)
 
     def __init__(self, opcode: str, name: str | None = None, type: Type = VOID, operands: list | None = None,
                  block: "BasicBlock | None" = None, span: Span | None = None, **fields) -> None:

@@ -69,6 +69,8 @@ setLimitsForIntrinsic. Not modeled: simplifyICmpWithMinMax and simplifyICmpWithZ
 
 from __future__ import annotations
 
+from typing import Any
+
 from .ir import VOID, Argument, Constant, Instruction, IntType
 from .knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
     count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
@@ -100,7 +102,7 @@ def _up(lo1: int, hi1: int, lo2: int, hi2: int) -> tuple[int, int]:
     return (lo if lo > 0 else 0), (hi if hi < _MAX_DEPTH else _MAX_DEPTH - 1)
 
 
-def _bits(v) -> int | None:
+def _bits(v) -> Any:  # (int for an integer type, else None)
     t = v.type
     return t.bits if t.__class__ is IntType else None
 
@@ -1639,7 +1641,8 @@ class _Pass:
             return self._intrinsic_range(v, signed, bits)
         opc, a, b = bo
         cb = _cval(b)
-        lo = hi = None
+        lo: Any = None
+        hi: Any = None
         # setLimitsForBinOp: the unsigned limits
         if opc == "and" and cb is not None:
             lo, hi = 0, cb
@@ -1710,7 +1713,8 @@ class _Pass:
         an i1 instruction) or None; with ``truth`` True/False/None instead (what
         isICmpTrue asks, ``cxt`` the instruction asking)."""
         bits = _bits(a)
-        ca, cb = _cval(a), _cval(b)
+        ca: int | None = _cval(a)
+        cb: int | None = _cval(b)
         if truth:
             one = _truth
         else:
@@ -1718,7 +1722,9 @@ class _Pass:
         if ca is not None and cb is not None:
             return one(_compare(pred, ca, cb, bits))
         if ca is not None:
-            a, b, pred, ca, cb = b, a, _SWAP[pred], None, ca
+            a, b, pred = b, a, _SWAP[pred]
+            cb = ca
+            ca = None
         if self.same(a, b):
             return one(pred in ("eq", "ule", "uge", "sle", "sge"))
         if cb is not None:
@@ -2012,7 +2018,7 @@ def _trivially_dead(fn) -> set:
     (``_run`` reads those lists when ``fn.uses`` says they are)."""
     from .sdag import _has_side_effect
 
-    used = set()
+    used: set = set()
     add = used.add
     for b in fn.blocks:
         for i in b.instructions:
@@ -2127,7 +2133,7 @@ def _run(p: _Pass, fn) -> None:
     seeded = bool(rep)  # (a replacement made before this walk: skip the instruction)
     # dead: no users (the parser's user lists, when fn.uses says they are current)
     use_users = fn.uses is not None
-    dead = None if use_users else _trivially_dead(fn)
+    dead: Any = None if use_users else _trivially_dead(fn)
     table: dict = {}
     bo = p.bo
     r = p.r
@@ -2165,6 +2171,7 @@ def _run(p: _Pass, fn) -> None:
                         rep[i] = v
                         continue
                 t = (opc, x, y)
+                k: Any
                 bo[i] = t if i.block is not None else False
                 # the key: the parser checked that every operand has the instruction's
                 # type, so a key with a value operand needs no type of its own
@@ -2203,6 +2210,7 @@ def _run(p: _Pass, fn) -> None:
             if hit is None:
                 table[k] = i
                 continue
+            cands: Any
             if hit.__class__ is list:
                 cands = hit
             else:
@@ -2482,7 +2490,7 @@ def _loop_forest(fn, dom: tuple):
     rpo = {b: k for k, b in enumerate(reverse_post_order(fn))}
     innermost: dict = {}
     kids: dict = {h: [] for h in bodies}
-    roots = []
+    roots: list = []
     for h in sorted(bodies, key=lambda h: (-len(bodies[h]), rpo[h])):
         parent = innermost.get(h)
         (kids[parent] if parent is not None else roots).append(h)
@@ -2563,6 +2571,7 @@ class _LicmState:
         self.target = target
         self.grew = grew
         self.lists_ok = grew is not None  # (see ``_licm``)
+        self.forest: Any = None  # (the loop forest, for LSR; set by ``_licm``)
         self.full: dict | None = None  # (else: every instruction's users, from one scan)
         self.extra: dict = {}  # instruction -> users this pass gave it
         self.dead: dict = {}  # instruction -> whether LLVM has deleted it (``is_dead``)
@@ -2673,7 +2682,7 @@ class _LicmState:
             if innermost[b] is not h:
                 continue  # (a block of an inner loop)
             insts = b.instructions
-            gone = None
+            gone: Any = None
             # (a snapshot: a reassociation erases the instruction visited or earlier
             # ones and inserts before them, so the walk goes on as LLVM's does)
             for i in tuple(insts):
@@ -2859,7 +2868,7 @@ class _LicmState:
         names.add(name)
         return name
 
-    def new(self, opcode: str, base: str, type, operands: list, block, where=None, name=None, **fields):
+    def new(self, opcode: str, base: str, type, operands: list, block, where: Any = None, name: Any = None, **fields):
         """A new instruction named after ``base`` (or exactly ``name``), in ``block``
         before ``where`` (at the preheader's end when None), its uses recorded."""
         i = Instruction(opcode, name if name is not None else self.unique_name(base), type, operands, block,
@@ -3221,7 +3230,7 @@ class _LicmState:
                 var = new
             self.replace_all_uses(ins, new)
             self.erase(ins)
-        for a in reversed(adds):  # (their divergence after the products', inner first)
+        for a in adds[::-1]:  # (their divergence after the products', inner first)
             self.recheck.append(a)
         self.replace_all_uses(i, var)
         self.erase(i)
@@ -3424,7 +3433,7 @@ def sink_extract_bits(fn, erased=()) -> bool:
                 cp = copies[blk] = Instruction(sh.opcode, None, sh.type, [a, c2], blk)
                 # (made after llc's last EarlyCSE: the CSE of patterns.sdag's prepasses,
                 # which stands for that pass, leaves it alone)
-                cp.cgp_copy = True
+                setattr(cp, "cgp_copy", True)
                 insts = blk.instructions
                 j = 0
                 while j < len(insts) and insts[j].opcode == "phi":

@@ -179,14 +179,14 @@ def _lead_ones(x: int, bits: int) -> int:
     return bits - (~x & ((1 << bits) - 1)).bit_length()
 
 
-def _make_ge(z: int, o: int, val: int, bits: int) -> tuple:
+def _make_ge(z: int, o: int, val: int, bits: int) -> tuple[int, int]:
     """KnownBits::makeGE: the known bits of a value that is also >= ``val`` (unsigned):
     in the leading positions where the value cannot exceed ``val``, ``val``'s ones."""
     n = _lead_ones(z | val, bits)
     return z, o | (val & ~((1 << (bits - n)) - 1))
 
 
-def umax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+def umax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple[int, int]:
     """KnownBits::umax: an operand whose minimum reaches the other's maximum is the
     result; otherwise the bits common to each side made >= the other's minimum."""
     m = (1 << bits) - 1
@@ -199,25 +199,25 @@ def umax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
     return a[0] & b[0], a[1] & b[1]
 
 
-def umin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+def umin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple[int, int]:
     """KnownBits::umin: umax of the complemented values, complemented."""
     o, z = umax_masks(lo, lz, ro, rz, bits)
     return z, o
 
 
-def _flip_sign(z: int, o: int, bits: int) -> tuple:
+def _flip_sign(z: int, o: int, bits: int) -> tuple[int, int]:
     """Swap the sign bit between the masks (signed order <-> unsigned order)."""
     s = 1 << (bits - 1)
     return (z & ~s) | (o & s), (o & ~s) | (z & s)
 
 
-def smax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+def smax_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple[int, int]:
     """KnownBits::smax: umax with the sign bit flipped."""
     a, b = _flip_sign(lz, lo, bits), _flip_sign(rz, ro, bits)
     return _flip_sign(*umax_masks(a[0], a[1], b[0], b[1], bits), bits)
 
 
-def smin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
+def smin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple[int, int]:
     """KnownBits::smin: umax of the values mapped [smin, smax] -> [umax, 0]
     (complemented except the sign bit), mapped back."""
     s = 1 << (bits - 1)
@@ -229,7 +229,7 @@ def smin_masks(lz: int, lo: int, rz: int, ro: int, bits: int) -> tuple:
     return flip(*umax_masks(a[0], a[1], b[0], b[1], bits))
 
 
-def signed_min_max(z: int, o: int, bits: int) -> tuple:
+def signed_min_max(z: int, o: int, bits: int) -> tuple[int, int]:
     """(getSignedMinValue, getSignedMaxValue) as signed integers."""
     s = 1 << (bits - 1)
     m = (1 << bits) - 1

@@ -60,6 +60,11 @@ and its map of constant nodes is kept for the combines (``take_constants``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
+# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
+_rev: Any = reversed
 
 from tdgen.errors import ParseError, VerifyError, expected
 
@@ -179,10 +184,26 @@ class SDNode:
         return f"<{self.label()}>"
 
 
-def _mk(id, opcode, vt, ops, ir, block, _new=object.__new__) -> SDNode:
+# SDNode's fields (its ``__slots__``; a compiled build's native class has no such attribute)
+NODE_FIELDS = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
+               "source", "chain", "intrinsic", "reg", "block", "target_op",
+               "mark", "users", "wlix", "kbc", "klz", "ksb")
+
+
+def _blank_native(cls) -> SDNode:
+    return SDNode(0, "", "")
+
+
+# A node whose every field the caller sets: made without running ``__init__`` as plain
+# Python; a compiled build's SDNode is a native class, which ``object.__new__`` cannot
+# make, and constructing one there costs less than the call it saves.
+_new_node: Any = object.__new__ if SDNode.__new__ is object.__new__ else _blank_native
+
+
+def _mk(id, opcode, vt, ops, ir, block) -> SDNode:
     """``SDNode(id, opcode, vt, ops, ir=ir, block=block)`` for the DAG builder, which
     passes a new list ``ops`` (kept, not copied) and sets any other field itself."""
-    n = _new(SDNode)
+    n = _new_node(SDNode)
     n.id = id
     n.opcode = opcode
     n.vt = vt
@@ -283,7 +304,7 @@ _GETNODE_FOLD = {
 }
 
 
-def _get_node_folds(isd: str, vt: str, a, b, const):
+def _get_node_folds(isd: str, vt, a, b, const):
     """The folds SelectionDAG::getNode makes while the builder makes ``isd a, b`` with a
     constant left operand or a constant 0 right one (FoldConstantArithmetic, a constant
     moved to the right of a commutative op, ``x +|-|'|'|^ 0``, ``x & 0``, shifts of and
@@ -339,6 +360,7 @@ _COMMUTATIVE_IR = frozenset({"add", "mul", "and", "or", "xor"})
 
 def _class_is(cls, name: str, cache: dict) -> bool:
     """``type(v).__name__ == name`` with the answer cached per class (the IR classes are few)."""
+    hit: Any
     hit = cache.get(cls)
     if hit is None:
         hit = cache[cls] = cls.__name__ == name
@@ -352,6 +374,7 @@ def _cse_key(v, rep, is_const: dict, type_text: dict):
     """EarlyCSE's key of operand ``v``: ``(0, text, type text)`` for a constant, else
     ``(1, id of its representative, "")`` (only instructions have representatives). The
     class test is cached in ``is_const``, a type's text per type object in ``type_text``."""
+    c: Any
     cls = v.__class__
     c = is_const.get(cls)
     if c is None:
@@ -421,6 +444,10 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
     """EarlyCSE as llc runs it: an instruction equal to one in a dominating position (same
     opcode, type, predicate and operands, commutative operands in either order) is
     replaced by it. Returns instruction -> its representative."""
+    kx: Any
+    ky: Any
+    okeys: Any
+    hit: Any
     if not fn.blocks:
         return {}
     if idom is None:
@@ -488,7 +515,7 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
             else:
                 table[key] = ins
                 undo.append(key)
-        for c in reversed(children.get(b, [])):
+        for c in _rev(children.get(b, [])):
             work.append(("enter", c))
     return rep
 
@@ -510,6 +537,7 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
     rep = rep or {}
 
     def ops_of(i):
+        v: Any
         if i.opcode == "phi":
             return [rep.get(v, v) for v, _b in i.incoming]
         return [rep.get(v, v) for v in i.operands]
@@ -615,11 +643,13 @@ class _SinkTree:
                         body.add(x)
                         stack.extend(p for p in x.predecessors if p in pre)
         self.bodies = bodies  # loop header -> the blocks of its natural loop
-        loop_of = self.loop_of = {}
+        loop_of: dict = {}
+        self.loop_of = loop_of
         for h in sorted(bodies, key=lambda h: len(bodies[h]), reverse=True):
             for x in bodies[h]:
                 loop_of[x] = h  # smaller bodies overwrite: innermost wins
-        through = self.through = {}
+        through: dict = {}
+        self.through = through
         for b in blocks[1:]:
             insts = b.instructions
             if len(insts) != 1 or insts[0].opcode != "br" or len(b.successors) != 1:
@@ -723,6 +753,7 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
     ``immediate_dominators(fn)`` when the caller has it. ``incremental=False``
     re-evaluates every instruction in every sweep (the literal pass; same answer, slower:
     the tests compare the two)."""
+    v: Any
     rep = rep or {}
     blocks = list(fn.blocks)
     place = {b: [i for i in b.instructions if i in live] for b in blocks}
@@ -737,12 +768,13 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
     for b in blocks:  # idom chain lengths (memoized: each block's depth is its idom's + 1)
         if b not in reach or b in depth:
             continue
-        chain, x = [], b
+        chain: list = []
+        x = b
         while x not in depth:
             chain.append(x)
             x = idom[x]
         d = depth[x]
-        for y in reversed(chain):
+        for y in chain[::-1]:
             d += 1
             depth[y] = d
 
@@ -817,7 +849,7 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
         for b in blocks:
             if b not in reach:
                 continue
-            for ins in reversed(list(place[b])):
+            for ins in _rev(list(place[b])):
                 if ins not in dirty and incremental:
                     continue
                 dirty.discard(ins)
@@ -859,8 +891,8 @@ class _Prepared:
         self.used_outside = used_outside  # values read outside their final block or by a phi
 
 
-_MISSING = object()
-_EMPTY = frozenset()
+_MISSING: Any = object()
+_EMPTY: frozenset = frozenset()
 _KINDS: dict = {}  # IR value class -> "I" instruction, "A" argument, "C" constant, "O" other
 
 
@@ -929,6 +961,11 @@ def _prepare(fn) -> _Prepared:
 
     An instruction's block is read from ``ins.block``, which the IR keeps equal to the
     block whose list holds it (passes that move instructions update both)."""
+    hit: Any
+    v: Any
+    x: Any
+    y: Any
+    key: Any
     blocks = fn.blocks
     rep: dict = {}
     live: set = set()
@@ -965,7 +1002,7 @@ def _prepare(fn) -> _Prepared:
         ks = kids.get(x)
         if ks:
             d = depth[x] + 1
-            for k in reversed(ks):
+            for k in _rev(ks):
                 depth[k] = d
                 work.append((k, False))
 
@@ -1166,7 +1203,7 @@ def _llvm_dom_preorder(blocks, kids: dict) -> list:
     return out
 
 
-def llc_survivors(fn, live: set, rep: dict, idom: dict) -> set:
+def llc_survivors(fn, live: set, rep: dict, idom) -> set:
     """``_llc_survivors`` from scratch: the dead instructions (not in ``live``, the
     aggressive dead-code removal's answer on top of ``rep``) llc still has at Sink."""
     kids: dict = {}
@@ -1186,7 +1223,7 @@ def llc_survivors(fn, live: set, rep: dict, idom: dict) -> set:
         else:
             pre[x] = clock
             work.append((x, True))
-            for k in reversed(kids.get(x, ())):
+            for k in _rev(kids.get(x, ())):
                 depth[k] = depth[x] + 1
                 work.append((k, False))
         clock += 1
@@ -1212,6 +1249,7 @@ def _llc_survivors(blocks, live: set, rep: dict, kids: dict, tree: "_SinkTree") 
     CSEs. Users are counted among the dead instructions only (a live instruction reads
     only live values). Not modeled: when the passes between the runs (NaryReassociate,
     LSR, mul24) made an instruction dead, and LCSSA phis (CodeGenPrepare folds them)."""
+    v: Any
     by_block: dict = {}
     dead = []
     for b in blocks:
@@ -1253,10 +1291,10 @@ def _llc_survivors(blocks, live: set, rep: dict, kids: dict, tree: "_SinkTree") 
             bfs = [h]
             for b in bfs:
                 bfs.extend(k for k in kids.get(b, ()) if k in body)
-            for b in reversed(bfs):
+            for b in _rev(bfs):
                 if loop_of.get(b) is not h:
                     continue  # (a subloop's block: done with the subloop)
-                for i in reversed(by_block.get(b, ())):
+                for i in _rev(by_block.get(b, ())):
                     if i not in gone and not cnt[i]:
                         erase(i)
     for i in walk:  # third
@@ -1273,6 +1311,7 @@ def _record_survivor_uses(blocks, survivors: set, rep, through, local, iusers, p
     """The uses of ``_llc_survivors``'s instructions, recorded as ``_prepare``'s marking
     walk records the live ones (Sink counts every user; FunctionLoweringInfo exports a
     value any instruction of another block, or any phi, reads)."""
+    v: Any
     for i in [i for b in blocks for i in b.instructions if i in survivors]:
         if i.opcode == "phi":
             for v, pb in i.incoming:
@@ -1304,6 +1343,7 @@ def _drop_unselected(survivors: set, used_outside: set, rep, live: set, place: d
     """Leave in ``live`` and the block lists only the survivors SelectionDAG keeps: those
     read outside their block (their CopyToReg is a root) and what they read in their own
     block, transitively; the others make nodes nothing uses, which the DAG drops."""
+    v: Any
     need = set()
     work = [i for i in survivors if i in used_outside]
     while work:
@@ -1359,6 +1399,8 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, t
         return tree.target(bb, (moved.get(u) or u.block for u in iusers.get(ins, ())), pusers.get(ins, ()))
 
     def own(b) -> list:
+        c: Any
+        v: Any
         lst = place.get(b)
         if lst is None or lst is b.instructions:
             lst = place[b] = list(b.instructions)
@@ -1372,7 +1414,7 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, t
             if not cs:
                 continue
             lst = place.get(b)
-            for ins in reversed(b.instructions if lst is None else list(lst)):
+            for ins in _rev(b.instructions if lst is None else list(lst)):
                 if ins not in cs:
                     continue
                 cs.discard(ins)
@@ -1436,6 +1478,7 @@ def _prepare_plain(fn, dce: str = "aggressive") -> _Prepared:
     """``_prepare`` from the separate passes (``common_subexpressions``,
     ``live_instructions(fn, dce, rep)``, ``_sink``): any ``dce`` mode, and the reference
     the tests compare ``_prepare`` with."""
+    v: Any
     idom = immediate_dominators(fn) if fn.blocks else None
     rep = common_subexpressions(fn, idom)
     live = live_instructions(fn, dce, rep)
@@ -1518,6 +1561,7 @@ class _Builder:
         return not inner <= self.temporal.get(block, _EMPTY)  # (a cycle of v's not holding block)
 
     def reg_of(self, v) -> str:
+        r: Any
         r = self.vreg.get(v)
         if r is None:
             r = str(len(self.vreg))
@@ -1586,17 +1630,19 @@ class _Builder:
         temporal = self.temporal  # (empty unless a cycle has a divergent exit)
         moved = self.moved
         empty = frozenset()
-        new = object.__new__
+        new = _new_node
         Node = SDNode
         missing = _MISSING
 
         def vt_of_cached(ty) -> str:
+            hit: Any
             hit = vt_cache.get(id(ty))
             if hit is None:
                 hit = vt_cache[id(ty)] = (ty, vt_of(ty))  # (the type kept alive with its id)
             return hit[1]
 
         def const(value: int, vt: str) -> SDNode:
+            n: Any
             value = _wrap(value, vt)
             key = (value, vt)
             n = consts.get(key)
@@ -1636,12 +1682,14 @@ class _Builder:
             """The node of IR constant ``v``: its (value, vt) is cached per type and text
             (each use is a new object); a constant is never a CSE representative, a local
             value."""
+            n: Any
+            by_text: Any
             t = v.type
             by_text = const_keys.get(id(t))
             if by_text is None:
                 by_text = const_keys[id(t)] = (t, {})  # (the type kept alive with its id)
             by_text = by_text[1]
-            key = by_text.get(v.text, missing)
+            key: Any = by_text.get(v.text, missing)
             if key is missing:
                 c = _const_int(v)
                 vt = vt_of_cached(t)
@@ -1728,6 +1776,7 @@ class _Builder:
             return n
 
         def get(v) -> SDNode:
+            n: Any
             # (no closure here refers to itself: a reference cycle would keep the block's
             # nodes alive until the cyclic collector runs)
             k = kinds.get(v.__class__)
@@ -1756,6 +1805,9 @@ class _Builder:
         block_phis = self.block_phis
 
         def build(blk) -> SelectionDAG:
+            n: Any
+            x: Any
+            y: Any
             nonlocal block, nodes, local, consts
             block = blk
             dag = SelectionDAG(blk)
@@ -1993,6 +2045,7 @@ class _Builder:
         ``live`` (an int, or the exporting node until ``resolver()`` counts it), a
         constant's by ``of_const``; ``nothing`` for another type, undef, or as soon as
         the minimum reaches it."""
+        v: Any
         t = phi.type
         vt = self._vt_cache.get(id(t))
         if (vt_of(t) if vt is None else vt[1]) != "i32":
@@ -2160,11 +2213,11 @@ def _lowering_operands(low, nargs: int) -> list[int]:
 
 @dataclass
 class FunctionDAGs:
-    function: object
+    function: Any
     dags: list[SelectionDAG]
     vregs: dict
-    phis: list = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
-    ua: object = None  # the uniformity analysis the DAGs were built with
+    phis: Any = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
+    ua: Any = None  # the uniformity analysis the DAGs were built with
 
 
 def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: bool = True) -> FunctionDAGs:
@@ -2181,6 +2234,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     blocks read a vector register). ``ua``: the analysis of ``fn`` as given, or None
     (then computed here; with ``combine``, only where a pass reads it and for the IR
     selected). ``FunctionDAGs.ua`` is the analysis used."""
+    v: Any
     if getattr(fn, "is_declaration", False):
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
     from . import combine as _combine

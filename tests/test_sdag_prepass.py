@@ -29,7 +29,7 @@ from patterns import combine
 from patterns.divergence import analyze
 from patterns.ir import parse_module
 from patterns.iselgen import generate_isel_kernel
-from patterns.sdag import (_prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
+from patterns.sdag import (NODE_FIELDS, _prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
                            immediate_dominators, live_instructions, shared_dominators)
 
 
@@ -241,7 +241,7 @@ def test_built_nodes_have_every_field(amdgpu):
         fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
         for dag in fd.dags:
             for n in dag.nodes:
-                for slot in SDNode.__slots__:
+                for slot in NODE_FIELDS:
                     getattr(n, slot)  # (raises for a field never set)
                 seen.add(n.opcode)
         fn = _fn(text)
@@ -256,7 +256,7 @@ def test_built_nodes_have_every_field(amdgpu):
     got = dag.node("ISD::SETCC", "i1", [a, a], cc="SETLT", ir="v", intrinsic="i", reg="r", target_op="t")
     ref = SDNode(1, "ISD::SETCC", "i1", [a, a], value=None, cc="SETLT", ir="v", intrinsic="i", reg="r", block="b",
                  target_op="t")
-    for slot in SDNode.__slots__:
+    for slot in NODE_FIELDS:
         if slot != "ops":
             assert getattr(got, slot) == getattr(ref, slot), slot
     assert got.ops == [a, a] and a.uses == 2
@@ -269,5 +269,5 @@ def test_fast_node_constructor_matches_the_class():
     a = SDNode(0, "ISD::EntryToken", "ch")
     ref = SDNode(7, "ISD::ADD", "i32", [a, a], ir="v", block="b")
     got = _mk(7, "ISD::ADD", "i32", [a, a], "v", "b")
-    for slot in SDNode.__slots__:
+    for slot in NODE_FIELDS:
         assert getattr(got, slot) == getattr(ref, slot), slot

@@ -1,0 +1,159 @@
+"""The compiled build of the hot modules (patterns/native.py): loaded in CI, keyed by
+every source it was typed from, and byte-identical in output to plain Python.
+
+The differential test runs the same command lines (``tdgen isel`` in both formats,
+``tdgen divergence``, ``tdgen explain``, and inputs that must fail) in two child
+processes, one with the compiled modules and one with ``TDGEN_PURE=1``, and compares
+stdout, stderr and exit code of each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from patterns import native
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden"
+CORPUS = ROOT.parent / "shared" / "corpus" / "llvm"
+
+# Runs every command line of argv-lists file sys.argv[1] through tdgen.cli.main in this
+# one process; prints a JSON list of [stdout, stderr, exit code] per command line.
+_DRIVER = r"""
+import contextlib, io, json, sys
+from patterns import native
+from tdgen.cli import main
+out = []
+for argv in json.load(open(sys.argv[1])):
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
+        rc = main(argv)
+    out.append([o.getvalue(), e.getvalue(), rc])
+print(json.dumps({"status": native.status(), "runs": out}))
+"""
+
+
+def _no_build_reason() -> str:
+    return f"the compiled modules are not loaded ({native.status()}); .ci/setup builds them"
+
+
+def _run_all(commands: list[list[str]], tmp_path: Path, pure: bool) -> dict:
+    argv_file = tmp_path / "argv.json"
+    argv_file.write_text(json.dumps(commands))
+    env = {k: v for k, v in os.environ.items() if k != "TDGEN_PURE"}
+    if pure:
+        env["TDGEN_PURE"] = "1"
+    r = subprocess.run([sys.executable, "-c", _DRIVER, str(argv_file)], cwd=ROOT, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-4000:]
+    return json.loads(r.stdout)
+
+
+def test_compiled_modules_load_in_ci():
+    """CI builds the compiled modules (.ci/setup), so there the test process must load
+    them: otherwise the suite would silently test only plain Python."""
+    if not native.compiled():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the compiled modules are not loaded: {native.status()}")
+        pytest.skip(_no_build_reason())
+    import patterns.combine
+    import patterns.sdag
+
+    for mod in (patterns.combine, patterns.sdag):
+        assert mod.__file__.endswith(".so"), mod.__file__
+
+
+def test_build_key_covers_every_source_it_was_typed_from(tmp_path, monkeypatch):
+    """The key changes when a compiled module changes and when a plain module whose
+    types the compiled ones read changes (an IR class's attribute), and only then."""
+    import shutil
+
+    for pkg in ("patterns", "tdgen"):
+        shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(native, "_ROOT", str(tmp_path))
+    base = native.source_key()
+    assert native.source_key() == base
+    (tmp_path / "patterns" / "__pycache__").mkdir(exist_ok=True)
+    (tmp_path / "patterns" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"x")
+    assert native.source_key() == base  # (byte code is not a source)
+    keys = {base}
+    for rel in ("patterns/combine.py", "patterns/ir.py", "tdgen/errors.py"):
+        p = tmp_path / rel
+        text = p.read_text()
+        p.write_text(text + "\n# edited\n")
+        k = native.source_key()
+        assert k not in keys, rel
+        keys.add(k)
+        p.write_text(text)
+        assert native.source_key() == base
+
+
+def test_plain_python_switch(tmp_path):
+    """``TDGEN_PURE=1`` turns the hook off, and the build command says so."""
+    env = {**os.environ, "TDGEN_PURE": "1"}
+    r = subprocess.run([sys.executable, "-m", "patterns.build_native", "--status"], cwd=ROOT, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 0
+    assert r.stdout.strip() == "plain Python: TDGEN_PURE is set"
+
+
+def _commands(tmp_path: Path) -> list[list[str]]:
+    from patterns.divergence_gen import generate_cfg_module
+    from patterns.iselgen import generate_isel_kernel
+
+    cmds: list[list[str]] = []
+    families = [dict(constants=False), dict(constants=True), dict(constants=False, intrinsics=True),
+                dict(constants=True, intrinsics=True)]
+    for fi, fam in enumerate(families):
+        for seed in range(30):
+            n = 120 if seed % 10 == 0 else 40
+            p = tmp_path / f"k{fi}_{seed}.ll"
+            p.write_text(generate_isel_kernel(seed, n, **fam))
+            cmds.append(["isel", str(p), "--target", "amdgpu"])
+            if seed % 5 == 0:
+                cmds.append(["isel", str(p), "--target", "amdgpu", "--format", "json"])
+                cmds.append(["divergence", str(p), "--target", "amdgpu"])
+                cmds.append(["explain", str(p), "--target", "amdgpu", "--value", "%v10"])
+    for seed in range(10):
+        p = tmp_path / f"cfg{seed}.ll"
+        p.write_text(generate_cfg_module([seed * 7 + i for i in range(4)], 10))
+        cmds.append(["divergence", str(p), "--target", "amdgpu"])
+        cmds.append(["divergence", str(p), "--target", "amdgpu", "--format", "json"])
+    for p in sorted((GOLDEN / "isel").glob("*/*.ll")):
+        cmds.append(["isel", str(p), "--target", "amdgpu"])
+    for p in sorted((GOLDEN / "ir" / "fail").glob("*.ll"))[:8]:
+        cmds.append(["isel", str(p), "--target", "amdgpu"])
+    for sub in ("uniformity", "isel"):
+        for p in sorted((CORPUS / sub).glob("*.ll")) if (CORPUS / sub).is_dir() else ():
+            cmds.append(["divergence", str(p), "--target", "amdgpu"] if sub == "uniformity"
+                        else ["isel", str(p), "--target", "amdgpu"])
+    return cmds
+
+
+def test_compiled_and_plain_python_give_identical_output(tmp_path):
+    """Every command line gives the same stdout, stderr and exit code compiled and as
+    plain Python: generated kernels of the four isel families (isel, json, divergence,
+    explain), generated control-flow modules, the golden isel inputs and some failing IR
+    inputs, and LLVM's own uniformity and isel test inputs."""
+    if not native.compiled():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the compiled modules are not loaded: {native.status()}")
+        pytest.skip(_no_build_reason())
+    cmds = _commands(tmp_path)
+    compiled = _run_all(cmds, tmp_path, pure=False)
+    plain = _run_all(cmds, tmp_path, pure=True)
+    assert compiled["status"].startswith("compiled"), compiled["status"]
+    assert plain["status"] == "plain Python: TDGEN_PURE is set"
+    assert len(compiled["runs"]) == len(plain["runs"]) == len(cmds)
+    differ = [" ".join(c) for c, a, b in zip(cmds, compiled["runs"], plain["runs"]) if a != b]
+    assert not differ, f"{len(differ)} of {len(cmds)} command lines differ, e.g. {differ[:3]}"
+    # (the inputs exercise selection and errors: both kinds of exit are among them)
+    codes = {rc for _, _, rc in plain["runs"]}
+    assert 0 in codes and 2 in codes, codes
+    assert sum(1 for o, _, rc in plain["runs"] if rc == 0 and "V_" in o and "S_" in o) > 100
