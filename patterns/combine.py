@@ -833,6 +833,7 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     then the target's add combines (SITargetLowering::reassociateScalarOps). With
     ``or_like``, ``n`` is an add-like or and only visitADDLike runs (visitOR's last step;
     its SimplifyDemandedBits is left out: visitOR's own just found nothing)."""
+    t: Any
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -1397,6 +1398,7 @@ _ADDLIKE_OPS = frozenset({"ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::SHL", "ISD::
 
 def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
     """DAGCombiner::visitXOR, then SITargetLowering's reassociateScalarOps."""
+    x: Any
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -1578,6 +1580,7 @@ def _srl_of_ctlz(n: SDNode, ctx: _Ctx, a: SDNode, c: int) -> bool:
     """visitSRL's (srl (ctlz x), log2(width)): 1 exactly when x is zero. A known one in x
     makes it 0, x known zero makes it 1, and x with one bit that may be set, bit k, makes
     it (x >> k) ^ 1."""
+    x: Any
     bits = _width(n.vt)
     if not bits or bits & (bits - 1) or c != bits.bit_length() - 1:
         return False
@@ -2109,6 +2112,7 @@ def _lz_full(n: SDNode, room: int):
     """(known leading zeros without a depth limit, the levels they need, up to 8);
     (None, 99) when cut short by ``room`` (not memoized). (_lz_operands and _lz_rule,
     with the common opcodes inline.)"""
+    o: Any
     ops: Any
     c = n.kbc
     if c is not None:
@@ -2319,6 +2323,10 @@ def _reassociate(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx, opc: str | None =
 
 
 def _reassociate_scalar(n: SDNode, ctx: _Ctx) -> bool:
+    op0: Any
+    op1: Any
+    x: Any
+    y: Any
     opc = n.opcode
     op0, op1 = n.ops
     if opc == "ISD::ADD" and _is_c(op1):
@@ -2546,6 +2554,7 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
     a node cut short by that gets (None, 99), not memoized. (The answers of constants
     and of leaves are shared tuples: neither they nor their Known are ever changed.)"""
+    o: Any
     c = n.kbc
     if c is not None:
         f = c.get(-1)
@@ -2841,6 +2850,8 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
     answer directly (SRA, SIGN_EXTEND_INREG, ADD, SUB, SELECT, min/max, MUL with sign bits
     on both sides; their early ``1``s skip the known bits) or give a first answer the
     known bits of the node may better (AND/OR/XOR, SHL past its sign bits, the rest)."""
+    a: Any
+    hi: Any
     bits = _WIDTH.get(n.vt) or _width(n.vt)
     if not bits:
         return 1

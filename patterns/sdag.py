@@ -121,6 +121,7 @@ class SDNode:
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
                  "mark", "users", "wlix", "kbc", "klz", "ksb")
+    ops: list[SDNode]
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
