@@ -92,10 +92,11 @@ def build(*, force: bool = False, quiet: bool = False) -> str:
     return dest
 
 
-def _prune(root: str, current: str, keep: int = 3) -> None:
+def _prune(root: str, current: str, keep: int = 6) -> None:
     """Remove all builds in ``root`` but ``current`` and the ``keep - 1`` newest others
-    (every edit of a source gives a new key, so old builds pile up otherwise; ~3 MB
-    each). Temp folders of builds running now (``build-*``) are left alone."""
+    (every edit of a source gives a new key, so old builds pile up otherwise; ~3.4 MB
+    each; a few are kept for other checkouts of the project sharing the folder). Temp
+    folders of builds running now (``build-*``) are left alone."""
     import shutil
 
     builds = []

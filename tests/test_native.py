@@ -157,3 +157,18 @@ def test_compiled_and_plain_python_give_identical_output(tmp_path):
     codes = {rc for _, _, rc in plain["runs"]}
     assert 0 in codes and 2 in codes, codes
     assert sum(1 for o, _, rc in plain["runs"] if rc == 0 and "V_" in o and "S_" in o) > 100
+
+
+def test_build_folder_keeps_the_newest_builds(tmp_path):
+    """After a build, older builds beyond the newest few are removed; the new build and
+    a build running now (its temp folder) stay."""
+    from patterns.build_native import _prune
+
+    for i in range(9):
+        d = tmp_path / f"key{i}"
+        d.mkdir()
+        os.utime(d, (1000 + i, 1000 + i))
+    (tmp_path / "build-running").mkdir()
+    current = tmp_path / "key0"  # (the oldest by time, but the one just built)
+    _prune(str(tmp_path), str(current), keep=4)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "key0", "key6", "key7", "key8"]
