@@ -128,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     except RuntimeError as e:
         print(f"patterns.build_native: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # (the build folder cannot be made or written)
+        where = f": {e.filename}" if e.filename else ""
+        print(f"patterns.build_native: cannot write the build{where}: {e.strerror or e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -172,3 +172,16 @@ def test_build_folder_keeps_the_newest_builds(tmp_path):
     current = tmp_path / "key0"  # (the oldest by time, but the one just built)
     _prune(str(tmp_path), str(current), keep=4)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "key0", "key6", "key7", "key8"]
+
+
+def test_build_into_a_folder_that_cannot_be_made_is_one_error(tmp_path):
+    """An unwritable build folder: one line on stderr naming it, exit 1, no traceback."""
+    pytest.importorskip("mypyc", reason="mypyc (the native extra) is not installed")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = {**os.environ, "TDGEN_NATIVE_DIR": str(blocker / "builds")}
+    r = subprocess.run([sys.executable, "-m", "patterns.build_native"], cwd=ROOT, env=env,
+                       capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr == f"patterns.build_native: cannot write the build: {blocker / 'builds'}: Not a directory\n"
+    assert not blocker.read_text()
