@@ -180,7 +180,7 @@ Exactness shortcuts (each gives the answer of the plain computation):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .knownbits import Known, abs_masks, add_carry, add_carry_masks, clz, const_known, count_masks, ctz, mul_known, \
     mul_masks, reverse_masks, shift_known, shift_masks, signed_min_max, smax_masks, smin_masks, umax_masks, umin_masks
@@ -188,24 +188,24 @@ from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
 
 __all__ = ["run"]
 
-_FOLD = {
+_FOLD: Final = {
     "ISD::ADD": lambda a, b: a + b, "ISD::SUB": lambda a, b: a - b, "ISD::MUL": lambda a, b: a * b,
     "ISD::AND": lambda a, b: a & b, "ISD::OR": lambda a, b: a | b, "ISD::XOR": lambda a, b: a ^ b,
     "ISD::SHL": lambda a, b: a << (b & 31), "ISD::SRL": lambda a, b: (a & 0xFFFFFFFF) >> (b & 31),
     "ISD::SRA": lambda a, b: a >> (b & 31),
 }
-_REASSOC = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR"})
-_MINMAX = {"SETLT": ("ISD::SMIN", "ISD::SMAX"), "SETLE": ("ISD::SMIN", "ISD::SMAX"),
-           "SETGT": ("ISD::SMAX", "ISD::SMIN"), "SETGE": ("ISD::SMAX", "ISD::SMIN"),
-           "SETULT": ("ISD::UMIN", "ISD::UMAX"), "SETULE": ("ISD::UMIN", "ISD::UMAX"),
-           "SETUGT": ("ISD::UMAX", "ISD::UMIN"), "SETUGE": ("ISD::UMAX", "ISD::UMIN")}
+_REASSOC: Final = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR"})
+_MINMAX: Final = {"SETLT": ("ISD::SMIN", "ISD::SMAX"), "SETLE": ("ISD::SMIN", "ISD::SMAX"),
+                  "SETGT": ("ISD::SMAX", "ISD::SMIN"), "SETGE": ("ISD::SMAX", "ISD::SMIN"),
+                  "SETULT": ("ISD::UMIN", "ISD::UMAX"), "SETULE": ("ISD::UMIN", "ISD::UMAX"),
+                  "SETUGT": ("ISD::UMAX", "ISD::UMIN"), "SETUGE": ("ISD::UMAX", "ISD::UMIN")}
 
 
 def _is_c(n: SDNode) -> bool:
     return n.opcode == "ISD::Constant" and isinstance(n.value, int)
 
 
-_LEGAL: dict[int, tuple[object, frozenset]] = {}
+_LEGAL: Final[dict[int, tuple[object, frozenset]]] = {}
 
 
 def _legal(target) -> frozenset:
@@ -223,13 +223,13 @@ def _legal(target) -> frozenset:
 
 
 # SDNode.wlix (DAGCombiner's CombinerWorklistIndex): a position on the worklist, or one of
-_FRESH = -1  # not on the worklist and never combined (a new node, or one taken off)
-_DONE = -2   # popped and combined, not on the worklist since
-_DEAD = -3   # deleted from the DAG
+_FRESH: Final = -1  # not on the worklist and never combined (a new node, or one taken off)
+_DONE: Final = -2   # popped and combined, not on the worklist since
+_DEAD: Final = -3   # deleted from the DAG
 
 # opcodes SelectionDAG's CSE map keeps, besides the binary ops of _FOLD (keyed by opcode
 # and operands: their type follows from the first operand) and constants (ctx.consts)
-_CSE_OTHER = frozenset({
+_CSE_OTHER: Final = frozenset({
     "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
@@ -250,7 +250,13 @@ class _Ctx:
     """One combine run over a block's DAG: the worklist, the pruning list, the CSE map and
     the DAG mutations with their worklist bookkeeping (see the module docstring)."""
 
-    def __init__(self, dag, target=None):
+    # (the fields that hold values of several kinds, or are set after ``__init__``)
+    consts: Any
+    sdb_root: Any
+    prune: dict
+    wl: list  # (None in a slot emptied by ``remove``)
+
+    def __init__(self, dag, target=None) -> None:
         self.dag = dag
         self.block = dag.block
         # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
@@ -271,7 +277,7 @@ class _Ctx:
         # the CSE map, and the worklist seeded with every node in creation order, so that
         # users are popped before their operands; the nodes nothing uses are the first
         # candidates for pruning. (The builder's use counts are exact.)
-        nodes = dag.nodes
+        nodes: list[SDNode] = dag.nodes
         cse = self.cse
         prune = self.prune = {}
         fold, other, roots = _FOLD, _CSE_OTHER, self.roots
@@ -301,8 +307,10 @@ class _Ctx:
         if self.users_built:
             return
         self.users_built = True
-        live = [n for n in self.dag.nodes if n.wlix != _DEAD]
-        live += [n for n in self.created if n.wlix != _DEAD]
+        nodes: list[SDNode] = self.dag.nodes
+        created: list[SDNode] = self.created
+        live = [n for n in nodes if n.wlix != _DEAD]
+        live += [n for n in created if n.wlix != _DEAD]
         for n in live:
             n.users = {}
         for n in live:
@@ -363,7 +371,7 @@ class _Ctx:
         for n in self.dag.nodes:
             if n.wlix != _DEAD:
                 if n.opcode == "ISD::Constant":
-                    if n.value.__class__ is int:
+                    if type(n.value) is int:
                         consts.setdefault((n.value, n.vt), n)
                 elif n.opcode == "ISD::VALUETYPE":
                     consts.setdefault(("VT", n.vt), n)
@@ -409,8 +417,8 @@ class _Ctx:
         else a new node (divergent when an operand is, as createOperands computes it)."""
         if len(ops) == 2 and opc in _FOLD:
             a, b = ops
-            ac = a.opcode == "ISD::Constant" and a.value.__class__ is int
-            bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
+            ac = a.opcode == "ISD::Constant" and type(a.value) is int
+            bc = b.opcode == "ISD::Constant" and type(b.value) is int
             if ac and bc:
                 return self.const(_FOLD[opc](a.value, b.value), vt)
             if ac and opc in COMMUTATIVE:
@@ -652,17 +660,17 @@ def _invalidate(n: SDNode) -> None:
 
 
 # a callable (event, node, node) told of every visit and replacement (debugging)
-_TRACE = [None]
+_TRACE: Final[list] = [None]
 
-_ZERO_ID = frozenset({"ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_ZERO_ID: Final = frozenset({"ISD::ADD", "ISD::SUB", "ISD::OR", "ISD::XOR", "ISD::SHL", "ISD::SRL", "ISD::SRA"})
 
 
 def _is_not_of(n: SDNode, x: SDNode) -> bool:
     return n.opcode == "ISD::XOR" and len(n.ops) == 2 and n.ops[0] is x and _is_c(n.ops[1]) and n.ops[1].value == -1
 
 
-_SHIFTS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
-_LOGIC3 = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
+_SHIFTS: Final = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_LOGIC3: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
 
 
 def _shift_by_constant(n: SDNode, ctx: _Ctx, opc: str, a: SDNode, b: SDNode) -> bool:
@@ -726,8 +734,8 @@ def _no_common_bits(x: SDNode, y: SDNode, ctx: _Ctx) -> bool:
     return (kx.zero | ky.zero) == (1 << kx.bits) - 1
 
 
-_EXT_TRUNC = frozenset({"ISD::ZERO_EXTEND", "ISD::TRUNCATE"})
-_MERGE_OPS = _EXT_TRUNC | {"ISD::AND"}
+_EXT_TRUNC: Final = frozenset({"ISD::ZERO_EXTEND", "ISD::TRUNCATE"})
+_MERGE_OPS: Final = _EXT_TRUNC | {"ISD::AND"}
 
 
 def _masked_merge(a: SDNode, b: SDNode) -> bool:
@@ -786,7 +794,7 @@ def _hoist_hands(n: SDNode, ctx: _Ctx, a: SDNode, b: SDNode) -> bool:
     return True
 
 
-_HANDS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND"})
+_HANDS: Final = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND"})
 
 
 # --- the visits ------------------------------------------------------------------------
@@ -840,8 +848,8 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value + b.value, n.vt))  # constant folding
             return True
@@ -857,11 +865,11 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     if bc:
         if ao == "ISD::SUB":
             a0, a1 = a.ops
-            if a1.opcode == "ISD::Constant" and a1.value.__class__ is int:
+            if a1.opcode == "ISD::Constant" and type(a1.value) is int:
                 # ((A - c1) + c2) -> A + (c2 - c1)
                 _set(ctx, n, "ISD::ADD", [a0, ctx.const(b.value - a1.value, vt)])
                 return True
-            if a0.opcode == "ISD::Constant" and a0.value.__class__ is int:
+            if a0.opcode == "ISD::Constant" and type(a0.value) is int:
                 # ((c1 - A) + c2) -> (c1 + c2) - A
                 _set(ctx, n, "ISD::SUB", [ctx.const(b.value + a0.value, vt), a1])
                 return True
@@ -886,12 +894,12 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
         return True
     if ao == "ISD::SUB":
         a0, a1 = a.ops
-        if a0.opcode == "ISD::Constant" and a0.value.__class__ is int and a0.value == 0:
+        if a0.opcode == "ISD::Constant" and type(a0.value) is int and a0.value == 0:
             _set(ctx, n, "ISD::SUB", [b, a1])  # ((0 - A) + B) -> B - A
             return True
     if bo == "ISD::SUB":
         b0, b1 = b.ops
-        if b0.opcode == "ISD::Constant" and b0.value.__class__ is int and b0.value == 0:
+        if b0.opcode == "ISD::Constant" and type(b0.value) is int and b0.value == 0:
             _set(ctx, n, "ISD::SUB", [a, b1])  # (A + (0 - B)) -> A - B
             return True
         if b1 is a:  # A + (B - A) -> B
@@ -997,7 +1005,7 @@ def _visit_ADD(n: SDNode, ctx: _Ctx, or_like: bool = False) -> bool:
     return _commuted(n, ctx, "ISD::ADD", a, b)
 
 
-_ADDLIKE_COMM = frozenset({"ISD::SHL", "ISD::SUB", "ISD::MUL"})
+_ADDLIKE_COMM: Final = frozenset({"ISD::SHL", "ISD::SUB", "ISD::MUL"})
 
 
 def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
@@ -1008,8 +1016,8 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    ac = ao == "ISD::Constant" and a.value.__class__ is int
-    if bo == "ISD::Constant" and b.value.__class__ is int:
+    ac = ao == "ISD::Constant" and type(a.value) is int
+    if bo == "ISD::Constant" and type(b.value) is int:
         if ac:
             ctx.replace(n, ctx.const(a.value - b.value, n.vt))  # constant folding
             return True
@@ -1035,7 +1043,7 @@ def _visit_SUB(n: SDNode, ctx: _Ctx) -> bool:
             return True
     if bo == "ISD::SUB":
         b0, b1 = b.ops
-        if b0.opcode == "ISD::Constant" and b0.value.__class__ is int and b0.value == 0:
+        if b0.opcode == "ISD::Constant" and type(b0.value) is int and b0.value == 0:
             _set(ctx, n, "ISD::ADD", [a, b1])  # A - (0 - B) -> A + B
             return True
         if b0 is a:  # A - (A - B) -> B
@@ -1152,8 +1160,8 @@ def _visit_MUL(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value * b.value, n.vt))  # constant folding
             return True
@@ -1240,8 +1248,8 @@ def _visit_AND(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value & b.value, n.vt))  # constant folding
             return True
@@ -1334,8 +1342,8 @@ def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value | b.value, n.vt))  # constant folding
             return True
@@ -1390,10 +1398,10 @@ def _visit_OR(n: SDNode, ctx: _Ctx) -> bool:
     return _commuted(n, ctx, "ISD::OR", a, b)
 
 
-_OR_COMM = frozenset({"ISD::AND", "ISD::XOR"})
+_OR_COMM: Final = frozenset({"ISD::AND", "ISD::XOR"})
 # the operand opcodes one of visitADDLike's rules needs (an add-like or without one is
 # not tried)
-_ADDLIKE_OPS = frozenset({"ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::SHL", "ISD::OR", "ISD::XOR", "ISD::UMAX"})
+_ADDLIKE_OPS: Final = frozenset({"ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::SHL", "ISD::OR", "ISD::XOR", "ISD::UMAX"})
 
 
 def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
@@ -1405,8 +1413,8 @@ def _visit_XOR(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value ^ b.value, n.vt))  # constant folding
             return True
@@ -1484,8 +1492,8 @@ def _visit_SHL(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value << (b.value & 31), n.vt))  # constant folding
             return True
@@ -1538,8 +1546,8 @@ def _visit_SRL(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const((a.value & 0xFFFFFFFF) >> (b.value & 31), n.vt))  # constant folding
             return True
@@ -1611,8 +1619,8 @@ def _visit_SRA(n: SDNode, ctx: _Ctx) -> bool:
     a, b = ops
     ao = a.opcode
     bo = b.opcode
-    bc = bo == "ISD::Constant" and b.value.__class__ is int
-    if ao == "ISD::Constant" and a.value.__class__ is int:
+    bc = bo == "ISD::Constant" and type(b.value) is int
+    if ao == "ISD::Constant" and type(a.value) is int:
         if bc:
             ctx.replace(n, ctx.const(a.value >> (b.value & 31), n.vt))  # constant folding
             return True
@@ -1770,13 +1778,13 @@ def _visit_ABS(n: SDNode, ctx: _Ctx) -> bool:
 # DAG here carries none): these opcodes never make poison or undef from defined
 # operands; a shift does not when its amount is below the width; every other opcode
 # (copies from other blocks, loads, abs, the bit counts, select, target nodes) may.
-_NO_NEW_POISON = frozenset({
+_NO_NEW_POISON: Final = frozenset({
     "ISD::ADD", "ISD::SUB", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR", "ISD::SMIN", "ISD::SMAX",
     "ISD::UMIN", "ISD::UMAX", "ISD::BSWAP", "ISD::CTPOP", "ISD::BITREVERSE", "ISD::SIGN_EXTEND",
     "ISD::ZERO_EXTEND", "ISD::TRUNCATE", "ISD::SIGN_EXTEND_INREG", "ISD::BITCAST", "ISD::FREEZE",
     "ISD::SETCC"})
-_GUARANTEED_LEAVES = frozenset({"ISD::Constant", "ISD::VALUETYPE", "ISD::CONDCODE", "ISD::FREEZE",
-                                "ISD::CopyFromReg"})
+_GUARANTEED_LEAVES: Final = frozenset({"ISD::Constant", "ISD::VALUETYPE", "ISD::CONDCODE", "ISD::FREEZE",
+                                       "ISD::CopyFromReg"})
 
 
 def _kernel_argument_load(n: SDNode) -> bool:
@@ -1784,7 +1792,7 @@ def _kernel_argument_load(n: SDNode) -> bool:
     kernel-argument segment (which may be poison), where this DAG has a CopyFromReg (a
     register copy, which is not)."""
     a = n.ir
-    if a is None or a.__class__.__name__ != "Argument":
+    if a is None or type(a).__name__ != "Argument":
         return False
     fn = a.function
     return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
@@ -1796,12 +1804,12 @@ def _copy_assert(n: SDNode) -> tuple[int, int]:
     AssertSext when more than 1) (sdag._Builder.live_lz / live_sb, counted when first
     asked)."""
     lz = n.klz
-    if lz.__class__ is not int:
+    if type(lz) is not int:
         lz = n.klz = _known_lz(lz)
     if lz:
         return lz, 1
     sb = n.ksb
-    if sb.__class__ is not int:
+    if type(sb) is not int:
         sb = n.ksb = live_sign_bits(sb)
     return 0, sb
 
@@ -1830,7 +1838,7 @@ def _not_poison(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> bool:
     if opc in _GUARANTEED_LEAVES:
         if opc == "ISD::CopyFromReg":
             return not _kernel_argument_load(n) and not _asserted_copy(n)
-        return opc != "ISD::Constant" or n.value.__class__ is int
+        return opc != "ISD::Constant" or type(n.value) is int
     if depth >= 6 or _can_create_poison(n, ctx):
         return False
     for o in n.ops:
@@ -1936,7 +1944,7 @@ def _visit_SIGN_EXTEND_INREG(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-_MINMAX_FLIP = {"ISD::SMIN": "ISD::UMIN", "ISD::SMAX": "ISD::UMAX", "ISD::UMIN": "ISD::SMIN", "ISD::UMAX": "ISD::SMAX"}
+_MINMAX_FLIP: Final = {"ISD::SMIN": "ISD::UMIN", "ISD::SMAX": "ISD::UMAX", "ISD::UMIN": "ISD::SMIN", "ISD::UMAX": "ISD::SMAX"}
 
 
 def _visit_MINMAX(n: SDNode, ctx: _Ctx) -> bool:
@@ -1970,8 +1978,8 @@ def _visit_MINMAX(n: SDNode, ctx: _Ctx) -> bool:
     return _min3_max3(n, ctx)
 
 
-_MIN3_MAX3 = {"ISD::SMIN": "AMDGPUISD::SMIN3", "ISD::SMAX": "AMDGPUISD::SMAX3", "ISD::UMIN": "AMDGPUISD::UMIN3",
-              "ISD::UMAX": "AMDGPUISD::UMAX3"}
+_MIN3_MAX3: Final = {"ISD::SMIN": "AMDGPUISD::SMIN3", "ISD::SMAX": "AMDGPUISD::SMAX3", "ISD::UMIN": "AMDGPUISD::UMIN3",
+                     "ISD::UMAX": "AMDGPUISD::UMAX3"}
 
 
 def _min3_max3(n: SDNode, ctx: _Ctx) -> bool:
@@ -2059,7 +2067,7 @@ def _visit_MUL24(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-_VISITORS = {
+_VISITORS: Final = {
     "ISD::ADD": _visit_ADD, "ISD::SUB": _visit_SUB, "ISD::MUL": _visit_MUL, "ISD::AND": _visit_AND,
     "ISD::OR": _visit_OR, "ISD::XOR": _visit_XOR, "ISD::SHL": _visit_SHL, "ISD::SRL": _visit_SRL,
     "ISD::SRA": _visit_SRA,
@@ -2108,12 +2116,15 @@ def _known_lz(n: SDNode, depth: int = 0) -> int:
     return k
 
 
-def _lz_full(n: SDNode, room: int):
+def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     """(known leading zeros without a depth limit, the levels they need, up to 8);
     (None, 99) when cut short by ``room`` (not memoized). (_lz_operands and _lz_rule,
     with the common opcodes inline.)"""
-    o: Any
-    ops: Any
+    o: SDNode
+    ops: list[SDNode] | None
+    f: tuple[int | None, int] | None
+    fa: tuple[int | None, int]
+    fb: tuple[int | None, int]
     c = n.kbc
     if c is not None:
         f = c.get(-2)
@@ -2174,10 +2185,10 @@ def _lz_full(n: SDNode, room: int):
         f = (v, need + 1 if need < 7 else 8)
     elif opc == "ISD::CopyFromReg":
         k = n.klz  # (_lz_leaf)
-        if k.__class__ is not int:
+        if type(k) is not int:
             k = n.klz = _known_lz(k)
         f = (k, 1)
-    elif opc == "ISD::Constant" and n.value.__class__ is int:
+    elif opc == "ISD::Constant" and type(n.value) is int:
         f = (32 - (n.value & 0xFFFFFFFF).bit_length(), 1)  # (_lz_leaf)
     else:
         ops = _lz_operands(n)
@@ -2204,7 +2215,7 @@ def _lz_full(n: SDNode, room: int):
 # (min/max are not here: their leading zeros come from KnownBits::umin/umax/smin/smax
 # of the operands' known bits, _lz_leaf; e.g. smax of a non-negative value is non-negative
 # whatever the other operand)
-_LZ_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL"})
+_LZ_BINOPS: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::MUL"})
 
 
 def _lz_operands(n: SDNode) -> list | None:
@@ -2230,7 +2241,7 @@ def _lz_leaf(n: SDNode) -> int:
         # recorded where the value was computed (sdag._Builder.live_lz): the exporting
         # node of that finished block until first asked, counted from depth 0 there
         k = n.klz
-        if k.__class__ is not int:
+        if type(k) is not int:
             k = n.klz = _known_lz(k)
         return k
     if opc in _KB_INTRINSIC or opc == "ISD::SIGN_EXTEND_INREG":
@@ -2446,8 +2457,8 @@ def _setcc_rules(n: SDNode, ctx: _Ctx) -> bool:
     return False
 
 
-_SWAPPED_CC = {"SETLT": "SETGT", "SETGT": "SETLT", "SETLE": "SETGE", "SETGE": "SETLE",
-               "SETULT": "SETUGT", "SETUGT": "SETULT", "SETULE": "SETUGE", "SETUGE": "SETULE"}
+_SWAPPED_CC: Final = {"SETLT": "SETGT", "SETGT": "SETLT", "SETLE": "SETGE", "SETGE": "SETLE",
+                      "SETULT": "SETUGT", "SETUGT": "SETULT", "SETULE": "SETUGE", "SETUGE": "SETULE"}
 
 
 def _setcc_ordered(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
@@ -2503,10 +2514,10 @@ def _setcc_binop(n: SDNode, n0: SDNode, n1: SDNode, ctx: _Ctx) -> bool:
 
 # --- known bits and demanded bits ----------------------------------------------------------
 
-_MAX_DEPTH = 6  # SelectionDAG::MaxRecursionDepth
+_MAX_DEPTH: Final = 6  # SelectionDAG::MaxRecursionDepth
 
 
-_WIDTH: dict = {}
+_WIDTH: Final[dict] = {}
 
 
 def _width(vt: str) -> int:
@@ -2526,6 +2537,8 @@ def _kb(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> Known:
     transfer function only gains bits from known operand bits). Other answers, cut
     short by the limit, are memoized under their depth. ``_invalidate`` drops the memos
     when the node or a node below it changes."""
+    k: Known | None
+    f: tuple[Known | None, int] | None
     c = n.kbc
     f = c.get(-1) if c is not None else None
     if f is None:
@@ -2545,16 +2558,20 @@ def _kb(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> Known:
 
 
 # how deep _kb_full follows operands (a longer chain is answered depth by depth)
-_FULL_ROOM = 100
+_FULL_ROOM: Final = 100
 
 
-def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
+def _kb_full(n: SDNode, ctx: _Ctx | None, room: int) -> tuple[Known | None, int]:
     """(known bits without a depth limit, the depth they need): 0 for a constant or a
     value without width, 1 for a node known without looking at operands, one more than
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
     a node cut short by that gets (None, 99), not memoized. (The answers of constants
     and of leaves are shared tuples: neither they nor their Known are ever changed.)"""
-    o: Any
+    ka: Known | None
+    kb: Known | None
+    f: tuple[Known | None, int] | None
+    fa: tuple[Known | None, int]
+    fb: tuple[Known | None, int]
     c = n.kbc
     if c is not None:
         f = c.get(-1)
@@ -2563,7 +2580,7 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     vt = n.vt
     bits = _WIDTH.get(vt) or _width(vt)
     opc = n.opcode
-    if opc == "ISD::Constant" and n.value.__class__ is int and bits:
+    if opc == "ISD::Constant" and type(n.value) is int and bits:
         u = n.value & ((1 << bits) - 1)
         f = _CONST_FULL.get((u, bits))
         if f is None:
@@ -2575,7 +2592,7 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     elif opc == "ISD::CopyFromReg":
         # (_kb_leaf: the known leading zeros, _lz_leaf's count)
         lz = n.klz
-        if lz.__class__ is not int:
+        if type(lz) is not int:
             lz = n.klz = _known_lz(lz)
         f = _LEAF_FULL.get((lz, bits))
         if f is None:
@@ -2583,12 +2600,12 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     else:
         ops = n.ops
         if opc in _KB_BINOPS and len(ops) == 2:
-            o = ops[0]
-            c0 = o.kbc
-            fa = (c0.get(-1) if c0 is not None else None) or _kb_full(o, ctx, room - 1)
-            o = ops[1]
-            c0 = o.kbc
-            fb = (c0.get(-1) if c0 is not None else None) or _kb_full(o, ctx, room - 1)
+            x = ops[0]
+            c0 = x.kbc
+            fa = (c0.get(-1) if c0 is not None else None) or _kb_full(x, ctx, room - 1)
+            x = ops[1]
+            c0 = x.kbc
+            fb = (c0.get(-1) if c0 is not None else None) or _kb_full(x, ctx, room - 1)
             ka, kb = fa[0], fb[0]
             if ka is None or kb is None:
                 return _CUT
@@ -2660,12 +2677,12 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int):
     return f
 
 
-_CONST_FULL: dict = {}  # (value, bits) -> the _kb_full answer of that constant
-_LEAF_FULL: dict = {}   # (leading zeros, bits) -> the _kb_full answer of such a CopyFromReg
+_CONST_FULL: Final[dict] = {}  # (value, bits) -> the _kb_full answer of that constant
+_LEAF_FULL: Final[dict] = {}   # (leading zeros, bits) -> the _kb_full answer of such a CopyFromReg
 
 
-_CUT = (None, 99)
-_UNKNOWN: dict = {}
+_CUT: Final = (None, 99)
+_UNKNOWN: Final[dict] = {}
 
 
 def _unknown(bits: int) -> Known:
@@ -2677,10 +2694,10 @@ def _unknown(bits: int) -> Known:
     return k
 
 
-_UNK32 = _unknown(32)
-_UNK_FULL = [(_UNK32, need) for need in range(8)]  # (_kb_full answers)
-_NO_WIDTH_FULL = (Known(0, 0, 1), 0)
-_LZ_KNOWN: dict = {}  # (leading zeros, bits) -> Known
+_UNK32: Final = _unknown(32)
+_UNK_FULL: Final = [(_UNK32, need) for need in range(8)]  # (_kb_full answers)
+_NO_WIDTH_FULL: Final = (Known(0, 0, 1), 0)
+_LZ_KNOWN: Final[dict] = {}  # (leading zeros, bits) -> Known
 
 
 def _lz_known(lz: int, bits: int) -> Known:
@@ -2717,10 +2734,10 @@ def _kb_node(n: SDNode, ctx: _Ctx | None, depth: int, bits: int) -> Known:
     return _kb_leaf(n, opc, bits)
 
 
-_KB_MINMAX = {"ISD::UMIN": umin_masks, "ISD::UMAX": umax_masks, "ISD::SMIN": smin_masks, "ISD::SMAX": smax_masks}
-_KB_COUNT = {"ISD::CTPOP": "ctpop", "ISD::CTLZ": "ctlz", "ISD::CTLZ_ZERO_UNDEF": "ctlz", "ISD::CTTZ": "cttz",
-             "ISD::CTTZ_ZERO_UNDEF": "cttz"}
-_KB_INTRINSIC = frozenset(_KB_MINMAX) | frozenset(_KB_COUNT) | {"ISD::BITREVERSE", "ISD::ABS"}
+_KB_MINMAX: Final = {"ISD::UMIN": umin_masks, "ISD::UMAX": umax_masks, "ISD::SMIN": smin_masks, "ISD::SMAX": smax_masks}
+_KB_COUNT: Final = {"ISD::CTPOP": "ctpop", "ISD::CTLZ": "ctlz", "ISD::CTLZ_ZERO_UNDEF": "ctlz", "ISD::CTTZ": "cttz",
+                    "ISD::CTTZ_ZERO_UNDEF": "cttz"}
+_KB_INTRINSIC: Final = frozenset(_KB_MINMAX) | frozenset(_KB_COUNT) | {"ISD::BITREVERSE", "ISD::ABS"}
 
 
 def _sext_in_reg_known(k: Known, ext: int) -> Known:
@@ -2816,9 +2833,9 @@ def _kb_leaf(n: SDNode, opc: str, bits: int) -> Known:
     return _UNK32 if bits == 32 else _unknown(bits)
 
 
-_KB_BINOPS = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB", "ISD::MUL",
-                        "ISD::SHL", "ISD::SRL", "ISD::SRA"})
-_KB_SHIFT = {"ISD::SHL": "shl", "ISD::SRL": "lshr", "ISD::SRA": "ashr"}
+_KB_BINOPS: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR", "ISD::ADD", "ISD::SUB", "ISD::MUL",
+                               "ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_KB_SHIFT: Final = {"ISD::SHL": "shl", "ISD::SRL": "lshr", "ISD::SRA": "ashr"}
 
 
 def _sign_bits(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> int:
@@ -2856,7 +2873,7 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
     if not bits:
         return 1
     opc = n.opcode
-    if opc == "ISD::Constant" and n.value.__class__ is int:
+    if opc == "ISD::Constant" and type(n.value) is int:
         u = n.value & ((1 << bits) - 1)
         return clz(u ^ ((1 << bits) - 1) if u >> (bits - 1) else u, bits)
     if depth >= _MAX_DEPTH:
@@ -2900,7 +2917,7 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
         if t == 1:
             return 1
         b = ops[1]
-        if b.opcode == "ISD::Constant" and b.value.__class__ is int and _wrap(b.value, n.vt) == -1:
+        if b.opcode == "ISD::Constant" and type(b.value) is int and _wrap(b.value, n.vt) == -1:
             s = _sign_bits_step(_kb(ops[0], ctx, d1), bits, t)  # (x - 1)
             if s:
                 return s
@@ -2913,7 +2930,7 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
         if t2 == 1:
             return 1
         a = ops[0]
-        if a.opcode == "ISD::Constant" and a.value.__class__ is int and _wrap(a.value, n.vt) == 0:
+        if a.opcode == "ISD::Constant" and type(a.value) is int and _wrap(a.value, n.vt) == 0:
             s = _sign_bits_step(_kb(ops[1], ctx, d1), bits, t2)  # (0 - x)
             if s:
                 return s
@@ -2976,7 +2993,7 @@ def _sign_bits_step(k: Known, bits: int, t: int) -> int:
     return t if k.zero >> (bits - 1) & 1 else 0
 
 
-_EXT_OPS = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})
+_EXT_OPS: Final = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})
 
 
 def _shift_amount_range(n: SDNode, bits: int, ctx: _Ctx | None, depth: int):
@@ -2984,7 +3001,7 @@ def _shift_amount_range(n: SDNode, bits: int, ctx: _Ctx | None, depth: int):
     amount, from a constant (None when not below the width) or from the amount's known
     bits at ``depth`` (None when its largest possible value is not below the width)."""
     amt = n.ops[1]
-    if amt.opcode == "ISD::Constant" and amt.value.__class__ is int:
+    if amt.opcode == "ISD::Constant" and type(amt.value) is int:
         aw = _width(amt.vt) or bits
         v = amt.value & ((1 << aw) - 1)
         return (v, v) if v < bits else None
@@ -3059,7 +3076,7 @@ def _quiet_node(v: SDNode, ctx: _Ctx) -> bool:
     opc = v.opcode
     a, b = v.ops
     if b.opcode == "ISD::Constant":
-        if not (opc == "ISD::ADD" or opc == "ISD::XOR" and b.value.__class__ is int and _is_all_ones(b.value, v.vt)):
+        if not (opc == "ISD::ADD" or opc == "ISD::XOR" and type(b.value) is int and _is_all_ones(b.value, v.vt)):
             return False
     elif opc in ("ISD::SHL", "ISD::SRL"):
         return _not_all_known(v, ctx, 0)  # (nothing looked into: every bit demanded)
@@ -3131,7 +3148,7 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
     # (``_looked_into`` is False for a value used more than once: tested first, inline)
     if opc in _SDB_LOGIC:
         if bc:
-            if not (b.value.__class__ is int and _is_all_ones(b.value, n.vt)):
+            if not (type(b.value) is int and _is_all_ones(b.value, n.vt)):
                 return False
             # a not: only a constant (every bit known) or its operand can change
             if a.uses == 1 and _looked_into(a, d1, ctx):
@@ -3158,7 +3175,7 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
     if a.opcode not in _KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG" and _no_known(a, ctx, d1):
         # (an sra copying only sign bits of a is a)
         return opc != "ISD::SRA" or _sign_bits(a, ctx, d1) < _width(n.vt)
-    if opc == "ISD::ADD" or opc == "ISD::MUL" and b.value.__class__ is int and b.value & 1:
+    if opc == "ISD::ADD" or opc == "ISD::MUL" and type(b.value) is int and b.value & 1:
         return not (a.uses == 1 and _looked_into(a, d1, ctx)) and _not_all_known(n, ctx, depth)
     return False
 
@@ -3201,6 +3218,7 @@ def _sdb_logic_may_change(n: SDNode, a: SDNode, b: SDNode, m: int, ctx: _Ctx, d1
 
 def _no_known(n: SDNode, ctx: _Ctx, depth: int) -> bool:
     """``_kb(n, ctx, depth)`` knows no bit (read from the memo when it can tell)."""
+    k: Known  # (a memoized answer always has its Known: cut answers are not memoized)
     c = n.kbc
     if c is not None:
         f = c.get(-1)
@@ -3216,9 +3234,9 @@ def _no_known(n: SDNode, ctx: _Ctx, depth: int) -> bool:
 
 # the shortcuts of _demanded_root and _sdb (same answers; tests/test_combine_llc.py
 # compares the selections with them turned off)
-_SDB_SHORTCUTS = [True]
-_SDB_LOGIC = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
-_SDB_ROOTS = _SDB_LOGIC | {"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::ADD", "ISD::SUB", "ISD::MUL"}
+_SDB_SHORTCUTS: Final = [True]
+_SDB_LOGIC: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
+_SDB_ROOTS: Final = _SDB_LOGIC | {"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::ADD", "ISD::SUB", "ISD::MUL"}
 
 
 def _combine_to(op: SDNode, new: SDNode, ctx: _Ctx) -> tuple:
@@ -3249,7 +3267,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         known = _kb(op, ctx, depth)
         return _demanded_const(op, demanded, known, ctx), known
     a, b = op.ops
-    cb = b.value & m if b.opcode == "ISD::Constant" and b.value.__class__ is int else None
+    cb = b.value & m if b.opcode == "ISD::Constant" and type(b.value) is int else None
     if opc == "ISD::AND":
         if cb is not None:
             lk = _kb(a, ctx, depth)
@@ -3568,12 +3586,12 @@ def _multi_use_demanded(v: SDNode, demanded: int, depth: int, ctx: _Ctx):
 
 
 # the opcodes with a visit (between_runs: the nodes combine2 may have to visit)
-_VISIT_OPS = frozenset(_VISITORS)
+_VISIT_OPS: Final = frozenset(_VISITORS)
 
 # A run stops after this many visits per node of the block (a guard against two rules
 # undoing each other forever; no generated kernel comes near it)
-_VISITS_PER_NODE = 64
-STATS = {"visit_limit_hit": 0}
+_VISITS_PER_NODE: Final = 64
+STATS: Final[dict] = {"visit_limit_hit": 0}
 
 
 def _visit(n: SDNode, ctx: _Ctx) -> bool:
@@ -3638,7 +3656,7 @@ def run(dag, target=None) -> None:
     _finish(dag, ctx)
 
 
-_FFB = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}
+_FFB: Final = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}
 
 
 def _legalize(ctx: _Ctx) -> None:
@@ -3656,7 +3674,7 @@ def _legalize(ctx: _Ctx) -> None:
         _set(ctx, n, _FFB[n.opcode], [n.ops[0]])
 
 
-_LEGALIZED = frozenset(_FFB) | {"ISD::ABS"}  # (the opcodes _legalize rewrites)
+_LEGALIZED: Final = frozenset(_FFB) | {"ISD::ABS"}  # (the opcodes _legalize rewrites)
 
 
 def _legalize_abs(ctx: _Ctx) -> None:
@@ -3686,6 +3704,7 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
     A node whose last visit changed nothing, with the DAG unchanged since (``stamp``), is
     not visited again (``again``: in combine2): the visit is a function of the DAG, so it
     would change nothing again (combine2's rules are those of combine1 or fewer)."""
+    n: SDNode | None
     wl = ctx.wl
     prune = ctx.prune
     stamp = ctx.stamp
@@ -3803,7 +3822,7 @@ def _topological_order(ctx: _Ctx) -> list:
     while i < len(order):
         n = order[i]
         i += 1
-        if n.__class__ is tuple:
+        if type(n) is tuple:
             u = n[0]
             d = u.mark - 1
             u.mark = d
@@ -3842,7 +3861,7 @@ def _finish(dag, ctx: _Ctx) -> None:
                     ops = m.ops
                     for i, o in enumerate(ops):
                         if o.opcode == "ISD::AssertZext":
-                            if ops.__class__ is not list:
+                            if type(ops) is not list:
                                 ops = m.ops = list(ops)
                             ops[i] = o.ops[0]
     if ctx.users_built:
@@ -3854,7 +3873,7 @@ def _finish(dag, ctx: _Ctx) -> None:
         _resort(dag)
 
 
-_MARK = [0]
+_MARK: Final = [0]
 
 
 def _resort(dag, ctx: _Ctx | None = None) -> None:

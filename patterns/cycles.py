@@ -17,10 +17,10 @@ so it is independent of the IR classes.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Final, Hashable, Iterable, Sequence
 
 Block = Any  # (any hashable node: IR blocks here)
-_END = object()  # (CycleInfo._dfs: the end of a block's subtree)
+_END: Final = object()  # (CycleInfo._dfs: the end of a block's subtree)
 
 
 class Cycle:
@@ -214,6 +214,10 @@ class CycleInfo:
         return False
 
 
+def _no_succs(node: Any) -> list:
+    return []
+
+
 class DomTree:
     """Dominator tree of the graph reachable from ``root`` (give ``succs``; for a
     post-dominator tree give predecessors and a virtual exit as root), with O(1)
@@ -225,7 +229,13 @@ class DomTree:
     first (``for_blocks``: by their ``index``), so the construction itself hashes no
     node."""
 
-    def __init__(self, root: Hashable, succs: Callable[[Any], Iterable[Any]]) -> None:
+    by_index: tuple  # (``for_blocks`` only)
+
+    def __init__(self, root: Hashable, succs: Callable[[Any], Iterable[Any]],
+                 numbered: tuple | None = None) -> None:
+        if numbered is not None:  # (``for_blocks``: the nodes and their successors' numbers)
+            self._build(numbered[0], numbered[1], 0)
+            return
         # number the nodes reachable from the root (DFS preorder), then run the
         # integer version
         nodes: list[Hashable] = [root]
@@ -250,8 +260,7 @@ class DomTree:
         is their position in ``blocks``, with ``by_index`` set: ``(pre, post)``, the DFS
         intervals of the tree per block index (-1 for unreachable blocks), for
         dominance checks without dictionary lookups."""
-        tree = cls.__new__(cls)
-        tree._build(blocks, [[s.index for s in b.successors] for b in blocks], 0)
+        tree = cls(None, _no_succs, (blocks, [[s.index for s in b.successors] for b in blocks]))
         pre, post, po = tree._pre, tree._post, tree._po_of
         if len(pre) == len(blocks):  # every block reachable (the usual case)
             bpre = [pre[i] for i in po]
@@ -341,7 +350,7 @@ class DomTree:
         self.root = nodes[root]
         self._nodes = nodes
         self._po_of = po_of
-        self._index_map = None
+        self._index_map: dict | None = None
         self._order_list = order  # post-order number -> node index (``_order``: the nodes)
         self._idom = idom
         self._root_i = root_i
@@ -434,9 +443,10 @@ def modified_post_order(
             return None
         if nested is None:
             return None
-        while nested.parent is not cycle:
-            nested = nested.parent  # type: ignore[assignment]
-        return nested
+        n: Any = nested
+        while n.parent is not cycle:
+            n = n.parent
+        return n
 
     def stack_po(stack: list[Block], cycle: Cycle | None) -> None:
         inside = cycle.block_set if cycle is not None else None

@@ -65,7 +65,7 @@ import gc
 import heapq
 from fnmatch import fnmatchcase
 from operator import attrgetter
-from typing import Any, Iterable
+from typing import Any, Final, Iterable
 
 from tdgen.hw import DivergenceKind, UniformityModel
 
@@ -75,8 +75,8 @@ from .ir import TERMINATORS, Argument, Constant, Instruction
 
 
 
-_GLOB_CHARS = frozenset("*?[")
-_MATCHERS: dict[int, tuple] = {}
+_GLOB_CHARS: Final = frozenset("*?[")
+_MATCHERS: Final[dict[int, tuple]] = {}
 
 
 def _matcher(pattern: str) -> Any:
@@ -164,11 +164,11 @@ def _asm_outputs(constraints: str) -> list[str]:
     return outs
 
 
-_SUCCESSORS = attrgetter("successors")
+_SUCCESSORS: Final = attrgetter("successors")
 
 # the opcodes ``_Model.classify`` can answer for (every other instruction follows its
 # operands)
-_SEED_OPCODES = frozenset({"load", "atomicrmw", "cmpxchg", "call", "invoke", "callbr", "extractvalue"})
+_SEED_OPCODES: Final = frozenset({"load", "atomicrmw", "cmpxchg", "call", "invoke", "callbr", "extractvalue"})
 
 
 class _Model:
@@ -682,12 +682,12 @@ class _FunctionAnalysis:
                 else:
                     vals = inst.operands
                 for v in vals:
-                    c = v.__class__
+                    c = type(v)
                     if c is Inst or c is Arg:
                         u = v._users
                         if u is None:
                             v._users = inst
-                        elif u.__class__ is list:
+                        elif type(u) is list:
                             if u[-1] is not inst:
                                 u.append(inst)
                         elif u is not inst:
@@ -730,7 +730,7 @@ class _FunctionAnalysis:
         us = v._users
         if us is None:
             return
-        if us.__class__ is not list:  # the only user
+        if type(us) is not list:  # the only user
             us = (us,)
         terms = self.terms
         res = self.res
@@ -799,7 +799,7 @@ class _FunctionAnalysis:
             us = v._users
             if us is None:
                 continue
-            if us.__class__ is not list:  # the only user (the common case)
+            if type(us) is not list:  # the only user (the common case)
                 if us not in div:
                     if us in terms:
                         mark(us, ("terminator", v, None))
@@ -935,7 +935,7 @@ class _FunctionAnalysis:
                 us = inst._users
                 if us is None:
                     continue
-                for u in (us if us.__class__ is list else (us,)):
+                for u in (us if type(us) is list else (us,)):
                     if u.block in inside:
                         continue
                     # the reason text is made only for a user ``mark`` will change

@@ -69,29 +69,35 @@ setLimitsForIntrinsic. Not modeled: simplifyICmpWithMinMax and simplifyICmpWithZ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .ir import VOID, Argument, Constant, Instruction, IntType
 from .knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
     count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
     shift_masks as _shift_masks, smax_masks, smin_masks, umax_masks, umin_masks
 
+# (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
+_CONSTANT: Final = Constant
+_INSTRUCTION: Final = Instruction
+_INT_TYPE: Final = IntType
+_VOID_TYPE: Final = VOID
+
 __all__ = ["early_cse", "simplify_function", "apply_early_cse", "licm", "run_ir_passes"]
 
-_BINOPS = frozenset({"add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"})
-_ANDOR = frozenset({"and", "or"})
+_BINOPS: Final = frozenset({"add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"})
+_ANDOR: Final = frozenset({"and", "or"})
 
-_ADDSUB = frozenset({"add", "sub"})
-_COMMUTATIVE = frozenset({"add", "mul", "and", "or", "xor"})
-_CSE_OPS = _BINOPS | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze", "call",
-                      "udiv", "sdiv", "urem", "srem"}
-_SWAP = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-         "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
-_INVERSE = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-            "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
-_MAX_DEPTH = 6  # ValueTracking's MaxAnalysisRecursionDepth
-_RECURSION_LIMIT = 3  # InstSimplify's RecursionLimit
-_ANY_DEPTH = 1 << 30  # the top of a memoized answer's depth range when no depth changes it
+_ADDSUB: Final = frozenset({"add", "sub"})
+_COMMUTATIVE: Final = frozenset({"add", "mul", "and", "or", "xor"})
+_CSE_OPS: Final = _BINOPS | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze", "call",
+                             "udiv", "sdiv", "urem", "srem"}
+_SWAP: Final = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+                "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
+_INVERSE: Final = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
+                   "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+_MAX_DEPTH: Final = 6  # ValueTracking's MaxAnalysisRecursionDepth
+_RECURSION_LIMIT: Final = 3  # InstSimplify's RecursionLimit
+_ANY_DEPTH: Final = 1 << 30  # the top of a memoized answer's depth range when no depth changes it
 
 
 def _up(lo1: int, hi1: int, lo2: int, hi2: int) -> tuple[int, int]:
@@ -104,15 +110,15 @@ def _up(lo1: int, hi1: int, lo2: int, hi2: int) -> tuple[int, int]:
 
 def _bits(v) -> Any:  # (int for an integer type, else None)
     t = v.type
-    return t.bits if t.__class__ is IntType else None
+    return t.bits if type(t) is _INT_TYPE else None
 
 
 def _cval(v) -> int | None:
     """The unsigned value of an integer constant, else None."""
-    if v.__class__ is not Constant:
+    if type(v) is not _CONSTANT:
         return None
     t = v.type
-    if t.__class__ is not IntType:
+    if type(t) is not _INT_TYPE:
         return None
     text = v.text
     if text == "true":
@@ -122,7 +128,7 @@ def _cval(v) -> int | None:
     if v.kind != "int":
         return None
     val = v.value
-    if val.__class__ is not int and not isinstance(val, int):
+    if type(val) is not int and not isinstance(val, int):
         val = int(text, 0)
     return val & ((1 << t.bits) - 1)
 
@@ -131,7 +137,7 @@ def _same(a, b) -> bool:
     """The same value: one object, or integer constants of one width and value."""
     if a is b:
         return True
-    if a.__class__ is Constant and b.__class__ is Constant:
+    if type(a) is _CONSTANT and type(b) is _CONSTANT:
         ca = _cval(a)
         return ca is not None and ca == _cval(b) and _bits(a) == _bits(b)
     return False
@@ -205,7 +211,7 @@ class _Pass:
 
     # --- the IR as replaceAllUsesWith has left it -------------------------------------
     def r(self, v):
-        if v.__class__ is not Instruction:
+        if type(v) is not _INSTRUCTION:
             return v  # (only instructions are replaced)
         rep = self.rep
         while True:
@@ -221,7 +227,7 @@ class _Pass:
         """(opcode, a, b) of a binary-operator instruction ``v`` (operands resolved).
         Kept once ``v`` is visited: its operands were visited before it (they dominate
         it), so their replacements are final for this run."""
-        if v.__class__ is not Instruction:
+        if type(v) is not _INSTRUCTION:
             return None
         bo = self.bo.get(v)
         if bo is None:
@@ -253,14 +259,14 @@ class _Pass:
     def same(self, a, b) -> bool:
         if a is b:
             return True
-        if a.__class__ is Constant and b.__class__ is Constant:
+        if type(a) is _CONSTANT and type(b) is _CONSTANT:
             ca, cb = _cval(a), _cval(b)
             return ca is not None and ca == cb and _bits(a) == _bits(b)
         return False
 
     def is_not(self, v, x=None):
         """``v`` is ``xor X, -1`` (either operand order): X (``x`` when given and equal)."""
-        if v.__class__ is not Instruction:
+        if type(v) is not _INSTRUCTION:
             return None
         bo = self.bo.get(v)
         if bo is None:
@@ -269,9 +275,9 @@ class _Pass:
             return None
         _, a, b = bo
         m = (1 << _bits(v)) - 1
-        if b.__class__ is Constant and _cval(b) == m and (x is None or _same(a, x)):
+        if type(b) is _CONSTANT and _cval(b) == m and (x is None or _same(a, x)):
             return a
-        if a.__class__ is Constant and _cval(a) == m and (x is None or _same(b, x)):
+        if type(a) is _CONSTANT and _cval(a) == m and (x is None or _same(b, x)):
             return b
         return None
 
@@ -315,17 +321,17 @@ class _Pass:
 
     def _kb(self, v, depth: int) -> tuple:
         """(known bits, lo, hi): the answer at ``depth`` and the query depths giving it."""
-        c = v.__class__
-        if c is Instruction:
+        c = type(v)
+        if c is _INSTRUCTION:
             t = v.type
-            if t.__class__ is not IntType:
+            if type(t) is not _INT_TYPE:
                 return _NOTHING, 0, _ANY_DEPTH
             if depth >= _MAX_DEPTH:
                 return _NOTHING, _MAX_DEPTH, _ANY_DEPTH
             memo = self.known_cache
             ent = memo.get(v)
             if ent is not None:
-                if ent.__class__ is tuple:
+                if type(ent) is tuple:
                     if ent[1] <= depth <= ent[2]:
                         return ent
                 else:
@@ -340,12 +346,12 @@ class _Pass:
                 e = e[0], e[1], _ANY_DEPTH
             if ent is None:
                 memo[v] = e
-            elif ent.__class__ is tuple:
+            elif type(ent) is tuple:
                 memo[v] = [ent, e]
             else:
                 ent.append(e)
             return e
-        if c is Constant:
+        if c is _CONSTANT:
             cv = _cval(v)
             if cv is not None:  # (constants are answered before the depth limit)
                 return (~cv & ((1 << v.type.bits) - 1), cv), 0, _ANY_DEPTH
@@ -375,18 +381,18 @@ class _Pass:
             # an integer operator, which has its type)
             memo = self.known_cache
             Inst = Instruction
-            if a.__class__ is Inst:
+            if type(a) is Inst:
                 e = memo.get(a)
-                if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
+                if type(e) is not tuple or not e[1] <= d1 <= e[2]:
                     e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
                 (za, oa), alo, ahi = e
             else:  # a constant or an argument: the same at every depth
                 cv = _cval(a)
                 za, oa = _NOTHING if cv is None else (~cv & m, cv)
                 alo, ahi = 0, _ANY_DEPTH
-            if b.__class__ is Inst:
+            if type(b) is Inst:
                 e = memo.get(b)
-                if e.__class__ is not tuple or not e[1] <= d1 <= e[2]:
+                if type(e) is not tuple or not e[1] <= d1 <= e[2]:
                     e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
                 (zb, ob), blo, bhi = e
             else:
@@ -483,14 +489,14 @@ class _Pass:
         """(sign bits, lo, hi), as ``_kb``."""
         if depth >= _MAX_DEPTH:
             return 1, _MAX_DEPTH, _ANY_DEPTH  # (constants too: the limit is tested first)
-        if v.__class__ is Instruction:
+        if type(v) is _INSTRUCTION:
             t = v.type
-            if t.__class__ is not IntType:
+            if type(t) is not _INT_TYPE:
                 return 1, 0, _ANY_DEPTH
             memo = self.sign_cache
             ent = memo.get(v)
             if ent is not None:
-                if ent.__class__ is tuple:
+                if type(ent) is tuple:
                     if ent[1] <= depth <= ent[2]:
                         return ent
                 else:
@@ -502,7 +508,7 @@ class _Pass:
                 e = 1, e[1], _ANY_DEPTH  # (the cut-off's answer too: see ``_kb``)
             if ent is None:
                 memo[v] = e
-            elif ent.__class__ is tuple:
+            elif type(ent) is tuple:
                 memo[v] = [ent, e]
             else:
                 ent.append(e)
@@ -759,13 +765,13 @@ class _Pass:
             return None
         if opc == "call":
             kind = _intrinsic(i)
-            if kind is not None and i.type.__class__ is IntType:
+            if kind is not None and type(i.type) is _INT_TYPE:
                 return self.intrinsic(kind, i, ops)
         return None
 
     def call_of(self, v, kind: str):
         """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
-        if v.__class__ is not Instruction or v.opcode != "call" or _intrinsic(v) != kind:
+        if type(v) is not _INSTRUCTION or v.opcode != "call" or _intrinsic(v) != kind:
             return None
         return self.ops(v)
 
@@ -833,7 +839,7 @@ class _Pass:
         """simplifyBinaryIntrinsic for smin/smax/umin/umax."""
         if a is b or self.same(a, b):
             return a
-        if a.__class__ is Constant and b.__class__ is not Constant:
+        if type(a) is _CONSTANT and type(b) is not _CONSTANT:
             a, b = b, a
         cb = _cval(b)
         if cb is not None:
@@ -866,7 +872,7 @@ class _Pass:
     def _minmax_shared(self, kind: str, x, y):
         """foldMinMaxSharedOp: ``x`` a min/max of (p, q) and ``y`` p, q or a min/max of
         p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
-        if x.__class__ is not Instruction or x.opcode != "call":
+        if type(x) is not _INSTRUCTION or x.opcode != "call":
             return None
         kx = _intrinsic(x)
         if kx not in _MINMAX_PRED:
@@ -874,7 +880,7 @@ class _Pass:
         p, q = self.ops(x)
         same = self.same
         hit = same(y, p) or same(y, q)
-        if not hit and y.__class__ is Instruction and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
+        if not hit and type(y) is _INSTRUCTION and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
             yp, yq = self.ops(y)
             hit = (same(yp, p) and same(yq, q)) or (same(yp, q) and same(yq, p))
         if not hit:
@@ -889,11 +895,11 @@ class _Pass:
         common = None
         rep = self.rep
         for v, _b in p.incoming:
-            if v.__class__ is Instruction and v in rep:
+            if type(v) is _INSTRUCTION and v in rep:
                 v = self.r(v)
             if v is p:
                 continue
-            if v.__class__ is Constant and v.kind in ("undef", "poison"):
+            if type(v) is _CONSTANT and v.kind in ("undef", "poison"):
                 return None  # (only the plain all-equal case is modeled)
             if common is not None and not (v is common or _same(v, common)):
                 return None
@@ -907,7 +913,7 @@ class _Pass:
 
     def _fold(self, opc, a, b):
         """foldOrCommuteConstant: (folded constant, a, b) with a constant moved right."""
-        if a.__class__ is not Constant and b.__class__ is not Constant:
+        if type(a) is not _CONSTANT and type(b) is not _CONSTANT:
             return None, a, b
         ca, cb = _cval(a), _cval(b)
         if ca is not None and cb is not None:
@@ -1015,7 +1021,7 @@ class _Pass:
         if rec <= 0:
             return None
         rec -= 1
-        if lhs.__class__ is Instruction and lhs.opcode == "phi":
+        if type(lhs) is _INSTRUCTION and lhs.opcode == "phi":
             pi, other, left = lhs, rhs, True
         else:
             pi, other, left = rhs, lhs, False
@@ -1055,8 +1061,8 @@ class _Pass:
         return None
 
     def _add(self, a, b, rec, cxt):
-        if a.__class__ is Constant:
-            if b.__class__ is Constant:
+        if type(a) is _CONSTANT:
+            if type(b) is _CONSTANT:
                 c, a, b = self._fold("add", a, b)
                 if c is not None:
                     return c
@@ -1068,16 +1074,16 @@ class _Pass:
                     if ca == 0:
                         return b
                     a, b = b, a
-        elif b.__class__ is Constant and _cval(b) == 0:
+        elif type(b) is _CONSTANT and _cval(b) == 0:
             return a
         bo = self.bo
-        if a.__class__ is Instruction:
+        if type(a) is _INSTRUCTION:
             A = bo.get(a)
             if A is None:
                 A = self._binop(a)
         else:
             A = False
-        if b.__class__ is Instruction:
+        if type(b) is _INSTRUCTION:
             B = bo.get(b)
             if B is None:
                 B = self._binop(b)
@@ -1112,8 +1118,8 @@ class _Pass:
         return None
 
     def _sub(self, a, b, rec, cxt):
-        if a.__class__ is Constant or b.__class__ is Constant:
-            if a.__class__ is Constant and b.__class__ is Constant:
+        if type(a) is _CONSTANT or type(b) is _CONSTANT:
+            if type(a) is _CONSTANT and type(b) is _CONSTANT:
                 c, a, b = self._fold("sub", a, b)  # (sub does not commute: only a fold)
                 if c is not None:
                     return c
@@ -1164,9 +1170,9 @@ class _Pass:
         return self._dom_eq("sub", a, b, rec, cxt)
 
     def _mul(self, a, b, rec, cxt):
-        if a.__class__ is Constant or b.__class__ is Constant:
-            if a.__class__ is Constant:
-                if b.__class__ is Constant:
+        if type(a) is _CONSTANT or type(b) is _CONSTANT:
+            if type(a) is _CONSTANT:
+                if type(b) is _CONSTANT:
                     c, a, b = self._fold("mul", a, b)
                     if c is not None:
                         return c
@@ -1182,13 +1188,13 @@ class _Pass:
             if v is not None:
                 return v
         bo = self.bo
-        if a.__class__ is Instruction:
+        if type(a) is _INSTRUCTION:
             A = bo.get(a)
             if A is None:
                 A = self._binop(a)
         else:
             A = False
-        if b.__class__ is Instruction:
+        if type(b) is _INSTRUCTION:
             B = bo.get(b)
             if B is None:
                 B = self._binop(b)
@@ -1203,14 +1209,14 @@ class _Pass:
             v = self._expand("mul", a, b, "add", rec, cxt, A, B)
             if v is not None:
                 return v
-        if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
             return self._thread_phi("mul", a, b, rec, cxt)
         return None
 
     def _shift(self, opc, a, b, rec, cxt):
         """simplifyShift (the part shl, lshr and ashr share)."""
-        if a.__class__ is Constant or b.__class__ is Constant:
-            if a.__class__ is Constant and b.__class__ is Constant:
+        if type(a) is _CONSTANT or type(b) is _CONSTANT:
+            if type(a) is _CONSTANT and type(b) is _CONSTANT:
                 c, a, b = self._fold(opc, a, b)  # (shifts do not commute: only a fold)
                 if c is not None:
                     return c
@@ -1225,7 +1231,7 @@ class _Pass:
         else:
             cb = None
             bits = _bits(a)
-        if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
             v = self._thread_phi(opc, a, b, rec, cxt)
             if v is not None:
                 return v
@@ -1312,9 +1318,9 @@ class _Pass:
         return None
 
     def _and(self, a, b, rec, cxt):
-        if a.__class__ is Constant or b.__class__ is Constant:
-            if a.__class__ is Constant:
-                if b.__class__ is Constant:
+        if type(a) is _CONSTANT or type(b) is _CONSTANT:
+            if type(a) is _CONSTANT:
+                if type(b) is _CONSTANT:
                     c, a, b = self._fold("and", a, b)
                     if c is not None:
                         return c
@@ -1334,13 +1340,13 @@ class _Pass:
         else:
             cb = None
         bo = self.bo
-        if a.__class__ is Instruction:
+        if type(a) is _INSTRUCTION:
             A = bo.get(a)
             if A is None:
                 A = self._binop(a)
         else:
             A = False
-        if b.__class__ is Instruction:
+        if type(b) is _INSTRUCTION:
             B = bo.get(b)
             if B is None:
                 B = self._binop(b)
@@ -1348,7 +1354,7 @@ class _Pass:
             B = False
         oa, ob = A and A[0], B and B[0]
         if not (oa or ob):
-            if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+            if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
                 v = self._thread_phi("and", a, b, rec, cxt)
                 if v is not None:
                     return v
@@ -1390,7 +1396,7 @@ class _Pass:
             v = self._expand("and", a, b, "xor", rec, cxt, A, B)
             if v is not None:
                 return v
-        if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
             v = self._thread_phi("and", a, b, rec, cxt)
             if v is not None:
                 return v
@@ -1466,9 +1472,9 @@ class _Pass:
         return (_same(bo[1], p) and _same(bo[2], q)) or (_same(bo[1], q) and _same(bo[2], p))
 
     def _or(self, a, b, rec, cxt):
-        if a.__class__ is Constant or b.__class__ is Constant:
-            if a.__class__ is Constant:
-                if b.__class__ is Constant:
+        if type(a) is _CONSTANT or type(b) is _CONSTANT:
+            if type(a) is _CONSTANT:
+                if type(b) is _CONSTANT:
                     c, a, b = self._fold("or", a, b)
                     if c is not None:
                         return c
@@ -1479,18 +1485,18 @@ class _Pass:
             cb = _cval(b)
             if cb == m:
                 return self.const(m, a)
-            if cb == 0 or (a.__class__ is Constant and self.same(a, b)):
+            if cb == 0 or (type(a) is _CONSTANT and self.same(a, b)):
                 return a
         elif a is b:
             return a
         bo = self.bo
-        if a.__class__ is Instruction:
+        if type(a) is _INSTRUCTION:
             A = bo.get(a)
             if A is None:
                 A = self._binop(a)
         else:
             A = False
-        if b.__class__ is Instruction:
+        if type(b) is _INSTRUCTION:
             B = bo.get(b)
             if B is None:
                 B = self._binop(b)
@@ -1498,7 +1504,7 @@ class _Pass:
             B = False
         oa, ob = A and A[0], B and B[0]
         if not (oa or ob):
-            if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+            if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
                 v = self._thread_phi("or", a, b, rec, cxt)
                 if v is not None:
                     return v
@@ -1538,7 +1544,7 @@ class _Pass:
                         for x_, n_ in ((ad[1], ad[2]), (ad[2], ad[1])):
                             if _same(x_, Q) and self.known(n_)[0] & cm == cm:
                                 return P
-        if (a.__class__ is Instruction and a.opcode == "phi") or (b.__class__ is Instruction and b.opcode == "phi"):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
             v = self._thread_phi("or", a, b, rec, cxt)
             if v is not None:
                 return v
@@ -1568,8 +1574,8 @@ class _Pass:
         return None
 
     def _xor(self, a, b, rec, cxt):
-        if a.__class__ is Constant:
-            if b.__class__ is Constant:
+        if type(a) is _CONSTANT:
+            if type(b) is _CONSTANT:
                 c, a, b = self._fold("xor", a, b)
                 if c is not None:
                     return c
@@ -1583,7 +1589,7 @@ class _Pass:
                     if ca == 0:
                         return b
                     a, b = b, a
-        elif b.__class__ is Constant:
+        elif type(b) is _CONSTANT:
             # (foldOrCommuteConstant leaves a non-constant left operand where it is,
             # and a constant is not the same value as it)
             if _cval(b) == 0:
@@ -1591,13 +1597,13 @@ class _Pass:
         elif a is b:
             return self.const(0, a)
         bo = self.bo
-        if a.__class__ is Instruction:
+        if type(a) is _INSTRUCTION:
             A = bo.get(a)
             if A is None:
                 A = self._binop(a)
         else:
             A = False
-        if b.__class__ is Instruction:
+        if type(b) is _INSTRUCTION:
             B = bo.get(b)
             if B is None:
                 B = self._binop(b)
@@ -1802,7 +1808,7 @@ class _Pass:
             if len(term.operands) == 1 and len(targets) == 2 and targets[0] is not targets[1] \
                     and blk in targets:
                 cond = self.r(term.operands[0])
-                if cond.__class__ is Instruction and cond.opcode == "icmp" and cond.predicate in _INVERSE:
+                if type(cond) is _INSTRUCTION and cond.opcode == "icmp" and cond.predicate in _INVERSE:
                     lp = cond.predicate if blk is targets[0] else _INVERSE[cond.predicate]
                     res = (lp, self.r(cond.operands[0]), self.r(cond.operands[1]))
         self.dom_cond[blk] = res
@@ -1848,7 +1854,7 @@ class _Pass:
 
 
 # (lhs predicate true, rhs predicate on the same operands) -> rhs value
-_IMPLIES = {
+_IMPLIES: Final = {
     ("eq", "ule"): True, ("eq", "uge"): True, ("eq", "sle"): True, ("eq", "sge"): True,
     ("ult", "ule"): True, ("ult", "ne"): True, ("ugt", "uge"): True, ("ugt", "ne"): True,
     ("slt", "sle"): True, ("slt", "ne"): True, ("sgt", "sge"): True, ("sgt", "ne"): True,
@@ -1860,7 +1866,7 @@ _IMPLIES = {
 }
 
 
-_NO_EDGE = object()  # (``dom_cond`` has no entry for the block yet)
+_NO_EDGE: Final = object()  # (``dom_cond`` has no entry for the block yet)
 
 
 def _truth(t):
@@ -1869,16 +1875,16 @@ def _truth(t):
 
 # The integer intrinsics modeled (no memory access, not convergent: EarlyCSE's
 # SimpleValue takes their calls, InstSimplify's simplifyIntrinsic folds them)
-_PURE_INTRINSICS = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
-                              "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
-_MINMAX_PRED = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
-_MINMAX_INVERSE = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}
-_MINMAX_KNOWN = {"smax": smax_masks, "smin": smin_masks, "umax": umax_masks, "umin": umin_masks}
+_PURE_INTRINSICS: Final = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
+                                     "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
+_MINMAX_PRED: Final = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
+_MINMAX_INVERSE: Final = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}
+_MINMAX_KNOWN: Final = {"smax": smax_masks, "smin": smin_masks, "umax": umax_masks, "umin": umin_masks}
 
 
 def _intrinsic(v):
     """``ctpop`` ... ``umax`` for a call of one of ``_PURE_INTRINSICS``, else None."""
-    c = v.callee if v.__class__ is Instruction else None
+    c = v.callee if type(v) is _INSTRUCTION else None
     if not c or not c.startswith("llvm."):
         return None
     base = c.rsplit(".", 1)[0]
@@ -1895,9 +1901,9 @@ def _saturation(kind: str, bits: int) -> int:
     if kind == "smax":
         return (1 << (bits - 1)) - 1
     return 1 << (bits - 1)
-_NOTHING = (0, 0)  # known bits: nothing known
-_CUT = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_Pass._kb`` of an integer instruction at the depth limit
-_AND_COMMUTED = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
+_NOTHING: Final = (0, 0)  # known bits: nothing known
+_CUT: Final = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_Pass._kb`` of an integer instruction at the depth limit
+_AND_COMMUTED: Final = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
 
 
 def _lead_zeros(k: tuple, v) -> int:
@@ -1909,13 +1915,13 @@ def _lead_zeros(k: tuple, v) -> int:
 def _not_pair(T, x, v) -> bool:
     """``v`` (binop tuple ``T``, an ``xor``) is ``~x``: ``xor x, -1`` in either order."""
     a, b = T[1], T[2]
-    if b.__class__ is Constant and (a is x or _same(a, x)) and _cval(b) == (1 << _bits(v)) - 1:
+    if type(b) is _CONSTANT and (a is x or _same(a, x)) and _cval(b) == (1 << _bits(v)) - 1:
         return True
-    return a.__class__ is Constant and (b is x or _same(b, x)) and _cval(a) == (1 << _bits(v)) - 1
+    return type(a) is _CONSTANT and (b is x or _same(b, x)) and _cval(a) == (1 << _bits(v)) - 1
 
 
 def _is_phi(v) -> bool:
-    return v.__class__ is Instruction and v.opcode == "phi"
+    return type(v) is _INSTRUCTION and v.opcode == "phi"
 
 
 def _not_of(T, m: int):
@@ -2023,7 +2029,7 @@ def _trivially_dead(fn) -> set:
     for b in fn.blocks:
         for i in b.instructions:
             for v in i.operands:  # (a phi's incoming values are its operands)
-                if v.__class__ is Instruction:
+                if type(v) is _INSTRUCTION:
                     add(v)
     return {i for b in fn.blocks for i in b.instructions
             if i.name is not None and i not in used and not _has_side_effect(i)}
@@ -2035,8 +2041,8 @@ def _cse_key(i, ops):
     const = Constant
     if len(ops) == 2:
         x, y = ops
-        kx = (0, _cval(x), x.type, x.text) if x.__class__ is const else (1, id(x), None, "")
-        ky = (0, _cval(y), y.type, y.text) if y.__class__ is const else (1, id(y), None, "")
+        kx = (0, _cval(x), x.type, x.text) if type(x) is const else (1, id(x), None, "")
+        ky = (0, _cval(y), y.type, y.text) if type(y) is const else (1, id(y), None, "")
         pred = i.predicate
         opc = i.opcode
         if (kx[0], kx[1]) > (ky[0], ky[1]):
@@ -2046,7 +2052,7 @@ def _cse_key(i, ops):
                 kx, ky = ky, kx
                 pred = _SWAP.get(pred, pred)
         return (opc, i.type, pred, kx, ky, tuple(i.indices) if i.indices else ())
-    ks = tuple((0, _cval(o), o.type, o.text) if o.__class__ is const else (1, id(o), None, "") for o in ops)
+    ks = tuple((0, _cval(o), o.type, o.text) if type(o) is const else (1, id(o), None, "") for o in ops)
     return (i.opcode, i.type, i.predicate, ks, tuple(i.indices) if i.indices else (), i.callee)
 
 
@@ -2078,7 +2084,7 @@ def _cse_keys():
         if len(ops) != 2 or (opc not in binops and opc != "icmp"):
             return _cse_key(i, ops)
         x, y = ops
-        xc, yc = x.__class__, y.__class__
+        xc, yc = type(x), type(y)
         if xc is Const:
             if yc is Const:
                 return _cse_key(i, ops)
@@ -2161,11 +2167,11 @@ def _run(p: _Pass, fn) -> None:
             opc = i.opcode
             if opc in binops:
                 x, y = i.operands
-                if x.__class__ is Inst and x in rep:
+                if type(x) is Inst and x in rep:
                     x = r(x)
-                if y.__class__ is Inst and y in rep:
+                if type(y) is Inst and y in rep:
                     y = r(y)
-                if i.type.__class__ is Int:
+                if type(i.type) is Int:
                     v = handlers[opc](x, y, limit, i)
                     if v is not None and v is not i:
                         rep[i] = v
@@ -2175,7 +2181,7 @@ def _run(p: _Pass, fn) -> None:
                 bo[i] = t if i.block is not None else False
                 # the key: the parser checked that every operand has the instruction's
                 # type, so a key with a value operand needs no type of its own
-                xc, yc = x.__class__, y.__class__
+                xc, yc = type(x), type(y)
                 if xc is Inst or xc is Arg:
                     if yc is Inst or yc is Arg:
                         k = (opc, y, x) if opc in comm and id(x) > id(y) else t
@@ -2195,7 +2201,7 @@ def _run(p: _Pass, fn) -> None:
                         rep[i] = v
                         continue
                 elif opc in simplified:
-                    ops = [o if o.__class__ is not Inst or o not in rep else r(o) for o in i.operands]
+                    ops = [o if type(o) is not Inst or o not in rep else r(o) for o in i.operands]
                     v = simplify(i, ops)
                     if v is not None and v is not i:
                         rep[i] = v
@@ -2204,14 +2210,14 @@ def _run(p: _Pass, fn) -> None:
                 if opc not in cse_ops or (opc == "call" and _intrinsic(i) is None):
                     continue
                 if ops is None:
-                    ops = [o if o.__class__ is not Inst or o not in rep else r(o) for o in i.operands]
+                    ops = [o if type(o) is not Inst or o not in rep else r(o) for o in i.operands]
                 k = key_of(i, ops)
             hit = table.get(k)
             if hit is None:
                 table[k] = i
                 continue
             cands: Any
-            if hit.__class__ is list:
+            if type(hit) is list:
                 cands = hit
             else:
                 cands = (hit,)
@@ -2221,7 +2227,7 @@ def _run(p: _Pass, fn) -> None:
                     rep[i] = h
                     break
             else:
-                if hit.__class__ is list:
+                if type(hit) is list:
                     hit.append(i)
                 else:
                     table[k] = [hit, i]
@@ -2231,7 +2237,7 @@ def _run(p: _Pass, fn) -> None:
                 push(c)
 
 
-_SIMPLIFIED = _BINOPS | {"phi", "icmp", "select", "call"}
+_SIMPLIFIED: Final = _BINOPS | {"phi", "icmp", "select", "call"}
 
 
 def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
@@ -2250,7 +2256,7 @@ def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
             us = r._users
             if us is None:
                 continue
-            for u in (us if us.__class__ is list else (us,)):
+            for u in (us if type(us) is list else (us,)):
                 if u.opcode == "phi" and u not in rep:
                     cand.add(u)
         work = []
@@ -2263,7 +2269,7 @@ def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
             for i in b.instructions:
                 if i.opcode == "phi" and i not in rep:
                     for v in i.operands:
-                        if v.__class__ is Inst and v in rep:
+                        if type(v) is Inst and v in rep:
                             work.append(i)
                             break
     budget = 4 * len(work) + 64
@@ -2282,7 +2288,7 @@ def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
             for blk in fn.blocks:
                 for u in blk.instructions:
                     for x in u.operands:
-                        if x.__class__ is Inst:
+                        if type(x) is Inst:
                             users.setdefault(x, []).append(u)
         for u in users.get(i, ()):
             if u in p.bo:
@@ -2343,11 +2349,11 @@ def _move_users(fn, rep: dict) -> None:
         us = r._users
         if us is None:
             continue
-        if us.__class__ is not list:
+        if type(us) is not list:
             us = [us]
         keep = [u for u in us if any(x is r for x in _operand_values(u))]
         r._users = None if not keep else keep[0] if len(keep) == 1 else keep
-        if w.__class__ is Inst or w.__class__ is Arg:
+        if type(w) is Inst or type(w) is Arg:
             new = [u for u in us if any(x is w for x in _operand_values(u))]
             if new:
                 g = gained.get(w)
@@ -2367,7 +2373,7 @@ def _move_users(fn, rep: dict) -> None:
 
     for w, new in gained.items():
         us = w._users
-        lst = [] if us is None else [us] if us.__class__ is not list else list(us)
+        lst = [] if us is None else [us] if type(us) is not list else list(us)
         for u in new:  # (into the list in program order: a value may have thousands)
             k = bisect_left(lst, pos(u), key=pos)
             if k == len(lst) or lst[k] is not u:
@@ -2383,7 +2389,7 @@ def _move_users(fn, rep: dict) -> None:
 # its divisor is a constant that cannot trap (else only where it is guaranteed to run).
 # 3 = a call, hoisted when the callee is an intrinsic that reads no memory and is not
 # convergent (speculatable ones anywhere, the others where guaranteed to run).
-_HOIST_KIND = dict.fromkeys((
+_HOIST_KIND: Final[dict] = dict.fromkeys((
     "add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr",
     "fadd", "fsub", "fmul", "fdiv", "frem",
     "trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp", "sitofp",
@@ -2394,17 +2400,17 @@ _HOIST_KIND.update(dict.fromkeys(("udiv", "sdiv", "urem", "srem"), 2))
 _HOIST_KIND["call"] = 3
 # generic intrinsics Intrinsics.td declares IntrNoMem + IntrSpeculatable (a call of one
 # is named with type suffixes: llvm.smin.i32)
-_SPECULATABLE_INTRINSICS = frozenset({
+_SPECULATABLE_INTRINSICS: Final = frozenset({
     "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax", "llvm.abs", "llvm.ctpop", "llvm.ctlz",
     "llvm.cttz", "llvm.bitreverse", "llvm.bswap", "llvm.fshl", "llvm.fshr"})
 # the opcodes hoistArithmetics may rewrite: hoistMulAddAssociation, hoistAddSub, hoistGEP,
 # hoistMinMax (an i1 and/or/select)
-_REASSOCIATED = {"mul": 1, "icmp": 2, "getelementptr": 3, "and": 4, "or": 4, "select": 4}
-_BINARY_OPERATORS = _BINOPS | {"udiv", "sdiv", "urem", "srem", "fadd", "fsub", "fmul", "fdiv", "frem"}
-_SIGNED_PREDICATES = frozenset({"slt", "sle", "sgt", "sge"})
+_REASSOCIATED: Final = {"mul": 1, "icmp": 2, "getelementptr": 3, "and": 4, "or": 4, "select": 4}
+_BINARY_OPERATORS: Final = _BINOPS | {"udiv", "sdiv", "urem", "srem", "fadd", "fsub", "fmul", "fdiv", "frem"}
+_SIGNED_PREDICATES: Final = frozenset({"slt", "sle", "sgt", "sge"})
 # LICM's IntAssociationUpperLimit (-licm-max-num-int-reassociations): measured with opt-19,
 # a sum of five products is rewritten, one of six is not
-_INT_ASSOCIATION_LIMIT = 5
+_INT_ASSOCIATION_LIMIT: Final = 5
 
 
 def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target=None) -> list:
@@ -2693,7 +2699,7 @@ class _LicmState:
                 if kind is None:
                     continue
                 for o in i.operands:
-                    if o.__class__ is Inst and o.block in body:
+                    if type(o) is Inst and o.block in body:
                         break
                 else:
                     if kind == 1:
@@ -2726,7 +2732,7 @@ class _LicmState:
                     self.gep(i, body, ph)
                 else:
                     t = i.type
-                    if t.__class__ is Int and t.bits == 1:
+                    if type(t) is Int and t.bits == 1:
                         self.min_max(i, body, ph)
             if gone:
                 insts[:] = [i for i in insts if i not in gone]
@@ -2750,7 +2756,7 @@ class _LicmState:
         """Instructions that may read ``v`` (see ``raw_users``), possibly repeated."""
         if self.lists_ok:
             us = v._users
-            out = [] if us is None else [us] if us.__class__ is not list else list(us)
+            out = [] if us is None else [us] if type(us) is not list else list(us)
             g = self.grew.get(v) if self.grew else None
             if g:
                 out.extend(g)
@@ -2762,7 +2768,7 @@ class _LicmState:
                 for b in self.fn.blocks:
                     for i in b.instructions:
                         for o in i.operands:
-                            if o.__class__ is Inst:
+                            if type(o) is Inst:
                                 lst = full.get(o)
                                 if lst is None:
                                     full[o] = [i]
@@ -2831,7 +2837,7 @@ class _LicmState:
     def one_use(self, v) -> bool:
         """hasOneUse among the live instructions (a user reading ``v`` twice uses it
         twice)."""
-        if v.__class__ is not Instruction:
+        if type(v) is not _INSTRUCTION:
             return False
         n = 0
         for u in self.raw_users(v):
@@ -2845,7 +2851,7 @@ class _LicmState:
         return n == 1
 
     def add_user(self, v, u) -> None:
-        if v.__class__ is Instruction:
+        if type(v) is _INSTRUCTION:
             lst = self.extra.get(v)
             if lst is None:
                 self.extra[v] = [u]
@@ -2962,16 +2968,16 @@ class _LicmState:
         variant side left; ``and``/``or`` of i1 or their select forms), the min/max
         intrinsic in the preheader, the new compare in place of ``i`` with its name."""
         t = i.type
-        if t.__class__ is not IntType or t.bits != 1:
+        if type(t) is not _INT_TYPE or t.bits != 1:
             return False
         ops = i.operands
         if i.opcode == "select":
             c, tv, fv = ops
             if c.type is not t and _bits(c) != 1:
                 return False
-            if _cval(tv) == 1 and tv.__class__ is Constant:
+            if _cval(tv) == 1 and type(tv) is _CONSTANT:
                 inverse, c1, c2 = True, c, fv  # (m_LogicalOr first)
-            elif _cval(fv) == 0 and fv.__class__ is Constant:
+            elif _cval(fv) == 0 and type(fv) is _CONSTANT:
                 inverse, c1, c2 = False, c, tv
             else:
                 return False
@@ -2980,14 +2986,14 @@ class _LicmState:
             c1, c2 = ops
 
         def inv(v):
-            return v.__class__ is not Instruction or v.block not in body
+            return type(v) is not _INSTRUCTION or v.block not in body
 
         def match(c):  # (its one use is asked last, below)
-            if c.__class__ is not Instruction or c.opcode != "icmp":
+            if type(c) is not _INSTRUCTION or c.opcode != "icmp":
                 return None
             lhs, rhs = c.operands
             p = c.predicate
-            if lhs.type.__class__ is not IntType or p in ("eq", "ne"):
+            if type(lhs.type) is not _INT_TYPE or p in ("eq", "ne"):
                 return None
             if inv(lhs):
                 lhs, rhs, p = rhs, lhs, _SWAP[p]
@@ -3013,7 +3019,7 @@ class _LicmState:
         signed = p in _SIGNED_PREDICATES
         if i.opcode == "select":
             # (a new unconditional use of the second bound: frozen)
-            base = rhs2.name if rhs2.__class__ in (Instruction, Argument) and rhs2.name \
+            base = rhs2.name if type(rhs2) in (Instruction, Argument) and rhs2.name \
                 and not rhs2.name.isdigit() else ""
             rhs2 = self.new("freeze", base + ".fr", rhs2.type, [rhs2], ph)
         what = ("s" if signed else "u") + ("min" if use_min else "max")
@@ -3036,12 +3042,12 @@ class _LicmState:
         (``invariant.gep``), the other (``gep``) in place of ``i``; inbounds kept when
         both were and every index is known non-negative."""
         src = i.operands[0]
-        if src.__class__ is not Instruction or src.opcode != "getelementptr" or src.block not in body:
+        if type(src) is not _INSTRUCTION or src.opcode != "getelementptr" or src.block not in body:
             return False
         Inst = Instruction
 
         def inv(v):
-            return v.__class__ is not Inst or v.block not in body
+            return type(v) is not Inst or v.block not in body
 
         if not inv(src.operands[0]) or not all(inv(x) for x in i.operands[1:]):
             return False
@@ -3053,7 +3059,7 @@ class _LicmState:
         if inb:
             p = self.analyses()
             for x in src.operands[1:] + i.operands[1:]:
-                if x.type.__class__ is not IntType:
+                if type(x.type) is not _INT_TYPE:
                     inb = False
                     break
                 z, _o = p.known(x)
@@ -3084,13 +3090,13 @@ class _LicmState:
         Inst = Instruction
 
         def inv(v):
-            return v.__class__ is not Inst or v.block not in body
+            return type(v) is not Inst or v.block not in body
 
         if inv(lhs):
             lhs, rhs, p = rhs, lhs, _SWAP[p]
         if inv(lhs) or not inv(rhs):
             return False
-        if lhs.opcode not in ("add", "sub") or "nsw" not in lhs.flags or lhs.type.__class__ is not IntType:
+        if lhs.opcode not in ("add", "sub") or "nsw" not in lhs.flags or type(lhs.type) is not _INT_TYPE:
             return False
         if self.is_dead(i) or not self.one_use(lhs):
             return False
@@ -3128,9 +3134,9 @@ class _LicmState:
         two sign bits or more, or their signed ranges (known bits intersected with
         computeConstantRange) cannot overflow; for a sub also ``a - (a srem y)`` and
         ``a - (a -nsw y)`` with ``a`` a constant (isGuaranteedNotToBeUndef)."""
-        if opc == "sub" and b.__class__ is Instruction and len(b.operands) == 2 and b.operands[0] is a \
+        if opc == "sub" and type(b) is _INSTRUCTION and len(b.operands) == 2 and b.operands[0] is a \
                 and (b.opcode == "srem" or (b.opcode == "sub" and "nsw" in b.flags)):
-            if a.__class__ is Constant and a.kind == "int":
+            if type(a) is _CONSTANT and a.kind == "int":
                 return True
         p = self.analyses()
         if p.sign_bits(a) > 1 and p.sign_bits(b) > 1:
@@ -3173,17 +3179,17 @@ class _LicmState:
         var, factor = i.operands
         Inst = Instruction
         # (one operand defined in the loop, the other not)
-        if var.__class__ is not Inst or var.block not in body:
+        if type(var) is not Inst or var.block not in body:
             var, factor = factor, var
-            if var.__class__ is not Inst or var.block not in body:
+            if type(var) is not Inst or var.block not in body:
                 return False
-        elif factor.__class__ is Inst and factor.block in body:
+        elif type(factor) is Inst and factor.block in body:
             return False
-        if i.type.__class__ is not IntType:
+        if type(i.type) is not _INT_TYPE:
             return False
 
         def inv(v):
-            return v.__class__ is not Inst or v.block not in body
+            return type(v) is not Inst or v.block not in body
 
         changes: list = []
         adds: list = []
@@ -3195,7 +3201,7 @@ class _LicmState:
             nodes.append(bo)  # (each must be used once: asked last, below)
             if bo.opcode == "add":
                 x, y = bo.operands
-                if x.__class__ is Inst and x.opcode in binops and y.__class__ is Inst and y.opcode in binops:
+                if type(x) is Inst and x.opcode in binops and type(y) is Inst and y.opcode in binops:
                     work.append(x)
                     work.append(y)
                     adds.append(bo)
@@ -3255,12 +3261,12 @@ class _LicmState:
                 continue
             cause = None
             for o in i.operands:
-                if o.__class__ is Constant:
+                if type(o) is _CONSTANT:
                     continue
                 if ua.is_divergent(o):
                     cause = o
                     break
-                if cycles and o.__class__ is Inst and o.block is not None:
+                if cycles and type(o) is Inst and o.block is not None:
                     for c in cycles:
                         if o.block in c and i.block not in c:
                             cause = o
@@ -3383,7 +3389,7 @@ def run_ir_passes(fn, ua=None, target=None):
 
 # --- CodeGenPrepare's branch folding -----------------------------------------------------
 
-_EXTRACT_SHIFTS = frozenset({"lshr", "ashr"})
+_EXTRACT_SHIFTS: Final = frozenset({"lshr", "ashr"})
 
 
 def sink_extract_bits(fn, erased=()) -> bool:
@@ -3410,10 +3416,10 @@ def sink_extract_bits(fn, erased=()) -> bool:
                 k += 1
             elif opc == "and" or opc == "trunc":
                 sh = u.operands[0]
-                if sh.__class__ is not Instruction or sh.opcode not in shifts or sh.block is b or u in erased:
+                if type(sh) is not _INSTRUCTION or sh.opcode not in shifts or sh.block is b or u in erased:
                     continue
                 c = sh.operands[1] if len(sh.operands) == 2 else None
-                if c.__class__ is not Constant or _cval(c) is None or not _extract_bits_reader(u, sh):
+                if type(c) is not _CONSTANT or _cval(c) is None or not _extract_bits_reader(u, sh):
                     continue
                 lst = found.get(sh)
                 if lst is None:
@@ -3458,7 +3464,7 @@ def number_unnamed(fn, unnamed: bool = False) -> list:
         for b in fn.blocks:
             for i in b.instructions:
                 i._text = None
-                if i.type is not VOID and (i.name is None or i.name.isdigit()):
+                if i.type is not _VOID_TYPE and (i.name is None or i.name.isdigit()):
                     if i.name != str(k):
                         i.name = str(k)
                         i.slot = None
@@ -3467,7 +3473,7 @@ def number_unnamed(fn, unnamed: bool = False) -> list:
         return renamed
     for b in fn.blocks:
         for i in b.instructions:
-            if i.type is not VOID and (i.name is None or i.name.isdigit()):
+            if i.type is not _VOID_TYPE and (i.name is None or i.name.isdigit()):
                 if i.name != str(k):
                     i.name = str(k)
                     i.slot = None
@@ -3547,7 +3553,7 @@ def _fold_constant_branches(fn, rep: dict) -> bool:
         if t0 is t1:
             keep, drop = t0, t0
         else:
-            cv = _cval(c) if c is not None and c.__class__ is Constant else None
+            cv = _cval(c) if c is not None and type(c) is _CONSTANT else None
             if cv is None:
                 continue
             keep, drop = (t0, t1) if cv else (t1, t0)
@@ -3715,7 +3721,7 @@ def _remove_predecessor(b, pred, rep: dict, last: bool) -> None:
                 continue
             if common is None:
                 common = v
-            elif not (_same(v, common) or (v.__class__ is Constant and common.__class__ is Constant
+            elif not (_same(v, common) or (type(v) is _CONSTANT and type(common) is _CONSTANT
                                            and v.type == common.type and v.text == common.text)):
                 common = False  # (constants are one value in LLVM when their type and text are)
                 break
@@ -3773,7 +3779,7 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
     for lst in wanted.values():
         for i in lst:
             for o in i.operands:
-                if o.__class__ is not Constant:
+                if type(o) is not _CONSTANT:
                     reads.add(o)
     Const = Constant
     rep: dict = {}
@@ -3785,7 +3791,7 @@ def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict
             if j.opcode not in opcodes or j.name is None or j in rep:
                 continue
             for o in j.operands:
-                if o.__class__ is not Const and o not in reads:
+                if type(o) is not Const and o not in reads:
                     break
             else:
                 o = None
@@ -3826,7 +3832,7 @@ def _candidate_users(rep: dict, grew: dict | None) -> list:
     for i in rep:
         us = i._users
         if us is not None:
-            if us.__class__ is list:
+            if type(us) is list:
                 out.extend(us)
             else:
                 out.append(us)
@@ -3848,22 +3854,22 @@ def _rewrite(fn, rep: dict, cands: list | None = None, grew: dict | None = None)
     for i in cands:
         ops = i.operands
         for o in ops:
-            if o.__class__ is inst and o in rep:
+            if type(o) is inst and o in rep:
                 break
         else:
             continue
-        i.operands = [rep.get(o, o) if o.__class__ is inst else o for o in ops]
+        i.operands = [rep.get(o, o) if type(o) is inst else o for o in ops]
         if grew is not None:
             for o in ops:
-                if o.__class__ is inst:
+                if type(o) is inst:
                     w = rep.get(o)
-                    if w is not None and w.__class__ is inst:
+                    if w is not None and type(w) is inst:
                         g = grew.get(w)
                         if g is None:
                             grew[w] = [i]
                         else:
                             g.append(i)
         if i.opcode == "phi":
-            i.incoming = [(rep.get(v, v) if v.__class__ is inst else v, blk) for v, blk in i.incoming]
+            i.incoming = [(rep.get(v, v) if type(v) is inst else v, blk) for v, blk in i.incoming]
         i._text = None
     fn.uses = None

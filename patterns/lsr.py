@@ -138,18 +138,28 @@ llc's later EarlyCSE does to the expanded code.
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from .ir import I32, Argument, Constant, Instruction
+
+# (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
+_CONSTANT: Final = Constant
+_INSTRUCTION: Final = Instruction
+
+# (``reversed`` called through an untyped name: mypyc 2.4 stops with an internal error on
+# ``for x in reversed(lst)`` over a list it cannot type; see patterns/sdag.py)
+_rev: Final[Any] = reversed
 
 __all__ = ["loop_strength_reduce", "claim"]
 
 # Opcodes whose result SCEV treats as an opaque value (SCEVUnknown) when no operand is
 # a constant (a constant shift is a multiply / division, ``xor x, -1`` a subtraction,
 # ``or`` with a constant may be an add, ``xor (and x, C), C`` an and).
-_OPAQUE = frozenset({"and", "or", "xor", "lshr", "ashr", "shl"})
+_OPAQUE: Final = frozenset({"and", "or", "xor", "lshr", "ashr", "shl"})
 
 # LLVM's Instruction opcode numbers for the kinds CompareValueComplexity meets here
 # (Value IDs of instructions are InstructionVal + opcode): only their order matters.
-_OPCODE_ORDER = {op: k for k, op in enumerate((
+_OPCODE_ORDER: Final = {op: k for k, op in enumerate((
     "ret", "br", "switch", "indirectbr", "invoke", "resume", "unreachable", "cleanupret", "catchret",
     "catchswitch", "callbr", "fneg", "add", "fadd", "sub", "fsub", "mul", "fmul", "udiv", "sdiv", "fdiv",
     "urem", "srem", "frem", "shl", "lshr", "ashr", "and", "or", "xor", "alloca", "load", "store",
@@ -159,7 +169,7 @@ _OPCODE_ORDER = {op: k for k, op in enumerate((
 
 
 def _is_const(v) -> bool:
-    return v.__class__ is Constant
+    return type(v) is _CONSTANT
 
 
 def _opaque(v, body) -> bool:
@@ -167,7 +177,7 @@ def _opaque(v, body) -> bool:
     opaque operation of two values, or an arithmetic shift right by a constant (1 to
     31) of a value that is not an add or shl (createSCEV looks for sext-of-trunc
     patterns only there)."""
-    if v.__class__ is not Instruction or v.block not in body:
+    if type(v) is not _INSTRUCTION or v.block not in body:
         return False
     if v.opcode == "phi":
         return True
@@ -181,7 +191,7 @@ def _ashr_by_constant(v) -> bool:
         return False
     a, b = v.operands
     return _is_const(b) and isinstance(b.value, int) and 1 <= b.value <= 31 and not _is_const(a) and \
-        not (a.__class__ is Instruction and a.opcode in ("add", "shl"))
+        not (type(a) is _INSTRUCTION and a.opcode in ("add", "shl"))
 
 
 def _no_int_min(x) -> bool:
@@ -193,14 +203,14 @@ def _no_int_min(x) -> bool:
 
 
 def _const_int(v):
-    return v.value & 0xFFFFFFFF if v.__class__ is Constant and isinstance(v.value, int) else None
+    return v.value & 0xFFFFFFFF if type(v) is _CONSTANT and isinstance(v.value, int) else None
 
 
 def _sign_bits(x, depth: int) -> int:
     """``_sign_bits1``, or the leading zeros of a value whose sign bit is known zero
     when more (ComputeNumSignBits falls back on computeKnownBits: ``and x, 7`` has 29)."""
     r = _sign_bits1(x, depth)
-    if r < 32 and x.__class__ is Instruction and _sign_zero(x, depth):
+    if r < 32 and type(x) is _INSTRUCTION and _sign_zero(x, depth):
         r = max(r, 32 - _umax(x, depth).bit_length())
     return r
 
@@ -214,7 +224,7 @@ def _sign_bits1(x, depth: int) -> int:
     if k is not None:
         v = k if k < 1 << 31 else ~k & 0xFFFFFFFF
         return 32 - v.bit_length()
-    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+    if type(x) is not _INSTRUCTION or depth > 4 or len(x.operands) != 2:
         return 1
     a, b = x.operands
     op, c = x.opcode, _const_int(b)
@@ -239,7 +249,7 @@ def _umax(x, depth: int) -> int:
     if k is not None:
         return k
     full = 0xFFFFFFFF
-    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+    if type(x) is not _INSTRUCTION or depth > 4 or len(x.operands) != 2:
         return full
     a, b = x.operands
     op, c = x.opcode, _const_int(b)
@@ -255,9 +265,9 @@ def _umax(x, depth: int) -> int:
 
 
 def _sign_zero(x, depth: int) -> bool:
-    if x.__class__ is Constant:
+    if type(x) is _CONSTANT:
         return isinstance(x.value, int) and 0 <= x.value < (1 << 31)
-    if x.__class__ is not Instruction or depth > 4 or len(x.operands) != 2:
+    if type(x) is not _INSTRUCTION or depth > 4 or len(x.operands) != 2:
         return False
     a, b = x.operands
     op = x.opcode
@@ -278,7 +288,7 @@ def _plain_user(u, v, body, sc) -> bool:
     variable amount or to the right by a constant not over an add or shl, a shift by
     ``v``), a multiply whose other operand is neither a constant nor a loop-invariant
     scale of a bare recurrence, or an ordered compare."""
-    if u.__class__ is not Instruction or u.block not in body or len(u.operands) != 2:
+    if type(u) is not _INSTRUCTION or u.block not in body or len(u.operands) != 2:
         return False
     a, b = u.operands
     other = b if a is v else a
@@ -321,7 +331,7 @@ def _users(fn) -> dict:
     for b in fn.blocks:
         for i in b.instructions:
             for o in i.operands:
-                if o.__class__ is Inst:
+                if type(o) is Inst:
                     lst = get(o)
                     if lst is None:
                         us[o] = [i]
@@ -363,6 +373,18 @@ class _Claim:
         self.header, self.pre, self.latch, self.cmp = header, pre, latch, cmp
         self.iv, self.inext = iv, inext
         self.start, self.uses, self.chain = start, uses, chain
+        # set by ``claim`` once the loop is taken
+        self.split: Any = None
+        self.compares: list = []
+        self.sc: Any = None
+        self.body: Any = None
+        self.users: Any = None
+        self.fn_blocks: list = []
+        self.pinned_readers: set = set()
+        # memos: ``_reader_pins``, ``_found_values``, ``_computed``
+        self.pins: dict = {}
+        self.sums: dict | None = None
+        self.computed: set | None = None
 
 
 def _invariant_atom(v, body) -> bool:
@@ -370,7 +392,7 @@ def _invariant_atom(v, body) -> bool:
     outside the loop that is a load, a call or an opaque operation."""
     if isinstance(v, Argument):
         return True
-    if v.__class__ is not Instruction or v.block in body:
+    if type(v) is not _INSTRUCTION or v.block in body:
         return False
     if v.opcode in ("load", "call"):
         return True
@@ -389,7 +411,7 @@ class _Scev:
         self.vmemo: dict = {}
 
     def of(self, v):
-        if v.__class__ is Constant:
+        if type(v) is _CONSTANT:
             return ({}, {}, v.value if isinstance(v.value, int) else None, 0) if isinstance(v.value, int) else None
         if v is self.iv:
             return ({}, {}, 0, 1)
@@ -406,7 +428,7 @@ class _Scev:
         is): an opaque value of the loop, a sum with loop-variant terms or a recurrence
         of the loop, or a constant multiple, shift, mask or product of a value that
         varies (SCEV folds no product of a varying value to an invariant)."""
-        if v.__class__ is not Instruction or v.block not in self.body:
+        if type(v) is not _INSTRUCTION or v.block not in self.body:
             return False
         r = self.vmemo.get(v)
         if r is None:
@@ -435,7 +457,7 @@ class _Scev:
             return ({v: 1}, {}, 0, 0)
         if _invariant_atom(v, self.body):
             return ({}, {v: 1}, 0, 0)
-        if v.__class__ is not Instruction or v.block not in self.body or v.type != I32:
+        if type(v) is not _INSTRUCTION or v.block not in self.body or v.type != I32:
             return None
         ops = v.operands
         if self.iv not in ops and (_product(v, self.body) or _udiv(v, self.body) or _scaled(v, self.body)):
@@ -450,7 +472,7 @@ class _Scev:
             seen: set = set()
             for x in list(r[0]) + list(r[1]):
                 fs = {x.operands[0]} if _scale(x) else \
-                    set(x.operands) if x.__class__ is Instruction and x.opcode == "mul" else {x}
+                    set(x.operands) if type(x) is _INSTRUCTION and x.opcode == "mul" else {x}
                 if fs & seen:
                     return None
                 seen |= fs
@@ -491,7 +513,7 @@ def _scale(v):
     """The constant C of ``v`` = ``mul x, C`` (2 <= C < 2^31) or ``shl x, k`` (1 <= k <=
     30, C = 2^k), both without flags: SCEV's C * x (a SCEVMulExpr with a constant
     first). None for other values."""
-    if v.__class__ is not Instruction or v.flags or len(v.operands) != 2 or v.opcode not in ("mul", "shl"):
+    if type(v) is not _INSTRUCTION or v.flags or len(v.operands) != 2 or v.opcode not in ("mul", "shl"):
         return None
     a, b = v.operands
     k = _const_int(b)
@@ -514,9 +536,9 @@ def _kind(x, k: int) -> str:
     """The expander's term kind of coefficient ``k`` times the atom ``x``."""
     if _scale(x):
         return "ns" if k == -1 else "s"
-    if x.__class__ is Instruction and x.opcode == "mul":
+    if type(x) is _INSTRUCTION and x.opcode == "mul":
         return "np" if k == -1 else "p"
-    if x.__class__ is Instruction and x.opcode == "lshr" and _is_const(x.operands[1]):
+    if type(x) is _INSTRUCTION and x.opcode == "lshr" and _is_const(x.operands[1]):
         return "nd" if k == -1 else "d"  # (x /u 2^C: an lshr by a variable amount is a value)
     return "n" if k == -1 else "u"
 
@@ -565,7 +587,7 @@ def _phi_reader_ok(u, v, sc, body, dom) -> bool:
     return True
 
 
-def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | None":
+def claim(fn, header, body, users: Any = None, dom=None) -> "_Claim | None":
     """The loop's parts when it is of the modeled class (module docstring), else None.
     ``users``: each live instruction's live readers (``_live_users``); ``dom``: the
     dominator tree (``patterns.irpasses._dom_tree``), without which no phi reader of
@@ -584,21 +606,21 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     if br is None or br.opcode != "br" or len(br.operands) != 1 or len(latch.successors) != 2:
         return None
     cmp = br.operands[0]
-    if (cmp.__class__ is not Instruction or cmp.opcode != "icmp" or cmp.block is not latch
+    if (type(cmp) is not _INSTRUCTION or cmp.opcode != "icmp" or cmp.block is not latch
             or cmp.predicate in ("eq", "ne") or users.get(cmp) != [br]):
         return None
     inext, bound = cmp.operands
-    if bound.__class__ is Instruction and bound.block in body:
+    if type(bound) is _INSTRUCTION and bound.block in body:
         return None
-    if inext.__class__ is not Instruction or inext.opcode != "add" or inext.block not in body or inext.type != I32:
+    if type(inext) is not _INSTRUCTION or inext.opcode != "add" or inext.block not in body or inext.type != I32:
         return None
     iv, one = inext.operands
-    if not (_is_const(one) and one.value == 1) or iv.__class__ is not Instruction or iv.opcode != "phi":
+    if not (_is_const(one) and one.value == 1) or type(iv) is not _INSTRUCTION or iv.opcode != "phi":
         return None
     if iv.block is not header or len(iv.incoming) != 2 or inext.flags:
         return None
     inc = dict((blk, v) for v, blk in iv.incoming)
-    start = inc.get(pre)
+    start: Any = inc.get(pre)
     if inc.get(latch) is not inext or not (_is_const(start) and start.value == 0):
         return None
     if sorted(map(id, users.get(inext, []))) != sorted((id(iv), id(cmp))):
@@ -621,7 +643,7 @@ def claim(fn, header, body, users: dict | None = None, dom=None) -> "_Claim | No
     def visit(v) -> bool:
         # each value's readers in use-list order (most recent first: as a parsed
         # module's use lists are), depth first, as IVUsers walks them
-        for u in reversed(list(dict.fromkeys(users.get(v, [])))):
+        for u in _rev(list(dict.fromkeys(users.get(v, [])))):
             if u is inext or u is iv or (v is inext and u is cmp):
                 continue
             if u.block not in body:
@@ -742,7 +764,7 @@ def _reader_pins(u, x, sc) -> "bool | None":
         if len(ops) != 2 or ops[0] is ops[1]:
             return None
         other = ops[1] if ops[0] is x else ops[0]
-        if other.__class__ is Constant or other.__class__ is not Instruction or other.block not in sc.body:
+        if type(other) is _CONSTANT or type(other) is not _INSTRUCTION or other.block not in sc.body:
             return True
         e = sc.of(other)
         if e is None:
@@ -773,13 +795,13 @@ def _pinned(c, x, dom) -> "bool | None":
     loop) a use of its own, so a formula reading reg(x) costs no register: some reader
     of ``x`` in a block the loop header dominates (for a phi, the block the value comes
     from) ``_reader_pins`` it. None where some reader cannot be placed."""
-    memo = c.__dict__.setdefault("pins", {})
+    memo = c.pins
     if x in memo:
         return memo[x]
     _kids, pre, post = dom
     h = c.header
     dead = getattr(c.users, "dead", ())
-    r = False
+    r: Any = False
     for b in c.fn_blocks:
         for u in b.instructions:
             if not any(o is x for o in u.operands):
@@ -809,7 +831,7 @@ def _found_values(c, var: dict) -> list:
     before building it: FindValueInExprValueMap; never for a single value)."""
     if len(var) < 2 and all(k == 1 for k in var.values()):
         return []
-    sums = getattr(c, "sums", None)
+    sums = c.sums
     if sums is None:
         sums = c.sums = {}
         for b in c.body:
@@ -824,7 +846,7 @@ def _found_values(c, var: dict) -> list:
 def _computed(c) -> set:
     """The values whose SCEV IVUsers has certainly computed by the time LSR expands:
     the interesting values and, through the sums SCEV looks into, their operands."""
-    done = getattr(c, "computed", None)
+    done = c.computed
     if done is None:
         done = c.computed = set()
         work = list(c.chain)
@@ -834,7 +856,7 @@ def _computed(c) -> set:
                 continue
             done.add(x)
             if x.opcode in ("add", "sub") or (x.opcode == "xor" and _is_const(x.operands[1])):
-                work.extend(o for o in x.operands if o.__class__ is Instruction and o.block in c.body)
+                work.extend(o for o in x.operands if type(o) is _INSTRUCTION and o.block in c.body)
     return done
 
 
@@ -844,11 +866,11 @@ def _complexity(a, b, depth: dict, level: int = 0) -> int:
     if level > 1:  # (MaxValueCompareDepth 2; the values compared are at depth 1)
         return 0
     def kind(v):
-        if v.__class__ is Constant:  # (LLVM's value IDs: constants, arguments, instructions)
+        if type(v) is _CONSTANT:  # (LLVM's value IDs: constants, arguments, instructions)
             return (0, 0)
         if isinstance(v, Argument):
             return (1, 0)
-        if v.__class__ is Instruction:
+        if type(v) is _INSTRUCTION:
             return (2, _OPCODE_ORDER.get(v.opcode, 99))
         return (0, 0)
 
@@ -857,7 +879,7 @@ def _complexity(a, b, depth: dict, level: int = 0) -> int:
         return -1 if ka < kb else 1
     if isinstance(a, Argument):
         return a.index - b.index
-    if a.__class__ is not Instruction:
+    if type(a) is not _INSTRUCTION:
         return 0
     if a.block is not b.block:
         da, db = depth.get(a.block, 0), depth.get(b.block, 0)
@@ -886,7 +908,7 @@ class _Expander:
 
     def loop_of(self, v):
         """The innermost loop holding ``v``'s definition (getRelevantLoop), or None."""
-        if v.__class__ is not Instruction:
+        if type(v) is not _INSTRUCTION:
             return None
         hs = self.home.get(v.block)
         return hs[0] if hs else None
@@ -896,13 +918,13 @@ class _Expander:
         return 0 if h is None else self.depth.get(h, 0)
 
     def invariant_in(self, v, h) -> bool:
-        return v.__class__ is not Instruction or v.block not in self.bodies[h]
+        return type(v) is not _INSTRUCTION or v.block not in self.bodies[h]
 
     def binop(self, opc, a, b, anchor, flags=frozenset()):
         """InsertBinop: constants fold; an equal instruction among the six before the
         insertion point is reused; else it goes out of every loop both operands are
         invariant in (to that loop's preheader end) and is inserted there."""
-        if a.__class__ is Constant and b.__class__ is Constant:
+        if type(a) is _CONSTANT and type(b) is _CONSTANT:
             x, y = a.value, b.value
             r = (x + y) if opc == "add" else (x - y) if opc == "sub" else (x * y)
             r &= 0xFFFFFFFF
@@ -1035,7 +1057,7 @@ class _Expander:
                 acc = self.binop("sub", acc, x, anchor)
             else:
                 w = Constant(self.ty, str(x), "int", x) if kind == "c" else x
-                if acc.__class__ is Constant:
+                if type(acc) is _CONSTANT:
                     acc, w = w, acc
                 acc = self.binop("add", acc, w, anchor)
         return acc
@@ -1060,16 +1082,16 @@ class _Expander:
         three operands)."""
         ops = [Constant(self.ty, "-1", "int", -1)] + self.factors(p)
         ops.reverse()
-        ops = sorted(ops, key=lambda o: 0 if o.__class__ is Constant else self.rank(o))
+        ops = sorted(ops, key=lambda o: 0 if type(o) is _CONSTANT else self.rank(o))
         prod = None
         for o in ops:
             if prod is None:
                 prod = o
-            elif o.__class__ is Constant:
+            elif type(o) is _CONSTANT:
                 prod = self.binop("sub", Constant(self.ty, "0", "int", 0), prod, anchor)
             else:
                 w = o
-                if prod.__class__ is Constant:
+                if type(prod) is _CONSTANT:
                     prod, w = w, prod
                 prod = self.binop("mul", prod, w, anchor)
         return prod
@@ -1149,7 +1171,8 @@ def _decided(c, ex, dom) -> bool:
                                                 for y in b.instructions):
                     return False
             elif x.opcode == "mul":
-                if _complexity(*ex.factors(x), ex.depth) == 0:
+                fa, fb = ex.factors(x)
+                if _complexity(fa, fb, ex.depth) == 0:
                     return False  # (factors tying: their order is the one SCEV built)
                 if any(y is not x and y.opcode == "mul" and set(y.operands) == set(x.operands)
                        for b in c.body for y in b.instructions):
@@ -1169,7 +1192,7 @@ def _decided(c, ex, dom) -> bool:
                 # (against the new IV: its first incoming value is the increment, an
                 # add in the loop; x's first is from outside the loop or a constant)
                 y = x.operands[0] if x.operands else None
-                if y.__class__ is Instruction and y.opcode == "add" and ex.depth.get(y.block, 0) == \
+                if type(y) is _INSTRUCTION and y.opcode == "add" and ex.depth.get(y.block, 0) == \
                         ex.depth.get(c.latch, 0):
                     return False
     return True
@@ -1187,7 +1210,7 @@ def _negation_of(c, y, x) -> bool:
 def _same_scaled(y, x) -> bool:
     """``y`` is another constant multiple with ``x``'s SCEV C * v (``_scale``), flags
     or not."""
-    if y.__class__ is not Instruction or y.opcode not in ("mul", "shl") or len(y.operands) != 2 or \
+    if type(y) is not _INSTRUCTION or y.opcode not in ("mul", "shl") or len(y.operands) != 2 or \
             y.operands[0] is not x.operands[0]:
         return False
     k = _const_int(y.operands[1])
@@ -1293,7 +1316,7 @@ def _insert_point(reader, value, idom, dom, home, depth, inserted):
 
 def _same(x, y) -> bool:
     """The same value (constants by value: LLVM uniques them)."""
-    return x is y or (x.__class__ is Constant and y.__class__ is Constant and x == y)
+    return x is y or (type(x) is _CONSTANT and type(y) is _CONSTANT and x == y)
 
 
 def _preheader(h, body):
@@ -1356,8 +1379,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
         return name
 
     i32 = claims[0].iv.type
-    created = []
-    home = {}  # block -> headers of the loops holding it, innermost first
+    created: list = []
+    home: dict = {}  # block -> headers of the loops holding it, innermost first
     for h in sorted(bodies, key=lambda h: -len(bodies[h])):
         for x in bodies[h]:
             home.setdefault(x, []).insert(0, h)
@@ -1450,7 +1473,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
                 reader.incoming = [(final if x is value else x, blk) for x, blk in reader.incoming]
             reader._text = None
             everyone[value].remove(reader)
-            if final.__class__ is Instruction:
+            if type(final) is _INSTRUCTION:
                 everyone.setdefault(final, []).append(reader)
     for c in claims:
         # an equality compare of %i: LSR puts %i first; one with a loop-invariant N
@@ -1463,7 +1486,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
                 u._text = None
     for i, _old in created:  # (an expansion may read an interesting value it found)
         for o in i.operands:
-            if o.__class__ is Instruction:
+            if type(o) is _INSTRUCTION:
                 everyone.setdefault(o, []).append(i)
     _delete_dead([x for c in claims for x in c.chain], everyone, dead0)
     if readers is not None:
@@ -1498,7 +1521,7 @@ def _dead(fn, users: dict) -> set:
             continue
         dead.add(d)
         for o in d.operands:
-            if o.__class__ is Instruction and o not in dead:
+            if type(o) is _INSTRUCTION and o not in dead:
                 n = gone[o] = gone.get(o, 0) + 1
                 if n == len(users[o]) and not _has_side_effect(o) and not o.is_terminator:
                     work.append(o)
@@ -1509,7 +1532,8 @@ class _LiveUsers:
     """Each live instruction's live readers, filtered when first asked (``get``)."""
 
     def __init__(self, users: dict, dead: set):
-        self.users, self.dead, self.memo = users, dead, {}
+        self.users, self.dead = users, dead
+        self.memo: dict = {}
 
     def get(self, v, default=None):
         r = self.memo.get(v)
@@ -1562,7 +1586,7 @@ def _note_divergence(fn, ua, created) -> None:
     except (KeyError, AttributeError):
         return
     table = getattr(ua, "_divergent", None)
-    new = {}
+    new: dict = {}
 
     def div(v):
         return new[v] if v in new else ua.is_divergent(v)
@@ -1573,10 +1597,10 @@ def _note_divergence(fn, ua, created) -> None:
             # (its start: an existing value, or one expanded before it; its increment,
             # made after it, is as divergent as the phi)
             cause = old if ua.is_divergent(old) else next(
-                (o for o in i.operands if o.__class__ is not Constant and (o in new or o not in later) and div(o)),
+                (o for o in i.operands if type(o) is not _CONSTANT and (o in new or o not in later) and div(o)),
                 None)
         else:
-            cause = next((o for o in i.operands if o.__class__ is not Constant and div(o)), None)
+            cause = next((o for o in i.operands if type(o) is not _CONSTANT and div(o)), None)
         new[i] = cause is not None
         if cause is not None:
             fu.divergent[i] = cause

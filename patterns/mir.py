@@ -28,6 +28,8 @@ SIFixSGPRCopies moves SALU users of VGPR values to the VALU).
 
 from __future__ import annotations
 
+from typing import Final
+
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -55,13 +57,13 @@ class MirFunction:
 
 
 # (the expressions are compiled when read_mir first runs: printing needs none of them)
-_NAME = r"^name:\s+'?\"?([^'\"\s]+)"
-_BLOCK = r"^\s+(bb\.\d+[^:]*):"
+_NAME: Final = r"^name:\s+'?\"?([^'\"\s]+)"
+_BLOCK: Final = r"^\s+(bb\.\d+[^:]*):"
 # defs: "%12:sreg_32 = ", "%4:sgpr_64(p4) = ", "$vgpr0 = ", "%1:vgpr_32, %2:sreg_64_xexec = "
-_DEFS = r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*"
-_FLAGS = {"nuw", "nsw", "exact", "nofpexcept", "early-clobber", "disjoint", "contract",
-          "afn", "reassoc", "nnan", "ninf", "nsz", "arcp", "fast", "dead", "renamable", "undef"}
-_OPC = r"^([A-Z][A-Za-z0-9_]*)\b"
+_DEFS: Final = r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*"
+_FLAGS: Final = {"nuw", "nsw", "exact", "nofpexcept", "early-clobber", "disjoint", "contract",
+                 "afn", "reassoc", "nnan", "ninf", "nsz", "arcp", "fast", "dead", "renamable", "undef"}
+_OPC: Final = r"^([A-Z][A-Za-z0-9_]*)\b"
 
 
 def read_mir(text: str) -> list[MirFunction]:
@@ -139,7 +141,7 @@ def opcode_multiset(opcodes, modeled) -> Counter:
     return Counter(o for o in opcodes if o in modeled)
 
 
-_LOWER: dict = {}  # register class name -> its MIR spelling (lower case)
+_LOWER: Final[dict] = {}  # register class name -> its MIR spelling (lower case)
 
 
 def mir_line(mi, indent: str = "    ") -> str:

@@ -60,43 +60,43 @@ and its map of constant nodes is kept for the combines (``take_constants``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 # (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
 # error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
-_rev: Any = reversed
+_rev: Final[Any] = reversed
 
 from tdgen.errors import ParseError, VerifyError, expected
 
 __all__ = ["SDNode", "SelectionDAG", "build_function_dags", "ISD_OF_BINOP", "CONDCODES", "vt_of"]
 
 # IR binary opcode -> ISD opcode
-ISD_OF_BINOP = {
+ISD_OF_BINOP: Final = {
     "add": "ISD::ADD", "sub": "ISD::SUB", "mul": "ISD::MUL", "and": "ISD::AND",
     "or": "ISD::OR", "xor": "ISD::XOR", "shl": "ISD::SHL", "lshr": "ISD::SRL",
     "ashr": "ISD::SRA", "udiv": "ISD::UDIV", "sdiv": "ISD::SDIV", "urem": "ISD::UREM",
     "srem": "ISD::SREM",
 }
-ISD_OF_CAST = {"zext": "ISD::ZERO_EXTEND", "sext": "ISD::SIGN_EXTEND", "trunc": "ISD::TRUNCATE",
-               "bitcast": "ISD::BITCAST", "freeze": "ISD::FREEZE"}
-CONDCODES = {"eq": "SETEQ", "ne": "SETNE", "slt": "SETLT", "sle": "SETLE", "sgt": "SETGT",
-             "sge": "SETGE", "ult": "SETULT", "ule": "SETULE", "ugt": "SETUGT", "uge": "SETUGE"}
+ISD_OF_CAST: Final = {"zext": "ISD::ZERO_EXTEND", "sext": "ISD::SIGN_EXTEND", "trunc": "ISD::TRUNCATE",
+                      "bitcast": "ISD::BITCAST", "freeze": "ISD::FREEZE"}
+CONDCODES: Final = {"eq": "SETEQ", "ne": "SETNE", "slt": "SETLT", "sle": "SETLE", "sgt": "SETGT",
+                    "sge": "SETGE", "ult": "SETULT", "ule": "SETULE", "ugt": "SETUGT", "uge": "SETUGE"}
 # Generic LLVM intrinsics that become plain ISD nodes (name prefix -> opcode).
-ISD_OF_INTRINSIC = {
+ISD_OF_INTRINSIC: Final = {
     "llvm.ctpop": "ISD::CTPOP", "llvm.bitreverse": "ISD::BITREVERSE", "llvm.bswap": "ISD::BSWAP",
     "llvm.smin": "ISD::SMIN", "llvm.smax": "ISD::SMAX", "llvm.umin": "ISD::UMIN",
     "llvm.umax": "ISD::UMAX", "llvm.abs": "ISD::ABS",
     "llvm.ctlz": "ISD::CTLZ", "llvm.cttz": "ISD::CTTZ",
 }
-COMMUTATIVE = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR",
-                         "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
+COMMUTATIVE: Final = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR",
+                                "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
 
-GLUE_OPCODES = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::CopyToReg", "ISD::TokenFactor",
-                          "ISD::Register", "ISD::BR", "ISD::BRCOND", "ISD::RET", "ISD::PHI_USE",
-                          "ISD::LOAD", "ISD::STORE", "ISD::Constant", "ISD::PTRADD", "ISD::SETCC",
-                          "ISD::BITCAST", "ISD::FREEZE", "ISD::UNDEF", "ISD::ZERO_EXTEND",
-                          "ISD::SIGN_EXTEND", "ISD::TRUNCATE", "ISD::SELECT", "ISD::CALL",
-                          "ISD::VALUETYPE"})
+GLUE_OPCODES: Final = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::CopyToReg", "ISD::TokenFactor",
+                                 "ISD::Register", "ISD::BR", "ISD::BRCOND", "ISD::RET", "ISD::PHI_USE",
+                                 "ISD::LOAD", "ISD::STORE", "ISD::Constant", "ISD::PTRADD", "ISD::SETCC",
+                                 "ISD::BITCAST", "ISD::FREEZE", "ISD::UNDEF", "ISD::ZERO_EXTEND",
+                                 "ISD::SIGN_EXTEND", "ISD::TRUNCATE", "ISD::SELECT", "ISD::CALL",
+                                 "ISD::VALUETYPE"})
 
 
 def vt_of(ty) -> str:
@@ -121,7 +121,16 @@ class SDNode:
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
                  "mark", "users", "wlix", "kbc", "klz", "ksb")
+    # (the fields the hot code reads, typed: a compiled build reads them natively)
+    id: int
+    opcode: str
+    vt: str
     ops: list[SDNode]
+    divergent: bool
+    uses: int
+    mark: int
+    wlix: int
+    kbc: dict | None
 
     def __init__(self, id, opcode, vt, ops=(), value=None, cc=None, ir=None, intrinsic=None,
                  reg=None, block=None, target_op=None):
@@ -186,9 +195,9 @@ class SDNode:
 
 
 # SDNode's fields (its ``__slots__``; a compiled build's native class has no such attribute)
-NODE_FIELDS = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
-               "source", "chain", "intrinsic", "reg", "block", "target_op",
-               "mark", "users", "wlix", "kbc", "klz", "ksb")
+NODE_FIELDS: Final = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
+                      "source", "chain", "intrinsic", "reg", "block", "target_op",
+                      "mark", "users", "wlix", "kbc", "klz", "ksb")
 
 
 def _blank_native(cls) -> SDNode:
@@ -198,13 +207,13 @@ def _blank_native(cls) -> SDNode:
 # A node whose every field the caller sets: made without running ``__init__`` as plain
 # Python; a compiled build's SDNode is a native class, which ``object.__new__`` cannot
 # make, and constructing one there costs less than the call it saves.
-_new_node: Any = object.__new__ if SDNode.__new__ is object.__new__ else _blank_native
+_new_node: Final[Any] = object.__new__ if SDNode.__new__ is object.__new__ else _blank_native
 
 
 def _mk(id, opcode, vt, ops, ir, block) -> SDNode:
     """``SDNode(id, opcode, vt, ops, ir=ir, block=block)`` for the DAG builder, which
     passes a new list ``ops`` (kept, not copied) and sets any other field itself."""
-    n = _new_node(SDNode)
+    n: SDNode = _new_node(SDNode)
     n.id = id
     n.opcode = opcode
     n.vt = vt
@@ -295,10 +304,10 @@ def _const_int(v) -> int | None:
         return None
 
 
-_INT_BITS: dict = {}
+_INT_BITS: Final[dict] = {}
 
 
-_GETNODE_FOLD = {
+_GETNODE_FOLD: Final = {
     "ISD::ADD": lambda a, b: a + b, "ISD::SUB": lambda a, b: a - b, "ISD::MUL": lambda a, b: a * b,
     "ISD::AND": lambda a, b: a & b, "ISD::OR": lambda a, b: a | b, "ISD::XOR": lambda a, b: a ^ b,
     "ISD::SHL": lambda a, b: a << b, "ISD::SRL": lambda a, b: (a & 0xFFFFFFFF) >> b, "ISD::SRA": lambda a, b: a >> b,
@@ -311,8 +320,8 @@ def _get_node_folds(isd: str, vt, a, b, const):
     moved to the right of a commutative op, ``x +|-|'|'|^ 0``, ``x & 0``, shifts of and
     by 0): (the existing or constant node it returns or None, the operands for a new
     node)."""
-    ac = a.opcode == "ISD::Constant" and a.value.__class__ is int
-    bc = b.opcode == "ISD::Constant" and b.value.__class__ is int
+    ac = a.opcode == "ISD::Constant" and type(a.value) is int
+    bc = b.opcode == "ISD::Constant" and type(b.value) is int
     if ac and bc:
         f = _GETNODE_FOLD.get(isd)
         if f is not None and vt == "i32" and (isd not in _SHIFT_OPS or 0 <= b.value & 0xFFFFFFFF < 32):
@@ -330,7 +339,7 @@ def _get_node_folds(isd: str, vt, a, b, const):
     return None, a, b
 
 
-_SHIFT_OPS = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
+_SHIFT_OPS: Final = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
 
 
 def _wrap(value: int, vt: str) -> int:
@@ -352,11 +361,11 @@ def _wrap(value: int, vt: str) -> int:
     return value
 
 
-_SIDE_EFFECTS = frozenset({"store", "br", "ret", "switch", "unreachable", "atomicrmw", "cmpxchg", "fence"})
+_SIDE_EFFECTS: Final = frozenset({"store", "br", "ret", "switch", "unreachable", "atomicrmw", "cmpxchg", "fence"})
 
 
-_CSE_OPS = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze"}
-_COMMUTATIVE_IR = frozenset({"add", "mul", "and", "or", "xor"})
+_CSE_OPS: Final = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze"}
+_COMMUTATIVE_IR: Final = frozenset({"add", "mul", "and", "or", "xor"})
 
 
 def _class_is(cls, name: str, cache: dict) -> bool:
@@ -368,7 +377,7 @@ def _class_is(cls, name: str, cache: dict) -> bool:
     return hit
 
 
-_CONSTANT_CLASS: dict = {}  # IR class -> is it the Constant class (see _class_is)
+_CONSTANT_CLASS: Final[dict] = {}  # IR class -> is it the Constant class (see _class_is)
 
 
 def _cse_key(v, rep, is_const: dict, type_text: dict):
@@ -376,7 +385,7 @@ def _cse_key(v, rep, is_const: dict, type_text: dict):
     ``(1, id of its representative, "")`` (only instructions have representatives). The
     class test is cached in ``is_const``, a type's text per type object in ``type_text``."""
     c: Any
-    cls = v.__class__
+    cls = type(v)
     c = is_const.get(cls)
     if c is None:
         c = _class_is(cls, "Constant", is_const)
@@ -390,7 +399,7 @@ def _cse_key(v, rep, is_const: dict, type_text: dict):
 
 
 # [(function, its CFG as _cfg_shape saw it, its idom)] while build_function_dags runs
-_SHARED_IDOM: list = []
+_SHARED_IDOM: Final[list] = []
 
 
 def _cfg_shape(fn) -> list:
@@ -488,11 +497,11 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
             if len(operands) == 2:
                 # two operands (most instructions): both keys at once, without a list
                 x, y = operands
-                if is_const.get(x.__class__) is False:
+                if is_const.get(type(x)) is False:
                     kx = (1, id(rep.get(x, x)), "")
                 else:
                     kx = _cse_key(x, rep, is_const, type_text)
-                if is_const.get(y.__class__) is False:
+                if is_const.get(type(y)) is False:
                     ky = (1, id(rep.get(y, y)), "")
                 else:
                     ky = _cse_key(y, rep, is_const, type_text)
@@ -546,7 +555,7 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
     if mode == "aggressive":
         # Only instructions of ``fn`` can be in ``users`` (and only they are keys of
         # ``rep``): other operands (constants, arguments) are skipped by their class.
-        inst_classes = {i.__class__ for i in insts}
+        inst_classes = {type(i) for i in insts}
         live = set()
         side, maybe = _SIDE_EFFECTS, ("call", "load")  # (_has_side_effect answers False for the rest)
         work = [i for i in insts if i.opcode in side or i.opcode in maybe and _has_side_effect(i)]
@@ -557,7 +566,7 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
                 continue
             live.add(i)
             for v in (i.operands if i.opcode != "phi" else [v for v, _b in i.incoming]):
-                if v.__class__ in inst_classes:
+                if type(v) in inst_classes:
                     v = rep.get(v, v)
                     if v in users and v not in live:
                         push(v)
@@ -595,7 +604,7 @@ def _has_side_effect(i) -> bool:
     return False
 
 
-_SINKABLE = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select", "getelementptr"}
+_SINKABLE: Final = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select", "getelementptr"}
 
 
 def _sinkable_call(ins) -> bool:
@@ -804,14 +813,14 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
     # users of each placed instruction: the instructions using it (``iusers``) and the
     # incoming blocks of the phis using it (``pusers``). Only instructions are keys of
     # ``rep``: other operands (constants, arguments) are skipped by their class.
-    inst_classes = {i.__class__ for i in home}
+    inst_classes = {type(i) for i in home}
     iusers: dict = {}
     pusers: dict = {}
     for b in blocks:
         for u in place[b]:
             if u.opcode == "phi":
                 for v, pb in u.incoming:
-                    if v.__class__ not in inst_classes:
+                    if type(v) not in inst_classes:
                         continue
                     v = rep.get(v, v)
                     if v in home:
@@ -824,7 +833,7 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
                             us.append(pb)
             else:
                 for v in u.operands:
-                    if v.__class__ not in inst_classes:
+                    if type(v) not in inst_classes:
                         continue
                     v = rep.get(v, v)
                     us = iusers.get(v)
@@ -872,7 +881,7 @@ def _sink(fn, live: set, rep: dict | None = None, idom: dict | None = None, *,
                 home[ins] = to
                 dirty.add(ins)
                 for v in ins.operands:  # their users' places changed
-                    if v.__class__ in inst_classes:
+                    if type(v) in inst_classes:
                         dirty.add(rep.get(v, v))
                 changed = True
     return place, home
@@ -892,9 +901,9 @@ class _Prepared:
         self.used_outside = used_outside  # values read outside their final block or by a phi
 
 
-_MISSING: Any = object()
-_EMPTY: frozenset = frozenset()
-_KINDS: dict = {}  # IR value class -> "I" instruction, "A" argument, "C" constant, "O" other
+_MISSING: Final[Any] = object()
+_EMPTY: Final[frozenset] = frozenset()
+_KINDS: Final[dict] = {}  # IR value class -> "I" instruction, "A" argument, "C" constant, "O" other
 
 
 def _kind(cls) -> str:
@@ -908,7 +917,7 @@ def _cse_operand_key(v, rep: dict, type_text: dict):
     """An operand's part of a CSE key (``_prepare``): an instruction's representative or
     an argument itself (both compare by identity), ``(text, type text)`` for a constant,
     the ``id`` of anything else (globals compare by identity, as in ``_cse_key``)."""
-    k = _KINDS.get(v.__class__) or _kind(v.__class__)
+    k = _KINDS.get(type(v)) or _kind(type(v))
     if k == "I":
         return rep.get(v, v)
     if k == "A":
@@ -926,11 +935,11 @@ def _cse_swapped(x, y) -> bool:
     """Whether the operand keys ``x, y`` of a commutative instruction go in the other
     order: constants first (by text), then everything else by identity. Any fixed order
     does; EarlyCSE only needs ``a op b`` and ``b op a`` to get one key."""
-    tx = x.__class__ is tuple
-    ty = y.__class__ is tuple
+    tx = type(x) is tuple
+    ty = type(y) is tuple
     if tx or ty:
         return y < x if tx and ty else ty
-    return (x if x.__class__ is int else id(x)) > (y if y.__class__ is int else id(y))
+    return (x if type(x) is int else id(x)) > (y if type(y) is int else id(y))
 
 
 def _prepare(fn) -> _Prepared:
@@ -1038,13 +1047,13 @@ def _prepare(fn) -> _Prepared:
             operands = ins.operands
             if len(operands) == 2:
                 x, y = operands
-                kx = kinds.get(x.__class__)
+                kx = kinds.get(type(x))
                 if kx == "I":
                     x = rep.get(x, x)
                 elif kx != "A":
                     x = _cse_operand_key(x, rep, type_text)
                     kx = None
-                ky = kinds.get(y.__class__)
+                ky = kinds.get(type(y))
                 if ky == "I":
                     y = rep.get(y, y)
                 elif ky == "C" and kx is not None:
@@ -1115,7 +1124,7 @@ def _prepare(fn) -> _Prepared:
         live.add(i)
         if i.opcode == "phi":
             for v, pb in i.incoming:
-                k = kinds.get(v.__class__) or _kind(v.__class__)
+                k = kinds.get(type(v)) or _kind(type(v))
                 if k != "I":
                     if k == "A":
                         phi_args.add(v)
@@ -1135,11 +1144,11 @@ def _prepare(fn) -> _Prepared:
                     push(v)
             continue
         bi = i.block
-        ic = i.__class__  # (an operand of the same class is an instruction too)
+        ic = type(i)  # (an operand of the same class is an instruction too)
         for v in i.operands:
-            if v.__class__ is not ic:
-                k = kinds.get(v.__class__)
-                if k != "I" and (k is not None or _kind(v.__class__) != "I"):
+            if type(v) is not ic:
+                k = kinds.get(type(v))
+                if k != "I" and (k is not None or _kind(type(v)) != "I"):
                     continue
             v = rep.get(v, v)
             if v.block is bi:
@@ -1263,7 +1272,7 @@ def _llc_survivors(blocks, live: set, rep: dict, kids: dict, tree: "_SinkTree") 
     for u in dead:
         lst = []
         for v in u.operands:  # (a phi's incoming values are its operands)
-            v = rep.get(v, v) if v.__class__ is u.__class__ else v
+            v = rep.get(v, v) if type(v) is type(u) else v
             if v in cnt:
                 cnt[v] += 1
                 lst.append(v)
@@ -1316,7 +1325,7 @@ def _record_survivor_uses(blocks, survivors: set, rep, through, local, iusers, p
     for i in [i for b in blocks for i in b.instructions if i in survivors]:
         if i.opcode == "phi":
             for v, pb in i.incoming:
-                k = _KINDS.get(v.__class__) or _kind(v.__class__)
+                k = _KINDS.get(type(v)) or _kind(type(v))
                 if k != "I":
                     if k == "A":
                         phi_args.add(v)
@@ -1331,7 +1340,7 @@ def _record_survivor_uses(blocks, survivors: set, rep, through, local, iusers, p
             continue
         bi = i.block
         for v in i.operands:
-            if (_KINDS.get(v.__class__) or _kind(v.__class__)) != "I":
+            if (_KINDS.get(type(v)) or _kind(type(v))) != "I":
                 continue
             v = rep.get(v, v)
             if v.block is bi:
@@ -1356,7 +1365,7 @@ def _drop_unselected(survivors: set, used_outside: set, rep, live: set, place: d
             continue
         bi = moved.get(i) or i.block
         for v in i.operands:
-            if (_KINDS.get(v.__class__) or _kind(v.__class__)) != "I":
+            if (_KINDS.get(type(v)) or _kind(type(v))) != "I":
                 continue
             v = rep.get(v, v)
             if v in survivors and v not in need and (moved.get(v) or v.block) is bi:
@@ -1449,7 +1458,7 @@ def _sink_candidates(blocks, rep, local, iusers, pusers, pinned, place, moved, t
                         c.add(ins)
                 # its operands lost a user in ``b``; their answers may change
                 for v in ins.operands:
-                    if kinds.get(v.__class__) != "I":
+                    if kinds.get(type(v)) != "I":
                         continue
                     v = rep.get(v, v)
                     hv = moved.get(v) or v.block
@@ -1493,14 +1502,14 @@ def _prepare_plain(fn, dce: str = "aggressive") -> _Prepared:
         for ins in placed[b]:
             if ins.opcode == "phi":
                 for v, _blk in ins.incoming:
-                    k = _kind(v.__class__)
+                    k = _kind(type(v))
                     if k == "I":
                         used_outside.add(rep.get(v, v))
                     elif k == "A":
                         used_outside.add(v)
                 continue
             for v in ins.operands:
-                if _kind(v.__class__) == "I":
+                if _kind(type(v)) == "I":
                     v = rep.get(v, v)
                     if home.get(v, v.block) is not b:
                         used_outside.add(v)
@@ -1653,7 +1662,7 @@ class _Builder:
 
         def const_node(key) -> SDNode:
             """A new ISD::Constant node of ``key`` = (value, vt), entered in ``consts``."""
-            n = new(Node)
+            n: SDNode = new(Node)
             n.id = len(nodes)
             n.opcode = "ISD::Constant"
             n.vt = key[1]
@@ -1717,9 +1726,9 @@ class _Builder:
                 if reg is None:
                     reg = vregs[v] = str(len(vregs))
                 klz = live_lz.get(v, 0)
-                if klz.__class__ is not int and klz.opcode == "ISD::Constant":
+                if type(klz) is not int and klz.opcode == "ISD::Constant":
                     c = klz.value
-                    klz = live_lz[v] = 32 - (c & 0xFFFFFFFF).bit_length() if c.__class__ is int else 0
+                    klz = live_lz[v] = 32 - (c & 0xFFFFFFFF).bit_length() if type(c) is int else 0
                 if klz == 32:
                     # every bit known zero: RegsForValue::getCopyFromRegs reads the constant 0
                     # (the CopyFromReg it makes is left unused)
@@ -1746,7 +1755,7 @@ class _Builder:
                 nodes.append(n)
                 n.klz = klz
                 ksb = live_sb.get(v, 1)
-                if ksb.__class__ is not int and ksb.opcode == "ISD::Constant":
+                if type(ksb) is not int and ksb.opcode == "ISD::Constant":
                     ksb = live_sb[v] = _const_sign_bits(ksb.value)
                 n.ksb = ksb
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
@@ -1780,9 +1789,9 @@ class _Builder:
             n: Any
             # (no closure here refers to itself: a reference cycle would keep the block's
             # nodes alive until the cyclic collector runs)
-            k = kinds.get(v.__class__)
+            k = kinds.get(type(v))
             if k is None:
-                k = _kind(v.__class__)
+                k = _kind(type(v))
             if k == "C":
                 return constant(v)
             v = rep.get(v, v)
@@ -1822,7 +1831,8 @@ class _Builder:
             chain = _mk(0, "ISD::EntryToken", "ch", [], None, blk)
             chain.source = "uniform"
             append(chain)
-            last_t = last_vt = None  # (the type of the previous binary op and its vt)
+            last_t: Any = None  # (the type of the previous binary op and its vt)
+            last_vt = ""
             phis = None  # (the block's live phis, listed in block_phis when it has any)
             block_phis.pop(blk, None)
             for ins in placed[blk]:
@@ -1835,7 +1845,7 @@ class _Builder:
                     # operands'
                     operands = ins.operands
                     x = operands[0]
-                    k = kinds.get(x.__class__)
+                    k = kinds.get(type(x))
                     if k == "I":
                         x = rep.get(x, x)
                         a = local.get(x)
@@ -1850,7 +1860,7 @@ class _Builder:
                     else:
                         a = get(x)
                     y = operands[1]
-                    k = kinds.get(y.__class__)
+                    k = kinds.get(type(y))
                     if k == "I":
                         y = rep.get(y, y)
                         b = local.get(y)
@@ -1875,28 +1885,29 @@ class _Builder:
                         # a CopyFromReg known zero read as the constant 0, see far)
                         n, a, b = _get_node_folds(isd, last_vt, a, b, const)
                     if n is None:
-                        n = new(Node)  # (_mk written out)
-                        n.id = len(nodes)
-                        n.opcode = isd
-                        n.vt = last_vt
-                        n.ops = [a, b]
-                        n.divergent = True if a.divergent or b.divergent else False
-                        n.value = None
-                        n.cc = None
-                        n.ir = ins
-                        n.uses = 0
-                        n.source = None
-                        n.chain = None
-                        n.intrinsic = None
-                        n.reg = None
-                        n.block = blk
-                        n.target_op = None
-                        n.mark = 0
-                        n.users = None
-                        n.wlix = -1
-                        n.kbc = None
-                        n.klz = 0
-                        n.ksb = 1
+                        m: SDNode = new(Node)  # (_mk written out)
+                        m.id = len(nodes)
+                        m.opcode = isd
+                        m.vt = last_vt
+                        m.ops = [a, b]
+                        m.divergent = True if a.divergent or b.divergent else False
+                        m.value = None
+                        m.cc = None
+                        m.ir = ins
+                        m.uses = 0
+                        m.source = None
+                        m.chain = None
+                        m.intrinsic = None
+                        m.reg = None
+                        m.block = blk
+                        m.target_op = None
+                        m.mark = 0
+                        m.users = None
+                        m.wlix = -1
+                        m.kbc = None
+                        m.klz = 0
+                        m.ksb = 1
+                        n = m
                         a.uses += 1
                         b.uses += 1
                         append(n)
@@ -2001,31 +2012,31 @@ class _Builder:
                         reg = vregs.get(ins)
                         if reg is None:
                             reg = vregs[ins] = str(len(vregs))
-                        c = new(Node)  # (_mk written out)
-                        c.id = len(nodes)
-                        c.opcode = "ISD::CopyToReg"
-                        c.vt = "ch"
-                        c.ops = [n]
-                        c.divergent = n.divergent
-                        c.value = None
-                        c.cc = None
-                        c.ir = ins
-                        c.uses = 0
-                        c.source = None
-                        c.chain = None
-                        c.intrinsic = None
-                        c.reg = reg
-                        c.block = blk
-                        c.target_op = None
-                        c.mark = 0
-                        c.users = None
-                        c.wlix = -1
-                        c.kbc = None
-                        c.klz = 0
-                        c.ksb = 1
+                        cp: SDNode = new(Node)  # (_mk written out)
+                        cp.id = len(nodes)
+                        cp.opcode = "ISD::CopyToReg"
+                        cp.vt = "ch"
+                        cp.ops = [n]
+                        cp.divergent = n.divergent
+                        cp.value = None
+                        cp.cc = None
+                        cp.ir = ins
+                        cp.uses = 0
+                        cp.source = None
+                        cp.chain = None
+                        cp.intrinsic = None
+                        cp.reg = reg
+                        cp.block = blk
+                        cp.target_op = None
+                        cp.mark = 0
+                        cp.users = None
+                        cp.wlix = -1
+                        cp.kbc = None
+                        cp.klz = 0
+                        cp.ksb = 1
                         n.uses += 1
-                        append(c)
-                        droots.append(c)
+                        append(cp)
+                        droots.append(cp)
             dag.constants = (len(nodes), consts)
             return dag
 
@@ -2062,7 +2073,7 @@ class _Builder:
             else:
                 v = rep.get(v, v)
                 k = live.get(v, nothing)
-                if k.__class__ is not int:
+                if type(k) is not int:
                     k = live[v] = resolver()(k)
             if k < best:
                 best = k
@@ -2160,7 +2171,7 @@ def _const_lead_zeros(c: int) -> int:
 
 def _const_sign_bits(c) -> int:
     """APInt::getNumSignBits of a 32-bit constant (1 for a non-integer)."""
-    if c.__class__ is not int:
+    if type(c) is not int:
         return 1
     u = c & 0xFFFFFFFF
     if u >> 31:
@@ -2289,7 +2300,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
             inc = []
             for v, pb in ins.incoming:
                 v = rep.get(v, v)
-                k = kinds.get(v.__class__) or _kind(v.__class__)
+                k = kinds.get(type(v)) or _kind(type(v))
                 if k == "I" or k == "A":
                     reg = vregs.get(v)  # (b.reg_of(v))
                     if reg is None:
