@@ -71,7 +71,8 @@ from tdgen.hw import DivergenceKind, UniformityModel
 
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
 from .divergence_facts import DivergenceFacts, Step
-from .ir import TERMINATORS, Argument, Constant, Instruction
+from .ir import TERMINATORS, Argument, Constant
+from .ir_inst import Instruction
 
 
 
@@ -119,8 +120,8 @@ def _operand_values(inst: Any) -> list[Any]:
         return [v for v, _b in inst.incoming]
     vals = inst.operands
     cv = getattr(inst, "callee_value", None)
-    # bundles: read from the instance only (the class default would allocate a list)
-    bundles = inst.__dict__.get("bundles")
+    # bundles: read without making the list (the property would allocate one)
+    bundles = inst._bundles
     if cv is None and not bundles:
         return vals
     vals = list(vals)
@@ -620,6 +621,7 @@ class _FunctionAnalysis:
         return e
 
     def build(self) -> None:
+        inst: Instruction
         fn = self.fn
         entry = fn.blocks[0]
         uses = getattr(fn, "uses", None)
@@ -674,9 +676,9 @@ class _FunctionAnalysis:
                 if op in seed_ops:
                     cands.append(inst)
                     # only call-like instructions have a callee value or bundles (read
-                    # through __dict__, which no other instruction needs to create)
-                    d = inst.__dict__
-                    vals = operand_values(inst) if "callee_value" in d or "bundles" in d else inst.operands
+                    # without making the list, which no other instruction needs)
+                    vals = (operand_values(inst) if inst.callee_value is not None or inst._bundles
+                            else inst.operands)
                 elif op == "phi":
                     vals = [v for v, _b in inst.incoming]
                 else:

@@ -40,7 +40,9 @@ The classes behave as the dataclasses they were declared as (noted on each: froz
 value classes with slots; ``Argument``, ``BasicBlock``, ``Function``, ``GlobalVar``,
 ``Module`` with identity equality), but are written out: creating ~20 dataclasses (and
 importing ``dataclasses``) cost every ``tdgen divergence`` run about 10 ms of start-up.
-``_Frozen`` supplies ``__repr__``, frozenness and pickling over ``__slots__``;
+``Instruction`` is defined in ``patterns/ir_inst.py`` (a native class in the compiled
+build, see there) and loaded from here on first use. ``_Frozen`` supplies ``__repr__``,
+frozenness and pickling over ``__slots__``;
 tests/test_frozen_records.py compares every class with its dataclass declaration
 (constructor signature, repr, equality, hash, frozenness, pickling).
 """
@@ -51,9 +53,12 @@ import math
 import struct
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected, frozen_error
+
+if TYPE_CHECKING:
+    from .ir_inst import INSTRUCTION_FIELDS, Instruction
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar" / "ir.lark"
 
@@ -504,185 +509,6 @@ class Argument(Value):
         return f"<Argument %{self.name}: {self.type}>"
 
 
-class _LazyList:
-    """A per-instance list field created on first read (most instructions never need
-    their ``incoming``/``targets``/``cases``/... list, so none is allocated for them).
-
-    A non-data descriptor: the first read stores a fresh list in the instance's
-    ``__dict__``, which then shadows the descriptor; assignment writes the dict."""
-
-    __slots__ = ("name",)
-
-    def __set_name__(self, owner, name) -> None:
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        v = obj.__dict__[self.name] = []
-        return v
-
-
-INSTRUCTION_FIELDS = (
-    "opcode", "name", "type", "operands", "block", "span", "flags", "predicate", "incoming",
-    "targets", "cases", "callee", "callee_value", "inline_asm", "bundles", "addrspace", "volatile",
-    "atomic", "weak", "ordering", "failure_ordering", "syncscope", "align", "indices", "source_type",
-    "rmw_op", "tail", "cc", "fn_type", "ret_attrs", "arg_attrs", "attrs", "attr_items", "metadata",
-    "slot", "_text")
-
-
-def _instruction_text(inst) -> str:
-    """``ir_print.instruction_text``, imported on first use (then bound here directly)."""
-    global _instruction_text
-    from .ir_print import instruction_text
-
-    _instruction_text = instruction_text
-    return instruction_text(inst)
-
-
-class _LazySpan:
-    """``Instruction.span`` of instructions built by ``ir_direct``: they store only
-    ``_loc``, the line number (the column is 3: two spaces of indentation) or
-    -(line << 20 | column); the ``Span`` is made on first read (and cached)."""
-
-    __slots__ = ()
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        d = obj.__dict__
-        loc = d.get("_loc")
-        if loc is None:
-            return None
-        try:
-            path = obj.block.function.module.path
-        except AttributeError:
-            path = "<input>"
-        if loc >= 0:
-            sp = Span(path, loc, 3)
-        else:
-            sp = Span(path, -loc >> 20, -loc & 0xFFFFF)
-        d["span"] = sp
-        return sp
-
-
-class Instruction(Value):
-    """One instruction (identity semantics: equal only to itself).
-
-    Fields (all readable and assignable on every instance): ``opcode``, ``name``,
-    ``type``, ``operands``, ``block``, ``span``, ``flags``, ``predicate``, ``incoming``,
-    ``targets``, ``cases``, ``callee``, ``callee_value``, ``inline_asm``, ``bundles``,
-    ``addrspace``, ``volatile``, ``atomic``, ``weak``, ``ordering``, ``failure_ordering``,
-    ``syncscope``, ``align``, ``indices``, ``source_type``, ``rmw_op``, ``tail``, ``cc``,
-    ``fn_type`` ((ret, (params...), vararg) when written explicitly), ``ret_attrs``,
-    ``arg_attrs``, ``attrs`` (call-site function attributes, groups resolved),
-    ``attr_items`` (call-site attributes as written), ``metadata`` ([(name, text)]),
-    ``slot`` (the name opt prints). A plain class rather than a dataclass: the many
-    rarely-set fields are class-level defaults (lists are created on first read), so
-    building 50k instructions stores only what each one actually has."""
-
-    __slots__ = ("__dict__",)
-
-    name: Any = None
-    type: Any = VOID
-    block: Any = None
-    span: Any = _LazySpan()
-    flags: Any = frozenset()
-    predicate: Any = None
-    incoming: Any = _LazyList()
-    targets: Any = _LazyList()
-    cases: Any = _LazyList()
-    callee: Any = None
-    callee_value: Any = None
-    inline_asm: Any = None
-    bundles: Any = _LazyList()
-    addrspace: Any = None
-    volatile: Any = False
-    atomic: Any = False
-    weak: Any = False
-    ordering: Any = None
-    failure_ordering: Any = None
-    syncscope: Any = None
-    align: Any = None
-    indices: Any = ()
-    source_type: Any = None
-    rmw_op: Any = None
-    tail: Any = None
-    cc: Any = None
-    fn_type: Any = None
-    ret_attrs: Any = ()
-    arg_attrs: Any = _LazyList()
-    attrs: Any = frozenset()  # call-site function attributes, groups resolved
-    attr_items: Any = ()  # call-site attributes as written (words and '#N')
-    metadata: Any = _LazyList()  # [(name, text)]
-    slot: Any = None  # the name opt prints
-    _text: Any = None
-    _users: Any = None  # users, for the uniformity analysis (see ``Function.uses``)
-
-    def __init__(self, opcode: str, name: str | None = None, type: Type = VOID, operands: list | None = None,
-                 block: "BasicBlock | None" = None, span: Span | None = None, **fields) -> None:
-        self.opcode = opcode
-        self.name = name
-        self.type = type
-        self.operands = [] if operands is None else operands
-        self.block = block
-        self.span = span
-        if fields:
-            for k, v in fields.items():
-                if k not in INSTRUCTION_FIELDS or k in ("opcode", "name", "type", "operands", "block", "span"):
-                    raise TypeError(f"Instruction() got an unexpected keyword argument '{k}'")
-                setattr(self, k, v)
-
-    @property
-    def ref(self) -> str:
-        return "%" + (self.slot if self.slot is not None else str(self.name))
-
-    @property
-    def is_terminator(self) -> bool:
-        return self.opcode in TERMINATORS
-
-    @property
-    def text(self) -> str:
-        """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
-        Printed by ir_print on first read, unless the direct builder already kept the
-        source line, which it does only where that line is provably the printed text.
-        ``_text`` holds it indented by two spaces (a kept line as it is: no copy), or
-        None before the first read."""
-        t = self._text
-        if t is None:
-            t = self._text = "  " + _instruction_text(self)
-        return t[2:]
-
-    @property
-    def function(self) -> "Function | None":
-        return self.block.function if self.block is not None else None
-
-    def __repr__(self) -> str:
-        n = f"%{self.name} = " if self.name is not None else ""
-        return f"<Instruction {n}{self.opcode}>"
-
-
-def _prime_instance_keys() -> None:
-    """Give ``Instruction``'s shared instance-dict keys the usual fields up front.
-
-    CPython (3.11) shares one key table among the instance dicts of a class; an instance
-    may add a key the table lacks only if it already holds every key the table has;
-    otherwise its dict is converted to a private, larger table. Instructions set
-    different subsets (a ``br`` has ``targets`` but no ``name``, an ``icmp`` has a
-    ``predicate``), so without this every branch, compare and phi got a private table
-    (about 0.37 KB more each; for bench/divergence.py's 50k-instruction kernel 1.5 MB
-    and 8k allocations more in all, measured with tracemalloc). One throwaway instance
-    setting the common fields fills the table; rarer fields still work, at the old
-    cost."""
-    probe = object.__new__(Instruction)
-    for k in ("_users", "opcode", "name", "type", "operands", "block", "_loc", "_text", "slot",
-              "predicate", "incoming", "targets"):
-        setattr(probe, k, None)
-
-
-_prime_instance_keys()
-
-
 TERMINATORS = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indirectbr",
                          "invoke", "resume"})
 
@@ -1071,6 +897,7 @@ def verify_dominance(mod: "Module") -> None:
     modules of the exact path; the direct builder checks the same rules itself (and
     leaves a violating file to the exact path, so the messages come from here)."""
     from .cycles import DomTree
+    from .ir_inst import Instruction
 
     errors = Diagnostics()
     for fn in mod.functions:
@@ -1150,7 +977,17 @@ def parse_file(path) -> Module:
 _EXACT_NAMES = frozenset({"INT_PREDICATES_WORDS", "RawFunc", "RawInst", "RawVal", "_BUILDER_CLASS", "_Builder", "_ConstErr", "_KNOWN_FLAG_WORDS", "_PARSER", "_Resolver", "_TERMINAL_NAMES", "_assign_slots", "_bit_size", "_cmp_type", "_convert_lark_error", "_describe_expected", "_found", "_half_value", "_lark_parser", "_make_builder_class", "_raw_text", "_result_type", "_syntax", "parse_raw_lark"})
 
 
+_IR_INST_NAMES = frozenset({"Instruction", "INSTRUCTION_FIELDS"})
+
+
 def __getattr__(name: str):
+    if name in _IR_INST_NAMES:
+        # ``Instruction`` lives in patterns/ir_inst.py (compiled into a native class in the
+        # native build), which imports this module: loaded on first use, then bound here
+        from . import ir_inst
+
+        value = globals()[name] = getattr(ir_inst, name)
+        return value
     if name in _EXACT_NAMES:
         from . import ir_exact
 

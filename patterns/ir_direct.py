@@ -44,12 +44,14 @@ import marshal
 import re
 import sys
 from itertools import islice
+from typing import Any, Final
 
 from tdgen.errors import Span
 
 from .cycles import DomTree
 from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
-                 Function, GlobalRef, Instruction, IntType, MAX_INT_BITS, Module, PtrType, _int_type, wrap_signed)
+                 Function, GlobalRef, IntType, MAX_INT_BITS, Module, PtrType, _int_type, wrap_signed)
+from .ir_inst import Instruction, blank_instruction
 
 __all__ = ["build_module"]
 
@@ -102,17 +104,17 @@ def _re_cache_read(path) -> dict:
             data = marshal.loads(fh.read())  # (marshal.load reads a file item by item: slow)
     except Exception:  # missing or unreadable: compile everything
         return {}
-    return data if data.__class__ is dict else {}
+    return data if type(data) is dict else {}
 
 
-_RE_FILE = _re_cache_file()
-_RE_OLD = _re_cache_read(_RE_FILE)  # pattern -> arguments of _sre.compile, as read
-_RE_NEW: dict = {}  # the same for the expressions of this module
+_RE_FILE: Final = _re_cache_file()
+_RE_OLD: Final = _re_cache_read(_RE_FILE)  # pattern -> arguments of _sre.compile, as read
+_RE_NEW: Final[dict] = {}  # the same for the expressions of this module
 
 
 def _sre_args(src: str) -> tuple:
     """The arguments ``re._compiler.compile`` passes to ``_sre.compile`` for ``src``."""
-    from re import _compiler, _parser
+    from re import _compiler, _parser  # type: ignore[attr-defined]
 
     p = _parser.parse(src, 0)
     code = _compiler._code(p, 0)
@@ -159,54 +161,54 @@ def _re_cache_write() -> None:
         pass
 
 
-_N = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
-_T = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
+_N: Final = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
+_T: Final = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
 # An operand is two groups: a local value's name without the '%' (names are matched
 # loosely here: a reference to a name that cannot be defined, such as %1a, is simply
 # never found and the builder gives up), or a constant token. _VN: the same, no groups.
-_CONST = r'-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
-_V = r'(?:%([-a-zA-Z$._0-9]+)|(' + _CONST + r'))'
-_VN = r'%[-a-zA-Z$._0-9]+|' + _CONST
+_CONST: Final = r'-?[0-9]+|true|false|undef|poison|null|zeroinitializer'
+_V: Final = r'(?:%([-a-zA-Z$._0-9]+)|(' + _CONST + r'))'
+_VN: Final = r'%[-a-zA-Z$._0-9]+|' + _CONST
 # Every instruction's expression starts with the same four groups: 1 the indentation,
 # 2 always empty (a placeholder that keeps the numbering of the groups below), 3 a
 # result name that is not a number, 4 a numbered result name (both without the '%').
 # Instructions without a result use _PV, whose groups 3 and 4 always match the empty
 # string (so a line giving them a name does not match at all). Each expression ends
 # with ')$', closing the group opened here.
-_P = r'([ \t]*)()(?:(?:%(?:([-a-zA-Z$._][-a-zA-Z$._0-9]*)|([0-9]+)) = )?'
-_PV = r'([ \t]*)()()()(?:'
+_P: Final = r'([ \t]*)()(?:(?:%(?:([-a-zA-Z$._][-a-zA-Z$._0-9]*)|([0-9]+)) = )?'
+_PV: Final = r'([ \t]*)()()()(?:'
 
-_LABEL = _re(r'[ \t]*([-a-zA-Z$._0-9]+):$')
+_LABEL: Final = _re(r'[ \t]*([-a-zA-Z$._0-9]+):$')
 # one regular expression per opcode family, each for the whole line; the opcode itself
 # comes from the dispatch table (the expression only checks it)
-_BIN = _re(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
+_BIN: Final = _re(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
            + _T + r') ' + _V + r', ' + _V + r')$')
-_ICMP = _re(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
-_SELECT = _re(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
-_PHI = _re(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
+_ICMP: Final = _re(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
+_SELECT: Final = _re(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
+_PHI: Final = _re(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
            + r'), %(?:' + _N + r') \]))$')
-_PHI_PAIR = _re(r'\[ ' + _V + r', %(' + _N + r') \]')
-_BR = _re(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
+_PHI_PAIR: Final = _re(r'\[ ' + _V + r', %(' + _N + r') \]')
+_BR: Final = _re(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
           + r')))$')
-_RET = _re(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
-_CALL = _re(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
+_RET: Final = _re(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
+_CALL: Final = _re(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
             r'((?: #[0-9]+)*))$')
-_ARG = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
-_LOAD = _re(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
-_STORE = _re(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
-_GEP = _re(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
+_ARG: Final = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
+_LOAD: Final = _re(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_STORE: Final = _re(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
+_GEP: Final = _re(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
            + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
-_GEP_IDX = _re(r', (' + _T + r') ' + _V)
-_CAST = _re(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
+_GEP_IDX: Final = _re(r', (' + _T + r') ' + _V)
+_CAST: Final = _re(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
             + _T + r') ' + _V + r' to (' + _T + r'))$')
-_UNREACHABLE = _re(_PV + r'unreachable)$')
-_HEADER = _re(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
+_UNREACHABLE: Final = _re(_PV + r'unreachable)$')
+_HEADER: Final = _re(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
               + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
 # attribute groups of plain words and strings ("key" or "key"="value"); 'align' is a
 # keyword of the grammar, anything with parentheses is left to the exact path
-_ATTR_GROUP = _re(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
-_ATTR_ITEM = _re(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
-_PARAM = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
+_ATTR_GROUP: Final = _re(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
+_ATTR_ITEM: Final = _re(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
+_PARAM: Final = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
              r'(?: %(' + _N + r'))?$')
 # Kept source text: a line whose text is provably what ir_print prints for it keeps
 # its (stripped) source text as ``Instruction.text`` instead of being re-printed.
@@ -219,19 +221,19 @@ _PARAM = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnul
 # checked per token, constants not in their canonical spelling, flags out of canonical
 # order, a missing or non-canonical ``align``. tests/test_ir.py compares every kept
 # text with ir_print's output.
-_ODD_TYPES: list = []  # type spellings seen whose printed text differs
-_CANON_BINFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
-_CANON_CASTFLAGS = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})
-_CANON_GEPFLAGS = frozenset({"", " inbounds", " nusw", " nuw", " inbounds nuw", " nusw nuw"})
-_MODULE_LINE = _re(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
+_ODD_TYPES: Final[list] = []  # type spellings seen whose printed text differs
+_CANON_BINFLAGS: Final = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
+_CANON_CASTFLAGS: Final = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})
+_CANON_GEPFLAGS: Final = frozenset({"", " inbounds", " nusw", " nuw", " inbounds nuw", " nusw nuw"})
+_MODULE_LINE: Final = _re(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
 _re_cache_write()
 
-_BINOPS = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
-_CASTS = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
+_BINOPS: Final = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
+_CASTS: Final = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
 # opcode -> (family, regular expression, the opcode string shared by all its
 # instructions). Families 0-6 always have a result, 7 (call) may have one, 8 and up never
 # do; 10 and up are the terminators.
-_DISPATCH = {op: (0, _BIN, op) for op in _BINOPS}
+_DISPATCH: Final = {op: (0, _BIN, op) for op in _BINOPS}
 _DISPATCH.update({op: (6, _CAST, op) for op in _CASTS})
 _DISPATCH.update({"icmp": (1, _ICMP, "icmp"), "phi": (2, _PHI, "phi"), "select": (3, _SELECT, "select"),
                   "load": (4, _LOAD, "load"), "getelementptr": (5, _GEP, "getelementptr"),
@@ -241,23 +243,23 @@ _DISPATCH.update({"icmp": (1, _ICMP, "icmp"), "phi": (2, _PHI, "phi"), "select":
 # the same by the first three characters of the opcode ("br " and "or " with their
 # space); where two opcodes share them (add, addrspacecast) the first one listed above
 # wins and the other takes the general way (its line does not match the expression)
-_DISPATCH3: dict = {}
+_DISPATCH3: Final[dict] = {}
 for _op, _d in _DISPATCH.items():
     _DISPATCH3.setdefault((_op + " ")[:3], _d)
 
 # words allowed before the return type of a header (checked against lark in the tests)
-_HEADER_WORDS = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
+_HEADER_WORDS: Final = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
                                        "local_unnamed_addr", "unnamed_addr"}
-_BINOP_FLAGS = {
+_BINOP_FLAGS: Final = {
     "add": ("nuw", "nsw"), "sub": ("nuw", "nsw"), "mul": ("nuw", "nsw"), "shl": ("nuw", "nsw"),
     "udiv": ("exact",), "sdiv": ("exact",), "lshr": ("exact",), "ashr": ("exact",),
     "or": ("disjoint",), "and": (), "xor": (), "urem": (), "srem": (),
 }
-_CAST_FLAGS = {"trunc": ("nuw", "nsw"), "zext": ("nneg",)}
-_FLOATS = ("float", "double", "half", "bfloat")
-_NO_FLAGS = frozenset()
+_CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",)}
+_FLOATS: Final = ("float", "double", "half", "bfloat")
+_NO_FLAGS: Final[frozenset] = frozenset()
 
-_TYPES: dict = {"void": VOID, "ptr": PTR}
+_TYPES: Final[dict] = {"void": VOID, "ptr": PTR}
 
 
 def _ty(s: str):
@@ -287,7 +289,11 @@ def _plain_types(line: str) -> bool:
     return True
 
 
-_new = object.__new__
+_new: Final = object.__new__
+# an instruction with only the class defaults: object.__new__ for the plain class (no
+# __init__ run); the compiled class is made only through its __init__
+_new_instruction: Final = (_new if "__dict__" in vars(Instruction)
+                    else lambda _cls: blank_instruction())
 
 
 def _span(path: str, line: int, col: int) -> Span:
@@ -307,7 +313,7 @@ def _const_fields(ty, tok: str) -> tuple:
     _Bail where the resolver reports an error)."""
     c = tok[0]
     if c == "-" or c.isdigit():
-        if ty.__class__ is not IntType:
+        if type(ty) is not IntType:
             raise _Bail
         v = wrap_signed(int(tok), ty.bits)
         if ty.bits == 1:
@@ -318,13 +324,13 @@ def _const_fields(ty, tok: str) -> tuple:
             raise _Bail
         return (tok, "int", 1 if tok == "true" else 0)
     if tok == "null":
-        if ty.__class__ is not PtrType:
+        if type(ty) is not PtrType:
             raise _Bail
         return ("null", "null", None)
     if tok == "zeroinitializer":
-        if ty.__class__ is IntType:
+        if type(ty) is IntType:
             return ("false" if ty.bits == 1 else "0", "int", 0)
-        if ty.__class__ is PtrType:
+        if type(ty) is PtrType:
             return ("null", "null", None)
         raise _Bail
     if tok == "undef" or tok == "poison":
@@ -334,12 +340,15 @@ def _const_fields(ty, tok: str) -> tuple:
 
 # The setters of Constant's slots (a frozen dataclass): calling them directly is cheaper
 # than object.__setattr__, which looks each descriptor up first.
-_C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS = (Constant.__dict__[k].__set__
-                                                     for k in ("type", "text", "kind", "value", "elements"))
+_C_TYPE: Final = vars(Constant)["type"].__set__
+_C_TEXT: Final = vars(Constant)["text"].__set__
+_C_KIND: Final = vars(Constant)["kind"].__set__
+_C_VALUE: Final = vars(Constant)["value"].__set__
+_C_ELEMENTS: Final = vars(Constant)["elements"].__set__
 
 
 def _cast_ok(op: str, s, d) -> bool:
-    sc, dc = s.__class__, d.__class__
+    sc, dc = type(s), type(d)
     if op == "trunc":
         return sc is IntType and dc is IntType and s.bits > d.bits
     if op == "zext" or op == "sext":
@@ -420,7 +429,7 @@ class _Builder:
     def header(self, m, lineno: int) -> Function:
         path = self.path
         words = m.group(2).split()
-        cc = None
+        cc: Any = None
         for w in words:
             if w not in _HEADER_WORDS:
                 raise _Bail
@@ -495,7 +504,7 @@ class _Builder:
         # them and are added at the end
         late_uses: list = []
         seeds: list = []  # loads and calls, in program order
-        bcur = None  # the block of the next instruction, None if it opens a new one
+        bcur: Any = None  # the block of the next instruction, None if it opens a new one
         calls = self.calls
         n_slot = 0  # opt's renumbering of unnamed values
         # any numbered argument, value or block: no kept text in this function
@@ -512,12 +521,13 @@ class _Builder:
         n_void = 0  # stores and void calls
         blocks: list = []
         block_names: dict = {}
-        cur = None
-        cur_insts = None
+        cur: Any = None
+        cur_insts: Any = None
         terminated = True
         ret_type = f.ret_type
         Inst = Instruction
         new = _new
+        new_inst = _new_instruction
         c_type, c_text, c_kind, c_value, c_elements = _C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS
         dispatch = _DISPATCH
         dispatch3 = _DISPATCH3
@@ -553,12 +563,12 @@ class _Builder:
                 return None
             if v.type is not ty and v.type != ty:
                 raise _Bail
-            if v.__class__ is Inst and v.block is not bcur:
+            if type(v) is Inst and v.block is not bcur:
                 cur_cross.append(v.block)
             ul = v._users
             if ul is None:
                 v._users = inst
-            elif ul.__class__ is list:
+            elif type(ul) is list:
                 if ul[-1] is not inst:
                     ul.append(inst)
             elif ul is not inst:
@@ -612,7 +622,7 @@ class _Builder:
                         raise _Bail
                     # the span as ``line << 20 | column``, made on first read (ir.BasicBlock)
                     col = m.start(1) + 1
-                    cur = BasicBlock(name, [], f, [], [], k << 20 | col if col < 0x100000 else _span(path, k, col),
+                    cur = BasicBlock(name, [], f, [], [], k << 20 | col if col < 0x100000 else _span(path, k, col),  # type: ignore[arg-type]
                                      slot, len(blocks))
                     block_names[name] = cur
                     blocks.append(cur)
@@ -634,7 +644,7 @@ class _Builder:
                 if m is None:
                     raise _Bail
             g = m.groups()
-            inst = new(Inst)
+            inst = new_inst(Inst)
             inst._users = None
             keep = True  # the source text is the printed text (see _ODD_TYPES)
             if fam == 0:  # binary operator
@@ -642,7 +652,7 @@ class _Builder:
                     ty = tys[g[5]]
                 except KeyError:
                     ty = _ty(g[5])
-                if ty.__class__ is not IntType:
+                if type(ty) is not IntType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = ty
@@ -665,12 +675,12 @@ class _Builder:
                     else:
                         if va.type is not ty and va.type != ty:
                             raise _Bail
-                        if va.__class__ is Inst and va.block is not bcur:
+                        if type(va) is Inst and va.block is not bcur:
                             cur_cross.append(va.block)
                         ul = va._users
                         if ul is None:
                             va._users = inst
-                        elif ul.__class__ is list:
+                        elif type(ul) is list:
                             ul.append(inst)  # a new user: never the last one yet
                         else:
                             va._users = [ul, inst]
@@ -685,12 +695,12 @@ class _Builder:
                     else:
                         if vb.type is not ty and vb.type != ty:
                             raise _Bail
-                        if vb.__class__ is Inst and vb.block is not bcur:
+                        if type(vb) is Inst and vb.block is not bcur:
                             cur_cross.append(vb.block)
                         ul = vb._users
                         if ul is None:
                             vb._users = inst
-                        elif ul.__class__ is list:
+                        elif type(ul) is list:
                             if ul[-1] is not inst:
                                 ul.append(inst)
                         elif ul is not inst:
@@ -725,12 +735,12 @@ class _Builder:
                         else:
                             if va.type is not I1 and va.type != I1:
                                 raise _Bail
-                            if va.__class__ is Inst and va.block is not bcur:
+                            if type(va) is Inst and va.block is not bcur:
                                 cur_cross.append(va.block)
                             ul = va._users
                             if ul is None:
                                 va._users = inst
-                            elif ul.__class__ is list:
+                            elif type(ul) is list:
                                 ul.append(inst)
                             else:
                                 va._users = [ul, inst]
@@ -743,7 +753,7 @@ class _Builder:
                     ty = tys[g[5]]
                 except KeyError:
                     ty = _ty(g[5])
-                if ty.__class__ is not IntType and ty.__class__ is not PtrType:
+                if type(ty) is not IntType and type(ty) is not PtrType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = I1
@@ -757,12 +767,12 @@ class _Builder:
                     else:
                         if va.type is not ty and va.type != ty:
                             raise _Bail
-                        if va.__class__ is Inst and va.block is not bcur:
+                        if type(va) is Inst and va.block is not bcur:
                             cur_cross.append(va.block)
                         ul = va._users
                         if ul is None:
                             va._users = inst
-                        elif ul.__class__ is list:
+                        elif type(ul) is list:
                             ul.append(inst)
                         else:
                             va._users = [ul, inst]
@@ -777,12 +787,12 @@ class _Builder:
                     else:
                         if vb.type is not ty and vb.type != ty:
                             raise _Bail
-                        if vb.__class__ is Inst and vb.block is not bcur:
+                        if type(vb) is Inst and vb.block is not bcur:
                             cur_cross.append(vb.block)
                         ul = vb._users
                         if ul is None:
                             vb._users = inst
-                        elif ul.__class__ is list:
+                        elif type(ul) is list:
                             if ul[-1] is not inst:
                                 ul.append(inst)
                         elif ul is not inst:
@@ -808,7 +818,7 @@ class _Builder:
                             ul = v._users
                             if ul is None:
                                 v._users = inst
-                            elif ul.__class__ is list:
+                            elif type(ul) is list:
                                 if ul[-1] is not inst:
                                     ul.append(inst)
                             elif ul is not inst:
@@ -829,7 +839,7 @@ class _Builder:
             elif fam == 4:  # load
                 seeds.append(inst)
                 pty = _ty(g[5])
-                if pty.__class__ is not PtrType:
+                if type(pty) is not PtrType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = _ty(g[4])
@@ -844,7 +854,7 @@ class _Builder:
                     keep = False  # printed with the ABI alignment
             elif fam == 5:  # getelementptr
                 pty = _ty(g[6])
-                if pty.__class__ is not PtrType:
+                if type(pty) is not PtrType:
                     raise _Bail
                 ix = _GEP_IDX.findall(g[9]) if g[9] else ()
                 inst.opcode = op
@@ -860,14 +870,14 @@ class _Builder:
                 j = 1
                 for ti, li, ci in ix:
                     ity = _ty(ti)
-                    if ity.__class__ is not IntType:
+                    if type(ity) is not IntType:
                         raise _Bail
                     ops[j] = operand(li, ci, ity, inst, j)
                     j += 1
             elif fam == 8:  # store
                 n_void += 1
                 vty, pty = _ty(g[4]), _ty(g[7])
-                if pty.__class__ is not PtrType:
+                if type(pty) is not PtrType:
                     raise _Bail
                 inst.opcode = op
                 inst.type = VOID
@@ -952,8 +962,8 @@ class _Builder:
                 # an unlabeled block (entry, or after a terminator): numbered before
                 # its first instruction
                 col = len(g[0]) + 1
-                cur = BasicBlock(str(next_slot), [], f, [], [],
-                                 k << 20 | col if col < 0x100000 else _span(path, k, col), str(n_slot), len(blocks))
+                cur = BasicBlock(str(next_slot), [], f, [], [],  # type: ignore[arg-type]
+                                 k << 20 | col if col < 0x100000 else _span(path, k, col), str(n_slot), len(blocks))  # type: ignore[arg-type]
                 next_slot += 1
                 n_slot += 1
                 numbered = True
@@ -1032,7 +1042,7 @@ class _Builder:
             if v is None or (v.type is not ty and v.type != ty):
                 raise _Bail
             inst.operands[idx] = v
-            if v.__class__ is Inst:  # a use before the definition: fine only across blocks
+            if type(v) is Inst:  # a use before the definition: fine only across blocks
                 if v.block is inst.block:
                     raise _Bail
                 late.append((v.block.index, inst.block.index))
@@ -1081,7 +1091,7 @@ class _Builder:
                     v = vals.get(loc)
                     if v is None or (v.type is not ty and v.type != ty):
                         raise _Bail
-                    if v.__class__ is Inst and v.block is not b:
+                    if type(v) is Inst and v.block is not b:
                         pairs.append((v.block.index, b.index))
                 else:
                     v = const(cst, ty, None)
@@ -1096,7 +1106,7 @@ class _Builder:
         if numbered:  # opt renumbers: print every line (see _ODD_TYPES)
             for b in blocks:
                 for inst in b.instructions:
-                    inst.__dict__.pop("_text", None)
+                    inst._text = None
         if checks or pairs:
             pre, post = DomTree.for_blocks(blocks).by_index
             for blk, defs in checks:
@@ -1130,7 +1140,7 @@ class _Builder:
             if e is None:
                 v._users = lu[0] if len(lu) == 1 else lu
             else:
-                v._users = lu + e if e.__class__ is list else lu + [e]
+                v._users = lu + e if type(e) is list else lu + [e]
         f.uses = (True, seeds, [b.instructions[-1] for b in blocks], n_inst, once)
         return k
 

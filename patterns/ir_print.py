@@ -115,8 +115,7 @@ def _mem_tail(inst: Instruction) -> str:
 
 
 def _md(inst: Instruction) -> str:
-    d = getattr(inst, "__dict__", None)  # not ``inst.metadata``: that would allocate a list
-    md = d.get("metadata") if d is not None else inst.metadata
+    md = inst._metadata  # not ``inst.metadata``: that would allocate a list
     if not md:
         return ""
     return "".join(f", {name} {body}" for name, body in md)
@@ -252,8 +251,7 @@ def instruction_text(inst: Instruction) -> str:
         body = f"freeze {_op(o[0])}"
     else:  # pragma: no cover - every parsed opcode is handled above
         body = op
-    d = getattr(inst, "__dict__", None)
-    if d is not None and not d.get("metadata"):  # no metadata (and no list allocated for it)
+    if not inst._metadata:  # no metadata (and no list allocated for it)
         return pre + body
     return pre + body + _md(inst)
 

@@ -71,7 +71,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .ir import VOID, Argument, Constant, Instruction, IntType
+from .ir import VOID, Argument, Constant, IntType
+from .ir_inst import Instruction
 from .knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
     count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
     shift_masks as _shift_masks, smax_masks, smin_masks, umax_masks, umin_masks
@@ -2135,6 +2136,7 @@ def _run(p: _Pass, fn) -> None:
     each other keeps a list."""
     from .sdag import _has_side_effect
 
+    i: Instruction
     rep = p.rep
     seeded = bool(rep)  # (a replacement made before this walk: skip the instruction)
     # dead: no users (the parser's user lists, when fn.uses says they are current)
@@ -3458,6 +3460,7 @@ def number_unnamed(fn, unnamed: bool = False) -> list:
     (the kept text of every instruction is dropped then: readers print the new names).
     ``unnamed``: the caller knows the function holds an unnamed value (which is renamed
     then), so the texts are dropped in the same walk."""
+    i: Instruction
     k = 0
     renamed = []
     if unnamed:

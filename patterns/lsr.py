@@ -140,7 +140,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .ir import I32, Argument, Constant, Instruction
+from .ir import I32, Argument, Constant
+from .ir_inst import Instruction
 
 # (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
 _CONSTANT: Final = Constant

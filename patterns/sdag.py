@@ -68,6 +68,8 @@ _rev: Final[Any] = reversed
 
 from tdgen.errors import ParseError, VerifyError, expected
 
+from .ir_inst import Instruction
+
 __all__ = ["SDNode", "SelectionDAG", "build_function_dags", "ISD_OF_BINOP", "CONDCODES", "vt_of"]
 
 # IR binary opcode -> ISD opcode
@@ -520,7 +522,7 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
             key = (opc, tc[1], ins.predicate, okeys, ins.flags)
             hit = table.get(key)
             if hit is not None:
-                if "cgp_copy" not in ins.__dict__:  # (see irpasses.sink_extract_bits)
+                if not ins.cgp_copy:  # (see irpasses.sink_extract_bits)
                     rep[ins] = hit
             else:
                 table[key] = ins
@@ -971,7 +973,10 @@ def _prepare(fn) -> _Prepared:
 
     An instruction's block is read from ``ins.block``, which the IR keeps equal to the
     block whose list holds it (passes that move instructions update both)."""
-    hit: Any
+    hit: Instruction | None
+    ins: Instruction
+    i: Instruction
+    w: Instruction
     v: Any
     x: Any
     y: Any
@@ -1072,7 +1077,7 @@ def _prepare(fn) -> _Prepared:
                     if hit is not None:
                         hb = hit.block
                         if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
-                            if "cgp_copy" not in ins.__dict__:  # (see irpasses.sink_extract_bits)
+                            if not ins.cgp_copy:  # (see irpasses.sink_extract_bits)
                                 rep[ins] = hit
                             continue
                     table[key] = ins
@@ -1094,7 +1099,7 @@ def _prepare(fn) -> _Prepared:
             if hit is not None:
                 hb = hit.block
                 if hb is b or pre[hb] <= pre[b] and post[b] <= post[hb]:
-                    if "cgp_copy" not in ins.__dict__:
+                    if not ins.cgp_copy:
                         rep[ins] = hit
                     continue
             table[key] = ins
@@ -1129,19 +1134,19 @@ def _prepare(fn) -> _Prepared:
                     if k == "A":
                         phi_args.add(v)
                     continue
-                v = rep.get(v, v)
+                w = rep.get(v, v)
                 while pb in through:
                     pb = through[pb]
-                if pb is v.block:
-                    pinned.add(v)
+                if pb is w.block:
+                    pinned.add(w)
                 else:
-                    lst = pusers.get(v)
+                    lst = pusers.get(w)
                     if lst is None:
-                        pusers[v] = [pb]
+                        pusers[w] = [pb]
                     else:
                         lst.append(pb)
-                if v not in live:
-                    push(v)
+                if w not in live:
+                    push(w)
             continue
         bi = i.block
         ic = type(i)  # (an operand of the same class is an instruction too)
@@ -1150,17 +1155,17 @@ def _prepare(fn) -> _Prepared:
                 k = kinds.get(type(v))
                 if k != "I" and (k is not None or _kind(type(v)) != "I"):
                     continue
-            v = rep.get(v, v)
-            if v.block is bi:
-                local[v] = local.get(v, 0) + 1
+            w = rep.get(v, v)
+            if w.block is bi:
+                local[w] = local.get(w, 0) + 1
             else:
-                lst = iusers.get(v)
+                lst = iusers.get(w)
                 if lst is None:
-                    iusers[v] = [i]
+                    iusers[w] = [i]
                 else:
                     lst.append(i)
-            if v not in live:
-                push(v)
+            if w not in live:
+                push(w)
 
     # -- dead instructions llc has not deleted by the time Sink runs: their uses count
     ndead = sum(len(b.instructions) for b in blocks) - len(live)
@@ -1818,6 +1823,10 @@ class _Builder:
             n: Any
             x: Any
             y: Any
+            ins: Instruction
+            operands: list
+            a: SDNode | None
+            b: SDNode | None
             nonlocal block, nodes, local, consts
             block = blk
             dag = SelectionDAG(blk)

@@ -29,11 +29,11 @@ def _outputs(module, path: str) -> tuple:
 
 def _both(text: str, path: str) -> tuple[int, tuple, tuple]:
     kept_mod = parse_module(text, path)
-    kept = sum(1 for f in kept_mod.functions for i in f.instructions() if "_text" in i.__dict__)
+    kept = sum(1 for f in kept_mod.functions for i in f.instructions() if i._text is not None)
     plain_mod = parse_module(text, path)
     for f in plain_mod.functions:
         for i in f.instructions():
-            i.__dict__.pop("_text", None)  # every text printed by ir_print
+            i._text = None  # every text printed by ir_print
     return kept, _outputs(kept_mod, path), _outputs(plain_mod, path)
 
 
