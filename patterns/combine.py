@@ -322,6 +322,7 @@ class _Ctx:
         """What happens between combine1 and combine2: RemoveDeadNodes; then the nodes
         combine2 has to visit: those with rules whose surroundings changed since their
         last visit (``stamp``), all of them when RemoveDeadNodes changed something."""
+        n: SDNode
         stamp, ops, roots = self.stamp, _VISIT_OPS, self.roots
         stale = []
         dead = False
@@ -367,6 +368,7 @@ class _Ctx:
         self.events += 1
 
     def _consts(self) -> dict:
+        n: SDNode
         consts = self.consts = {}
         for n in self.dag.nodes:
             if n.wlix != _DEAD:
@@ -477,6 +479,7 @@ class _Ctx:
         when an identical node exists already, is replaced by it in turn and deleted
         (AddModifiedNodeToCSEMaps). A changed divergence bit is propagated to the users
         (updateDivergence); known bits memoized on the user and above are dropped."""
+        u: SDNode
         if not self.users_built:
             self.ensure_users()
         users = frm.users
@@ -2539,12 +2542,15 @@ def _kb(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> Known:
     when the node or a node below it changes."""
     k: Known | None
     f: tuple[Known | None, int] | None
+    g: tuple[Known | None, int]  # (f unboxed: its items read natively)
     c = n.kbc
     f = c.get(-1) if c is not None else None
     if f is None:
-        f = _kb_full(n, ctx, _FULL_ROOM)
-    k = f[0]
-    if k is not None and (f[1] + depth <= 6 or not (k.zero | k.one)):
+        g = _kb_full(n, ctx, _FULL_ROOM)
+    else:
+        g = f
+    k = g[0]
+    if k is not None and (g[1] + depth <= 6 or not (k.zero | k.one)):
         return k
     if depth >= 6:
         return _unknown(_WIDTH.get(n.vt) or _width(n.vt) or 1)
@@ -3239,14 +3245,19 @@ _SDB_LOGIC: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
 _SDB_ROOTS: Final = _SDB_LOGIC | {"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::ADD", "ISD::SUB", "ISD::MUL"}
 
 
-def _combine_to(op: SDNode, new: SDNode, ctx: _Ctx) -> tuple:
+# (the known bits a simplification that changed the DAG answers: never read, since the
+# caller returns at once; a Known rather than None keeps the answer's type exact)
+_NOK: Final = Known(0, 0, 1)
+
+
+def _combine_to(op: SDNode, new: SDNode, ctx: _Ctx) -> tuple[bool, Known]:
     ctx.replace(op, new)
-    return True, None
+    return True, _NOK
 
 
-def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
+def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> tuple[bool, Known]:
     """TargetLowering::SimplifyDemandedBits for the modeled integer nodes: (changed,
-    known bits of ``op`` for the demanded bits). A rewrite replaces ``op`` (used once
+    known bits of ``op`` for the demanded bits; ``_NOK`` when changed). A rewrite replaces ``op`` (used once
     below the root; the root's users all read the same value) by a simpler value."""
     opc = op.opcode
     if opc == "ISD::Constant":
@@ -3274,15 +3285,15 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
             if lk.zero & demanded == ~cb & m & demanded:
                 return _combine_to(op, a, ctx)  # the and clears only known-zero bits
             if _shrink_const(op, ~lk.zero & demanded, ctx):
-                return True, None
+                return True, _NOK
         ch, k1 = _sdb(b, demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         ch, k0 = _sdb(a, ~k1.zero & demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
-            return True, None
+            return True, _NOK
         if demanded & ~(k0.zero | k1.one) == 0:
             return _combine_to(op, a, ctx)
         if demanded & ~(k1.zero | k0.one) == 0:
@@ -3290,33 +3301,33 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         if demanded & ~(k1.zero | k0.zero) == 0:
             return _combine_to(op, ctx.const(0, vt), ctx)
         if cb is not None and _shrink_const(op, ~k0.zero & demanded, ctx):
-            return True, None
+            return True, _NOK
         known = Known(k0.zero | k1.zero, k0.one & k1.one, bits)
     elif opc == "ISD::OR":
         ch, k1 = _sdb(b, demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         ch, k0 = _sdb(a, ~k1.one & demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
-            return True, None
+            return True, _NOK
         if demanded & ~(k0.one | k1.zero) == 0:
             return _combine_to(op, a, ctx)
         if demanded & ~(k1.one | k0.zero) == 0:
             return _combine_to(op, b, ctx)
         if cb is not None and _shrink_const(op, demanded, ctx):
-            return True, None
+            return True, _NOK
         known = Known(k0.zero & k1.zero, k0.one | k1.one, bits)
     elif opc == "ISD::XOR":
         ch, k1 = _sdb(b, demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         ch, k0 = _sdb(a, demanded, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         if demanded != m and _bypass_multi_use(op, demanded, depth, ctx):
-            return True, None
+            return True, _NOK
         if demanded & ~k1.zero == 0:
             return _combine_to(op, a, ctx)
         if demanded & ~k0.zero == 0:
@@ -3324,16 +3335,16 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         if demanded & ~(k0.zero | k1.zero) == 0:
             # no demanded bit set on both sides: an inclusive or
             _set(ctx, op, "ISD::OR", [a, b])
-            return True, None
+            return True, _NOK
         if cb is not None:
             if cb == k0.one:
                 # (X | C1) ^ C2 -> (X | C1) & ~C2 when C2's bits are known set in X | C1
                 _set(ctx, op, "ISD::AND", [a, ctx.const(~cb & demanded, vt)])
-                return True, None
+                return True, _NOK
             if cb != m and demanded & ~cb == 0:
                 # every demanded bit flipped: a not
                 _set(ctx, op, "ISD::XOR", [a, ctx.const(-1, vt)])
-                return True, None
+                return True, _NOK
             if a.opcode in ("ISD::SRL", "ISD::SHL") and a.uses == 1 and _is_c(a.ops[1]) \
                     and (a.ops[1].value & m) < bits:
                 s = a.ops[1].value & m
@@ -3343,9 +3354,9 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
                     # bits the shift can set (and the srl form)
                     nx = ctx.new("ISD::XOR", vt, [a.ops[0], ctx.const(-1, vt)], like=a)
                     _set(ctx, op, a.opcode, [nx, a.ops[1]])
-                    return True, None
+                    return True, _NOK
         if cb is not None and cb != m and _shrink_const(op, demanded, ctx):
-            return True, None
+            return True, _NOK
         known = Known((k0.zero & k1.zero) | (k0.one & k1.one), (k0.zero & k1.one) | (k0.one & k1.zero), bits)
     elif opc in ("ISD::SHL", "ISD::SRL", "ISD::SRA"):
         r = _sdb_shift(op, demanded, depth, ctx, a, b, bits)
@@ -3357,23 +3368,23 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         lo = m >> lz
         ch, k1 = _sdb(b, lo, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         lo0 = lo
         if opc == "ISD::MUL":
             tz = k1.trail_zeros()
             lo0 = lo & (m >> tz) if tz < bits else 0
         ch, k0 = _sdb(a, lo0, depth + 1, ctx)
         if ch:
-            return True, None
+            return True, _NOK
         if lo != m and _bypass_multi_use(op, lo, depth, ctx):
-            return True, None
+            return True, _NOK
         if opc == "ISD::SUB" and demanded == 1 and _is_c(a) and (a.value & m) == 0:
             return _combine_to(op, b, ctx)  # neg x, only the low bit demanded
         high = m & ~(m >> lz) if lz else 0
         if cb is not None and cb != m and cb != 1 and (cb | high) == m:
             # a constant whose undemanded high bits are the only zeros becomes -1
             _set(ctx, op, opc, [a, ctx.const(-1, vt)])
-            return True, None
+            return True, _NOK
         if opc == "ISD::MUL":
             known = mul_known(k0, k1)
         elif opc == "ISD::ADD":
@@ -3381,11 +3392,11 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx):
         else:
             known = add_carry(k0, Known(k1.one, k1.zero, bits), False, True)
     if not demanded & ~(known.zero | known.one) and _demanded_const(op, demanded, known, ctx):
-        return True, None
+        return True, _NOK
     return False, known
 
 
-def _sdb_sext_in_reg(op: SDNode, demanded: int, depth: int, ctx: _Ctx, bits: int):
+def _sdb_sext_in_reg(op: SDNode, demanded: int, depth: int, ctx: _Ctx, bits: int) -> tuple[bool, Known] | None:
     """SimplifyDemandedBits of ``sign_extend_inreg x, iE``: only the sign bit demanded ->
     ``shl x, bits - E`` (unless x is sign extended already); no bit above the low E
     demanded -> x; else x's low E bits and bit E-1 are demanded of x, and a known-zero
@@ -3399,22 +3410,22 @@ def _sdb_sext_in_reg(op: SDNode, demanded: int, depth: int, ctx: _Ctx, bits: int
     m = (1 << bits) - 1
     if demanded == 1 << (bits - 1) and ext < bits - _sign_bits(x, ctx, depth + 1) + 1:
         _set(ctx, op, "ISD::SHL", [x, ctx.const(bits - ext, vt)])
-        return True, None
+        return True, _NOK
     if demanded.bit_length() <= ext:
         return _combine_to(op, x, ctx)  # none of the extended bits demanded
     low = (1 << ext) - 1
     ch, k = _sdb(x, (demanded & low) | 1 << (ext - 1), depth + 1, ctx)
     if ch:
-        return True, None
+        return True, _NOK
     if k.zero >> (ext - 1) & 1:
         _set(ctx, op, "ISD::AND", [x, ctx.const(low, vt)])  # (getZeroExtendInReg)
-        return True, None
+        return True, _NOK
     if k.one >> (ext - 1) & 1:
         known = Known(k.zero & low, k.one | (m & ~low), bits)
     else:
         known = Known(k.zero & low, k.one & low, bits)
     if _demanded_const(op, demanded, known, ctx):
-        return True, None
+        return True, _NOK
     return False, known
 
 
@@ -3444,7 +3455,8 @@ def _shrink_const(op: SDNode, demanded: int, ctx: _Ctx) -> bool:
     return True
 
 
-def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: SDNode, bits: int):
+def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: SDNode,
+               bits: int) -> tuple[bool, Known] | None:
     m = (1 << bits) - 1
     opc = op.opcode
     vt = op.vt
@@ -3455,14 +3467,14 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
             return _combine_to(op, a, ctx)  # only bits that already copy the sign
         if demanded == 1:
             _set(ctx, op, "ISD::SRL", [a, b])
-            return True, None
+            return True, _NOK
     if sa is None:
         if opc == "ISD::SHL":
             lz = clz(demanded, bits)
             if lz:
                 ch, _k = _sdb(a, m >> lz, depth + 1, ctx)
                 if ch:
-                    return True, None
+                    return True, _NOK
         return None
     if sa == 0:
         return _combine_to(op, a, ctx)
@@ -3472,10 +3484,10 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
             # ((X >>u C1) << sa): the low bits are not demanded, one shift
             diff = sa - (a.ops[1].value & m)
             _set(ctx, op, "ISD::SHL" if diff >= 0 else "ISD::SRL", [a.ops[0], ctx.const(abs(diff), vt)])
-            return True, None
+            return True, _NOK
         ch, k = _sdb(a, demanded >> sa, depth + 1, ctx)
         if ch or _bypass_shift_source(op, demanded >> sa, depth, ctx):
-            return True, None
+            return True, _NOK
         return None
     if opc == "ISD::SRL":
         if a.opcode == "ISD::SHL" and not demanded & (m & ~(m >> sa)) and _is_c(a.ops[1]) \
@@ -3483,10 +3495,10 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
             # ((X << C1) >>u sa): the high bits are not demanded, one shift
             diff = sa - (a.ops[1].value & m)
             _set(ctx, op, "ISD::SRL" if diff >= 0 else "ISD::SHL", [a.ops[0], ctx.const(abs(diff), vt)])
-            return True, None
+            return True, _NOK
         ch, k = _sdb(a, (demanded << sa) & m, depth + 1, ctx)
         if ch or _bypass_shift_source(op, (demanded << sa) & m, depth, ctx):
-            return True, None
+            return True, _NOK
         return None
     # SRA by a constant. (sra (shl x, c), c) -> sign_extend_inreg, at whatever depth the
     # walk reaches the pair with one use (an operand of an add or a logic op that asks
@@ -3494,7 +3506,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
     if a.opcode == "ISD::SHL" and _is_c(a.ops[1]) and (a.ops[1].value & m) == sa:
         if "ISD::SIGN_EXTEND_INREG" in ctx.legal and bits - sa in (8, 16) and bits == 32:
             _set(ctx, op, "ISD::SIGN_EXTEND_INREG", [a.ops[0], ctx.vtnode(f"i{bits - sa}")])
-            return True, None
+            return True, _NOK
         if _sign_bits(a.ops[0], ctx, depth + 1) > sa:
             return _combine_to(op, a.ops[0], ctx)
     ind = (demanded << sa) & m
@@ -3502,16 +3514,16 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: _Ctx, a: SDNode, b: S
         ind |= 1 << (bits - 1)
     ch, k = _sdb(a, ind, depth + 1, ctx)
     if ch:
-        return True, None
+        return True, _NOK
     if (k.zero >> (bits - 1)) & 1 or clz(demanded, bits) >= sa:
         _set(ctx, op, "ISD::SRL", [a, b])  # sign known zero or no sign copy demanded
-        return True, None
+        return True, _NOK
     if demanded and demanded & (demanded - 1) == 0:
         # one demanded bit, taken from the sign
         _set(ctx, op, "ISD::SRL", [a, ctx.const(bits - 1 - (demanded.bit_length() - 1), vt)])
-        return True, None
+        return True, _NOK
     if _bypass_shift_source(op, ind, depth, ctx):
-        return True, None
+        return True, _NOK
     return None
 
 
@@ -3665,7 +3677,15 @@ def _legalize(ctx: _Ctx) -> None:
     becoming the target's find-first-bit nodes (AMDGPUTargetLowering::LowerCTLZ_CTTZ),
     whose result for a zero input is -1, so nothing is known of their bits any more
     (the known bits a later block reads, and combine2's)."""
-    if not any(n.opcode in _LEGALIZED for group in (ctx.dag.nodes, ctx.created) for n in group):
+    n: SDNode
+    for group in (ctx.dag.nodes, ctx.created):
+        for n in group:
+            if n.opcode in _LEGALIZED:
+                break
+        else:
+            continue
+        break
+    else:
         return  # (nothing to legalize: one pass instead of two)
     _legalize_abs(ctx)
     todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
@@ -3851,6 +3871,7 @@ def _topological_order(ctx: _Ctx) -> list:
 def _finish(dag, ctx: _Ctx) -> None:
     """The DAG in the selector's form: the use lists dropped (they would keep the nodes
     in reference cycles) and, when the block changed, re-sorted, renumbered, with use counts and divergence bits."""
+    m: SDNode
     changed = ctx.events != 0
     # (an AssertZext is a leaf's only user here: none in the block, nothing to replace)
     if changed and any(m.opcode == "ISD::AssertZext" for group in (dag.nodes, ctx.created) for m in group):

@@ -523,6 +523,7 @@ class _Builder:
         block_names: dict = {}
         cur: Any = None
         cur_insts: Any = None
+        g: tuple
         terminated = True
         ret_type = f.ret_type
         Inst = Instruction

@@ -67,7 +67,7 @@ class Instruction:
 
     opcode: str
     name: Any = None
-    type: Any = VOID
+    type: Any = _VOID
     operands: Any = None
     block: Any = None
     _span: Any = None

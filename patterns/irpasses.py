@@ -358,7 +358,7 @@ class _Pass:
                 return (~cv & ((1 << v.type.bits) - 1), cv), 0, _ANY_DEPTH
         return _NOTHING, 0, _ANY_DEPTH  # arguments, undef, poison: nothing known
 
-    def _known(self, v, depth: int, bits: int) -> tuple:
+    def _known(self, v: Instruction, depth: int, bits: int) -> tuple:
         """computeKnownBits of the integer instruction ``v`` at ``depth`` (below the
         limit) for the modeled opcodes, with the range of depths giving the same answer
         (see ``_kb``)."""
@@ -521,7 +521,7 @@ class _Pass:
             return _clz(~s & ((1 << bits) - 1) if s < 0 else s, bits), 0, _MAX_DEPTH - 1
         return 1, 0, _ANY_DEPTH  # (arguments, undef: nothing known)
 
-    def _sign_bits(self, v, depth: int, bits: int) -> tuple:
+    def _sign_bits(self, v: Instruction, depth: int, bits: int) -> tuple:
         """ComputeNumSignBitsImpl of the integer instruction ``v`` at ``depth`` (below
         the limit), in LLVM 19's order for the modeled opcodes: most operators answer
         from their operands and return; ``and``/``or``/``xor`` (and any operator whose

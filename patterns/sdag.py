@@ -1037,7 +1037,8 @@ def _prepare(fn) -> _Prepared:
     roots = []
     last_t = tcid = None  # (the type of the previous instruction and its canonical id)
     for b in preorder:
-        for ins in b.instructions:
+        insts: list = b.instructions
+        for ins in insts:
             opc = ins.opcode
             if opc not in cse_ops or ins.name is None:
                 if opc in side or (opc == "call" or opc == "load") and _has_side_effect(ins):
@@ -1844,7 +1845,8 @@ class _Builder:
             last_vt = ""
             phis = None  # (the block's live phis, listed in block_phis when it has any)
             block_phis.pop(blk, None)
-            for ins in placed[blk]:
+            block_insts: list = placed[blk]
+            for ins in block_insts:
                 op = ins.opcode
                 isd = binops.get(op)
                 if isd is not None:
