@@ -2061,7 +2061,7 @@ def _visit_MUL24(n: SDNode, ctx: _Ctx) -> bool:
     for x in (a, b):
         if x.opcode == "ISD::Constant":
             continue
-        m = (1 << (_WIDTH.get(x.vt) or _width(x.vt))) - 1
+        m = (1 << (_width(x.vt))) - 1
         ctx.sdb_root = x  # (TargetLowering::SimplifyDemandedBits with DCI: x back on the worklist)
         r = _sdb(x, low if x.uses == 1 else m, 0, ctx)[0]
         ctx.sdb_root = None
@@ -2128,6 +2128,10 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     f: tuple[int | None, int] | None
     fa: tuple[int | None, int]
     fb: tuple[int | None, int]
+    xa: int | None
+    xb: int | None
+    x: int
+    y: int
     c = n.kbc
     if c is not None:
         f = c.get(-2)
@@ -2139,17 +2143,18 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     if opc in _LZ_BINOPS:
         ops = n.ops
         o = ops[0]
-        c0 = o.kbc
-        fa = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
-        if fa[0] is None:
+        fa = _lz_full(o, room - 1)
+        xa = fa[0]
+        if xa is None:
             return _CUT
         o = ops[1]
-        c0 = o.kbc
-        fb = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
-        if fb[0] is None:
+        fb = _lz_full(o, room - 1)
+        xb = fb[0]
+        if xb is None:
             return _CUT
         need = fa[1] if fa[1] > fb[1] else fb[1]
-        x, y = fa[0], fb[0]
+        x = xa  # (declared int: compared natively)
+        y = xb
         # (_lz_rule)
         if opc == "ISD::AND" or opc == "ISD::UMIN":
             v = x if x > y else y
@@ -2167,11 +2172,11 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     elif opc in _SHIFTS:
         ops = n.ops
         o = ops[0]
-        c0 = o.kbc
-        fa = (c0.get(-2) if c0 is not None else None) or _lz_full(o, room - 1)
-        x = fa[0]
-        if x is None:
+        fa = _lz_full(o, room - 1)
+        xa = fa[0]
+        if xa is None:
             return _CUT
+        x = xa
         # (_lz_rule)
         b = ops[1]
         if b.opcode != "ISD::Constant" or not isinstance(b.value, int):
@@ -2541,25 +2546,20 @@ def _kb(n: SDNode, ctx: _Ctx | None, depth: int = 0) -> Known:
     short by the limit, are memoized under their depth. ``_invalidate`` drops the memos
     when the node or a node below it changes."""
     k: Known | None
-    f: tuple[Known | None, int] | None
-    g: tuple[Known | None, int]  # (f unboxed: its items read natively)
-    c = n.kbc
-    f = c.get(-1) if c is not None else None
-    if f is None:
-        g = _kb_full(n, ctx, _FULL_ROOM)
-    else:
-        g = f
-    k = g[0]
-    if k is not None and (g[1] + depth <= 6 or not (k.zero | k.one)):
+    g: tuple[Known | None, int]
+    need: int
+    g = _kb_full(n, ctx, _FULL_ROOM)  # (memoized there; a typed tuple, read natively)
+    k, need = g
+    if k is not None and (need + depth <= 6 or not (k.zero | k.one)):
         return k
     if depth >= 6:
-        return _unknown(_WIDTH.get(n.vt) or _width(n.vt) or 1)
+        return _unknown(_width(n.vt) or 1)
     c = n.kbc
     if c is None:
         c = n.kbc = {}
     k = c.get(depth)
     if k is None:
-        k = c[depth] = _kb_node(n, ctx, depth, _WIDTH.get(n.vt) or _width(n.vt))
+        k = c[depth] = _kb_node(n, ctx, depth, _width(n.vt))
     return k
 
 
@@ -2573,8 +2573,16 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int) -> tuple[Known | None, int]
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
     a node cut short by that gets (None, 99), not memoized. (The answers of constants
     and of leaves are shared tuples: neither they nor their Known are ever changed.)"""
-    ka: Known | None
-    kb: Known | None
+    ka: Known
+    kb: Known
+    ka0: Known | None
+    kb0: Known | None
+    kx: Known | None
+    need: int
+    na: int
+    nb: int
+    z: int
+    o: int
     f: tuple[Known | None, int] | None
     fa: tuple[Known | None, int]
     fb: tuple[Known | None, int]
@@ -2584,7 +2592,7 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int) -> tuple[Known | None, int]
         if f is not None:
             return f
     vt = n.vt
-    bits = _WIDTH.get(vt) or _width(vt)
+    bits = _width(vt)
     opc = n.opcode
     if opc == "ISD::Constant" and type(n.value) is int and bits:
         u = n.value & ((1 << bits) - 1)
@@ -2607,15 +2615,16 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int) -> tuple[Known | None, int]
         ops = n.ops
         if opc in _KB_BINOPS and len(ops) == 2:
             x = ops[0]
-            c0 = x.kbc
-            fa = (c0.get(-1) if c0 is not None else None) or _kb_full(x, ctx, room - 1)
+            fa = _kb_full(x, ctx, room - 1)
             x = ops[1]
-            c0 = x.kbc
-            fb = (c0.get(-1) if c0 is not None else None) or _kb_full(x, ctx, room - 1)
-            ka, kb = fa[0], fb[0]
-            if ka is None or kb is None:
+            fb = _kb_full(x, ctx, room - 1)
+            ka0, na = fa  # (unpacked: the items of a typed tuple are read natively)
+            kb0, nb = fb
+            if ka0 is None or kb0 is None:
                 return _CUT
-            need = fa[1] if fa[1] > fb[1] else fb[1]
+            ka = ka0  # (declared Known: their fields are read natively)
+            kb = kb0
+            need = na if na > nb else nb
             need = need + 1 if need < 6 else 7
             if not (ka.zero | ka.one | kb.zero | kb.one):
                 # (no binary op knows a bit of unknown operands)
@@ -2665,15 +2674,15 @@ def _kb_full(n: SDNode, ctx: _Ctx | None, room: int) -> tuple[Known | None, int]
             if fa[0] is None:
                 return _CUT
             need = fa[1]
-            kb = None
+            kx = None
             if opc in _KB_MINMAX:
                 fb = _kb_full(ops[1], ctx, room - 1)
                 if fb[0] is None:
                     return _CUT
                 if fb[1] > need:
                     need = fb[1]
-                kb = fb[0]
-            f = (_kb_intrinsic(opc, bits, fa[0], kb), need + 1 if need < 6 else 7)
+                kx = fb[0]
+            f = (_kb_intrinsic(opc, bits, fa[0], kx), need + 1 if need < 6 else 7)
         else:
             f = (_kb_leaf(n, opc, bits), 1)
     if c is None:
@@ -2875,7 +2884,7 @@ def _sign_bits_node(n: SDNode, ctx: _Ctx | None, depth: int) -> int:
     known bits of the node may better (AND/OR/XOR, SHL past its sign bits, the rest)."""
     a: Any
     hi: Any
-    bits = _WIDTH.get(n.vt) or _width(n.vt)
+    bits = _width(n.vt)
     if not bits:
         return 1
     opc = n.opcode
@@ -3188,7 +3197,7 @@ def _sdb_inert(n: SDNode, depth: int, ctx: _Ctx) -> bool:
 
 def _is_all_ones(v: int, vt: str) -> bool:
     """``_wrap(v, vt) == -1``."""
-    bits = _WIDTH.get(vt)
+    bits = _width(vt)
     if bits:
         m = (1 << bits) - 1
         return v & m == m
@@ -3263,7 +3272,7 @@ def _sdb(op: SDNode, demanded: int, depth: int, ctx: _Ctx) -> tuple[bool, Known]
     if opc == "ISD::Constant":
         return False, _kb(op, ctx, depth)
     vt = op.vt
-    bits = _WIDTH.get(vt) or _width(vt)
+    bits = _width(vt)
     m = (1 << bits) - 1
     if depth >= _MAX_DEPTH:
         return False, _unknown(bits)

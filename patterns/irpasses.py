@@ -362,6 +362,11 @@ class _Pass:
         """computeKnownBits of the integer instruction ``v`` at ``depth`` (below the
         limit) for the modeled opcodes, with the range of depths giving the same answer
         (see ``_kb``)."""
+        e: tuple[tuple[int, int], int, int]  # (a memo entry unboxed: read natively)
+        za: int
+        oa: int
+        zb: int
+        ob: int
         opc = v.opcode
         if v.block is None:
             return _NOTHING, 0, _MAX_DEPTH - 1
@@ -383,8 +388,12 @@ class _Pass:
             memo = self.known_cache
             Inst = Instruction
             if type(a) is Inst:
-                e = memo.get(a)
-                if type(e) is not tuple or not e[1] <= d1 <= e[2]:
+                ent = memo.get(a)
+                if type(ent) is tuple:
+                    e = ent
+                    if not e[1] <= d1 <= e[2]:
+                        e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
+                else:
                     e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
                 (za, oa), alo, ahi = e
             else:  # a constant or an argument: the same at every depth
@@ -392,8 +401,12 @@ class _Pass:
                 za, oa = _NOTHING if cv is None else (~cv & m, cv)
                 alo, ahi = 0, _ANY_DEPTH
             if type(b) is Inst:
-                e = memo.get(b)
-                if type(e) is not tuple or not e[1] <= d1 <= e[2]:
+                ent = memo.get(b)
+                if type(ent) is tuple:
+                    e = ent
+                    if not e[1] <= d1 <= e[2]:
+                        e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
+                else:
                     e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
                 (zb, ob), blo, bhi = e
             else:
