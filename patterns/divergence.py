@@ -622,6 +622,8 @@ class _FunctionAnalysis:
 
     def build(self) -> None:
         inst: Instruction
+        insts: list
+        vals: list
         fn = self.fn
         entry = fn.blocks[0]
         uses = getattr(fn, "uses", None)

@@ -43,7 +43,6 @@ from __future__ import annotations
 import marshal
 import re
 import sys
-from itertools import islice
 from typing import Any, Final
 
 from tdgen.errors import Span
@@ -524,6 +523,7 @@ class _Builder:
         cur: Any = None
         cur_insts: Any = None
         g: tuple
+        s: str  # (the line: str methods and indexing natively)
         terminated = True
         ret_type = f.ret_type
         Inst = Instruction
@@ -581,7 +581,8 @@ class _Builder:
         # uses before the definition go through ``const``/``operand``. A line the
         # split or the expressions do not expect ends in _Bail or IndexError, both of
         # which mean "use the exact path".
-        for k, s in enumerate(islice(lines, k, None), k + 1):  # k: the line number
+        for k in range(k + 1, len(lines) + 1):  # k: the line number
+            s = lines[k - 1]
             # The usual instruction line ("  %x = op ..." or "  op ...") is dispatched on
             # the first three characters of its opcode (_DISPATCH3; without " = ", find
             # gives -1 and the slice is [2:5]) and matched as it is. Anything else takes

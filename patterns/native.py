@@ -32,7 +32,12 @@ isel bench kernel:
 - an object of an interpreted class is always read generically (about 150 machine
   instructions a field): the IR instruction is therefore a class of its own compiled
   module (``patterns.ir_inst``), read through locals declared ``ins: Instruction``. A
-  native class has no ``__dict__``: declare every field it may be given.
+  native class has no ``__dict__``: declare every field it may be given;
+- a declared local assigned a value typed ``Any`` (``dict.get``, an untyped function's
+  result, an ``or`` with either) is ``Any`` to mypy from there on, so every operation on
+  it is generic again: take memo answers from a typed function (``_kb_full`` looks its
+  memo up itself) and unpack typed tuples (``k, need = g``) rather than index them.
+  Together with typed loop variables this cut the 10k run by another 10%.
 """
 
 from __future__ import annotations

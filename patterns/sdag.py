@@ -1129,7 +1129,8 @@ def _prepare(fn) -> _Prepared:
             continue
         live.add(i)
         if i.opcode == "phi":
-            for v, pb in i.incoming:
+            inc: list = i.incoming
+            for v, pb in inc:
                 k = kinds.get(type(v)) or _kind(type(v))
                 if k != "I":
                     if k == "A":
@@ -1151,7 +1152,8 @@ def _prepare(fn) -> _Prepared:
             continue
         bi = i.block
         ic = type(i)  # (an operand of the same class is an instruction too)
-        for v in i.operands:
+        iops: list = i.operands
+        for v in iops:
             if type(v) is not ic:
                 k = kinds.get(type(v))
                 if k != "I" and (k is not None or _kind(type(v)) != "I"):
