@@ -181,34 +181,34 @@ _LABEL: Final = _re(r'[ \t]*([-a-zA-Z$._0-9]+):$')
 # one regular expression per opcode family, each for the whole line; the opcode itself
 # comes from the dispatch table (the expression only checks it)
 _BIN: Final = _re(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
-           + _T + r') ' + _V + r', ' + _V + r')$')
+                  + _T + r') ' + _V + r', ' + _V + r')$')
 _ICMP: Final = _re(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
 _SELECT: Final = _re(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
 _PHI: Final = _re(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
-           + r'), %(?:' + _N + r') \]))$')
+                  + r'), %(?:' + _N + r') \]))$')
 _PHI_PAIR: Final = _re(r'\[ ' + _V + r', %(' + _N + r') \]')
 _BR: Final = _re(_PV + r'br (?:label %(' + _N + r')|i1 ' + _V + r', label %(' + _N + r'), label %(' + _N
-          + r')))$')
+                 + r')))$')
 _RET: Final = _re(_PV + r'ret (?:void|(' + _T + r') ' + _V + r'))$')
 _CALL: Final = _re(_P + r'((?:tail |musttail |notail )?call) (void|' + _T + r') @(' + _N + r')\((.*)\)'
-            r'((?: #[0-9]+)*))$')
+                   r'((?: #[0-9]+)*))$')
 _ARG: Final = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext))*) ' + _V + r'$')
 _LOAD: Final = _re(_P + r'load (' + _T + r'), (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
 _STORE: Final = _re(_PV + r'store (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r'(?:, align ([0-9]+))?)$')
 _GEP: Final = _re(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
-           + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
+                  + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
 _GEP_IDX: Final = _re(r', (' + _T + r') ' + _V)
 _CAST: Final = _re(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
-            + _T + r') ' + _V + r' to (' + _T + r'))$')
+                   + _T + r') ' + _V + r' to (' + _T + r'))$')
 _UNREACHABLE: Final = _re(_PV + r'unreachable)$')
 _HEADER: Final = _re(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
-              + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
+                     + r')\((.*)\)((?: #[0-9]+)*)( \{)?$')
 # attribute groups of plain words and strings ("key" or "key"="value"); 'align' is a
 # keyword of the grammar, anything with parentheses is left to the exact path
 _ATTR_GROUP: Final = _re(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?))*) \}$')
 _ATTR_ITEM: Final = _re(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
 _PARAM: Final = _re(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
-             r'(?: %(' + _N + r'))?$')
+                    r'(?: %(' + _N + r'))?$')
 # Kept source text: a line whose text is provably what ir_print prints for it keeps
 # its (stripped) source text as ``Instruction.text`` instead of being re-printed.
 # The regular expressions above only admit single spaces between tokens; what else
@@ -248,12 +248,12 @@ for _op, _d in _DISPATCH.items():
 
 # words allowed before the return type of a header (checked against lark in the tests)
 _HEADER_WORDS: Final = CALLING_CONVENTIONS | {"dso_local", "internal", "private", "hidden", "noundef",
-                                       "local_unnamed_addr", "unnamed_addr"}
+                                              "local_unnamed_addr", "unnamed_addr"}
 _BINOP_FLAGS: Final = {
-    "add": ("nuw", "nsw"), "sub": ("nuw", "nsw"), "mul": ("nuw", "nsw"), "shl": ("nuw", "nsw"),
-    "udiv": ("exact",), "sdiv": ("exact",), "lshr": ("exact",), "ashr": ("exact",),
-    "or": ("disjoint",), "and": (), "xor": (), "urem": (), "srem": (),
-}
+           "add": ("nuw", "nsw"), "sub": ("nuw", "nsw"), "mul": ("nuw", "nsw"), "shl": ("nuw", "nsw"),
+           "udiv": ("exact",), "sdiv": ("exact",), "lshr": ("exact",), "ashr": ("exact",),
+           "or": ("disjoint",), "and": (), "xor": (), "urem": (), "srem": (),
+       }
 _CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",)}
 _FLOATS: Final = ("float", "double", "half", "bfloat")
 _NO_FLAGS: Final[frozenset] = frozenset()
