@@ -44,13 +44,11 @@ and divergence, and the patterns that came closest.
 
 from __future__ import annotations
 
-import operator
-
-from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
+from .machine import FnSelector as _FnSelector, MachineInstr, _release, new_machine_instr
 from .matcher import MatcherTable, apply_xform, build_table
-from .sdag import GLUE_OPCODES, SDNode, build_function_dags
+from .sdag import SDNode, build_function_dags
 
 __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module", "select_function",
            "divergence_path", "closest_patterns", "custom_steps", "run_custom", "MachineNode", "Decline"]
@@ -58,7 +56,7 @@ __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module",
 
 class _Fields:
     """``__repr__``/``__eq__`` over ``__slots__``, as a dataclass has them (plain classes:
-    no dataclass is made at import time, and ``MachineInstr`` keeps a field lazy)."""
+    no dataclass is made at import time)."""
 
     __slots__ = ()
 
@@ -74,53 +72,6 @@ class _Fields:
         return self._values() == other._values()
 
     __hash__ = None  # (mutable, as a dataclass with eq is)
-
-
-class MachineInstr(_Fields):
-    """One selected machine instruction: ``opcode``, result register ``dst`` of class
-    ``regclass`` in register file ``file`` ("scalar" | "vector" | None), ``operands``
-    (text), the IR value ``ir`` it came from (``%name``), the DAG node ``node`` (``t12``),
-    the pattern record, its sort key within the block, and ``more_defs``: results after
-    the first (V_MAD_U64_U32's carry-out) as (vreg, register class) pairs. ``node`` may
-    be given as the node's id (an int), spelled ``t<id>`` when read."""
-
-    __slots__ = ("opcode", "dst", "regclass", "file", "operands", "ir", "_node", "pattern", "order", "more_defs")
-    _FIELDS = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
-
-    def __init__(self, opcode: str, dst: str | None, regclass: str | None, file: str | None, operands: list[str],
-                 ir: str | None, node, pattern: str | None = None, order: int = 0,
-                 more_defs: tuple[tuple[str, str | None], ...] = ()):
-        self.opcode = opcode
-        self.dst = dst
-        self.regclass = regclass
-        self.file = file
-        self.operands = operands
-        self.ir = ir
-        self._node = node
-        self.pattern = pattern
-        self.order = order
-        self.more_defs = more_defs
-
-    @property
-    def node(self) -> str:
-        n = self._node
-        return f"t{n}" if n.__class__ is int else n
-
-    @node.setter
-    def node(self, value) -> None:
-        self._node = value
-
-    def mir_text(self) -> str:
-        from .mir import mir_line
-
-        return mir_line(self, "")
-
-    def as_json(self) -> dict:
-        out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
-               "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
-        if self.more_defs:
-            out["more_defs"] = [{"dst": d, "regclass": rc} for d, rc in self.more_defs]
-        return out
 
 
 class SelectedBlock(_Fields):
@@ -328,472 +279,6 @@ def explain_custom(target, n: SDNode) -> tuple[list[str], bool]:
     return lines, False
 
 
-class _FnSelector:
-    def __init__(self, target, table: MatcherTable, fdags):
-        self.t = target
-        self.table = table
-        self.fdags = fdags
-        self.insts = target.instructions
-        self.rcs = target.register_classes_by_name
-        self.next_vreg = len(fdags.vregs)
-        self.vreg_of: dict[SDNode, str] = {}  # node -> its result register (nodes hash by identity)
-        self._scalar_rc, self._vector_rc = _default_classes(target)
-        emit_cache = getattr(table, "emit_cache", None)
-        self._plans, self._selectors = emit_cache(target) if emit_cache is not None else ({}, {})
-        self.custom = custom_steps(target)
-        self._dispatch: dict[str, tuple] = {}
-
-    def vreg(self, n: SDNode) -> str:
-        if n.opcode == "ISD::CopyFromReg":
-            return f"%{n.reg}"
-        r = self.vreg_of.get(n)
-        if r is None:
-            r = self.vreg_of[n] = f"%{self.next_vreg}"
-            self.next_vreg += 1
-        return r
-
-    def operand_text(self, n: SDNode) -> str:
-        if n.opcode in ("ISD::Constant", "ISD::TargetConstant") and n.uses <= 0:
-            return str(n.value)
-        return self.vreg(n)
-
-    def _dispatch_for(self, opc: str) -> tuple:
-        """What selecting a node of opcode ``opc`` involves, worked out once per opcode:
-        (custom steps or None, the table's matcher or None, whether a node the table does
-        not match is an error (else it becomes a generic instruction), whether that
-        generic instruction is nothing at all)."""
-        fn = self._selectors.get(opc, _UNCOMPILED)
-        if fn is _UNCOMPILED:
-            fn = self._selectors[opc] = _compile_selector(self.table, opc, self._plan)
-        if fn is not None:
-            must = opc not in GLUE_OPCODES
-        else:
-            must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
-        glue = None if opc in _NO_GLUE else _GLUE_OF.get(opc, _FnSelector.glue)
-        d = (self.custom.get(opc), fn, must, glue)
-        if d == (None, None, False, None):
-            d = _NOTHING  # (nothing to try, nothing to emit)
-        self._dispatch[opc] = d
-        return d
-
-    def select_dag(self, dag, diags: Diagnostics) -> list[MachineInstr]:
-        out: list[MachineInstr] = []
-        roots = set(dag.roots)
-        dispatch = self._dispatch
-        for n in reversed(dag.nodes):
-            if n.uses <= 0 and n not in roots:
-                continue
-            try:
-                d = dispatch[n.opcode]
-            except KeyError:
-                d = self._dispatch_for(n.opcode)
-            if d is _NOTHING:
-                continue
-            steps, fn, must, glue = d  # (glue: the generic instruction's emitter, or None)
-            if steps is not None and self.try_custom(n, steps, diags, out):
-                continue
-            if fn is not None and fn(n, self, out):
-                continue
-            if must and not _preloaded_read(n):
-                diags.add(cannot_select(n, self.table))
-                continue
-            if glue is not None:
-                glue(self, n, out)
-        out.sort(key=_ORDER_KEY)
-        return out
-
-    def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
-        for cs, fn in steps:
-            # (run_custom, written out for the usual answer: the step declines)
-            if n.vt != cs.vt:
-                continue
-            try:
-                res = fn(n, _CUR)
-            except Exception as e:  # noqa: BLE001 - a bug in the spec's model, reported at the record
-                res = _model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
-            else:
-                if res is None or isinstance(res, Decline):
-                    continue
-                res = _checked_custom(cs, n, res, self.t)
-            if isinstance(res, SpecError):
-                diags.add(res)
-                return True
-            self.emit_custom(n, cs, res, out)
-            return True
-        return False
-
-    def emit_custom(self, n: SDNode, cs, res: MachineNode, out: list[MachineInstr]) -> None:
-        """Replace ``n`` by ``res`` (ReplaceNode): the values it reads gain a user, ``n``'s
-        operands lose theirs (an inner node left without users is dead)."""
-        for o in res.operands:
-            if isinstance(o, SDNode) and o is not n:
-                o.uses += 1
-        for o in n.ops:
-            _release(o)
-        ops = []
-        for o in res.operands:
-            if isinstance(o, TargetConstant):
-                ops.append(str(o.value))
-            elif o.opcode == "ISD::CopyFromReg":
-                ops.append(f"%{o.reg}")
-            else:
-                ops.append(self.vreg(o))
-        inst = self.insts[res.opcode]
-        rc = inst.outs[0].kind
-        file = getattr(self.rcs.get(rc), "file", None)
-        out.append(MachineInstr(res.opcode, self.vreg(n), rc, file, ops, n.ir_name(), n.id, cs.name,
-                                n.id * 64 + 32 + len(out) % 32))
-
-    # -- emission --------------------------------------------------------------
-    def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:
-        """Replace ``n`` by the result DAG of ``p`` (bound values ``env``), interpreting
-        its plan: what the code ``_compile_selector`` generates does, in the same order."""
-        for v in env.values():
-            if v is not n:
-                v.uses += 1
-        for o in n.ops:
-            _release(o)
-        self._emit_dst(self._plan(p), n, env, out, p, True)
-
-    def _plan(self, p):
-        """The result DAG of ``p`` compiled once into a nested tuple plan."""
-        plan = self._plans.get(id(p))
-        if plan is None:
-            plan = self._compile(p.dst, None, getattr(p, "xforms", None))
-            self._plans[id(p)] = plan
-        return plan
-
-    def _compile(self, d, opkind, xf=None, cast=None):
-        """A result DAG as a nested plan: ``("lit", text)``, ``("var", name, is_register)``,
-        ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
-        Target.td ones included, see ``_compile_generic``), ``("xform", spec, kid)`` for an
-        SDNodeXForm applied to a bound constant (``xf``: the pattern's SDNodeXForms by
-        name, see ``matcher.apply_xform``)."""
-        if isinstance(d, Leaf):
-            if d.kind == "int":
-                return ("lit", str(d.value))
-            if d.name is not None:
-                kind = d.type if d.type is not None else opkind
-                return ("var", d.name, kind is not None and kind in self.rcs)
-            return ("lit", str(d.value if d.value is not None else d.render()))
-        if xf and d.op in xf and len(d.args) == 1:
-            return ("xform", xf[d.op], self._compile(d.args[0], None, xf))
-        if d.cast_type is not None and len(d.args) == 1:
-            return self._compile(d.args[0], opkind, xf, d.cast_type)
-        inst = self.insts.get(d.op)
-        if inst is None and d.op in _generic_instructions():
-            return self._compile_generic(d, cast, xf)
-        ins = inst.ins if inst is not None else ()
-        kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None, xf),
-                                     ins[i].kind if i < len(ins) else None)
-                     for i, a in enumerate(d.args))
-        rc = inst.outs[0].kind if inst is not None and inst.outs else None
-        file = getattr(self.rcs.get(rc), "file", None) if rc else None
-        has_out = inst is None or bool(inst.outs)
-        more = tuple(o.kind for o in inst.outs[1:]) if inst is not None else ()
-        return ("inst", d.op, rc, file, has_out, kids, more)
-
-    def _constrain(self, kid, kind):
-        """As InstrEmitter does for an operand whose register class does not fit the
-        operand's (the sreg_64 REG_SEQUENCE feeding V_MAD_U64_U32's VReg_64 addend): a
-        ``COPY`` into the operand's class in between."""
-        if kid[0] != "inst" or kind not in self.rcs or kid[2] not in self.rcs or kid[2] == kind:
-            return kid
-        if set(self.rcs[kid[2]].registers) <= set(self.rcs[kind].registers):
-            return kid
-        return ("inst", "COPY", kind, self._file(kind), True, (kid,), ())
-
-    def _compile_generic(self, d, cast, xf=None):
-        """Target.td instructions as LLVM's InstrEmitter leaves them after isel:
-        ``REG_SEQUENCE`` keeps its operands with ``%subreg.<index>`` markers and defines a
-        register of its class; ``EXTRACT_SUBREG v, idx`` becomes ``COPY v.idx`` into the
-        class of that sub-register; ``COPY_TO_REGCLASS v, RC`` a ``COPY`` into RC;
-        ``IMPLICIT_DEF`` a register of the scalar class of its type (it has no divergent
-        operand; llc-19 gives ``(i32 (IMPLICIT_DEF))`` an sreg_32)."""
-        op = d.op
-        if op == "IMPLICIT_DEF":
-            rc = self._class_for(cast, "scalar") or self._scalar_rc
-            return ("inst", op, rc, self._file(rc), True, (), ())
-        if op == "REG_SEQUENCE":
-            rc = str(d.args[0].value)
-            kids = []
-            for k in range(1, len(d.args), 2):
-                kids.append(self._compile(d.args[k], rc, xf))
-                kids.append(("lit", f"%subreg.{d.args[k + 1].value}"))
-            return ("inst", op, rc, self._file(rc), True, tuple(kids), ())
-        if op == "COPY_TO_REGCLASS":
-            rc = str(d.args[1].value)
-            return ("inst", "COPY", rc, self._file(rc), True, (self._compile(d.args[0], rc, xf),), ())
-        # EXTRACT_SUBREG
-        idx = str(d.args[1].value)
-        inner = self._compile(d.args[0], None, xf)
-        outer = inner[2] if inner[0] == "inst" else None
-        rc = self._sub_class(outer, idx) if outer else None
-        return ("sub", idx, rc, self._file(rc), inner)
-
-    def _file(self, rc):
-        return getattr(self.rcs.get(rc), "file", None) if rc else None
-
-    def _class_for(self, vt, file):
-        """The first register class of ``file`` holding values of type ``vt``."""
-        for rc in self.t.register_classes:
-            if rc.file == file and any(getattr(t, "name", None) == vt for t in rc.types):
-                return rc.name
-        return None
-
-    def _sub_class(self, rc_name, idx):
-        """The class of sub-register ``idx`` of class ``rc_name`` (VReg_64, sub0 ->
-        VGPR_32): the first class holding every register's component at that index."""
-        rc = self.rcs.get(rc_name)
-        if rc is None or idx not in rc.subreg_indices:
-            return None
-        k = rc.subreg_indices.index(idx)
-        parts = {regs[k] for regs in rc.subregs}
-        for c in self.t.register_classes:
-            if parts <= set(c.registers):
-                return c.name
-        return None
-
-    def sub_copy_class(self, rc, operand: str, env) -> tuple[str | None, str | None]:
-        """Class and file of ``COPY x.idx`` when ``x`` is a bound value (its class is not
-        known from the plan): the default 32-bit class of the file its divergence picks."""
-        if rc is not None:
-            return rc, self._file(rc)
-        v = next((n for n in env.values() if self.vreg_of.get(n) == operand), None)
-        div = v is not None and v.divergent
-        return (self._vector_rc, "vector") if div else (self._scalar_rc, "scalar")
-
-    def _emit_dst(self, plan, root: SDNode, env, out, p, top=False) -> str:
-        tag = plan[0]
-        if tag == "lit":
-            return plan[1]
-        if tag == "var":
-            v = env.get(plan[1])
-            if v is None:
-                return f"${plan[1]}"
-            if not plan[2] and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
-                # bound to an immediate operand: fold the constant
-                v.uses -= 1
-                _release_if_dead(v)
-                return str(v.value)
-            if v.opcode == "ISD::CopyFromReg":
-                return f"%{v.reg}"
-            r = self.vreg_of.get(v)
-            return r if r is not None else self.vreg(v)
-        if tag == "xform":
-            kid = plan[2]
-            v = env.get(kid[1]) if kid[0] == "var" else None
-            if v is None:  # (tdgen.check: an SDNodeXForm takes a bound constant)
-                return self._emit_dst(kid, root, env, out, p)
-            # the constant becomes the transformed immediate (EmitNodeXForm)
-            v.uses -= 1
-            _release_if_dead(v)
-            return str(apply_xform(plan[1], v))
-        if tag == "sub":
-            _tag, idx, rc, file, inner = plan
-            src = self._emit_dst(inner, root, env, out, p)
-            rc, file = self.sub_copy_class(rc, src, env)
-            dst = self.vreg(root) if top else f"%{self._fresh()}"
-            out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), root.id, p.record,
-                                    root.id * 64 + (32 if top else 0) + len(out) % 32))
-            return dst
-        _tag, op, rc, file, has_out, kids, more = plan
-        emit = self._emit_dst
-        ops = [emit(k, root, env, out, p) for k in kids]
-        if has_out:
-            dst = self.vreg(root) if top else f"%{self._fresh()}"
-        else:
-            dst = None
-        more_defs = tuple((f"%{self._fresh()}", m) for m in more)
-        out.append(MachineInstr(op, dst, rc, file, ops, root.ir_name(), root.id, p.record,
-                                root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
-        return dst or ""
-
-    def operand(self, env, name: str, reg_operand: bool) -> str:
-        """The text of the bound value ``name`` as an operand of a result instruction: a
-        constant bound to an immediate (non-register) operand is folded."""
-        v = env.get(name)
-        if v is None:
-            return f"${name}"
-        if not reg_operand and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
-            v.uses -= 1
-            _release_if_dead(v)
-            return str(v.value)
-        if v.opcode == "ISD::CopyFromReg":
-            return f"%{v.reg}"
-        r = self.vreg_of.get(v)
-        return r if r is not None else self.vreg(v)
-
-    def _fresh(self) -> int:
-        v = self.next_vreg
-        self.next_vreg += 1
-        return v
-
-    def glue(self, n: SDNode, out: list[MachineInstr]) -> None:
-        opc = n.opcode
-        if opc in _NO_GLUE:
-            return
-        ops = []
-        vo = self.vreg_of
-        for o in n.ops:  # (operand_text; the registers are numbered even when not printed)
-            oc = o.opcode
-            if oc == "ISD::CopyFromReg":
-                ops.append(f"%{o.reg}")
-            elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
-                ops.append(str(o.value))
-            else:
-                r = vo.get(o)
-                if r is None:
-                    r = vo[o] = f"%{self.next_vreg}"
-                    self.next_vreg += 1
-                ops.append(r)
-        m = _new(MachineInstr)  # (MachineInstr(...) written out)
-        ir = n.ir
-        if ir is not None:
-            try:  # (getattr(ir, "name", None))
-                ir = ir.name
-            except AttributeError:
-                ir = None
-            if ir is not None:
-                ir = f"%{ir}"
-        m.ir = ir
-        m._node = i = n.id
-        m.pattern = None
-        m.order = i * 64 + 33
-        m.more_defs = ()
-        if opc == "ISD::CopyToReg":
-            m.opcode = "COPY"
-            m.dst = f"%{n.reg}"
-            m.regclass = self._vector_rc if ops and n.ops[0].divergent else self._scalar_rc
-            m.file = "vector" if n.divergent else "scalar"
-            m.operands = ops
-            out.append(m)
-            return
-        if opc == "ISD::INTRINSIC_WO_CHAIN":
-            ops = [f"${n.intrinsic}"]
-        elif opc == "ISD::Constant":
-            ops = [str(n.value)]
-        m.opcode = _GLUE_NAMES.get(opc, opc)
-        m.operands = ops
-        vt = n.vt
-        if vt != "ch" and vt != "isVoid":
-            dst = vo.get(n)  # (self.vreg(n))
-            m.dst = dst if dst is not None else self.vreg(n)
-            if n.divergent:
-                m.regclass, m.file = self._vector_rc, "vector"
-            else:
-                m.regclass, m.file = self._scalar_rc, "scalar"
-        else:
-            m.dst = m.regclass = m.file = None
-        out.append(m)
-
-
-def _glue_constant(sel: _FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
-    """``_FnSelector.glue`` for an ISD::Constant (no operands): ``MOV_IMM <value>``."""
-    m = _new(MachineInstr)
-    ir = n.ir
-    if ir is not None:
-        try:  # (getattr(ir, "name", None))
-            ir = ir.name
-        except AttributeError:
-            ir = None
-        if ir is not None:
-            ir = f"%{ir}"
-    m.ir = ir
-    m._node = i = n.id
-    m.pattern = None
-    m.order = i * 64 + 33
-    m.more_defs = ()
-    ops = []
-    vo = sel.vreg_of
-    for o in n.ops:  # (none, as a rule; numbered as glue numbers them)
-        oc = o.opcode
-        if oc != "ISD::CopyFromReg" and not ((oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0):
-            if vo.get(o) is None:
-                vo[o] = f"%{sel.next_vreg}"
-                sel.next_vreg += 1
-    ops = [str(n.value)]
-    m.opcode = "MOV_IMM"
-    m.operands = ops
-    vt = n.vt
-    if vt != "ch" and vt != "isVoid":
-        dst = vo.get(n)
-        if dst is None:
-            dst = vo[n] = f"%{sel.next_vreg}"
-            sel.next_vreg += 1
-        m.dst = dst
-        if n.divergent:
-            m.regclass, m.file = sel._vector_rc, "vector"
-        else:
-            m.regclass, m.file = sel._scalar_rc, "scalar"
-    else:
-        m.dst = m.regclass = m.file = None
-    out.append(m)
-
-
-def _glue_copy_to_reg(sel: _FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
-    """``_FnSelector.glue`` for an ISD::CopyToReg: ``COPY`` into the value's register."""
-    ops = []
-    vo = sel.vreg_of
-    for o in n.ops:
-        oc = o.opcode
-        if oc == "ISD::CopyFromReg":
-            ops.append(f"%{o.reg}")
-        elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
-            ops.append(str(o.value))
-        else:
-            r = vo.get(o)
-            if r is None:
-                r = vo[o] = f"%{sel.next_vreg}"
-                sel.next_vreg += 1
-            ops.append(r)
-    m = _new(MachineInstr)
-    ir = n.ir
-    if ir is not None:
-        try:  # (getattr(ir, "name", None))
-            ir = ir.name
-        except AttributeError:
-            ir = None
-        if ir is not None:
-            ir = f"%{ir}"
-    m.ir = ir
-    m._node = i = n.id
-    m.pattern = None
-    m.order = i * 64 + 33
-    m.more_defs = ()
-    m.opcode = "COPY"
-    m.dst = f"%{n.reg}"
-    m.regclass = sel._vector_rc if ops and n.ops[0].divergent else sel._scalar_rc
-    m.file = "vector" if n.divergent else "scalar"
-    m.operands = ops
-    out.append(m)
-
-
-_new = object.__new__
-_NOTHING = object()  # a _FnSelector._dispatch entry: nodes of that opcode are skipped
-# generic instructions written out for their opcode (the rest: _FnSelector.glue)
-_GLUE_OF = {"ISD::Constant": _glue_constant, "ISD::CopyToReg": _glue_copy_to_reg}
-
-# opcodes whose generic instruction is nothing (glue emits no instruction for them)
-_NO_GLUE = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
-                      "ISD::TargetConstant"})
-
-_GLUE_NAMES = {
-    "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
-    "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
-    "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
-    "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
-    "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
-    "ISD::INTRINSIC_WO_CHAIN": "COPY",
-}
-
-
-_ORDER_KEY = operator.attrgetter("order")
-
-
-_UNCOMPILED = object()
-
-
 def _compile_selector(table: MatcherTable, opcode: str, plan_of):
     """The selector of the nodes of root opcode ``opcode``, or None when no pattern is
     rooted there: ``fn(node, selector, out) -> bool``, the table's compiled matcher
@@ -810,8 +295,7 @@ def _compile_selector(table: MatcherTable, opcode: str, plan_of):
     from .matcher import _compile_switch
 
     def hit(k, p, slots, ns):
-        ns["MI"] = MachineInstr
-        ns["_new"] = object.__new__
+        ns["_mi"] = new_machine_instr
         ns["_release"] = _release
         ns["_xf"] = apply_xform
         lines = _use_count_lines(p, slots)
@@ -966,9 +450,7 @@ def _append_mi(lines: list, op: str, dst: str, rc: str, file: str, operands: str
                more_defs: str) -> None:
     """``out.append(MachineInstr(op, dst, rc, file, operands, irn, tn, rec, order, more_defs))``
     written out (each argument a Python expression; evaluated in this order)."""
-    lines += ["m = _new(MI)", f"m.opcode = {op}", f"m.dst = {dst}", f"m.regclass = {rc}", f"m.file = {file}",
-              f"m.operands = {operands}", "m.ir = irn", "m._node = tn", f"m.pattern = {rec}", f"m.order = {order}",
-              f"m.more_defs = {more_defs}", "out.append(m)"]
+    lines.append(f"out.append(_mi({op}, {dst}, {rc}, {file}, {operands}, irn, tn, {rec}, {order}, {more_defs}))")
 
 
 def _root_vreg(d: str, lines: list, root_copy: bool) -> None:
@@ -980,37 +462,6 @@ def _root_vreg(d: str, lines: list, root_copy: bool) -> None:
     lines.append(f"if {d} is None:")
     lines.append(f"    {d} = vo[n0] = f'%{{sel.next_vreg}}'")
     lines.append("    sel.next_vreg += 1")
-
-
-def _preloaded_read(n: SDNode) -> bool:
-    """An operand-less intrinsic the target names as a source of divergence or always
-    uniform (workitem ids, ...) reads a preloaded register: llc lowers it to a copy."""
-    return n.opcode == "ISD::INTRINSIC_WO_CHAIN" and len(n.ops) == 1
-
-
-def _release(n: SDNode) -> None:
-    n.uses -= 1
-    if n.uses == 0:
-        for o in n.ops:
-            _release(o)
-
-
-def _release_if_dead(n: SDNode) -> None:
-    if n.uses == 0:
-        for o in n.ops:
-            _release(o)
-
-
-def _default_classes(target) -> tuple[str | None, str | None]:
-    s = v = None
-    for rc in target.register_classes:
-        bits = [getattr(t, "bits", 0) for t in rc.types]
-        if 32 in bits:
-            if rc.file == "scalar" and s is None:
-                s = rc.name
-            if rc.file == "vector" and v is None:
-                v = rc.name
-    return s, v
 
 
 def divergence_path(n: SDNode) -> list[str]:
@@ -1258,9 +709,7 @@ class IselBundle:
 
         view = IselView(target, source)
         table = build_table(target)
-        sel = _FnSelector.__new__(_FnSelector)
-        sel.t, sel.insts, sel.rcs, sel._plans = view, view.instructions, view.register_classes_by_name, {}
-        sel._scalar_rc, sel._vector_rc = _default_classes(view)
+        sel = _FnSelector(view, None, None)  # (only compiles plans)
         plans = tuple(sel._plan(p) for p in table.patterns)
         with recorded_sources() as made:
             for opc in sorted(table.by_opcode):

@@ -34,6 +34,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .machine import MachineInstr
+
 __all__ = ["MirInstr", "MirFunction", "read_mir", "opcode_multiset", "print_function", "mir_line"]
 
 
@@ -172,6 +174,7 @@ def print_function(fn) -> str:
     for bi, blk in enumerate(fn.blocks):
         label = f"bb.{bi}" + (f".{blk.name}" if blk.name and not blk.name.isdigit() else "")
         append(f"  {label}:")
+        mi: MachineInstr
         for mi in blk.instrs:  # (mir_line written out)
             if mi.more_defs:
                 append(mir_line(mi))

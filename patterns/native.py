@@ -48,6 +48,7 @@ import sys
 # The hot modules, in no particular order (what the profile of ``tdgen isel`` on the
 # 50k-operation bench kernel spends its time in; see bench/isel.py).
 MODULES = (
+    "patterns.cfg",
     "patterns.combine",
     "patterns.cycles",
     "patterns.divergence",
@@ -56,6 +57,7 @@ MODULES = (
     "patterns.irpasses",
     "patterns.knownbits",
     "patterns.lsr",
+    "patterns.machine",
     "patterns.mir",
     "patterns.sdag",
 )

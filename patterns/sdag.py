@@ -2209,8 +2209,13 @@ def _lowering_ir_name(target, low) -> str | None:
 
 
 def _lowering_node(low) -> str:
-    node = getattr(low, "node", None) or getattr(low, "sdnode", None)
-    return node if isinstance(node, str) else getattr(node, "name", str(node))
+    node: Any = getattr(low, "node", None) or getattr(low, "sdnode", None)
+    if isinstance(node, str):
+        return node
+    try:  # (getattr(node, "name", str(node)), without making the text when unused)
+        return node.name
+    except AttributeError:
+        return str(node)
 
 
 def _lowering_opcode(target, low) -> str:
