@@ -184,7 +184,7 @@ from typing import Any, Final
 
 from .knownbits import Known, abs_masks, add_carry, add_carry_masks, clz, const_known, count_masks, ctz, mul_known, \
     mul_masks, reverse_masks, shift_known, shift_masks, signed_min_max, smax_masks, smin_masks, umax_masks, umin_masks
-from .sdag import COMMUTATIVE, SDNode, _wrap, value_type_node
+from .sdag import COMMUTATIVE, SDNode, SelectionDAG, _wrap, value_type_node
 
 __all__ = ["run"]
 
@@ -256,7 +256,7 @@ class _Ctx:
     prune: dict
     wl: list  # (None in a slot emptied by ``remove``)
 
-    def __init__(self, dag, target=None) -> None:
+    def __init__(self, dag: SelectionDAG, target=None) -> None:
         self.dag = dag
         self.block = dag.block
         # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
@@ -3646,7 +3646,7 @@ def _any_change(ctx: _Ctx, nodes: list) -> bool:
     return False
 
 
-def run(dag, target=None) -> None:
+def run(dag: SelectionDAG, target=None) -> None:
     """Combine the block's DAG in place as llc does before selection: DAGCombiner::Run
     before legalization (combine1), SelectionDAG::Legalize's topological re-sort (the
     modeled operations are legal already), DAGCombiner::Run after it (combine2); then
@@ -3877,7 +3877,7 @@ def _topological_order(ctx: _Ctx) -> list:
     return out
 
 
-def _finish(dag, ctx: _Ctx) -> None:
+def _finish(dag: SelectionDAG, ctx: _Ctx) -> None:
     """The DAG in the selector's form: the use lists dropped (they would keep the nodes
     in reference cycles) and, when the block changed, re-sorted, renumbered, with use counts and divergence bits."""
     m: SDNode
@@ -3906,7 +3906,7 @@ def _finish(dag, ctx: _Ctx) -> None:
 _MARK: Final = [0]
 
 
-def _resort(dag, ctx: _Ctx | None = None) -> None:
+def _resort(dag: SelectionDAG, ctx: _Ctx | None = None) -> None:
     """Topological order from the roots (drops unreachable nodes), ids, uses, divergence.
 
     Iterative DFS post-order over operands, from the roots and the entry token in node

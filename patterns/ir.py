@@ -79,7 +79,7 @@ class _Frozen:
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}("
-                + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__) + ")")
+                + ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__match_args__) + ")")
 
     def __setattr__(self, name, value):
         raise frozen_error(name)
@@ -322,6 +322,22 @@ class Value:
         raise NotImplementedError
 
 
+def unsigned_value(type: Type, text: str, kind: str, value: object) -> int | None:
+    """The unsigned value of the constant ``type text`` (kind, value as ``Constant`` has
+    them) when it is an integer, else None: ``true``/``false`` read as 1/0, the value
+    reduced to the type's width."""
+    if type.__class__ is not IntType:
+        return None
+    if text == "true":
+        return 1
+    if text == "false":
+        return 0
+    if kind != "int":
+        return None
+    val = value if isinstance(value, int) else int(text, 0)
+    return val & ((1 << type.bits) - 1)
+
+
 class Constant(Value, _Frozen):
     """A constant, ``text`` in opt's canonical spelling (``true``, ``-1``, ``0x...``).
 
@@ -329,14 +345,17 @@ class Constant(Value, _Frozen):
     aggregate (vector/array/struct literal; ``elements``), expr (constant expression;
     ``elements`` are its operands), string (``c"..."``). ``value`` is the int (signed)
     or float value for scalar constants, else ``None``. (As
-    ``@dataclass(frozen=True, slots=True)``.)"""
+    ``@dataclass(frozen=True, slots=True)``; ``_u``, derived from the fields and not one
+    of them: the unsigned value of an integer constant, else None, see ``unsigned_value``.)"""
 
-    __slots__ = __match_args__ = ("type", "text", "kind", "value", "elements")
+    __match_args__ = ("type", "text", "kind", "value", "elements")
+    __slots__ = __match_args__ + ("_u",)
     type: Type
     text: str
     kind: str
     value: object
     elements: tuple
+    _u: int | None
 
     def __init__(self, type: Type, text: str, kind: str = "int", value: object = None, elements: tuple = ()) -> None:
         _setattr(self, "type", type)
@@ -344,6 +363,7 @@ class Constant(Value, _Frozen):
         _setattr(self, "kind", kind)
         _setattr(self, "value", value)
         _setattr(self, "elements", elements)
+        _setattr(self, "_u", unsigned_value(type, text, kind, value))
 
     def __eq__(self, other):
         if other.__class__ is self.__class__:

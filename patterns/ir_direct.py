@@ -49,7 +49,8 @@ from tdgen.errors import Span
 
 from .cycles import DomTree
 from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
-                 Function, GlobalRef, IntType, MAX_INT_BITS, Module, PtrType, _int_type, wrap_signed)
+                 Function, GlobalRef, IntType, MAX_INT_BITS, Module, PtrType, _int_type, unsigned_value,
+                 wrap_signed)
 from .ir_inst import Instruction, blank_instruction
 
 __all__ = ["build_module"]
@@ -344,6 +345,14 @@ _C_TEXT: Final = vars(Constant)["text"].__set__
 _C_KIND: Final = vars(Constant)["kind"].__set__
 _C_VALUE: Final = vars(Constant)["value"].__set__
 _C_ELEMENTS: Final = vars(Constant)["elements"].__set__
+_C_U: Final = vars(Constant)["_u"].__set__
+
+
+def _const_entry(ty: Any, tok: str) -> tuple:
+    """What ``const`` gives every constant ``ty tok``: (text, kind, value, type, the
+    unsigned value ``Constant.__init__`` derives)."""
+    text, kind, value = _const_fields(ty, tok)
+    return text, kind, value, ty, unsigned_value(ty, text, kind, value)
 
 
 def _cast_ok(op: str, s, d) -> bool:
@@ -529,7 +538,7 @@ class _Builder:
         Inst = Instruction
         new = _new
         new_inst = _new_instruction
-        c_type, c_text, c_kind, c_value, c_elements = _C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS
+        c_type, c_text, c_kind, c_value, c_elements, c_u = _C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS, _C_U
         dispatch = _DISPATCH
         dispatch3 = _DISPATCH3
         binop_flags = _BINOP_FLAGS
@@ -541,7 +550,7 @@ class _Builder:
             not the canonical spelling."""
             c = consts.get((id(ty), tok))
             if c is None:
-                c = consts[(id(ty), tok)] = _const_fields(ty, tok) + (ty,)
+                c = consts[(id(ty), tok)] = _const_entry(ty, tok)
             if inst is not None and c[0] != tok:
                 odd.append(inst)
             v = new(Constant)
@@ -550,6 +559,7 @@ class _Builder:
             c_kind(v, c[1])
             c_value(v, c[2])
             c_elements(v, ())
+            c_u(v, c[4])
             return v
 
         def operand(loc, cst, ty, inst, idx):
@@ -711,7 +721,7 @@ class _Builder:
                     tok = g[9]
                     c = consts.get((id(ty), tok))
                     if c is None:
-                        c = consts[(id(ty), tok)] = _const_fields(ty, tok) + (ty,)
+                        c = consts[(id(ty), tok)] = _const_entry(ty, tok)
                     if c[0] != tok:
                         odd.append(inst)
                     vb = new(Constant)
@@ -720,6 +730,7 @@ class _Builder:
                     c_kind(vb, c[1])
                     c_value(vb, c[2])
                     c_elements(vb, ())
+                    c_u(vb, c[4])
                 inst.operands = [va, vb]
             elif fam == 10:  # br
                 inst.opcode = op

@@ -118,20 +118,7 @@ def _cval(v) -> int | None:
     """The unsigned value of an integer constant, else None."""
     if type(v) is not _CONSTANT:
         return None
-    t = v.type
-    if type(t) is not _INT_TYPE:
-        return None
-    text = v.text
-    if text == "true":
-        return 1
-    if text == "false":
-        return 0
-    if v.kind != "int":
-        return None
-    val = v.value
-    if type(val) is not int and not isinstance(val, int):
-        val = int(text, 0)
-    return val & ((1 << t.bits) - 1)
+    return v._u  # (Constant.unsigned_value, made with the constant)
 
 
 def _same(a, b) -> bool:
@@ -2696,17 +2683,19 @@ class _LicmState:
         kinds = _HOIST_KIND
         roots = _REASSOCIATED
         signed = _SIGNED_PREDICATES
+        i: Instruction
+        o: Any
         pins = ph.instructions  # (each moved or new one goes before its terminator)
         self.ph = ph
         moved = self.moved
         for b in _loop_rpo(h, body):
             if innermost[b] is not h:
                 continue  # (a block of an inner loop)
-            insts = b.instructions
+            insts: list = b.instructions
             gone: Any = None
             # (a snapshot: a reassociation erases the instruction visited or earlier
             # ones and inserts before them, so the walk goes on as LLVM's does)
-            for i in tuple(insts):
+            for i in insts[:]:
                 if i.name is None or i.block is not b:  # (void, or erased since)
                     continue
                 opc = i.opcode
@@ -2878,10 +2867,17 @@ class _LicmState:
         when free, else ``base`` followed by the function's next unused number."""
         names = self.names
         if names is None:
+            i: Instruction
             fn = self.fn
-            names = self.names = {i.name for b in fn.blocks for i in b.instructions}
+            names = self.names = set()
+            add = names.add
+            blocks: list = fn.blocks
+            for b in blocks:
+                insts: list = b.instructions
+                for i in insts:
+                    add(i.name)
             names.update(a.name for a in fn.args)
-            names.update(b.name for b in fn.blocks)
+            names.update(b.name for b in blocks)
         name = base
         while name in names:
             self.last_unique += 1
