@@ -9,7 +9,7 @@ recursion limit on 50k-block kernels) and ordered by successor order, never by h
 
 from __future__ import annotations
 
-from .ir import BasicBlock, Function
+from .ir_inst import BasicBlock, Function
 
 
 def successors(b: BasicBlock) -> list[BasicBlock]:

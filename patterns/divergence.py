@@ -71,8 +71,8 @@ from tdgen.hw import DivergenceKind, UniformityModel
 
 from .cycles import Cycle, CycleInfo, DomTree, modified_post_order
 from .divergence_facts import DivergenceFacts, Step
-from .ir import TERMINATORS, Argument, Constant
-from .ir_inst import Instruction
+from .ir import TERMINATORS, Constant
+from .ir_inst import Argument, Instruction
 
 
 

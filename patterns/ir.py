@@ -40,8 +40,9 @@ The classes behave as the dataclasses they were declared as (noted on each: froz
 value classes with slots; ``Argument``, ``BasicBlock``, ``Function``, ``GlobalVar``,
 ``Module`` with identity equality), but are written out: creating ~20 dataclasses (and
 importing ``dataclasses``) cost every ``tdgen divergence`` run about 10 ms of start-up.
-``Instruction`` is defined in ``patterns/ir_inst.py`` (a native class in the compiled
-build, see there) and loaded from here on first use. ``_Frozen`` supplies ``__repr__``,
+``Instruction``, ``Argument``, ``BasicBlock`` and ``Function`` are defined in
+``patterns/ir_inst.py`` (native classes in the compiled build, see there) and loaded from
+here on first use. ``_Frozen`` supplies ``__repr__``,
 frozenness and pickling over ``__slots__``;
 tests/test_frozen_records.py compares every class with its dataclass declaration
 (constructor signature, repr, equality, hash, frozenness, pickling).
@@ -53,12 +54,12 @@ import math
 import struct
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected, frozen_error
 
 if TYPE_CHECKING:
-    from .ir_inst import INSTRUCTION_FIELDS, Instruction
+    from .ir_inst import INSTRUCTION_FIELDS, Argument, BasicBlock, Function, Instruction
 
 GRAMMAR = Path(__file__).resolve().parent / "grammar" / "ir.lark"
 
@@ -489,180 +490,8 @@ class MetadataRef(Value, _Frozen):
         return self.text
 
 
-class Argument(Value):
-    """A function argument (as ``@dataclass(eq=False, slots=True)``: identity equality).
-
-    ``slot``: the name opt prints (unnamed arguments renumbered); ``attr_text``: the
-    parameter attributes in source order; ``_users``: its users, for the uniformity
-    analysis (``Function.uses``)."""
-
-    __slots__ = __match_args__ = ("name", "type", "attrs", "index", "function", "span", "slot", "attr_text",
-                                  "_users")
-    name: str
-    type: Type
-    attrs: frozenset
-    index: int
-    function: "Function | None"
-    span: Span | None
-    slot: str
-    attr_text: tuple
-    _users: object
-
-    def __init__(self, name: str, type: Type, attrs: frozenset = frozenset(), index: int = 0,
-                 function: "Function | None" = None, span: Span | None = None, slot: str = "",
-                 attr_text: tuple = (), _users: object = None) -> None:
-        self.name = name
-        self.type = type
-        self.attrs = attrs
-        self.index = index
-        self.function = function
-        self.span = span
-        self.slot = slot
-        self.attr_text = attr_text
-        self._users = _users
-
-    @property
-    def ref(self) -> str:
-        return "%" + self.slot
-
-    def __repr__(self) -> str:
-        return f"<Argument %{self.name}: {self.type}>"
-
-
 TERMINATORS = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indirectbr",
                          "invoke", "resume"})
-
-
-class BasicBlock:
-    """A basic block (as ``@dataclass(eq=False, slots=True)``: identity equality).
-
-    ``span`` is stored in the slot ``_span``; the direct builder (patterns/ir_direct.py)
-    gives it as an int, ``line << 20 | column``, and the ``Span`` is made on first read
-    (and kept), as ``Instruction.span`` is: most blocks' spans are never read."""
-
-    __slots__ = ("name", "instructions", "function", "successors", "predecessors", "_span", "slot", "index")
-    __match_args__ = ("name", "instructions", "function", "successors", "predecessors", "span", "slot", "index")
-    name: str
-    instructions: list
-    function: "Function | None"
-    successors: list
-    predecessors: list
-    slot: str
-    index: int
-
-    def __init__(self, name: str, instructions: list = _FACTORY, function: "Function | None" = None,
-                 successors: list = _FACTORY, predecessors: list = _FACTORY, span: Span | None = None,
-                 slot: str = "", index: int = 0) -> None:
-        self.name = name
-        self.instructions = [] if instructions is _FACTORY else instructions
-        self.function = function
-        self.successors = [] if successors is _FACTORY else successors
-        self.predecessors = [] if predecessors is _FACTORY else predecessors
-        self._span = span
-        self.slot = slot
-        self.index = index
-
-    @property
-    def span(self) -> Span | None:
-        sp = self._span
-        if sp.__class__ is int:
-            try:
-                path = self.function.module.path
-            except AttributeError:
-                path = "<input>"
-            sp = self._span = Span(path, sp >> 20, sp & 0xFFFFF)
-        return sp
-
-    @span.setter
-    def span(self, value: Span | None) -> None:
-        self._span = value
-
-    @span.deleter
-    def span(self) -> None:
-        del self._span
-
-    @property
-    def terminator(self) -> Instruction | None:
-        if self.instructions and self.instructions[-1].is_terminator:
-            return self.instructions[-1]
-        return None
-
-    @property
-    def ref(self) -> str:
-        return "%" + self.slot
-
-    @property
-    def type(self) -> Type:
-        return LABEL
-
-    def __repr__(self) -> str:
-        return f"<BasicBlock %{self.name}>"
-
-
-class Function:
-    """A function (as ``@dataclass(eq=False, slots=True)``: identity equality).
-
-    ``attr_items``: function attributes as written (words and '#N'); ``header_words``:
-    linkage, visibility, cc, return attributes as written."""
-
-    __slots__ = __match_args__ = ("name", "cc", "ret_type", "args", "attrs", "is_declaration", "blocks", "span",
-                                  "module", "attr_items", "header_words", "vararg", "uses")
-    name: str
-    cc: str | None
-    ret_type: Type
-    args: list
-    attrs: frozenset
-    is_declaration: bool
-    blocks: list
-    span: Span | None
-    module: "Module | None"
-    attr_items: tuple
-    header_words: tuple
-    vararg: bool
-    # Filled by the direct builder (patterns/ir_direct.py) for the uniformity analysis:
-    # (True: every argument's and instruction's ``_users`` holds its users in program
-    # order, each once: None, the one user itself, or a list of two or more; the loads
-    # and calls in program order; each block's terminator; the number of instructions;
-    # whether no branch names the same block twice). Derived data, not part of the AST:
-    # whoever edits a parsed function's instructions or CFG must reset it to None
-    # (patterns/divergence.py then computes the same lists itself and stores them in
-    # ``_users``).
-    uses: object
-
-    def __init__(self, name: str, cc: str | None, ret_type: Type, args: list, attrs: frozenset,
-                 is_declaration: bool, blocks: list = _FACTORY, span: Span | None = None,
-                 module: "Module | None" = None, attr_items: tuple = (), header_words: tuple = (),
-                 vararg: bool = False, uses: object = None) -> None:
-        self.name = name
-        self.cc = cc
-        self.ret_type = ret_type
-        self.args = args
-        self.attrs = attrs
-        self.is_declaration = is_declaration
-        self.blocks = [] if blocks is _FACTORY else blocks
-        self.span = span
-        self.module = module
-        self.attr_items = attr_items
-        self.header_words = header_words
-        self.vararg = vararg
-        self.uses = uses
-
-    @property
-    def entry(self) -> BasicBlock | None:
-        return self.blocks[0] if self.blocks else None
-
-    def block(self, name: str) -> BasicBlock:
-        for b in self.blocks:
-            if b.name == name:
-                return b
-        raise KeyError(name)
-
-    def instructions(self) -> Iterator[Instruction]:
-        for b in self.blocks:
-            yield from b.instructions
-
-    def __repr__(self) -> str:
-        return f"<Function @{self.name}>"
 
 
 class GlobalVar:
@@ -997,13 +826,14 @@ def parse_file(path) -> Module:
 _EXACT_NAMES = frozenset({"INT_PREDICATES_WORDS", "RawFunc", "RawInst", "RawVal", "_BUILDER_CLASS", "_Builder", "_ConstErr", "_KNOWN_FLAG_WORDS", "_PARSER", "_Resolver", "_TERMINAL_NAMES", "_assign_slots", "_bit_size", "_cmp_type", "_convert_lark_error", "_describe_expected", "_found", "_half_value", "_lark_parser", "_make_builder_class", "_raw_text", "_result_type", "_syntax", "parse_raw_lark"})
 
 
-_IR_INST_NAMES = frozenset({"Instruction", "INSTRUCTION_FIELDS"})
+_IR_INST_NAMES = frozenset({"Instruction", "INSTRUCTION_FIELDS", "Argument", "BasicBlock", "Function"})
 
 
 def __getattr__(name: str):
     if name in _IR_INST_NAMES:
-        # ``Instruction`` lives in patterns/ir_inst.py (compiled into a native class in the
-        # native build), which imports this module: loaded on first use, then bound here
+        # ``Instruction``, ``Argument``, ``BasicBlock`` and ``Function`` live in
+        # patterns/ir_inst.py (compiled into native classes in the native build), which
+        # imports this module: loaded on first use, then bound here
         from . import ir_inst
 
         value = globals()[name] = getattr(ir_inst, name)

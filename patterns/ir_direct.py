@@ -48,10 +48,9 @@ from typing import Any, Final
 from tdgen.errors import Span
 
 from .cycles import DomTree
-from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Argument, BasicBlock, Constant, FloatType,
-                 Function, GlobalRef, IntType, MAX_INT_BITS, Module, PtrType, _int_type, unsigned_value,
-                 wrap_signed)
-from .ir_inst import Instruction, blank_instruction
+from .ir import (CALLING_CONVENTIONS, I1, PTR, VOID, Constant, FloatType, GlobalRef, IntType, MAX_INT_BITS,
+                 Module, PtrType, _int_type, unsigned_value, wrap_signed)
+from .ir_inst import Argument, BasicBlock, Function, Instruction, blank_instruction
 
 __all__ = ["build_module"]
 
@@ -517,14 +516,15 @@ class _Builder:
         n_slot = 0  # opt's renumbering of unnamed values
         # any numbered argument, value or block: no kept text in this function
         numbered = False
-        for a in f.args:
-            vals[a.name] = a
-            if a.name.isdigit():
-                a.slot = str(n_slot)
+        arg: Argument
+        for arg in f.args:
+            vals[arg.name] = arg
+            if arg.name.isdigit():
+                arg.slot = str(n_slot)
                 n_slot += 1
                 numbered = True
             else:
-                a.slot = a.name
+                arg.slot = arg.name
         next_slot = self.first_slot
         n_void = 0  # stores and void calls
         blocks: list = []
@@ -634,7 +634,7 @@ class _Builder:
                         raise _Bail
                     # the span as ``line << 20 | column``, made on first read (ir.BasicBlock)
                     col = m.start(1) + 1
-                    cur = BasicBlock(name, [], f, [], [], k << 20 | col if col < 0x100000 else _span(path, k, col),  # type: ignore[arg-type]
+                    cur = BasicBlock(name, [], f, [], [], k << 20 | col if col < 0x100000 else _span(path, k, col),
                                      slot, len(blocks))
                     block_names[name] = cur
                     blocks.append(cur)
@@ -975,8 +975,8 @@ class _Builder:
                 # an unlabeled block (entry, or after a terminator): numbered before
                 # its first instruction
                 col = len(g[0]) + 1
-                cur = BasicBlock(str(next_slot), [], f, [], [],  # type: ignore[arg-type]
-                                 k << 20 | col if col < 0x100000 else _span(path, k, col), str(n_slot), len(blocks))  # type: ignore[arg-type]
+                cur = BasicBlock(str(next_slot), [], f, [], [],
+                                 k << 20 | col if col < 0x100000 else _span(path, k, col), str(n_slot), len(blocks))
                 next_slot += 1
                 n_slot += 1
                 numbered = True

@@ -1,7 +1,7 @@
-"""The IR instruction class (``patterns.ir.Instruction``), in a module of its own so the compiled build makes it a native class.
+"""The IR's mutable classes (``patterns.ir.Instruction``, ``Argument``, ``BasicBlock``, ``Function``), in a module of their own so the compiled build makes them native classes.
 
 Every pass of the execution engine reads instructions' fields millions of times on a
-large kernel. As a plain class with an instance ``__dict__``, each read from a compiled
+large kernel (and blocks' instruction and edge lists, functions' block lists). As a plain class with an instance ``__dict__``, each read from a compiled
 module is a generic attribute lookup (the type's dictionary, then the instance's, about
 150 machine instructions); as a native class (``patterns/native.py`` compiles this
 module) a read through a local declared ``Instruction`` is one load. Plain Python
@@ -19,11 +19,11 @@ line number (column 3) or -(line << 20 | column), which the direct builder
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Iterator
 
 from tdgen.errors import Span
 
-from .ir import TERMINATORS, VOID
+from .ir import _FACTORY, LABEL, TERMINATORS, VOID
 
 INSTRUCTION_FIELDS: Final = (
     "opcode", "name", "type", "operands", "block", "span", "flags", "predicate", "incoming",
@@ -35,6 +35,7 @@ _CTOR_FIELDS: Final = frozenset(INSTRUCTION_FIELDS) - {"opcode", "name", "type",
 _TERMINATORS: Final = TERMINATORS
 _NO_FLAGS: Final[frozenset] = frozenset()
 _VOID: Final = VOID
+_LABEL: Final = LABEL
 
 
 def _instruction_text(inst: Any) -> str:
@@ -238,3 +239,178 @@ def blank_instruction() -> Instruction:
     """An instruction with only the defaults set (``opcode`` too: ""), for builders that
     fill the fields one by one (patterns/ir_direct.py)."""
     return Instruction("", None, _VOID, None)
+
+
+class Argument:
+    """A function argument (identity equality, as ``@dataclass(eq=False)``).
+
+    ``slot``: the name opt prints (unnamed arguments renumbered); ``attr_text``: the
+    parameter attributes in source order; ``_users``: its users, for the uniformity
+    analysis (``Function.uses``)."""
+
+    # (slots in plain Python; the compiled build's native class has the same fixed fields)
+    __slots__ = ("name", "type", "attrs", "index", "function", "span", "slot", "attr_text", "_users")
+    __match_args__: Final = ("name", "type", "attrs", "index", "function", "span", "slot", "attr_text", "_users")
+    name: Any
+    type: Any
+    attrs: Any
+    index: int
+    function: Any
+    span: Any
+    slot: Any
+    attr_text: Any
+    _users: Any
+
+    def __init__(self, name: Any, type: Any, attrs: Any = frozenset(), index: int = 0, function: Any = None,
+                 span: Any = None, slot: Any = "", attr_text: Any = (), _users: Any = None) -> None:
+        self.name = name
+        self.type = type
+        self.attrs = attrs
+        self.index = index
+        self.function = function
+        self.span = span
+        self.slot = slot
+        self.attr_text = attr_text
+        self._users = _users
+
+    @property
+    def ref(self) -> str:
+        return "%" + self.slot
+
+    def __repr__(self) -> str:
+        return f"<Argument %{self.name}: {self.type}>"
+
+
+class BasicBlock:
+    """A basic block (identity equality, as ``@dataclass(eq=False)``): ``name``,
+    ``instructions``, ``function``, ``successors``, ``predecessors``, ``span``, ``slot``
+    (the name opt prints), ``index``.
+
+    ``span`` is stored in ``_span``; the direct builder (patterns/ir_direct.py) gives it
+    as an int, ``line << 20 | column``, and the ``Span`` is made on first read (and
+    kept), as ``Instruction.span`` is: most blocks' spans are never read."""
+
+    __slots__ = ("name", "instructions", "function", "successors", "predecessors", "_span", "slot", "index")
+    __match_args__: Final = ("name", "instructions", "function", "successors", "predecessors", "span", "slot",
+                             "index")
+    name: Any
+    instructions: list[Instruction]
+    function: Any
+    successors: list[BasicBlock]
+    predecessors: list[BasicBlock]
+    _span: Any
+    slot: Any
+    index: int
+
+    def __init__(self, name: Any, instructions: Any = _FACTORY, function: Any = None, successors: Any = _FACTORY,
+                 predecessors: Any = _FACTORY, span: Any = None, slot: Any = "", index: int = 0) -> None:
+        self.name = name
+        self.instructions = [] if instructions is _FACTORY else instructions
+        self.function = function
+        self.successors = [] if successors is _FACTORY else successors
+        self.predecessors = [] if predecessors is _FACTORY else predecessors
+        self._span = span
+        self.slot = slot
+        self.index = index
+
+    @property
+    def span(self) -> Any:
+        sp = self._span
+        if type(sp) is int:
+            try:
+                path = self.function.module.path
+            except AttributeError:
+                path = "<input>"
+            sp = self._span = Span(path, sp >> 20, sp & 0xFFFFF)
+        return sp
+
+    @span.setter
+    def span(self, value: Any) -> None:
+        self._span = value
+
+    @property
+    def terminator(self) -> Instruction | None:
+        insts = self.instructions
+        if insts and insts[-1].is_terminator:
+            return insts[-1]
+        return None
+
+    @property
+    def ref(self) -> str:
+        return "%" + self.slot
+
+    @property
+    def type(self) -> Any:
+        return _LABEL
+
+    def __repr__(self) -> str:
+        return f"<BasicBlock %{self.name}>"
+
+
+class Function:
+    """A function (identity equality, as ``@dataclass(eq=False)``): ``name`` (no ``@``),
+    ``cc``, ``ret_type``, ``args``, ``attrs``, ``is_declaration``, ``blocks``, ``span``,
+    ``module``, ``attr_items`` (function attributes as written: words and '#N'),
+    ``header_words`` (linkage, visibility, cc, return attributes as written), ``vararg``,
+    ``uses``.
+
+    ``uses`` is filled by the direct builder (patterns/ir_direct.py) for the uniformity
+    analysis: (True: every argument's and instruction's ``_users`` holds its users in
+    program order, each once: None, the one user itself, or a list of two or more; the
+    loads and calls in program order; each block's terminator; the number of
+    instructions; whether no branch names the same block twice). Derived data, not part
+    of the AST: whoever edits a parsed function's instructions or CFG must reset it to
+    None (patterns/divergence.py then computes the same lists itself and stores them in
+    ``_users``)."""
+
+    __slots__ = ("name", "cc", "ret_type", "args", "attrs", "is_declaration", "blocks", "span", "module",
+                 "attr_items", "header_words", "vararg", "uses")
+    __match_args__: Final = ("name", "cc", "ret_type", "args", "attrs", "is_declaration", "blocks", "span", "module",
+                             "attr_items", "header_words", "vararg", "uses")
+    name: Any
+    cc: Any
+    ret_type: Any
+    args: list[Argument]
+    attrs: Any
+    is_declaration: Any
+    blocks: list[BasicBlock]
+    span: Any
+    module: Any
+    attr_items: Any
+    header_words: Any
+    vararg: Any
+    uses: Any
+
+    def __init__(self, name: Any, cc: Any, ret_type: Any, args: list, attrs: Any, is_declaration: Any,
+                 blocks: Any = _FACTORY, span: Any = None, module: Any = None, attr_items: Any = (),
+                 header_words: Any = (), vararg: Any = False, uses: Any = None) -> None:
+        self.name = name
+        self.cc = cc
+        self.ret_type = ret_type
+        self.args = args
+        self.attrs = attrs
+        self.is_declaration = is_declaration
+        self.blocks = [] if blocks is _FACTORY else blocks
+        self.span = span
+        self.module = module
+        self.attr_items = attr_items
+        self.header_words = header_words
+        self.vararg = vararg
+        self.uses = uses
+
+    @property
+    def entry(self) -> BasicBlock | None:
+        return self.blocks[0] if self.blocks else None
+
+    def block(self, name: str) -> BasicBlock:
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def instructions(self) -> Iterator[Instruction]:
+        for b in self.blocks:
+            yield from b.instructions
+
+    def __repr__(self) -> str:
+        return f"<Function @{self.name}>"

@@ -71,8 +71,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .ir import VOID, Argument, Constant, IntType
-from .ir_inst import Instruction
+from .ir import VOID, Constant, IntType
+from .ir_inst import Argument, Function, Instruction
 from .knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
     count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
     shift_masks as _shift_masks, smax_masks, smin_masks, umax_masks, umin_masks
@@ -135,7 +135,7 @@ def _signed(u: int, bits: int) -> int:
     return u - (1 << bits) if u >> (bits - 1) else u
 
 
-def _dom_tree(fn, idom: dict) -> tuple[dict, dict, dict]:
+def _dom_tree(fn: Function, idom: dict) -> tuple[dict, dict, dict]:
     """The dominator tree of ``idom`` as (children lists in LLVM's order, preorder and
     postorder clock of each reachable block): ``a`` dominates ``b`` when
     ``pre[a] <= pre[b] and post[b] <= post[a]``. A block's children are in the order
@@ -2018,7 +2018,7 @@ def _disjoint(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> bool:
     return not any(lo <= bhi and blo <= hi for lo, hi in a for blo, bhi in b)
 
 
-def _trivially_dead(fn) -> set:
+def _trivially_dead(fn: Function) -> set:
     """Instructions without users and without side effects in the input (EarlyCSE
     deletes them when it reaches them, so they never become a CSE representative).
     The scan for a function whose ``_users`` lists are not known to be current
@@ -2460,7 +2460,7 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target
     return st.result() if st is not None else []
 
 
-def _loop_forest(fn, dom: tuple):
+def _loop_forest(fn: Function, dom: tuple):
     """The natural loops of ``fn`` (``dom``: its ``_dom_tree``) as LoopInfo holds them:
     (headers in LLVM's loop pass manager order, header -> body, header -> the headers
     of its sub-loops, block -> the header of its innermost loop); None without loops.
@@ -2505,14 +2505,14 @@ def _loop_forest(fn, dom: tuple):
         for b in bodies[h]:
             innermost[b] = h
     loops = []
-    stack = [(h, False) for h in sorted(roots, key=rpo.__getitem__)]  # (popped last first)
-    while stack:
-        h, done = stack.pop()
+    work = [(h, False) for h in sorted(roots, key=rpo.__getitem__)]  # (popped last first)
+    while work:
+        h, done = work.pop()
         if done:
             loops.append(h)
             continue
-        stack.append((h, True))
-        stack.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
+        work.append((h, True))
+        work.extend((k, False) for k in sorted(kids[h], key=rpo.__getitem__, reverse=True))
     return loops, bodies, kids, innermost
 
 
@@ -3290,7 +3290,7 @@ class _LicmState:
                     table.add(i)
 
 
-def mul24(fn, ua, target=None, idom: dict | None = None) -> int:
+def mul24(fn: Function, ua, target=None, idom: dict | None = None) -> int:
     """AMDGPUCodeGenPrepare's replaceMulWithMul24: a divergent i32 ``mul`` whose operands
     both fit in 24 bits -- unsigned (known leading zeros), else signed (sign bits) --
     becomes a call of ``llvm.amdgcn.mul.u24`` / ``llvm.amdgcn.mul.i24`` (the instruction is
@@ -3403,7 +3403,7 @@ def run_ir_passes(fn, ua=None, target=None):
 _EXTRACT_SHIFTS: Final = frozenset({"lshr", "ashr"})
 
 
-def sink_extract_bits(fn, erased=()) -> bool:
+def sink_extract_bits(fn: Function, erased=()) -> bool:
     """CodeGenPrepare's OptimizeExtractBits (AMDGPU has a bit-field extract, so it runs):
     an ``lshr``/``ashr`` by a constant read in another block by a ``trunc``, or by an
     ``and`` with a low-bit mask constant (``m & (m + 1) == 0``) as its second operand, is
@@ -3463,7 +3463,7 @@ def sink_extract_bits(fn, erased=()) -> bool:
     return True
 
 
-def number_unnamed(fn, unnamed: bool = False) -> list:
+def number_unnamed(fn: Function, unnamed: bool = False) -> list:
     """Name the unnamed values (and renumber the numbered ones) in program order, as
     LLVM numbers them when it prints: ``%0``, ``%1`` ... Returns the instructions renamed
     (the kept text of every instruction is dropped then: readers print the new names).
@@ -3524,7 +3524,7 @@ def remove_unreachable_blocks(fn) -> bool:
     return changed
 
 
-def _replace_phis(fn, rep: dict) -> None:
+def _replace_phis(fn: Function, rep: dict) -> None:
     """Every use of a phi of ``rep`` reads what replaces it; the phis are erased."""
     if not rep:
         return
@@ -3535,7 +3535,7 @@ def _replace_phis(fn, rep: dict) -> None:
             i.block = None
 
 
-def _fold_constant_branches(fn, rep: dict) -> bool:
+def _fold_constant_branches(fn: Function, rep: dict) -> bool:
     """What llc's CodeGenPrepare does to branches (its branch optimizations, on at -O2):
     every conditional ``br`` on a constant, or to the same block twice, becomes an
     unconditional ``br`` (ConstantFoldTerminator; the block left is told it lost a
@@ -3635,7 +3635,7 @@ def _fold_constant_branches(fn, rep: dict) -> bool:
     return True
 
 
-def _remove_unreachable_blocks(fn, rep: dict) -> bool:
+def _remove_unreachable_blocks(fn: Function, rep: dict) -> bool:
     """llc's UnreachableBlockElim (EliminateUnreachableBlocks): the blocks the entry does
     not reach are deleted; each reachable block they branch to loses those predecessors
     (``_remove_predecessor``, the phis updated as there; ``rep`` gets the phis replaced).
@@ -3758,7 +3758,7 @@ def _has_mul24_candidates(fn, target) -> bool:
     return any(i.opcode == "mul" and _bits(i) == 32 for b in fn.blocks for i in b.instructions)
 
 
-def _cse_moved(fn, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None,
+def _cse_moved(fn: Function, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None,
                readers: dict | None = None) -> dict:
     """What llc's EarlyCSE after its loop passes finds for code LICM hoisted: a hoisted
     instruction equal to one that now dominates it (same key as EarlyCSE's) is replaced
@@ -3855,7 +3855,7 @@ def _candidate_users(rep: dict, grew: dict | None) -> list:
     return list(dict.fromkeys(out))
 
 
-def _rewrite(fn, rep: dict, cands: list | None = None, grew: dict | None = None) -> None:
+def _rewrite(fn: Function, rep: dict, cands: list | None = None, grew: dict | None = None) -> None:
     """Every use of a replaced instruction reads its replacement (replaceAllUsesWith).
     ``cands``: the instructions that may read one (each once; every instruction when
     None). ``grew``, when given, collects for each instruction that became an operand

@@ -140,8 +140,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .ir import I32, Argument, Constant
-from .ir_inst import Instruction
+from .ir import I32, Constant
+from .ir_inst import Argument, Function, Instruction
 
 # (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
 _CONSTANT: Final = Constant
@@ -323,7 +323,7 @@ def _plain_user(u, v, body, sc) -> bool:
     return False
 
 
-def _users(fn) -> dict:
+def _users(fn: Function) -> dict:
     """Each instruction's readers in program order (one entry per operand read), for the
     instructions read at all."""
     us: dict = {}

@@ -68,7 +68,7 @@ _rev: Final[Any] = reversed
 
 from tdgen.errors import ParseError, VerifyError, expected
 
-from .ir_inst import Instruction
+from .ir_inst import Function, Instruction
 
 __all__ = ["SDNode", "SelectionDAG", "build_function_dags", "ISD_OF_BINOP", "CONDCODES", "vt_of"]
 
@@ -404,7 +404,7 @@ def _cse_key(v, rep, is_const: dict, type_text: dict):
 _SHARED_IDOM: Final[list] = []
 
 
-def _cfg_shape(fn) -> list:
+def _cfg_shape(fn: Function) -> list:
     """The blocks' successor lists, copied: equal while the CFG is unchanged."""
     return [tuple(b.successors) for b in fn.blocks]
 
@@ -431,7 +431,7 @@ class shared_dominators:
             _SHARED_IDOM.pop()
 
 
-def immediate_dominators(fn) -> dict:
+def immediate_dominators(fn: Function) -> dict:
     """Block -> immediate dominator for the blocks reachable from the entry (the entry
     maps to itself), from the dominator tree the uniformity analysis uses. While
     ``build_function_dags`` works on ``fn`` (the IR passes of ``patterns.irpasses`` ask
@@ -444,7 +444,7 @@ def immediate_dominators(fn) -> dict:
 
     entry = fn.blocks[0]
     tree = DomTree(entry, lambda b: b.successors)
-    idom = {entry: entry}
+    idom: dict = {entry: entry}
     for b in fn.blocks:
         p = tree.parent(b)
         if p is not None:
@@ -944,7 +944,7 @@ def _cse_swapped(x, y) -> bool:
     return (x if type(x) is int else id(x)) > (y if type(y) is int else id(y))
 
 
-def _prepare(fn) -> _Prepared:
+def _prepare(fn: Function) -> _Prepared:
     """EarlyCSE, aggressive dead-code removal and Sink in one go: the answers of
     ``common_subexpressions``, ``live_instructions(fn, "aggressive", rep)`` and ``_sink``
     (tests/test_sdag_prepass.py compares them), plus the values used outside their block.

@@ -275,6 +275,42 @@ def _named(text: str, ref: type, cls: type) -> str:
     return text.replace(ref.__qualname__ + "(", cls.__qualname__ + "(")
 
 
+def _native(cls) -> bool:
+    """A native class of the compiled build (patterns/native.py): ``patterns.ir_inst``'s
+    ``Argument``, ``BasicBlock``, ``Function`` when the compiled modules are loaded."""
+    return getattr(sys.modules[cls.__module__], "__file__", "").endswith(".so")
+
+
+def _plain(cls):
+    """``cls`` as plain Python: for a native class, the class of the same name made by
+    running its module's source without the compiled build (the same source; a native
+    class has no introspectable signature)."""
+    if not _native(cls):
+        return cls
+    import importlib.util
+    from pathlib import Path
+
+    import patterns
+
+    path = Path(patterns.__file__).parent / (cls.__module__.rsplit(".", 1)[1] + ".py")
+    spec = importlib.util.spec_from_file_location("patterns._plain_" + path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, cls.__qualname__)
+
+
+def _value(ref, f, i: int, text: str):
+    """A value for field ``f`` of the reference dataclass ``ref``: ``text`` and ``i``
+    appended, in the field's declared type where the IR classes declare one (their list
+    fields hold lists, ``index`` an int: typed fields of a native class)."""
+    if ref in (Argument, BasicBlock, Function):
+        if f.type == "list":
+            return [f"{text}{i}"]
+        if f.type == "int":
+            return i
+    return f"{text}{i}"
+
+
 def _params(c):
     out = []
     for p in inspect.signature(c).parameters.values():
@@ -288,15 +324,18 @@ def _params(c):
 
 @pytest.mark.parametrize("ref,cls", FROZEN + IDENTITY, ids=lambda c: c.__qualname__)
 def test_signature_match_args_and_slots(ref, cls):
-    assert _params(cls) == _params(ref)
-    assert cls.__match_args__ == ref.__match_args__
-    n_req = sum(1 for f in dataclasses.fields(ref)
-                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
-    args = SAMPLES[ref][0] if ref in SAMPLES else tuple(f"v{i}" for i in range(n_req))
+    plain = _plain(cls)
+    assert _params(plain) == _params(ref)
+    assert cls.__match_args__ == plain.__match_args__ == ref.__match_args__
+    req = [f for f in dataclasses.fields(ref) if f.default is dataclasses.MISSING
+           and f.default_factory is dataclasses.MISSING]
+    args = SAMPLES[ref][0] if ref in SAMPLES else tuple(_value(ref, f, i, "v") for i, f in enumerate(req))
     if ref in SLOTS:
         # (BasicBlock keeps its span in ``_span``, made on first read: ``span`` is a property)
         want = tuple("_span" if (ref is BasicBlock and f == "span") else f for f in ref.__slots__)
-        assert cls.__slots__ == want
+        if ref is Constant:  # (and ``_u``, derived from the fields: ir.unsigned_value)
+            want += ("_u",)
+        assert plain.__slots__ == want  # (a native class has these fields and no __slots__)
         assert not hasattr(cls(*args), "__dict__") and not hasattr(ref(*args), "__dict__")
     else:
         assert "__slots__" not in cls.__dict__ and hasattr(cls(*args), "__dict__")
@@ -355,7 +394,7 @@ def test_identity_classes():
     for ref, cls in IDENTITY:
         req = [f for f in dataclasses.fields(ref) if f.default is dataclasses.MISSING
                and f.default_factory is dataclasses.MISSING]
-        args = [f"v{i}" for i in range(len(req))]
+        args = [_value(ref, f, i, "v") for i, f in enumerate(req)]
         r, m = ref(*args), cls(*args)
         for f in dataclasses.fields(ref):
             assert getattr(m, f.name) == getattr(r, f.name), f.name
@@ -368,9 +407,10 @@ def test_identity_classes():
             if f.default_factory is not dataclasses.MISSING:
                 assert getattr(cls(*args), f.name) is not getattr(m, f.name)
         m2 = cls(*args)
-        for f in dataclasses.fields(ref):  # not frozen
-            setattr(m2, f.name, "changed")
-            assert getattr(m2, f.name) == "changed"
+        for i, f in enumerate(dataclasses.fields(ref)):  # not frozen
+            v = _value(ref, f, i, "changed")
+            setattr(m2, f.name, v)
+            assert getattr(m2, f.name) == v
 
 
 def test_block_span_made_on_first_read():
