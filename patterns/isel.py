@@ -46,7 +46,8 @@ from __future__ import annotations
 
 from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 
-from .machine import FnSelector as _FnSelector, MachineInstr, _release, new_machine_instr
+from .machine import (FnSelector as _FnSelector, MachineInstr, _release, any_operand, drop_use, drop_uses, fresh_reg,
+                      new_machine_instr, node_ir_name, reg_operand)
 from .matcher import MatcherTable, apply_xform, build_table
 from .sdag import SDNode, build_function_dags
 
@@ -295,19 +296,20 @@ def _compile_selector(table: MatcherTable, opcode: str, plan_of):
     from .matcher import _compile_switch
 
     def hit(k, p, slots, ns):
-        ns["_mi"] = new_machine_instr
-        ns["_release"] = _release
-        ns["_xf"] = apply_xform
+        ns.update(_SELECTOR_NAMES)
         lines = _use_count_lines(p, slots)
-        lines += ["irn = n0.ir", "if irn is not None:", "    try:", "        irn = irn.name",
-                  "    except AttributeError:", "        irn = None",
-                  "    if irn is not None:", "        irn = f'%{irn}'",
-                  "tn = n0.id", "base = tn * 64", "vo = sel.vreg_of"]
+        lines += ["irn = _irn(n0)", "tn = n0.id", "base = tn * 64"]
         _emit_source(plan_of(p), True, lines, [0], slots, repr(p.record), opcode == "ISD::CopyFromReg")
         lines.append("return True")
         return lines
 
     return _compile_switch(pats, table._bindings, hit)
+
+
+# the names the code of the generated selectors reads (patterns.machine's helpers)
+_SELECTOR_NAMES = {"_mi": new_machine_instr, "_release": _release, "_xf": apply_xform, "_irn": node_ir_name,
+                   "_reg": reg_operand, "_any": any_operand, "_fresh": fresh_reg, "_drop_use": drop_use,
+                   "_drop_uses": drop_uses}
 
 
 def _use_count_lines(p, slots: dict) -> list[str]:
@@ -336,17 +338,15 @@ def _use_count_lines(p, slots: dict) -> list[str]:
         if s != 0 and gain.get(s):
             gain[s] -= 1
             lines.append(f"n{s}.uses += 1")
+    # (``ops0_``: the root's operand list, which the matcher loads first; a node losing
+    # its last user releases its operands: patterns.machine.drop_use/drop_uses)
     if not kept:
-        return lines + ["for o in n0.ops:", "    u = o.uses - 1", "    o.uses = u", "    if u == 0:",
-                        "        for x in o.ops:", "            _release(x)"]
+        return lines + ["_drop_uses(ops0_, 0)"]
     top = max(direct) + 1  # (the matcher checked the root has operand top - 1)
-    lines.append("ops0 = n0.ops")
     for i in range(top):
         if i not in kept:
-            lines += [f"o = ops0[{i}]", "u = o.uses - 1", "o.uses = u", "if u == 0:",
-                      "    for x in o.ops:", "        _release(x)"]
-    lines += [f"if len(ops0) > {top}:", f"    for o in ops0[{top}:]:", "        u = o.uses - 1", "        o.uses = u",
-              "        if u == 0:", "            for x in o.ops:", "                _release(x)"]
+            lines.append(f"_drop_use(ops0_[{i}])")
+    lines.append(f"_drop_uses(ops0_, {top})")
     return lines
 
 
@@ -371,9 +371,11 @@ def _emit_source(pl, top: bool, lines: list, count: list, slots: dict, rec: str,
     """Append the lines computing plan ``pl`` to ``lines``; the expression of its value.
     A bound value is the matcher's variable ``n<slot>`` (``slots``: name -> slot);
     ``rec`` is the pattern's record name as Python source; ``root_copy``: the root is a
-    CopyFromReg (its register is its own). ``_FnSelector.vreg`` is written out: a node
-    gets the next register number the first time it is asked for. (A module function,
-    not a closure calling itself, so compiling leaves no reference cycle behind.)"""
+    CopyFromReg (its register is its own). Operands and registers come from the compiled
+    helpers of ``patterns.machine`` (``_SELECTOR_NAMES``): a node gets the next register
+    number the first time it is asked for, as ``_FnSelector.vreg`` gives it. (A module
+    function, not a closure calling itself, so compiling leaves no reference cycle
+    behind.)"""
     tag = pl[0]
     if tag == "lit":
         return repr(pl[1])
@@ -383,23 +385,8 @@ def _emit_source(pl, top: bool, lines: list, count: list, slots: dict, rec: str,
         if s is None:
             return repr("$" + pl[1])
         count[0] += 1
-        v, x = f"v{count[0]}", f"n{s}"
-        if not pl[2]:
-            lines.append(f"if {x}.opcode == 'ISD::Constant' or {x}.opcode == 'ISD::TargetConstant':")
-            lines.append(f"    {x}.uses -= 1")
-            lines.append(f"    if {x}.uses == 0:")
-            lines.append(f"        for o in {x}.ops:")
-            lines.append("            _release(o)")
-            lines.append(f"    {v} = str({x}.value)")
-            lines.append(f"elif {x}.opcode == 'ISD::CopyFromReg':")
-        else:
-            lines.append(f"if {x}.opcode == 'ISD::CopyFromReg':")
-        lines.append(f"    {v} = f'%{{{x}.reg}}'")
-        lines.append("else:")
-        lines.append(f"    {v} = vo.get({x})")
-        lines.append(f"    if {v} is None:")
-        lines.append(f"        {v} = vo[{x}] = f'%{{sel.next_vreg}}'")
-        lines.append("        sel.next_vreg += 1")
+        v = f"v{count[0]}"
+        lines.append(f"{v} = {'_reg' if pl[2] else '_any'}(sel, n{s})")
         return v
     if tag == "xform":
         # the bound constant becomes the transformed immediate (see _FnSelector._emit_dst)
@@ -438,8 +425,7 @@ def _emit_source(pl, top: bool, lines: list, count: list, slots: dict, rec: str,
     elif top:
         _root_vreg(d, lines, root_copy)
     else:  # sel._fresh()
-        lines.append(f"{d} = f'%{{sel.next_vreg}}'")
-        lines.append("sel.next_vreg += 1")
+        lines.append(f"{d} = _fresh(sel)")
     more_defs = "(" + "".join(f"(f'%{{sel._fresh()}}', {m!r}), " for m in more) + ")"
     _append_mi(lines, repr(op), d, repr(rc), repr(file), f"[{', '.join(args)}]", rec,
                f"base + {32 if top else 0} + len(out) % 32", more_defs)
@@ -458,10 +444,7 @@ def _root_vreg(d: str, lines: list, root_copy: bool) -> None:
     if root_copy:
         lines.append(f"{d} = f'%{{n0.reg}}'")
         return
-    lines.append(f"{d} = vo.get(n0)")
-    lines.append(f"if {d} is None:")
-    lines.append(f"    {d} = vo[n0] = f'%{{sel.next_vreg}}'")
-    lines.append("    sel.next_vreg += 1")
+    lines.append(f"{d} = _reg(sel, n0)")  # (n0 is no CopyFromReg)
 
 
 def divergence_path(n: SDNode) -> list[str]:

@@ -542,6 +542,65 @@ def _glue_copy_to_reg(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> No
                             i * 64 + 33, ()))
 
 
+# --- what the generated selectors (patterns.isel._compile_selector) call ---------------
+# Written out in the selectors, these read a node's fields from interpreted code, each
+# read a descriptor call into the native object; called, they read them natively.
+
+
+def node_ir_name(n: SDNode) -> str | None:
+    """``%name`` of the IR value node ``n`` computes, or None."""
+    return _ir_text(n.ir)
+
+
+def reg_operand(sel: FnSelector, n: SDNode) -> str:
+    """``n`` as a register operand (``FnSelector.operand`` with ``reg_operand``): a
+    CopyFromReg's own register, else ``n``'s register, numbered when first asked."""
+    if n.opcode == "ISD::CopyFromReg":
+        return f"%{n.reg}"
+    vo = sel.vreg_of
+    r = vo.get(n)
+    if r is None:
+        r = vo[n] = f"%{sel.next_vreg}"
+        sel.next_vreg += 1
+    return r
+
+
+def any_operand(sel: FnSelector, n: SDNode) -> str:
+    """``n`` as an operand that may be an immediate (``FnSelector.operand``): a constant
+    is folded (it loses this user; left without users, it releases its operands)."""
+    opc = n.opcode
+    if opc == "ISD::Constant" or opc == "ISD::TargetConstant":
+        u = n.uses - 1
+        n.uses = u
+        if u == 0:
+            for o in n.ops:
+                _release(o)
+        return str(n.value)
+    return reg_operand(sel, n)
+
+
+def fresh_reg(sel: FnSelector) -> str:
+    """A new virtual register (``FnSelector._fresh``), as operand text."""
+    r = sel.next_vreg
+    sel.next_vreg = r + 1
+    return f"%{r}"
+
+
+def drop_use(o: SDNode) -> None:
+    """``o`` loses a user; left without users, it releases its operands."""
+    u = o.uses - 1
+    o.uses = u
+    if u == 0:
+        for x in o.ops:
+            _release(x)
+
+
+def drop_uses(ops: list[SDNode], start: int) -> None:
+    """``drop_use`` of each of ``ops`` from index ``start`` on, in order."""
+    for k in range(start, len(ops)):
+        drop_use(ops[k])
+
+
 # which generic instruction a node gets when no pattern selects it (FnSelector._dispatch_for)
 _GLUE_NONE: Final = 0  # none
 _GLUE_ANY: Final = 1  # FnSelector.glue

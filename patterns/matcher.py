@@ -975,7 +975,9 @@ def _compile_switch(pats: list[CompiledPattern], bindings: dict, hit=None) -> Ca
 def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Callable:
     """One Python function trying ``pats`` in order. Each pattern's check chain becomes a
     sequence of tests on local variables (``n<slot>``, assigned as children are loaded),
-    so a failing check costs one comparison and no call or allocation. As
+    so a failing check costs one comparison and no call or allocation; a node's operand
+    list is read once (the root's ``ops0_`` first, another node's into ``ops<slot>`` when
+    its first child is loaded). As
     DAGISelEmitter's FactorNodes does, consecutive patterns that start with the same
     checks share them: the common checks are tested once, in an ``if`` whose body tries
     those patterns' remaining checks in order, and a pattern's own tail is one ``and``
@@ -1009,14 +1011,23 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Cal
         items: list = []
         root_operand: dict = {}  # slot -> the root operand it was loaded from
         needs: list = []
+        with_ops: set = set()  # the slots whose operand list is in a local (``ops<slot>``)
         for chk in p.checks:
             kind = chk[0]
             n = f"n{chk[1]}"
             if kind == "child":
+                # (a node's operand list read once: ``ops0_`` for the root, else loaded
+                # into ``ops<slot>`` before its first child is checked)
                 if chk[1] == 0:
                     root_operand[chk[3]] = chk[2]
-                items.append(("c", f"len({n}.ops) > {chk[2]}"))
-                items.append(("a", f"n{chk[3]}", f"{n}.ops[{chk[2]}]"))
+                    ops = "ops0_"
+                else:
+                    ops = f"ops{chk[1]}"
+                    if chk[1] not in with_ops:
+                        with_ops.add(chk[1])
+                        items.append(("a", ops, f"{n}.ops"))
+                items.append(("c", f"len({ops}) > {chk[2]}"))
+                items.append(("a", f"n{chk[3]}", f"{ops}[{chk[2]}]"))
             elif kind == "opcode":
                 i = root_operand.get(chk[1])
                 if i is not None:
@@ -1053,10 +1064,9 @@ def _compile_group(pats: list[CompiledPattern], bindings: dict, hit=None) -> Cal
     body: list = []
     used: set = set()  # the root operands whose opcode a precheck reads
     _emit_factored(chains, 0, "    ", body, used)
-    lines = ["def _match(n0):" if hit is None else "def _match(n0, sel, out):"]
+    lines = ["def _match(n0):" if hit is None else "def _match(n0, sel, out):", "    ops0_ = n0.ops"]
     if used:
         # the opcodes of the root's operands, read once (None: no such operand)
-        lines.append("    ops0_ = n0.ops")
         lines += [f"    oc{i} = ops0_[{i}].opcode if len(ops0_) > {i} else None" for i in sorted(used)]
     lines += body
     lines.append("    return None" if hit is None else "    return False")
