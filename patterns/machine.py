@@ -374,18 +374,7 @@ class FnSelector:
         if tag == "lit":
             return plan[1]
         if tag == "var":
-            v = env.get(plan[1])
-            if v is None:
-                return f"${plan[1]}"
-            if not plan[2] and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
-                # bound to an immediate operand: fold the constant
-                v.uses -= 1
-                _release_if_dead(v)
-                return str(v.value)
-            if v.opcode == "ISD::CopyFromReg":
-                return f"%{v.reg}"
-            r = self.vreg_of.get(v)
-            return r if r is not None else self.vreg(v)
+            return self.operand(env, plan[1], plan[2])
         if tag == "xform":
             kid = plan[2]
             v = env.get(kid[1]) if kid[0] == "var" else None
@@ -414,20 +403,13 @@ class FnSelector:
                                 root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
         return res or ""
 
-    def operand(self, env, name: str, reg_operand: bool) -> str:
+    def operand(self, env: Any, name: str, is_register: bool) -> str:
         """The text of the bound value ``name`` as an operand of a result instruction: a
         constant bound to an immediate (non-register) operand is folded."""
         v = env.get(name)
         if v is None:
             return f"${name}"
-        if not reg_operand and (v.opcode == "ISD::Constant" or v.opcode == "ISD::TargetConstant"):
-            v.uses -= 1
-            _release_if_dead(v)
-            return str(v.value)
-        if v.opcode == "ISD::CopyFromReg":
-            return f"%{v.reg}"
-        r = self.vreg_of.get(v)
-        return r if r is not None else self.vreg(v)
+        return reg_operand(self, v) if is_register else any_operand(self, v)
 
     def _fresh(self) -> int:
         v = self.next_vreg
@@ -438,27 +420,13 @@ class FnSelector:
         opc = n.opcode
         if opc in _NO_GLUE:
             return
-        ops = []
-        vo = self.vreg_of
-        for o in n.ops:  # (operand_text; the registers are numbered even when not printed)
-            oc = o.opcode
-            if oc == "ISD::CopyFromReg":
-                ops.append(f"%{o.reg}")
-            elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
-                ops.append(str(o.value))
-            else:
-                r = vo.get(o)
-                if r is None:
-                    r = vo[o] = f"%{self.next_vreg}"
-                    self.next_vreg += 1
-                ops.append(r)
+        if opc == "ISD::CopyToReg":
+            _glue_copy_to_reg(self, n, out)
+            return
+        ops = _glue_operands(self, n)
         ir = _ir_text(n.ir)
         i = n.id
-        if opc == "ISD::CopyToReg":
-            rc = self._vector_rc if ops and n.ops[0].divergent else self._scalar_rc
-            out.append(MachineInstr("COPY", f"%{n.reg}", rc, "vector" if n.divergent else "scalar", ops, ir, i,
-                                    None, i * 64 + 33, ()))
-            return
+        vo = self.vreg_of
         if opc == "ISD::INTRINSIC_WO_CHAIN":
             ops = [f"${n.intrinsic}"]
         elif opc == "ISD::Constant":
@@ -488,6 +456,28 @@ def _ir_text(ir: Any) -> str | None:
     except AttributeError:
         return None
     return None if name is None else f"%{name}"
+
+
+def _glue_operands(sel: FnSelector, n: SDNode) -> list[str]:
+    """The operands of ``n``'s generic instruction as text (``FnSelector.operand_text``:
+    a constant without users as its value); a node's register is numbered even when
+    it is not printed."""
+    ops: list[str] = []
+    o: SDNode
+    vo = sel.vreg_of
+    for o in n.ops:
+        oc = o.opcode
+        if oc == "ISD::CopyFromReg":
+            ops.append(f"%{o.reg}")
+        elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
+            ops.append(str(o.value))
+        else:
+            r = vo.get(o)
+            if r is None:
+                r = vo[o] = f"%{sel.next_vreg}"
+                sel.next_vreg += 1
+            ops.append(r)
+    return ops
 
 
 def _glue_constant(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
@@ -520,21 +510,7 @@ def _glue_constant(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
 
 def _glue_copy_to_reg(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
     """``FnSelector.glue`` for an ISD::CopyToReg: ``COPY`` into the value's register."""
-    ops: list[str] = []
-    o: SDNode
-    vo = sel.vreg_of
-    for o in n.ops:
-        oc = o.opcode
-        if oc == "ISD::CopyFromReg":
-            ops.append(f"%{o.reg}")
-        elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
-            ops.append(str(o.value))
-        else:
-            r = vo.get(o)
-            if r is None:
-                r = vo[o] = f"%{sel.next_vreg}"
-                sel.next_vreg += 1
-            ops.append(r)
+    ops = _glue_operands(sel, n)
     ir = _ir_text(n.ir)
     i = n.id
     rc = sel._vector_rc if ops and n.ops[0].divergent else sel._scalar_rc

@@ -30,9 +30,17 @@ isel bench kernel:
 - an attribute read through a value typed ``Any`` is generic even on a native object:
   declare the local (``n: SDNode``), and the fields of ``SDNode`` that hot code reads;
 - an object of an interpreted class is always read generically (about 150 machine
-  instructions a field): the IR instruction is therefore a class of its own compiled
-  module (``patterns.ir_inst``), read through locals declared ``ins: Instruction``. A
-  native class has no ``__dict__``: declare every field it may be given;
+  instructions a field): the IR's instruction, argument, block and function are
+  therefore classes of their own compiled module (``patterns.ir_inst``), read through
+  locals declared ``ins: Instruction`` or parameters ``fn: Function`` (whose typed lists
+  give typed loop variables). A native class has no ``__dict__``: declare every field it
+  may be given. A typed field takes only its type in the compiled build, and a variable
+  first bound to a native class is checked at each later assignment: a name reused for
+  another kind of value raises ``TypeError`` there (rename it);
+- the reverse holds too: interpreted code reading a native object's field goes through
+  a descriptor call (about as costly). The per-target selectors are generated and run
+  interpreted, so what they do to nodes field by field (operand registers, use
+  counts) they do by calling compiled helpers (``patterns.machine``);
 - a declared local assigned a value typed ``Any`` (``dict.get``, an untyped function's
   result, an ``or`` with either) is ``Any`` to mypy from there on, so every operation on
   it is generic again: take memo answers from a typed function (``_kb_full`` looks its
