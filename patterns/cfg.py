@@ -27,21 +27,29 @@ def post_order(f: Function) -> list[BasicBlock]:
     out: list[BasicBlock] = []
     entry = f.blocks[0]
     # (blocks hash by identity, as their ``id`` would: the set holds them directly)
-    seen = {entry}
-    add = seen.add
-    done = out.append
-    stack = [(entry, iter(entry.successors))]
-    push, pop = stack.append, stack.pop
+    seen: set[BasicBlock] = {entry}
+    # the DFS stack: a block and the index of its next successor to look at
+    stack: list[BasicBlock] = [entry]
+    nexts: list[int] = [0]
     while stack:
-        b, it = stack[-1]
-        for s in it:
+        top = len(stack) - 1
+        b = stack[top]
+        succ = b.successors
+        k = nexts[top]
+        n = len(succ)
+        while k < n:
+            s = succ[k]
+            k += 1
             if s not in seen:
-                add(s)
-                push((s, iter(s.successors)))
+                seen.add(s)
+                nexts[top] = k
+                stack.append(s)
+                nexts.append(0)
                 break
         else:
-            pop()
-            done(b)
+            stack.pop()
+            nexts.pop()
+            out.append(b)
     return out
 
 
@@ -57,23 +65,20 @@ def dom_tree_order(f: Function) -> list[BasicBlock]:
 
 def dom_tree_numbering(entry: BasicBlock) -> list[BasicBlock]:
     """``dom_tree_order`` from the entry block ``entry``."""
-    seen: set = set()
-    add = seen.add
+    seen: set[BasicBlock] = set()
     order: list[BasicBlock] = []
-    number = order.append
-    work = [entry]
-    pop, push = work.pop, work.append
+    work: list[BasicBlock] = [entry]
     while work:
-        b = pop()
+        b = work.pop()
         if b in seen:
             continue
-        add(b)
-        number(b)
+        seen.add(b)
+        order.append(b)
         succ = b.successors
         for i in range(len(succ) - 1, -1, -1):
             s = succ[i]
             if s not in seen:
-                push(s)
+                work.append(s)
     return order
 
 

@@ -3740,8 +3740,6 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
     visitors = _VISITORS
     fresh, done, dead = _FRESH, _DONE, _DEAD
     budget = _VISITS_PER_NODE * len(wl) + 1000
-    pop = wl.pop
-    push = wl.append
     roots = ctx.roots
     # only a node made during this run can be off the worklist and never combined
     # (every other live node was put on it at the start)
@@ -3753,7 +3751,7 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
             ctx.prune_dangling()
         n = None
         while wl:
-            n = pop()
+            n = wl.pop()
             if n is not None:
                 break
         if n is None:
@@ -3771,7 +3769,7 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
                 for o in ops:
                     if o.wlix == fresh:
                         o.wlix = len(wl)
-                        push(o)
+                        wl.append(o)
             continue
         # the operands not combined before go on the worklist (those already on it stay
         # where they are) and become candidates for pruning; the candidates matter only
@@ -3782,17 +3780,17 @@ def _combine_run(ctx: _Ctx, again: bool = False) -> None:
             if len(created) != made:
                 if s0 == fresh:
                     o0.wlix = len(wl)
-                    push(o0)
+                    wl.append(o0)
                 if s1 == fresh and o1 is not o0:
                     o1.wlix = len(wl)
-                    push(o1)
+                    wl.append(o1)
             pend = None
         else:
             pend = [o for o in ops if o.wlix != done]
             for o in ops:
                 if o.wlix == fresh:
                     o.wlix = len(wl)
-                    push(o)
+                    wl.append(o)
         ev = ctx.events
         if again and stamp.get(n) == ev:
             continue
@@ -3825,7 +3823,6 @@ def _topological_order(ctx: _Ctx) -> list:
     ctx.ensure_users()
     chained: dict = {}
     order: list = []
-    append = order.append
     for group in (ctx.dag.nodes, ctx.created):
         for n in group:
             if n.wlix == _DEAD:
@@ -3840,12 +3837,12 @@ def _topological_order(ctx: _Ctx) -> list:
                 else:
                     u.append(n)
             if n.opcode == "ISD::CopyFromReg":
-                append((n,))  # its register leaf
+                order.append((n,))  # its register leaf
                 d += 1
             if d:
                 n.mark = d
             else:
-                append(n)
+                order.append(n)
     i = 0
     out: list = []
     while i < len(order):
@@ -3856,7 +3853,7 @@ def _topological_order(ctx: _Ctx) -> list:
             d = u.mark - 1
             u.mark = d
             if not d:
-                append(u)
+                order.append(u)
             continue
         n.wlix = len(out)
         out.append(n)
@@ -3866,14 +3863,14 @@ def _topological_order(ctx: _Ctx) -> list:
                 d = u.mark - k
                 u.mark = d
                 if not d:
-                    append(u)
+                    order.append(u)
         c = chained.get(n)
         if c:
             for u in reversed(c):
                 d = u.mark - 1
                 u.mark = d
                 if not d:
-                    append(u)
+                    order.append(u)
     return out
 
 
@@ -3916,7 +3913,6 @@ def _resort(dag: SelectionDAG, ctx: _Ctx | None = None) -> None:
     _MARK[0] += 1
     mark = _MARK[0]
     order: list[SDNode] = []
-    append = order.append
     roots = dag.roots
     if len(roots) == 1:
         r0 = roots[0]
@@ -3925,23 +3921,22 @@ def _resort(dag: SelectionDAG, ctx: _Ctx | None = None) -> None:
         root_ids = {id(r) for r in roots}
         starts = [r for r in dag.nodes if id(r) in root_ids or r.opcode == "ISD::EntryToken"]
     stack: list[SDNode] = []
-    push, top = stack.append, stack.pop
     for root in starts:
         if root.mark == mark:
             continue
         root.mark = mark
-        push(root)
+        stack.append(root)
         while stack:
             node = stack[-1]
             for child in node.ops:
                 if child.mark != mark:
                     child.mark = mark
-                    push(child)
+                    stack.append(child)
                     break
             else:
-                top()
+                stack.pop()
                 node.uses = 0  # (counted below, by the users: each comes after its operands)
-                append(node)
+                order.append(node)
     i = 0
     for n in order:
         n.id = i

@@ -101,24 +101,20 @@ class CycleInfo:
         end: dict[Block, int] = {}
         counter = 0
         stack: list = [entry]
-        pop = stack.pop
-        push = stack.append
-        extend = stack.extend
         succs = self.succs
         preorder = self.preorder
-        add = preorder.append
         end_mark = _END
         while stack:
-            b = pop()
+            b = stack.pop()
             if b is end_mark:
-                end[pop()] = counter
+                end[stack.pop()] = counter
             elif b not in start:
                 counter += 1
                 start[b] = counter
-                add(b)
-                push(b)
-                push(end_mark)
-                extend(succs(b))
+                preorder.append(b)
+                stack.append(b)
+                stack.append(end_mark)
+                stack.extend(succs(b))
         return start, end
 
     def _compute(self, entry: Block, preds: Callable[[Block], Sequence[Block]]) -> None:

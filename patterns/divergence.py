@@ -787,18 +787,14 @@ class _FunctionAnalysis:
         # never in it: their verdict is ``divergent_term_blocks``); the test of
         # ``uniform_override`` is left out when it is empty (marks only add to
         # ``divergent``), so the usual user costs one or two lookups.
-        wl = self.worklist
-        pop = wl.pop
-        push = wl.append
-        terms = self.terms
-        div = res.divergent
-        override = res.uniform_override
-        mark = self.mark
-        control = self.control_divergence
+        wl: list = self.worklist
+        terms: set = self.terms
+        div: dict = res.divergent
+        override: set = res.uniform_override
         while wl:
-            v = pop()
+            v = wl.pop()
             if v in terms:
-                control(v)
+                self.control_divergence(v)
                 continue
             us = v._users
             if us is None:
@@ -806,27 +802,27 @@ class _FunctionAnalysis:
             if type(us) is not list:  # the only user (the common case)
                 if us not in div:
                     if us in terms:
-                        mark(us, ("terminator", v, None))
+                        self.mark(us, ("terminator", v, None))
                     elif us not in override:
                         div[us] = v
-                        push(us)
+                        wl.append(us)
                 continue
             if override:
                 for u in us:
                     if u not in div:
                         if u in terms:
-                            mark(u, ("terminator", v, None))
+                            self.mark(u, ("terminator", v, None))
                         elif u not in override:
                             div[u] = v
-                            push(u)
+                            wl.append(u)
             else:
                 for u in us:
                     if u not in div:
                         if u in terms:
-                            mark(u, ("terminator", v, None))
+                            self.mark(u, ("terminator", v, None))
                         else:
                             div[u] = v
-                            push(u)
+                            wl.append(u)
         # every value or terminator pushed was new in ``divergent`` or
         # ``divergent_term_blocks``, and each entry made after the seeds was pushed once
         res.stats["worklist_pops"] = len(div) - n_quiet + len(res.divergent_term_blocks)

@@ -157,20 +157,19 @@ def _dom_tree(fn: Function, idom: dict) -> tuple[dict, dict, dict]:
     post: dict = {}
     clock = 0
     work = [(fn.blocks[0], False)]
-    pop, push = work.pop, work.append
     while work:
-        x, done = pop()
+        x, done = work.pop()
         if done:
             post[x] = clock
             clock += 1
             continue
         pre[x] = clock
         clock += 1
-        push((x, True))
+        work.append((x, True))
         ks = kids.get(x)
         if ks:
             for k in reversed(ks):
-                push((k, False))
+                work.append((k, False))
     return kids, pre, post
 
 
@@ -2155,9 +2154,8 @@ def _run(p: _Pass, fn) -> None:
     binops, cse_ops, simplified, comm = _BINOPS, _CSE_OPS, _SIMPLIFIED, _COMMUTATIVE
     limit = _RECURSION_LIMIT
     work: list = [fn.blocks[0]]
-    pop, push = work.pop, work.append
     while work:
-        blk = pop()
+        blk = work.pop()
         for i in blk.instructions:
             if i.name is None or (seeded and i in rep):
                 continue
@@ -2236,7 +2234,7 @@ def _run(p: _Pass, fn) -> None:
         ks = kids.get(blk)
         if ks:
             for c in reversed(ks):
-                push(c)
+                work.append(c)
 
 
 _SIMPLIFIED: Final = _BINOPS | {"phi", "icmp", "select", "call"}

@@ -327,13 +327,12 @@ def _users(fn: Function) -> dict:
     """Each instruction's readers in program order (one entry per operand read), for the
     instructions read at all."""
     us: dict = {}
-    get = us.get
     Inst = Instruction
     for b in fn.blocks:
         for i in b.instructions:
             for o in i.operands:
                 if type(o) is Inst:
-                    lst = get(o)
+                    lst = us.get(o)
                     if lst is None:
                         us[o] = [i]
                     else:

@@ -169,15 +169,14 @@ def mir_line(mi, indent: str = "    ") -> str:
 def print_function(fn) -> str:
     """MIR-like text of one selected function (``patterns.isel.SelectedFunction``)."""
     out = [f"name:            {fn.name}", "body:             |"]
-    append = out.append
     lower = _LOWER
     for bi, blk in enumerate(fn.blocks):
         label = f"bb.{bi}" + (f".{blk.name}" if blk.name and not blk.name.isdigit() else "")
-        append(f"  {label}:")
+        out.append(f"  {label}:")
         mi: MachineInstr
         for mi in blk.instrs:  # (mir_line written out)
             if mi.more_defs:
-                append(mir_line(mi))
+                out.append(mir_line(mi))
                 continue
             dst = mi.dst
             if dst:
@@ -189,8 +188,8 @@ def print_function(fn) -> str:
             else:
                 text = f"    {mi.opcode} {', '.join(mi.operands)}".rstrip()
             ir = mi.ir
-            append(f"{text}  ; {ir}" if ir else text)
-        append("")
+            out.append(f"{text}  ; {ir}" if ir else text)
+        out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 

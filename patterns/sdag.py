@@ -1634,19 +1634,23 @@ class _Builder:
         tests/test_sdag_prepass.py checks every node of built blocks has every slot). The
         common operands are resolved without a call: a value computed earlier in the
         block, an integer constant whose (value, type) was seen before."""
-        # the block being built (closure cells, set by ``build``)
-        block = nodes = local = consts = None
+        # the block being built (closure cells, set by ``build``; typed, so the compiled
+        # build calls the dictionaries' and lists' methods directly)
+        block: Any = None
+        nodes: list = []
+        local: dict = {}
+        consts: dict = {}
 
-        rep = self.rep
-        live_lz = self.live_lz
-        live_sb = self.live_sb
-        kinds = _KINDS
-        vt_cache = self._vt_cache
-        const_keys = self._const_keys
-        vregs = self.vreg
+        rep: dict = self.rep
+        live_lz: dict = self.live_lz
+        live_sb: dict = self.live_sb
+        kinds: dict = _KINDS
+        vt_cache: dict = self._vt_cache
+        const_keys: dict = self._const_keys
+        vregs: dict = self.vreg
         ua_div = self.ua.is_divergent
-        temporal = self.temporal  # (empty unless a cycle has a divergent exit)
-        moved = self.moved
+        temporal: dict = self.temporal  # (empty unless a cycle has a divergent exit)
+        moved: dict = self.moved
         empty = frozenset()
         new = _new_node
         Node = SDNode
@@ -1837,12 +1841,11 @@ class _Builder:
             droots = dag.roots
             local = {}
             consts = {}
-            append = nodes.append
             # (nodes are made here directly, as SelectionDAG.node makes them: the next id,
             # operands gaining a user, appended in creation order)
             chain = _mk(0, "ISD::EntryToken", "ch", [], None, blk)
             chain.source = "uniform"
-            append(chain)
+            nodes.append(chain)
             last_t: Any = None  # (the type of the previous binary op and its vt)
             last_vt = ""
             phis = None  # (the block's live phis, listed in block_phis when it has any)
@@ -1923,7 +1926,7 @@ class _Builder:
                         n = m
                         a.uses += 1
                         b.uses += 1
-                        append(n)
+                        nodes.append(n)
                 elif op == "phi":
                     if phis is None:
                         phis = block_phis[blk] = [ins]
@@ -1931,7 +1934,7 @@ class _Builder:
                         phis.append(ins)
                     n = _mk(len(nodes), "ISD::CopyFromReg", vt_of_cached(ins.type), [], ins, block)
                     n.reg = self.reg_of(ins)
-                    append(n)
+                    nodes.append(n)
                     if self.track_lz:
                         n.klz = live_lz[ins] = self._phi_lz(ins)
                         n.ksb = live_sb[ins] = self._phi_sb(ins)
@@ -1950,7 +1953,7 @@ class _Builder:
                         n.divergent = c.divergent
                     else:
                         n = _mk(len(nodes), "ISD::BR", "ch", [], ins, blk)
-                    append(n)
+                    nodes.append(n)
                     n.chain = chain
                     droots.append(n)
                     continue
@@ -2048,7 +2051,7 @@ class _Builder:
                         cp.klz = 0
                         cp.ksb = 1
                         n.uses += 1
-                        append(cp)
+                        nodes.append(cp)
                         droots.append(cp)
             dag.constants = (len(nodes), consts)
             return dag
