@@ -315,7 +315,7 @@ class _Ctx:
             n.users = {}
         for n in live:
             for o in n.ops:
-                u = o.users
+                u: dict = o.users
                 u[n] = u.get(n, 0) + 1
 
     def between_runs(self) -> list:

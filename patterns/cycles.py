@@ -124,7 +124,6 @@ class CycleInfo:
         # the top-level cycles so far, in order of discovery (a dict: merged cycles
         # leave it in O(1))
         top: dict[Cycle, None] = {}
-        sget = start.get
         block_cycle = self.block_cycle
         for cand in reversed(self.preorder):
             # the predecessors that ``cand`` is a DFS ancestor of (back edges); an
@@ -133,11 +132,11 @@ class CycleInfo:
             hi = end[cand]
             ps = preds(cand)
             for p in ps:  # (most blocks have none: no list is made for them)
-                if lo <= sget(p, -1) <= hi:
+                if lo <= start.get(p, -1) <= hi:
                     break
             else:
                 continue
-            work = [p for p in ps if lo <= sget(p, -1) <= hi]
+            work = [p for p in ps if lo <= start.get(p, -1) <= hi]
             cyc = Cycle(cand)
             block_cycle.setdefault(cand, cyc)
             top_of[cand] = cyc
@@ -145,7 +144,7 @@ class CycleInfo:
             def process_preds(b: Block) -> None:
                 is_entry = False
                 for p in preds(b):
-                    if lo <= sget(p, -1) <= hi:  # ``cand`` is a DFS ancestor of ``p``
+                    if lo <= start.get(p, -1) <= hi:  # ``cand`` is a DFS ancestor of ``p``
                         work.append(p)
                     else:
                         # As in LLVM 19, a predecessor that is unreachable from the

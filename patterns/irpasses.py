@@ -200,7 +200,7 @@ class _Pass:
     def r(self, v):
         if type(v) is not _INSTRUCTION:
             return v  # (only instructions are replaced)
-        rep = self.rep
+        rep: dict = self.rep
         while True:
             w = rep.get(v)
             if w is None:
@@ -2868,12 +2868,11 @@ class _LicmState:
             i: Instruction
             fn = self.fn
             names = self.names = set()
-            add = names.add
             blocks: list = fn.blocks
             for b in blocks:
                 insts: list = b.instructions
                 for i in insts:
-                    add(i.name)
+                    names.add(i.name)
             names.update(a.name for a in fn.args)
             names.update(b.name for b in blocks)
         name = base
@@ -3474,7 +3473,7 @@ def number_unnamed(fn: Function, unnamed: bool = False) -> list:
         for b in fn.blocks:
             for i in b.instructions:
                 i._text = None
-                if i.type is not _VOID_TYPE and (i.name is None or i.name.isdigit()):
+                if i.type is not _VOID_TYPE and (i.name is None or _numbered(i.name)):
                     if i.name != str(k):
                         i.name = str(k)
                         i.slot = None
@@ -3483,7 +3482,7 @@ def number_unnamed(fn: Function, unnamed: bool = False) -> list:
         return renamed
     for b in fn.blocks:
         for i in b.instructions:
-            if i.type is not _VOID_TYPE and (i.name is None or i.name.isdigit()):
+            if i.type is not _VOID_TYPE and (i.name is None or _numbered(i.name)):
                 if i.name != str(k):
                     i.name = str(k)
                     i.slot = None
@@ -3494,6 +3493,11 @@ def number_unnamed(fn: Function, unnamed: bool = False) -> list:
             for i in b.instructions:
                 i._text = None
     return renamed
+
+
+def _numbered(name: str) -> bool:
+    """A numbered value's name (``%0``, ``%12``)."""
+    return name.isdigit()
 
 
 def _extract_bits_reader(u, sh) -> bool:

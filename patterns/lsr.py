@@ -332,7 +332,7 @@ def _users(fn: Function) -> dict:
         for i in b.instructions:
             for o in i.operands:
                 if type(o) is Inst:
-                    lst = us.get(o)
+                    lst: list | None = us.get(o)
                     if lst is None:
                         us[o] = [i]
                     else:

@@ -561,9 +561,8 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
         live = set()
         side, maybe = _SIDE_EFFECTS, ("call", "load")  # (_has_side_effect answers False for the rest)
         work = [i for i in insts if i.opcode in side or i.opcode in maybe and _has_side_effect(i)]
-        pop, push = work.pop, work.append
         while work:
-            i = pop()
+            i = work.pop()
             if i in live:
                 continue
             live.add(i)
@@ -571,7 +570,7 @@ def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set
                 if type(v) in inst_classes:
                     v = rep.get(v, v)
                     if v in users and v not in live:
-                        push(v)
+                        work.append(v)
         return live
 
     for i in insts:
@@ -1820,11 +1819,11 @@ class _Builder:
             nodes.append(n)
             return n
 
-        used_outside = self.used_outside
-        binops = ISD_OF_BINOP
+        used_outside: set = self.used_outside
+        binops: dict = ISD_OF_BINOP
 
-        placed = self.placed
-        block_phis = self.block_phis
+        placed: dict = self.placed
+        block_phis: dict = self.block_phis
 
         def build(blk) -> SelectionDAG:
             n: Any
