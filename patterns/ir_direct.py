@@ -290,9 +290,9 @@ def _plain_types(line: str) -> bool:
 
 _new: Final = object.__new__
 # an instruction with only the class defaults: object.__new__ for the plain class (no
-# __init__ run); the compiled class is made only through its __init__
-_new_instruction: Final = (_new if "__dict__" in vars(Instruction)
-                    else lambda _cls: blank_instruction())
+# __init__ run); the compiled (native) class is made only through its __init__, by
+# blank_instruction
+_NATIVE_INSTRUCTION: Final = "__dict__" not in vars(Instruction)
 
 
 def _span(path: str, line: int, col: int) -> Span:
@@ -537,7 +537,6 @@ class _Builder:
         ret_type = f.ret_type
         Inst = Instruction
         new = _new
-        new_inst = _new_instruction
         c_type, c_text, c_kind, c_value, c_elements, c_u = _C_TYPE, _C_TEXT, _C_KIND, _C_VALUE, _C_ELEMENTS, _C_U
         dispatch = _DISPATCH
         dispatch3 = _DISPATCH3
@@ -656,7 +655,7 @@ class _Builder:
                 if m is None:
                     raise _Bail
             g = m.groups()
-            inst = new_inst(Inst)
+            inst = blank_instruction() if _NATIVE_INSTRUCTION else new(Inst)
             inst._users = None
             keep = True  # the source text is the printed text (see _ODD_TYPES)
             if fam == 0:  # binary operator
