@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed of ``tdgen divergence`` against ``opt-19 -passes=print<uniformity>``.
 
-Generates kernels with branches and loops (patterns/irgen.py) of 5,000 and 50,000
+Generates kernels with branches and loops (testkit/irgen.py) of 5,000 and 50,000
 operations, runs both tools on each in the same run (separate processes, wall time,
 best of --repeat runs, parse and printing included) and prints the ratio, plus the
 5k -> 50k scaling of each tool and a breakdown of ours (target load / parse / analysis
@@ -13,7 +13,7 @@ noisy, so read the ratio column from runs on a quiet one (the load average is pr
 ``tdgen s`` runs tdgen as installed: Python bytecode cached (``.pyc``, written by the
 untimed warm-up run even when PYTHONDONTWRITEBYTECODE is set in the calling shell) and
 the target cache warm (tdgen/target_cache.py; the same folder holds the IR direct
-builder's compiled regular expressions, patterns/ir_direct.py). ``cold s``: neither
+builder's compiled regular expressions, patterns/ir/reader_direct.py). ``cold s``: neither
 (every module and expression compiled from source, the spec executed and checked), for
 reference. ``python s``: the bare
 interpreter start-up (``python -c pass``), a floor no Python tool can go below.
@@ -55,9 +55,9 @@ sys.path.insert(0, sys.argv[2])
 def cpu():
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
-from patterns.divergence import analyze
-from patterns.divergence_print import format_llvm
-from patterns.ir import parse_module
+from patterns.uniformity.analysis import analyze
+from patterns.uniformity.printer import format_llvm
+from patterns.ir.core import parse_module
 from tdgen.commands.divergence import load_target_facts
 path = sys.argv[1]
 t0 = cpu()
@@ -104,7 +104,7 @@ def main() -> int:
     if opt is None:
         print("opt-19 not found (apt-get install llvm-19)", file=sys.stderr)
         return 2
-    from patterns.irgen import generate_kernel
+    from testkit.irgen import generate_kernel
 
     rows = []
     warm_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

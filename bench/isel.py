@@ -4,7 +4,7 @@ Run: ``python bench/isel.py [--ops 50000] [--repeat 3]``. Prints
 
 1. wall time of ``python -m tdgen isel K.ll --target amdgpu`` and of
    ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=finalize-isel K.ll`` on the same
-   generated kernel (patterns.iselgen, ``--ops`` operations) and their ratio (goal <= 0.5);
+   generated kernel (testkit.iselgen, ``--ops`` operations) and their ratio (goal <= 0.5);
 2. in-process time per IR operation of each stage (parse; isel: the IR passes with the
    uniformity analyses they make, DAG, combine, select)
    at 1/10, 1/4, 1/2 and 1x the size (linear scaling = flat per-op cost);
@@ -17,11 +17,11 @@ Best of ``--repeat`` runs for each number. In-process numbers are CPU time of th
 (``time.process_time``, cyclic GC off), which other processes on a loaded machine do not
 inflate; the whole-command numbers are wall time, so the 1-minute load average is printed
 next to them (on a shared machine, compare ratios taken at low load). Selection rewrites
-the parsed function in place (the IR passes of ``patterns.irpasses``), so every timed run
+the parsed function in place (the IR passes of ``patterns.llc.irpasses``), so every timed run
 of a stage from the DAG build on starts from a fresh parse (parsed and analysed untimed).
 
 With a compiled build of the hot modules for the current sources (``python3 -m
-patterns.build_native``, patterns/native.py) every number is of the compiled modules, and
+patterns.native.build``, patterns/native/__init__.py) every number is of the compiled modules, and
 the whole command is timed a second time as plain Python (``TDGEN_PURE=1``), with its
 own ratio; the mode is printed next to the first time.
 
@@ -81,8 +81,8 @@ def load_average() -> str:
 def fresh(text: str, target):
     """A newly parsed kernel function of ``text`` (untimed) and None for its uniformity
     analysis: as in ``tdgen isel``, the IR passes of the DAG stage make the analysis
-    where they read it and for the IR they leave (patterns.irpasses.run_ir_passes)."""
-    from patterns.ir import parse_module
+    where they read it and for the IR they leave (patterns.llc.irpasses.run_ir_passes)."""
+    from patterns.ir.core import parse_module
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     return fn, None
@@ -112,8 +112,8 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
     node count."""
     import gc
 
-    from patterns.isel import _FnSelector
-    from patterns.sdag import build_function_dags
+    from patterns.select.isel import _FnSelector
+    from patterns.dag.builder import build_function_dags
     from tdgen.errors import Diagnostics
 
     times, nodes = [], 0
@@ -138,22 +138,22 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
 
 def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     """Best-of-``repeat`` CPU time of each stage of ``tdgen isel`` on ``text``; the DAG
-    stage also split into its parts: the IR passes of ``patterns.irpasses`` (when
+    stage also split into its parts: the IR passes of ``patterns.llc.irpasses`` (when
     present), the function-wide prepasses (EarlyCSE, dead code, Sink, value
     classification), building the block DAGs and combining them."""
     import gc
 
-    from patterns import combine
-    from patterns.cfg import reverse_post_order
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.isel import select_function
-    from patterns.matcher import build_table
-    from patterns.mir import print_function
-    from patterns.sdag import _Builder, build_function_dags, shared_dominators
+    from patterns.dag import combine
+    from patterns.ir.cfg import reverse_post_order
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_function
+    from patterns.select.matcher import build_table
+    from patterns.select.mir import print_function
+    from patterns.dag.builder import _Builder, build_function_dags, shared_dominators
     from tdgen.target_cache import load_target as cached_target
 
-    from patterns.irpasses import run_ir_passes
+    from patterns.llc.irpasses import run_ir_passes
 
     out: dict[str, float] = {}
     out["load target (cache hit)"] = cpu(lambda: cached_target("amdgpu"), repeat)
@@ -212,10 +212,10 @@ def main() -> int:
     ap.add_argument("--no-scaling", action="store_true", help="skip the per-size scaling table")
     args = ap.parse_args()
 
-    from patterns.ir import parse_module
-    from patterns.isel import select_function
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.matcher import build_table
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_function
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.matcher import build_table
     from tdgen.spec import load_target
 
     llc = shutil.which("llc-19")

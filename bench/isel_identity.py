@@ -11,7 +11,7 @@ FILE...`` takes just those files from ``--new``, the rest from ``--old-rev``.
 Every input is then selected by both copies, in ``--format mir`` and ``--format json``,
 and the exit code, stdout and stderr of the two are compared byte for byte:
 
-- generated kernels: ``patterns.iselgen.generate_isel_kernel(seed, size, name=f"k{seed}",
+- generated kernels: ``testkit.iselgen.generate_isel_kernel(seed, size, name=f"k{seed}",
   constants=c, intrinsics=i)`` for ``--seeds`` seeds from ``--first-seed`` and the four
   (c, i) pairs (sizes cycle through ``--sizes``); run in-process through ``tdgen.cli.main`` (one worker process per
   copy), which also prints every block's combined DAG (node labels, use counts) of every
@@ -52,9 +52,9 @@ from tdgen.cli import main
 def dags(path):
     """Every block's combined DAG, per function (node labels in order, divergence bits
     and use counts), whether or not the function can be selected."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.dag.builder import build_function_dags
     from tdgen.commands._iselcommon import load_isel_target
 
     target = load_isel_target("amdgpu")
@@ -160,7 +160,7 @@ def main() -> int:
         if same:
             print("note: the old and the new sources are the same")
         sys.path.insert(0, str(new))  # (the kernel generator of the copies)
-        from patterns.iselgen import generate_isel_kernel
+        from testkit.iselgen import generate_isel_kernel
 
         kdir = tmp / "kernels"
         kdir.mkdir()

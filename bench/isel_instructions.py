@@ -2,13 +2,13 @@
 
 Run: ``python3 bench/isel_instructions.py [--ops 10000] [--seed 7] [CHECKOUT ...]``. For
 each checkout (default: this one) runs ``python -m tdgen isel K.ll --target amdgpu`` on
-the same generated kernel (patterns.iselgen) under ``valgrind --tool=callgrind`` and
+the same generated kernel (testkit.iselgen) under ``valgrind --tool=callgrind`` and
 prints the instructions it executed, its output's digest (the same for every checkout
 whose selection is the same) and the ratio to the first checkout. Wall times on a shared
 machine moved by 2x within an evening; instruction counts repeat to the last digit
 (``PYTHONHASHSEED=0``, byte code compiled first, target cache warmed by an untimed run),
 so two versions of a hot module can be compared in one run of a few minutes. Each
-checkout runs in the mode its own sources give (``python3 -m patterns.build_native
+checkout runs in the mode its own sources give (``python3 -m patterns.native.build
 --status`` in it): build it first to compare compiled modules. Needs valgrind; exits 2
 with a message when it is missing.
 """
@@ -38,7 +38,7 @@ def count(checkout: Path, kernel: Path, out_dir: Path) -> tuple[int, str, str]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [sys.executable, "-m", "tdgen", "isel", str(kernel), "--target", "amdgpu"]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=checkout)  # (warms the target cache)
-    mode = subprocess.run([sys.executable, "-m", "patterns.build_native", "--status"], env=env, cwd=checkout,
+    mode = subprocess.run([sys.executable, "-m", "patterns.native.build", "--status"], env=env, cwd=checkout,
                           capture_output=True, text=True).stdout.strip()
     cg = out_dir / f"callgrind.{len(list(out_dir.iterdir()))}"
     r = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", "--collect-jumps=no", *cmd],
@@ -60,7 +60,7 @@ def main() -> int:
         sys.stderr.write("bench/isel_instructions.py: expected valgrind on PATH, found none\n")
         return 2
     sys.path.insert(0, str(ROOT))
-    from patterns.iselgen import generate_isel_kernel
+    from testkit.iselgen import generate_isel_kernel
 
     checkouts = [c.resolve() for c in args.checkouts] or [ROOT]
     for c in checkouts:

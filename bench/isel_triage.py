@@ -1,12 +1,12 @@
 """Triage of isel disagreements with llc-19 on generated kernels (bench/, not a test).
 
 ``python bench/isel_triage.py [--count N] [--constants] [--jobs J] [--show K]`` runs the
-same differential as tests/test_isel_llc.py (patterns.iselgen kernels, modeled opcode
-multisets from patterns.mir.compare_with_llc) and prints the agreement rate, then every
+same differential as tests/test_isel_llc.py (testkit.iselgen kernels, modeled opcode
+multisets from patterns.select.mir.compare_with_llc) and prints the agreement rate, then every
 disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
 side has them extra), so the largest causes can be attacked first.
 
-``--without FN`` replaces the combine step ``patterns.combine.FN`` by a no-op for the run
+``--without FN`` replaces the combine step ``patterns.dag.combine.FN`` by a no-op for the run
 (to measure a proposed removal before the combine's owner makes it).
 
 ``--pass-cause`` runs ``llc-19 -print-after-all`` on every disagreeing kernel and names
@@ -44,13 +44,13 @@ def main(argv=None) -> int:
     ap.add_argument("--constants", action="store_true")
     ap.add_argument("--intrinsics", action="store_true",
                     help="kernels mixing in the bit-counting, min/max, abs and bit-field operations "
-                         "(patterns.iselgen, intrinsics=True)")
+                         "(testkit.iselgen, intrinsics=True)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=40)
     ap.add_argument("--ir-cause", action="store_true")
     ap.add_argument("--pass-cause", action="store_true")
     ap.add_argument("--without", action="append", default=[], metavar="FN",
-                    help="measure a proposed combine removal: replace patterns.combine.FN (a step "
+                    help="measure a proposed combine removal: replace patterns.dag.combine.FN (a step "
                          "returning whether it changed the DAG, e.g. _reassociate_scalar) by a no-op")
     ap.add_argument("--opcode-overlap", type=int, metavar="OPS", default=0,
                     help="instead: one kernel of OPS operations (bench/isel.py's, seed --seed) and the "
@@ -60,16 +60,16 @@ def main(argv=None) -> int:
     if args.opcode_overlap:
         return opcode_overlap(args.seed, args.opcode_overlap)
     if args.without:
-        import patterns.combine as combine
+        import patterns.dag.combine as combine
 
         for name in args.without:
             if not callable(getattr(combine, name, None)):
-                ap.error(f"--without: expected a function of patterns.combine, found {name!r}")
+                ap.error(f"--without: expected a function of patterns.dag.combine, found {name!r}")
             setattr(combine, name, lambda *_a, **_k: False)
 
     import shutil
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.mir import compare_with_llc
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.mir import compare_with_llc
     from tdgen.spec import load_target
 
     llc = shutil.which("llc-19") or "llc-19"
@@ -152,7 +152,7 @@ def _pass_cause(llc: str, text: str, name: str, target):
     import subprocess
     from collections import Counter
 
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 "
                      r"|= (?:tail )?call i32 @llvm\.(ctpop|bitreverse|ctlz|cttz|abs|smin|smax|umin|umax)\.i32\(")
@@ -198,8 +198,8 @@ def opcode_overlap(seed: int, n_ops: int) -> int:
     llc's we also select (the multiset intersection), with the largest differences."""
     import shutil
 
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.mir import compare_with_llc
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.mir import compare_with_llc
     from tdgen.spec import load_target
 
     llc = shutil.which("llc-19") or "llc-19"

@@ -1,12 +1,12 @@
 """Speed of the IR front end (and of ``tdgen divergence``) against opt-19, in the same run.
 
-Generates kernels with patterns/irgen.py (default 5k and 50k instructions, branches and
+Generates kernels with testkit/irgen.py (default 5k and 50k instructions, branches and
 loops) and times, best of N runs each, wall time and CPU time (user+sys of the process;
 on a loaded machine CPU time is the steadier of the two):
 
   opt verify        opt-19 -passes=verify -disable-output FILE                (parse + verify)
   opt uniformity    opt-19 -mtriple=amdgcn -passes='print<uniformity>' -disable-output FILE
-  direct            parse_module in-process: the direct builder (patterns/ir_direct.py)
+  direct            parse_module in-process: the direct builder (patterns/ir/reader_direct.py)
   records           in-process, the previous fast path: ir_fast line records + ir._Resolver
   lark              in-process, the .lark grammar for every line (only with --lark; slow)
   parse process     a fresh python process: imports + parse_file
@@ -38,9 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from patterns import ir_exact, ir_fast  # noqa: E402
-from patterns.ir import parse_module  # noqa: E402
-from patterns.irgen import generate_kernel  # noqa: E402
+from patterns.ir import reader_exact as ir_exact
+from patterns.ir import reader_lines as ir_fast  # noqa: E402
+from patterns.ir.core import parse_module  # noqa: E402
+from testkit.irgen import generate_kernel  # noqa: E402
 
 
 def best_call(fn, runs: int) -> tuple[float, float]:
@@ -118,7 +119,7 @@ def main() -> int:
                 r["records"] = best_call(lambda: records_path(text, str(path)), 1)
             if args.lark:
                 r["lark"] = best_call(lambda: parse_module(text, str(path), fast=False), 1)
-            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir import parse_file; "
+            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir.core import parse_file; "
                     f"parse_file({str(path)!r})")
             parse_cmd = [sys.executable, "-c", code]
             div_cmd = [sys.executable, "-m", "tdgen", "divergence", str(path)]

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from patterns import shuffle as ref  # noqa: E402
-from patterns import shuffle_lower as sl  # noqa: E402
+from patterns.wave import shuffle as ref  # noqa: E402
+from patterns.wave import lowering as sl  # noqa: E402
 
 GOAL_S = 2.0
 

@@ -4,6 +4,6 @@ LLVM IR subset, divergence analysis, mini SelectionDAG, pattern matcher, DS-perm
 wavefront model and shuffle semantics.
 """
 
-from . import native as _native
+from patterns import native as _native
 
-_native.install()  # (the compiled hot modules, when built for these sources: patterns/native.py)
+_native.install()  # (the compiled hot modules, when built for these sources: patterns/native/__init__.py)

@@ -12,7 +12,7 @@ The three record classes behave as ``@dataclass(frozen=True)`` with the fields l
 their ``_FIELDS`` (``__init__`` with the same parameters and defaults, ``__repr__``,
 ``__eq__``, ``__hash__``, frozenness), written out so that ``tdgen divergence`` does not
 import ``dataclasses`` at start-up (``tdgen.errors.FrozenRecord``, which
-patterns/divergence.py uses too; tests/test_frozen_records.py compares them with real dataclasses).
+patterns/uniformity/analysis.py uses too; tests/test_frozen_records.py compares them with real dataclasses).
 """
 
 from __future__ import annotations

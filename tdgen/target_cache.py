@@ -5,7 +5,7 @@ first call pickles the checked Target into the cache folder and later processes
 unpickle it. ``load_derived(name_or_path, kind, build)`` caches ``build(target)``
 instead (a smaller object whose unpickling needs fewer imports; ``tdgen divergence``
 caches only the uniformity facts this way and so never imports the spec model, ``tdgen
-isel``/``explain`` the ``patterns.isel.IselBundle``: the parts of the target selection
+isel``/``explain`` the ``patterns.select.isel.IselBundle``: the parts of the target selection
 reads, the matcher table and the compiled selectors).
 
 Key: BLAKE2b over the Python version, this module's format number and the path and

@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def run_pure_python(request) -> bool:
-    """For a test that replaces a function of a compiled module (patterns/native.py) to
+    """For a test that replaces a function of a compiled module (patterns/native/__init__.py) to
     watch it: compiled code calls its module's functions directly, so the replacement
     would see nothing. When this process runs the compiled modules, run the test again
     in a pytest child with ``TDGEN_PURE=1`` (plain Python), assert that it passed, and

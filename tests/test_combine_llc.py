@@ -2,7 +2,7 @@
 
 Every rule below has a small module of kernels that need it (and kernels next to them
 where it must not fire: a second use, a negative incoming constant, a back edge). Each
-module is selected by our pipeline (``patterns.mir.compare_with_llc``, the code behind
+module is selected by our pipeline (``patterns.select.mir.compare_with_llc``, the code behind
 ``tdgen isel``) and by ``llc-19 -mtriple=amdgcn -mcpu=gfx900``, and the multisets of
 modeled opcodes must agree; llc's side must also contain the opcodes that show the shape
 (so a kernel that stopped exercising the rule fails instead of passing vacuously).
@@ -15,7 +15,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   an ``and (srl x, c), mask`` under an ``or`` stays for ``v_and_or_b32``.
 - ``(mul (shl x, C), y)`` with the shl used once -> ``(shl (mul x, y), C)`` (visitMUL).
 - ``C2 - (x + C1)`` -> ``(C2 - C1) - x``; ``x - (y + C)`` -> ``(x - y) + -C`` (visitSUB).
-- IR passes before the DAG (patterns/irpasses.py): EarlyCSE's InstSimplify across blocks (a
+- IR passes before the DAG (patterns/llc/irpasses.py): EarlyCSE's InstSimplify across blocks (a
   not of a not, absorption, simplifyByDomEq under a dominating ``icmp eq``, a phi of one
   value), LICM (an invariant ``not`` hoisted next to its xor becomes s_xnor_b32),
   AMDGPUCodeGenPrepare's 24-bit multiplies (v_mul_u32_u24 / v_mul_i32_i24 / v_mad_u32_u24).
@@ -32,7 +32,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 - SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``;
   ``~x > C`` -> ``x < ~C`` and ``~x < ~y`` -> ``y < x`` (no s_xnor_b32 for a not whose xor
   the compare reads then).
-- The worklist order (patterns/combine.py's driver, DAGCombiner::Run): xor/not chains whose
+- The worklist order (patterns/dag/combine.py's driver, DAGCombiner::Run): xor/not chains whose
   final form depends on which node is combined first, and a fold only the second
   DAGCombiner run (after legalization) reaches.
 - SITargetLowering::performAndCombine (after legalization): ``and (srl x, c), mask`` with an
@@ -453,7 +453,7 @@ def amdgpu():
 
 @pytest.mark.parametrize("rule", sorted(_RULES))
 def test_rule_agrees_with_llc(amdgpu, rule):
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
     module, shapes = _RULES[rule]
@@ -496,10 +496,10 @@ def test_sub_of_add_constant_folds_like_llc(tmp_path):
 
 def _phi_copies(amdgpu, text: str):
     """(function, block, IR name) -> known leading zeros of each CopyFromReg."""
-    from patterns.combine import _known_lz
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.sdag import build_function_dags
+    from patterns.dag.combine import _known_lz
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.dag.builder import build_function_dags
 
     out = {}
     for fn in parse_module(text, "k.ll").functions:
@@ -523,9 +523,9 @@ def test_live_out_known_zeros(amdgpu):
     assert k[("phi_neg", "j", "p")] == 0
     assert k[("phi_loop", "loop", "p")] == 0
     # without combining nothing is recorded (llc records after its combines)
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.dag.builder import build_function_dags
 
     fn = next(f for f in parse_module(_LIVEOUT, "k.ll").functions if f.name == "phi_lz")
     fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu), combine=False)
@@ -544,14 +544,14 @@ def test_live_out_state_is_per_function(amdgpu):
 
 
 def test_demanded_bits_shortcuts_change_nothing(amdgpu):
-    """The shortcuts of patterns.combine._demanded_root / _sdb (roots and operands passed
+    """The shortcuts of patterns.dag.combine._demanded_root / _sdb (roots and operands passed
     over where SimplifyDemandedBits cannot change anything) give the same selections as
     running it everywhere, on generated kernels with and without constants."""
-    from patterns import combine
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.isel import select_function
+    from patterns.dag import combine
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.isel import select_function
 
     def mir(text: str) -> list[str]:
         fn = parse_module(text, "k.ll").functions[0]
@@ -574,15 +574,15 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
 
 
 def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
-    """patterns.irpasses rewrites the IR in place (uses read the replacements, hoisted
+    """patterns.llc.irpasses rewrites the IR in place (uses read the replacements, hoisted
     instructions sit at the end of the preheader); running it again changes nothing,
-    and every operand is still defined before its use (the IR verifier of patterns.ir
+    and every operand is still defined before its use (the IR verifier of patterns.ir.core
     accepts the printed function)."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.ir_print import function_text
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.irpasses import early_cse, run_ir_passes
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.ir.printer import function_text
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.llc.irpasses import early_cse, run_ir_passes
 
     decls = "".join(f"declare i32 @{n}(i32, i32)\n" for n in ("llvm.amdgcn.mul.u24.i32", "llvm.amdgcn.mul.i24.i32"))
     for seed in range(8):
@@ -596,7 +596,7 @@ def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
 
 
 def test_known_bits_memo_is_exact(amdgpu, request):
-    """patterns.combine memoizes computeKnownBits per node (the answer without a depth
+    """patterns.dag.combine memoizes computeKnownBits per node (the answer without a depth
     limit and the depth it needs, or the answer at one depth) and drops the memo when
     the DAG below changes: every answer equals a fresh depth-limited computation. And no
     run reaches the visit limit. (It replaces ``combine._kb``: run as plain Python.)"""
@@ -604,12 +604,12 @@ def test_known_bits_memo_is_exact(amdgpu, request):
 
     if run_pure_python(request):
         return
-    from patterns import combine
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.knownbits import Known, const_known
-    from patterns.sdag import build_function_dags
+    from patterns.dag import combine
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.support.knownbits import Known, const_known
+    from patterns.dag.builder import build_function_dags
 
     def fresh(n, depth):
         bits = combine._width(n.vt)

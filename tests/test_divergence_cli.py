@@ -128,7 +128,7 @@ def test_bad_ir_exit_2(tmp_path):
 
 
 def test_output_is_deterministic_across_hash_seeds(tmp_path):
-    from patterns.divergence_gen import generate_cfg_module
+    from testkit.divergence_gen import generate_cfg_module
 
     p = tmp_path / "gen.ll"
     p.write_text(generate_cfg_module(list(range(30)), 14))

@@ -1,7 +1,7 @@
 """Differential test: ``tdgen divergence`` against ``opt-19 print<uniformity>`` on
 generated kernels (random CFGs with irreducible cycles and switches from
-patterns/divergence_gen.py; structured kernels with diamonds, nested loops and
-divergent/uniform exits from patterns/irgen.py).
+testkit/divergence_gen.py; structured kernels with diamonds, nested loops and
+divergent/uniform exits from testkit/irgen.py).
 
 - ``--llvm19-compat`` must print what opt-19 prints (up to opt's hash ordering, see
   tests/divergence_oracle.py) for every function;
@@ -28,9 +28,9 @@ N_KERNELS = COUNT or 20
 
 
 def _ours(text: str, path: str, compat: bool) -> str:
-    from patterns.divergence import analyze
-    from patterns.divergence_print import format_llvm
-    from patterns.ir import parse_module
+    from patterns.uniformity.analysis import analyze
+    from patterns.uniformity.printer import format_llvm
+    from patterns.ir.core import parse_module
     from tdgen.commands.divergence import load_target_facts
 
     return format_llvm(analyze(parse_module(text, path), load_target_facts("amdgpu"), llvm19_compat=compat))
@@ -57,7 +57,7 @@ def _check(text: str, path: str, opt_text: str) -> int:
 
 def test_random_cfgs_match_opt(tmp_path):
     opt = require("opt-19")
-    from patterns.divergence_gen import generate_cfg_module
+    from testkit.divergence_gen import generate_cfg_module
 
     text = generate_cfg_module(list(range(N_CFG)), 16)
     path = tmp_path / "cfgs.ll"
@@ -68,7 +68,7 @@ def test_random_cfgs_match_opt(tmp_path):
 @pytest.mark.parametrize("chunk", range(2))
 def test_structured_kernels_match_opt(tmp_path, chunk):
     opt = require("opt-19")
-    from patterns.irgen import generate_kernel
+    from testkit.irgen import generate_kernel
 
     per = (N_KERNELS + 1) // 2
     for seed in range(chunk * per, min(N_KERNELS, (chunk + 1) * per)):

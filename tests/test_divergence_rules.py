@@ -26,8 +26,8 @@ declare i32 @ext(i32)
 
 
 def _analyze(text: str, compat: bool = False):
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
     from tdgen.commands.divergence import load_target_facts
 
     m = parse_module(text, "<rule>")
@@ -62,7 +62,7 @@ def check(tmp_path, text: str, fn: str, divergent=(), uniform=(), div_blocks=(),
         assert not info.has_divergent_terminator(f.block(b))
     # the oracle
     opt = require("opt-19")
-    from patterns.divergence_print import format_llvm
+    from patterns.uniformity.printer import format_llvm
 
     path = tmp_path / "rule.ll"
     path.write_text(text)
@@ -385,7 +385,7 @@ i32 @llvm.amdgcn.lerp(i32 %a, i32 %b, i32 %a)
 
 def test_intrinsic_rules_match_opt(tmp_path):
     opt = require("opt-19")
-    from patterns.divergence_print import format_llvm
+    from patterns.uniformity.printer import format_llvm
 
     calls = [c for c in PROBE_CALLS.splitlines() if c.strip()]
     body = "\n".join(f"  %r{i} = call {c}" for i, c in enumerate(calls))
@@ -424,7 +424,7 @@ def test_fast_rule_lookup_equals_fnmatch_lookup():
     spelled out in several ways, near misses and glob patterns of every shape."""
     from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
 
-    from patterns.divergence import first_rule
+    from patterns.uniformity.analysis import first_rule
 
     model = default_model_rules()
     extra = (
@@ -458,9 +458,9 @@ def test_dominator_trees_match_networkx():
     generated CFGs with irreducible cycles and unreachable blocks."""
     import networkx as nx
 
-    from patterns.cycles import DomTree
-    from patterns.divergence_gen import generate_cfg_module
-    from patterns.ir import parse_module
+    from patterns.ir.cycles import DomTree
+    from testkit.divergence_gen import generate_cfg_module
+    from patterns.ir.core import parse_module
 
     exit_node = "<exit>"
     checked = 0
@@ -520,10 +520,10 @@ def test_user_lists_from_the_parser_equal_the_analysis_own():
     phis that use later values, irreducible cycles)."""
     import glob
 
-    from patterns import ir_direct
-    from patterns.divergence import _FunctionAnalysis, _Model
-    from patterns.divergence_gen import generate_cfg_module
-    from patterns.irgen import generate_kernel
+    from patterns.ir import reader_direct as ir_direct
+    from patterns.uniformity.analysis import _FunctionAnalysis, _Model
+    from testkit.divergence_gen import generate_cfg_module
+    from testkit.irgen import generate_kernel
 
     texts = [generate_kernel(seed, 600) for seed in range(6)]
     texts += [generate_cfg_module([seed, seed + 500], 4 + seed % 12) for seed in range(30)]
@@ -575,9 +575,9 @@ def test_branch_naming_one_block_twice():
     branch twice, so the analysis builds the predecessor lists itself instead of
     reversing the parser's (each predecessor once); verdicts and text equal the exact
     path's."""
-    from patterns.divergence import _FunctionAnalysis, _Model, analyze
-    from patterns.divergence_print import format_json, format_llvm
-    from patterns.ir import parse_module
+    from patterns.uniformity.analysis import _FunctionAnalysis, _Model, analyze
+    from patterns.uniformity.printer import format_json, format_llvm
+    from patterns.ir.core import parse_module
 
     text = """define amdgpu_kernel void @k(i32 %n) {
 entry:
@@ -618,7 +618,7 @@ def test_dominator_tree_on_random_digraphs_matches_networkx():
 
     import networkx as nx
 
-    from patterns.cycles import DomTree
+    from patterns.ir.cycles import DomTree
 
     kinds = {"one pass": 0, "iterated": 0}
     for seed in range(300):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from patterns.divergence import DivergenceFacts
+from patterns.uniformity.analysis import DivergenceFacts
 from tdgen import target_cache
 from tdgen.errors import TdgenError
 from tdgen.paths import TARGETS
@@ -110,17 +110,17 @@ def test_editing_engine_code_changes_the_keys_of_derived_values(monkeypatch, tmp
     monkeypatch.setattr(target_cache, "_PATTERNS", fake)
     target, derived = target_cache.fingerprint(folder), target_cache.fingerprint(folder, derived=True)
     assert target != derived
-    (fake / "matcher.py").write_text((fake / "matcher.py").read_text() + "\n# edited\n")
+    (fake / "select" / "matcher.py").write_text((fake / "select" / "matcher.py").read_text() + "\n# edited\n")
     assert target_cache.fingerprint(folder) == target
     assert target_cache.fingerprint(folder, derived=True) != derived
 
 
 def test_stored_code_is_used_only_for_its_own_source():
-    """``patterns.matcher.compile_source`` takes a stored (cached) code object only for the
+    """``patterns.select.matcher.compile_source`` takes a stored (cached) code object only for the
     source it was compiled from; a corrupted one is compiled anew."""
     import marshal
 
-    from patterns import matcher
+    from patterns.select import matcher
 
     src_a = "def _match(n0):\n    return 'stored a'\n"
     src_b = "def _match(n0):\n    return 'b'\n"
@@ -171,7 +171,7 @@ def test_errors_are_not_cached(cache, tmp_path):
 
 def test_cli_warm_cache_same_output_and_no_spec_model_import(tmp_path):
     kernel = tmp_path / "k.ll"
-    from patterns.irgen import generate_kernel
+    from testkit.irgen import generate_kernel
 
     kernel.write_text(generate_kernel(3, 400))
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(ROOT))
@@ -184,9 +184,9 @@ def test_cli_warm_cache_same_output_and_no_spec_model_import(tmp_path):
     assert "DIVERGENT:" in off.stdout and off.stdout.endswith("END BLOCK\n")
     assert cold.stdout == warm.stdout == off.stdout
     # the CLI ends its process early (os._exit after flushing): nothing may be lost
-    from patterns.divergence import analyze
-    from patterns.divergence_print import format_llvm
-    from patterns.ir import parse_module
+    from patterns.uniformity.analysis import analyze
+    from patterns.uniformity.printer import format_llvm
+    from patterns.ir.core import parse_module
 
     text = kernel.read_text()
     assert off.stdout == format_llvm(analyze(parse_module(text, str(kernel)), load_uncached("amdgpu")))

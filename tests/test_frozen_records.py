@@ -1,7 +1,7 @@
 """The hand-written record classes behave as the dataclasses they replace.
 
-``tdgen.errors.Span``, ``tdgen.hw``'s records, ``patterns.divergence``'s ``Step`` and
-``DivergenceFacts`` and the AST classes of ``patterns.ir`` were dataclasses; they are
+``tdgen.errors.Span``, ``tdgen.hw``'s records, ``patterns.uniformity.analysis``'s ``Step`` and
+``DivergenceFacts`` and the AST classes of ``patterns.ir.core`` were dataclasses; they are
 written out so that a ``tdgen divergence`` run neither imports ``dataclasses`` nor
 creates ~25 dataclasses at start-up. Each is compared here with its dataclass
 declaration (kept below as the reference): constructor signature and defaults,
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from patterns import divergence as dv
-from patterns import ir
+from patterns.uniformity import analysis as dv
+from patterns.ir import core as ir
 from tdgen import errors, hw
 
 # ---------------------------------------------------------------- the references
@@ -276,7 +276,7 @@ def _named(text: str, ref: type, cls: type) -> str:
 
 
 def _native(cls) -> bool:
-    """A native class of the compiled build (patterns/native.py): ``patterns.ir_inst``'s
+    """A native class of the compiled build (patterns/native/__init__.py): ``patterns.ir.function``'s
     ``Argument``, ``BasicBlock``, ``Function`` when the compiled modules are loaded."""
     return getattr(sys.modules[cls.__module__], "__file__", "").endswith(".so")
 

@@ -16,10 +16,13 @@ from llvm_tools import manifest, require, require_corpus
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from patterns import cfg, ir, ir_direct, ir_fast  # noqa: E402
-from patterns.ir import (I32, INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function,  # noqa: E402
+from patterns.ir import cfg
+from patterns.ir import core as ir
+from patterns.ir import reader_direct as ir_direct
+from patterns.ir import reader_lines as ir_fast  # noqa: E402
+from patterns.ir.core import (I32, INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function,  # noqa: E402
                          Instruction, parse_file, parse_module, parse_raw_lark)
-from patterns.irgen import generate_kernel  # noqa: E402
+from testkit.irgen import generate_kernel  # noqa: E402
 from tdgen.errors import Span, TdgenError  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ir"
@@ -344,7 +347,7 @@ def test_kept_source_text_equals_printed_text():
     """Where the direct builder keeps a line's source text as ``Instruction.text``
     (instead of printing it), that text is exactly what ir_print prints: every kept
     text of the corpus, the golden pass files and generated kernels is compared."""
-    from patterns.ir_print import instruction_text
+    from patterns.ir.printer import instruction_text
 
     files = _corpus_files() + sorted((GOLDEN / "pass").glob("*.ll"))
     sources = [(p.read_text(), str(p)) for p in files]
@@ -368,7 +371,7 @@ def test_non_canonical_source_text_is_printed():
     """Lines not in opt's canonical spelling are never kept: each line below prints
     differently from its source (the test checks that too), and its text is the
     printer's, as on the exact path."""
-    from patterns.ir_print import instruction_text
+    from patterns.ir.printer import instruction_text
 
     text = """
 define void @k(ptr addrspace(1) %p, i32 %a, ptr addrspace(0) %q) {
@@ -677,7 +680,7 @@ def test_generator_output_valid_for_opt_and_llc(seed, n, kw):
 
 def test_texts_identical_across_hash_seeds():
     script = ("import sys; sys.path.insert(0, %r)\n"
-              "from patterns.ir import parse_module\nfrom patterns.irgen import generate_kernel\n"
+              "from patterns.ir.core import parse_module\nfrom testkit.irgen import generate_kernel\n"
               "for m in (parse_module(generate_kernel(9, 800)), parse_module(open(%r).read())):\n"
               "    print('\\n'.join(i.text for f in m.functions for i in f.instructions()))\n"
               "    print(sorted(m.functions[0].attrs))\n") % (

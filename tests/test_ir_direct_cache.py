@@ -1,4 +1,4 @@
-"""patterns/ir_direct.py keeps what ``re`` compiled its expressions to in tdgen's cache
+"""patterns/ir/reader_direct.py keeps what ``re`` compiled its expressions to in tdgen's cache
 folder: a cold import writes the file, a warm one compiles nothing and gets patterns
 equal to ``re.compile``'s (equal patterns have the same flags and compiled code), a
 damaged or stale file is ignored and rewritten, ``TDGEN_NO_CACHE=1`` writes nothing."""
@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _PROBE = """
 import re, sys
-import patterns.ir_direct as d
+import patterns.ir.reader_direct as d
 pats = {k: v for k, v in vars(d).items() if isinstance(v, re.Pattern)}
 assert pats and all(p == re.compile(p.pattern) for p in pats.values()), "differs from re.compile"
 assert all(p.groupindex == re.compile(p.pattern).groupindex for p in pats.values())
@@ -63,7 +63,7 @@ def test_no_cache_writes_nothing(tmp_path):
 
 
 def test_direct_builder_patterns_are_re_patterns():
-    from patterns import ir_direct
+    from patterns.ir import reader_direct as ir_direct
 
     assert isinstance(ir_direct._BIN, re.Pattern)
     assert ir_direct._BIN.match("  %x = add i32 %a, 1").group(3) == "x"

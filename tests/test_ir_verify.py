@@ -109,8 +109,8 @@ def _swap_operands(text: str, rng, tries: int):
     same type from anywhere in the function (so some uses are no longer dominated)."""
     import re
 
-    from patterns import ir_direct
-    from patterns.ir import Instruction
+    from patterns.ir import reader_direct as ir_direct
+    from patterns.ir.core import Instruction
 
     mod = ir_direct.build_module(text, "g.ll")
     assert mod is not None
@@ -135,11 +135,12 @@ def test_direct_builder_dominance_check_agrees_with_verifier():
     unreachable blocks, phis) it must give up exactly when the verifier rejects."""
     import random
 
-    from patterns import ir_direct, ir_fast
-    from patterns.divergence_gen import generate_cfg_function
-    from patterns.ir import verify_dominance
-    from patterns.ir_exact import _Resolver, parse_raw_lark
-    from patterns.irgen import generate_kernel
+    from patterns.ir import reader_direct as ir_direct
+    from patterns.ir import reader_lines as ir_fast
+    from testkit.divergence_gen import generate_cfg_function
+    from patterns.ir.core import verify_dominance
+    from patterns.ir.reader_exact import _Resolver, parse_raw_lark
+    from testkit.irgen import generate_kernel
     from tdgen.errors import TdgenError
 
     rng = random.Random(7)

@@ -1,4 +1,4 @@
-"""patterns.irpasses: the constant-range implication of isImpliedCondICmps, and that the
+"""patterns.llc.irpasses: the constant-range implication of isImpliedCondICmps, and that the
 IR passes never fail on valid IR.
 
 The regions are checked against brute-force enumeration on narrow integers (every
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from patterns.irpasses import _disjoint, _region, _subset
+from patterns.llc.irpasses import _disjoint, _region, _subset
 
 @pytest.fixture(scope="module")
 def amdgpu():
@@ -77,9 +77,9 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
     constants under dominating branches (seeds 64 and 127 made isImpliedCondICmps fail
     before regions became exact intervals): selected, or rejected with a TdgenError
     (an operation the reference target does not model), never an internal exception."""
-    from patterns.ir import parse_module
-    from patterns.irgen import generate_kernel
-    from patterns.isel import select_module
+    from patterns.ir.core import parse_module
+    from testkit.irgen import generate_kernel
+    from patterns.select.isel import select_module
     from tdgen.errors import TdgenError
 
     module = parse_module(generate_kernel(seed, 300), f"k{seed}.ll")
@@ -89,12 +89,12 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
         pass
 
 
-# --- the fast paths of patterns.irpasses against the plain ones ---------------------------
+# --- the fast paths of patterns.llc.irpasses against the plain ones ---------------------------
 
 
 def _kernels():
-    from patterns.irgen import generate_kernel
-    from patterns.iselgen import generate_isel_kernel
+    from testkit.irgen import generate_kernel
+    from testkit.iselgen import generate_isel_kernel
 
     for seed in range(12):
         yield generate_isel_kernel(seed, 120, constants=bool(seed % 2))
@@ -103,7 +103,7 @@ def _kernels():
 
 
 def _fn(text):
-    from patterns.ir import parse_module
+    from patterns.ir.core import parse_module
 
     return next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
 
@@ -114,9 +114,9 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
     rewrite visits, the readers of a value LICM's reassociations ask about); with
     ``fn.uses`` reset it scans the function instead. Both leave the same IR (also on
     kernels made for LICM, ``_LoopGen``)."""
-    from patterns.divergence import analyze
-    from patterns.ir_print import function_text
-    from patterns.irpasses import run_ir_passes
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.printer import function_text
+    from patterns.llc.irpasses import run_ir_passes
 
     for text in list(_kernels()) + [_LoopGen(seed).kernel() for seed in range(24)]:
         out = []
@@ -134,7 +134,7 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
 def test_cse_keys_are_equal_exactly_when_cse_key_is():
     """_cse_keys builds cheaper keys than _cse_key; the same instructions (operands as
     written) must get equal keys."""
-    from patterns.irpasses import _CSE_OPS, _cse_key, _cse_keys
+    from patterns.llc.irpasses import _CSE_OPS, _cse_key, _cse_keys
 
     for text in _kernels():
         key_of = _cse_keys()
@@ -177,7 +177,7 @@ def test_cse_table_holds_what_dominates():
     """EarlyCSE's table holds the instructions of the dominating blocks only: an equal
     instruction in a sibling block (then/else) or in a block that does not dominate
     (the join's predecessors) is no replacement; one in the entry is (commuted too)."""
-    from patterns.irpasses import early_cse
+    from patterns.llc.irpasses import early_cse
 
     fn = _fn(_CSE_DIAMOND)
     rep = {i.name: getattr(v, "name", v) for i, v in early_cse(fn).items()}
@@ -245,7 +245,7 @@ def test_known_bits_masks_match_the_definitions(bits):
     import itertools
     import random
 
-    from patterns.knownbits import Known, add_carry, add_carry_masks, mul_known, mul_masks, shift_known, shift_masks
+    from patterns.support.knownbits import Known, add_carry, add_carry_masks, mul_known, mul_masks, shift_known, shift_masks
 
     m = (1 << bits) - 1
     rnd = random.Random(bits)
@@ -289,9 +289,9 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
     and mix masks, shifts, adds, multiplies, selects and phis."""
     import random
 
-    from patterns.ir import Instruction, parse_module
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.irpasses import _MAX_DEPTH, _Pass
+    from patterns.ir.core import Instruction, parse_module
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.llc.irpasses import _MAX_DEPTH, _Pass
 
     fn = next(f for f in parse_module(generate_isel_kernel(11, 400, constants=True), "k.ll").functions
               if not f.is_declaration)
@@ -321,9 +321,9 @@ def _live_text(fn) -> str:
     """The function as opt prints it without its trivially dead instructions (no users,
     no side effects, repeatedly): LICM deletes those it meets in a loop, our model
     leaves them to selection's dead-code removal, and neither changes what is selected."""
-    from patterns.ir import Instruction
-    from patterns.ir_print import function_text
-    from patterns.sdag import _has_side_effect
+    from patterns.ir.core import Instruction
+    from patterns.ir.printer import function_text
+    from patterns.dag.builder import _has_side_effect
 
     uses: dict = {}
     for b in fn.blocks:
@@ -593,7 +593,7 @@ def test_licm_matches_opt_on_loops_made_for_it(amdgpu):
     from tests.llvm_tools import require
 
     opt = require("opt-19")
-    from patterns.irpasses import licm
+    from patterns.llc.irpasses import licm
 
     stats = {"factor.op.mul": 0, "invariant.op": 0, "invariant.s": 0, "invariant.u": 0, "invariant.gep": 0,
              ".fr": 0}
@@ -618,15 +618,15 @@ def _diff(want: str, got: str) -> list:
 
 @pytest.mark.parametrize("constants", [False, True])
 def test_licm_matches_llc_licm_on_generated_kernels(amdgpu, constants):
-    """On patterns.iselgen kernels, our ``licm`` run on the IR llc-19's LICM receives
+    """On testkit.iselgen kernels, our ``licm`` run on the IR llc-19's LICM receives
     (``-print-before=licm -print-module-scope``: after EarlyCSE, CodeGenPrepare, LCSSA)
     leaves what llc's last LICM run leaves (``-print-after=licm``), trivially dead code
     aside."""
     import re
     import subprocess
 
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.irpasses import licm
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.llc.irpasses import licm
     from tests.llvm_tools import require
 
     llc = require("llc-19")
@@ -693,10 +693,10 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
     wherever the two analyses agree on the instruction's operands. (Where they do not,
     the difference is older than LICM: a phi whose divergent input EarlyCSE folded away
     is uniform in a fresh analysis but keeps its verdict in the model.)"""
-    from patterns.divergence import analyze
-    from patterns.ir import Constant
-    from patterns.ir_print import function_text
-    from patterns.irpasses import apply_early_cse, licm
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import Constant
+    from patterns.ir.printer import function_text
+    from patterns.llc.irpasses import apply_early_cse, licm
 
     seen = {False: 0, True: 0}
     for label, text in [("temporal", _TEMPORAL)] + [(f"seed {k}", _LoopGen(k).kernel()) for k in range(40)]:
@@ -724,7 +724,7 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
 def test_branch_folding_keeps_phi_operands_and_incoming_in_step():
     """A phi losing an entry (its block lost a predecessor) loses the operand too: the
     later passes read ``operands`` (LSR's dead-code count crashed on a stale one)."""
-    from patterns.irpasses import fold_constant_branches, remove_unreachable_blocks
+    from patterns.llc.irpasses import fold_constant_branches, remove_unreachable_blocks
 
     fn = _fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
 entry:
@@ -753,8 +753,8 @@ exit:
 def _dom_tree_listing(fn) -> list[str]:
     """Our dominator tree of ``fn`` as ``opt -passes='print<domtree>'`` lists it: a
     preorder walk, each block as ``[level] %name``, children in our order."""
-    from patterns.irpasses import _dom_tree
-    from patterns.sdag import immediate_dominators
+    from patterns.llc.irpasses import _dom_tree
+    from patterns.dag.builder import immediate_dominators
 
     kids = _dom_tree(fn, immediate_dominators(fn))[0]
     out, work = [], [(fn.blocks[0], 1)]
@@ -773,8 +773,8 @@ def test_dom_tree_children_in_llvm_order(constants):
     generated kernels with loops and diamonds."""
     import re
 
-    from patterns.ir import parse_module
-    from patterns.iselgen import generate_isel_kernel
+    from patterns.ir.core import parse_module
+    from testkit.iselgen import generate_isel_kernel
     from tests.llvm_tools import require
 
     opt = require("opt-19")

@@ -61,7 +61,7 @@ def test_bad_arguments_exit_2_without_traceback():
 
 
 def test_mir_and_json_agree_and_parse():
-    from patterns.mir import read_mir
+    from patterns.select.mir import read_mir
 
     mir = tdgen("isel", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu")
     js = tdgen("isel", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu", "--format", "json")
@@ -79,9 +79,9 @@ def test_json_writer_matches_json_dumps(tmp_path):
     ``json.dumps(data, indent=2, sort_keys=True)`` of the same data: on selected kernels
     (extra results, PHIs, several functions, none) and on hand-made instructions with
     text to escape, empty lists and values of other types (which go through json.dumps)."""
-    from patterns.isel import MachineInstr, SelectedBlock, SelectedFunction, select_module
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.ir import parse_module
+    from patterns.select.isel import MachineInstr, SelectedBlock, SelectedFunction, select_module
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.ir.core import parse_module
     from tdgen.commands.isel import json_data, json_text
     from tdgen.commands._iselcommon import load_isel_target
 
@@ -139,11 +139,11 @@ def test_lint_reference_target_has_no_errors():
 
 
 def test_cached_target_and_table_give_the_same_output(tmp_path):
-    """A cold run fills the on-disk cache with one entry (``patterns.isel.IselBundle``:
+    """A cold run fills the on-disk cache with one entry (``patterns.select.isel.IselBundle``:
     the target's view, its matcher table, result plans and compiled selectors), a warm
     run reads it; both print what a run with the cache off prints, in both formats and
     for ``explain``. A warm load imports neither the spec model nor lark."""
-    from patterns.iselgen import generate_isel_kernel
+    from testkit.iselgen import generate_isel_kernel
 
     kernel = tmp_path / "k.ll"
     kernel.write_text(generate_isel_kernel(5, 300))
@@ -175,12 +175,12 @@ def test_cached_target_and_table_give_the_same_output(tmp_path):
 def test_isel_view_selects_like_the_target():
     """Selecting with the target's ``IselView`` (what the cached CLI selects with) gives
     what selecting with the target gives, and the view answers like the target."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.isel import IselBundle, select_function
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.matcher import build_table
-    from patterns.mir import print_function
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import IselBundle, select_function
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.matcher import build_table
+    from patterns.select.mir import print_function
     from tdgen.spec import load_target
 
     target = load_target("amdgpu")
@@ -304,9 +304,9 @@ def test_spec_calling_sys_exit_is_a_spec_error(tmp_path):
 def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
     """Both hook owners (Target, DivergenceFacts) define intrinsic_divergence: an exception
     from it is a real bug and must surface, not turn the intrinsic into 'follows'."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.dag.builder import build_function_dags
     from tdgen.spec import load_target
 
     target = load_target("amdgpu")

@@ -139,8 +139,8 @@ def amdgpu():
 
 
 def _select_one(module, fn, target):
-    from patterns.divergence import analyze
-    from patterns.isel import select_function
+    from patterns.uniformity.analysis import analyze
+    from patterns.select.isel import select_function
 
     ua = analyze(fn, target)
     sf, _ = select_function(fn, target, ua)
@@ -152,7 +152,7 @@ def _agrees(expected: list[str], ours: list[str]) -> bool:
 
 
 def test_corpus_choices_match_check_lines(amdgpu):
-    from patterns.ir import parse_module
+    from patterns.ir.core import parse_module
     from tdgen.errors import TdgenError
 
     corpus = require_corpus()
@@ -205,7 +205,7 @@ def test_check_line_reader_finds_both_kinds():
 def test_bfe_immediates_match_check_lines(amdgpu):
     """Not only the opcode: the s_bfe_u32 packed immediate (offset | width << 16) and the
     v_bfe_u32 offset/width operands are the ones the corpus CHECK lines spell out."""
-    from patterns.ir import parse_module
+    from patterns.ir.core import parse_module
 
     corpus = require_corpus()
     path = corpus / "isel/divergence-driven-bfe-isel.ll"
@@ -218,8 +218,8 @@ def test_bfe_immediates_match_check_lines(amdgpu):
     for fn in module.functions:
         if fn.name not in want:
             continue
-        from patterns.divergence import analyze
-        from patterns.isel import select_function
+        from patterns.uniformity.analysis import analyze
+        from patterns.select.isel import select_function
 
         sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu))
         (mi,) = [mi for mi in sf.instrs() if "BFE" in mi.opcode]

@@ -73,9 +73,9 @@ entry:
 
 
 def _select(text, target):
-    from patterns.ir import parse_module
-    from patterns.isel import select_module
-    from patterns.matcher import build_table
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_module
+    from patterns.select.matcher import build_table
 
     mod = parse_module(text, "k.ll")
     return select_module(mod, target, build_table(target))
@@ -99,7 +99,7 @@ def test_uniform_and_divergent_choice():
 
 
 def test_complexity_orders_xnor_before_not():
-    from patterns.matcher import build_table
+    from patterns.select.matcher import build_table
 
     t = mini_target()
     table = build_table(t)
@@ -120,7 +120,7 @@ def test_cannot_select_names_node_and_closest():
 
 
 def test_missing_uniform_predicate_is_linted():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     t = mini_target(sadd_pred="")
     found = lint_target(t)
@@ -133,10 +133,10 @@ def test_missing_uniform_predicate_is_linted():
 def test_lowering_map_turns_intrinsic_into_target_node():
     """dslike lowers llvm.dslike.shfl.idx.i32 to DSLikeISD::SHFLIDX_I32 (its Lowering);
     the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.isel import select_function
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_function
+    from patterns.dag.builder import build_function_dags
     from tdgen.spec import load_target
 
     t = load_target("dslike")
@@ -193,7 +193,7 @@ def _sext_module() -> str:
 
 def test_sext_inreg_forms_agree_with_llc():
     from llvm_tools import require
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
     from tdgen.spec import load_target
 
     llc = require("llc-19")
@@ -214,9 +214,9 @@ def test_sext_inreg_forms_agree_with_llc():
 
 
 def test_sext_inreg_node_has_uniform_vt_operand():
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.dag.builder import build_function_dags
     from tdgen.spec import load_target
 
     t = load_target("amdgpu")
@@ -242,7 +242,7 @@ def test_value_type_leaf_checks_a_vt_operand():
     CheckValueType: the operand must be an ISD::VALUETYPE node carrying that type; it
     counts as a leaf for the pattern size (complexity agrees with llvm-tblgen, see
     tests/test_matcher_tblgen.py)."""
-    from patterns.matcher import build_table
+    from patterns.select.matcher import build_table
     from tdgen.spec import load_target
 
     table = build_table(load_target("amdgpu"))
@@ -412,7 +412,7 @@ def test_generic_result_instructions_are_emitted_like_instr_emitter(interpreted,
     COPY_TO_REGCLASS a COPY into the named class. The compiled selectors and the
     interpreted result plans (``_emit_dst``) give the same instructions."""
     from tdgen.check import check_target
-    from patterns import isel
+    from patterns.select import isel
 
     if interpreted:
         monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
@@ -457,7 +457,7 @@ def test_immediate_predicate_code_is_read_as_cpp(code, accepted):
     """ImmLeaf bodies read as LLVM does: ``Imm``/``getSExtValue`` sign-extended,
     ``getZExtValue`` zero-extended at the constant's width (i32 here), ``isUInt<N>`` of a
     negative int64 false, ``isPowerOf2_32`` on the low 32 bits."""
-    from patterns.matcher import compile_imm_code
+    from patterns.select.matcher import compile_imm_code
 
     fn = compile_imm_code(code)
     assert fn is not None
@@ -465,7 +465,7 @@ def test_immediate_predicate_code_is_read_as_cpp(code, accepted):
 
 
 def test_unreadable_immediate_code_is_not_compiled():
-    from patterns.matcher import compile_imm_code
+    from patterns.select.matcher import compile_imm_code
 
     assert compile_imm_code("return Subtarget->hasFoo() && isInt<8>(Imm);") is None
     assert compile_imm_code("int x = Imm; return x > 0;") is None

@@ -1,12 +1,12 @@
 """Differential tests of the selector against llc-19 (the oracle) on the amdgpu target.
 
 For every function, the multiset of *modeled* opcodes (S_/V_ instructions the amdgpu
-reference target's patterns produce, see patterns.mir.modeled_opcodes) that we select
+reference target's patterns produce, see patterns.select.mir.modeled_opcodes) that we select
 must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel``.
 
 - ``test_each_operation_agrees``: every modeled operation, uniform and divergent, in a
   small kernel of its own (plus the reassociation and bit-field cases); all must agree.
-- ``test_generated_kernels_agree``: seeded kernels from patterns.iselgen (diamonds,
+- ``test_generated_kernels_agree``: seeded kernels from testkit.iselgen (diamonds,
   loops, uniform/divergent branches, kernel args, uniform loads, workitem id).
   ``TDGEN_ISEL_KERNELS`` sets how many (default 60, the CI bound; the >= 500 run is
   ``TDGEN_ISEL_KERNELS=500``), once with kernels whose operands are values only and once
@@ -14,12 +14,12 @@ must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-i
   into play); each agreement rate is printed and must not fall below its entry in
   ``AGREEMENT_FLOORS`` (set just under the measured rate), so a regression in the DAG
   builder, IR passes, combines or matcher fails the test. Full agreement is the goal, not
-  yet met: the remaining differences are mostly llc's LoopStrengthReduce (patterns/lsr.py
+  yet met: the remaining differences are mostly llc's LoopStrengthReduce (patterns/llc/lsr.py
   models one case of it) and combines not modeled or modeled in another order within a
-  visit (see patterns/irpasses.py and patterns/combine.py); ``python
+  visit (see patterns/llc/irpasses.py and patterns/dag/combine.py); ``python
   bench/isel_triage.py --count 500 [--constants] [--ir-cause] [--pass-cause]`` lists them
   with the IR passes involved.
-- ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.sdag.sink_placement).
+- ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.dag.builder.sink_placement).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ declare i32 @llvm.abs.i32(i32, i1)
 # Single-op kernels known to differ from llc, with the reason (the test also checks they
 # still differ, so the list shrinks when the model grows). The uniform bit-field
 # extracts (s_bfe_u32/s_bfe_i32) agree since the SelectS_BFE CustomSelect models them;
-# bfe_i32_mu_d agrees since the select-time BFE left patterns/combine.py.
+# bfe_i32_mu_d agrees since the select-time BFE left patterns/dag/combine.py.
 KNOWN_DIFFERENT: dict[str, str] = {}
 
 
@@ -216,7 +216,7 @@ def amdgpu():
 
 
 def test_each_operation_agrees(amdgpu):
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
     results = compare_with_llc(single_op_module(), amdgpu, llc, path="single_ops.ll")
@@ -258,9 +258,9 @@ def test_sinking_matches_llc(amdgpu):
     ``exit`` (llc-19 -stop-before=amdgpu-isel shows them there); there ``(%d + %b) + %accn``
     is reassociated so the uniform ``%b + %accn`` is one s_add_i32 and a single v_add_u32
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
-    from patterns.ir import parse_module
-    from patterns.mir import compare_with_llc
-    from patterns.sdag import live_instructions, sink_placement
+    from patterns.ir.core import parse_module
+    from patterns.select.mir import compare_with_llc
+    from patterns.dag.builder import live_instructions, sink_placement
 
     llc = require("llc-19")
     fn = parse_module(_SINK_KERNEL, "sink.ll").functions[-1]
@@ -310,7 +310,7 @@ exit:
 def _agreeing_opcodes(amdgpu, text: str, path: str) -> dict:
     """The modeled opcodes we select for the one function of ``text``, after checking
     they are llc-19's."""
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     (res,) = compare_with_llc(text, amdgpu, require("llc-19"), path=path)
     assert res.equal, res.diff()
@@ -408,7 +408,7 @@ join:
 
 
 def test_sign_bits_in_and_across_blocks_as_llc(amdgpu):
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     results = compare_with_llc(_SIGN_BITS, amdgpu, require("llc-19"), path="sign_bits.ll")
     assert [r.function for r in results] == ["abs_in_block", "sign_bits_across", "sign_bits_of_phi"]
@@ -706,7 +706,7 @@ def test_cross_block_divergence_matches_llc(amdgpu):
     uniform: S_ instructions. ``mul24_reads_rerun`` is the same for AMDGPUCodeGenPrepare:
     it asks an analysis rerun after EarlyCSE, where the 24-bit multiply of the phi is
     uniform and stays a mul (s_mul_i32), not a v_mul_u32_u24."""
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
     res = {a.function: a for a in compare_with_llc(_CROSS_BLOCK, amdgpu, llc, path="cross_block.ll")}
@@ -721,8 +721,8 @@ def test_cross_block_divergence_matches_llc(amdgpu):
 
 
 def _one(seed: int, amdgpu, llc, n_ops: int, constants: bool, intrinsics: bool = False):
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.mir import compare_with_llc
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.mir import compare_with_llc
 
     text = generate_isel_kernel(seed, n_ops, name=f"k{seed}", constants=constants, intrinsics=intrinsics)
     return seed, compare_with_llc(text, amdgpu, llc, path=f"k{seed}.ll")
@@ -753,7 +753,7 @@ def test_generated_kernels_agree(amdgpu, constants):
 @pytest.mark.parametrize("constants", [False, True], ids=["values", "with-constants"])
 def test_generated_kernels_with_intrinsics_agree(amdgpu, constants):
     """The same differential with the target's other modeled operations mixed in
-    (patterns.iselgen ``intrinsics=True``: bit counts, bitreverse, abs, min/max, bit-field
+    (testkit.iselgen ``intrinsics=True``: bit counts, bitreverse, abs, min/max, bit-field
     and sign-extension shapes), so llc's folds of those values meet the ALU code."""
     llc = require("llc-19")
     count = int(os.environ.get("TDGEN_ISEL_KERNELS", "60"))
@@ -818,9 +818,9 @@ def test_mad_result_shape_matches_llc(amdgpu):
     and a vgpr_32 COPY of ``.sub0``."""
     import subprocess
 
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.isel import select_function
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_function
 
     llc = require("llc-19")
     proc = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=amdgpu-isel", "-o", "-"],
@@ -846,7 +846,7 @@ def test_mad_result_shape_matches_llc(amdgpu):
 # Branches on constants (EarlyCSE folds the compare, or the IR has them): llc's
 # CodeGenPrepare makes them unconditional, deletes the blocks left without predecessors
 # and merges fall-through blocks into their predecessor; UnreachableBlockElim then
-# deletes what the entry no longer reaches (patterns.irpasses.fold_constant_branches,
+# deletes what the entry no longer reaches (patterns.llc.irpasses.fold_constant_branches,
 # remove_unreachable_blocks).
 _HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndefine amdgpu_kernel void @{name}(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {{\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %d = xor i32 %tid, %a\n"
 _CONST_BRANCHES = {
@@ -944,10 +944,10 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
     import subprocess
     import textwrap
 
-    from patterns.ir import parse_module
-    from patterns.ir_print import function_text
-    from patterns.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
-    from patterns.mir import compare_with_llc
+    from patterns.ir.core import parse_module
+    from patterns.ir.printer import function_text
+    from patterns.llc.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
+    from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
     text = _HEAD.format(name=name) + _CONST_BRANCHES[name]
@@ -988,13 +988,13 @@ _SURVIVOR_SEEDS = [(140, False), (331, True), (39, True), (12, False), (33, Fals
 @pytest.mark.parametrize("seed,constants", _SURVIVOR_SEEDS)
 def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     """The dead instructions llc still has when Sink runs (EarlyCSE's three walks, LICM,
-    CodeGenPrepare: patterns.sdag._llc_survivors) are the ones llc's IR shows, and the
+    CodeGenPrepare: patterns.dag.builder._llc_survivors) are the ones llc's IR shows, and the
     selection that reads them agrees."""
-    from patterns.ir import parse_module
-    from patterns.irpasses import run_ir_passes
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.mir import compare_with_llc
-    from patterns.sdag import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
+    from patterns.ir.core import parse_module
+    from patterns.llc.irpasses import run_ir_passes
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.mir import compare_with_llc
+    from patterns.dag.builder import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
 
     llc = require("llc-19")
     text = generate_isel_kernel(seed, 30, name=f"k{seed}", constants=constants)
@@ -1014,7 +1014,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
 
 # CodeGenPrepare's OptimizeExtractBits: a shift by a constant read in another block by a
 # trunc or an ``and`` with a low-bit mask is copied into that block (one copy per block);
-# phis and other readers keep the original (patterns.irpasses.sink_extract_bits).
+# phis and other readers keep the original (patterns.llc.irpasses.sink_extract_bits).
 _EXTRACT_BITS = """declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @xb(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
 entry:
@@ -1057,11 +1057,11 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     import subprocess
     import textwrap
 
-    from patterns.ir import parse_module
-    from patterns.ir_print import function_text
-    from patterns.irpasses import run_ir_passes
-    from patterns.mir import compare_with_llc
-    from patterns.sdag import shared_dominators
+    from patterns.ir.core import parse_module
+    from patterns.ir.printer import function_text
+    from patterns.llc.irpasses import run_ir_passes
+    from patterns.select.mir import compare_with_llc
+    from patterns.dag.builder import shared_dominators
 
     llc = require("llc-19")
     r = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=codegenprepare", "-", "-o", "-"],
@@ -1129,7 +1129,7 @@ def test_add_of_negative_inline_constant_priority_matches_llc(amdgpu):
     (v_xad_u32, v_lshl_add_u32, v_add3_u32), v_mad_u64_u32's immediate-addend form has
     complexity 11 (unless the constant bus rejects it: mad64_bus stays a sub), and the Mad24
     patterns (AddedComplexity 2) win too, also over a commuted v_xad_u32."""
-    from patterns.mir import compare_with_llc
+    from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
     results = compare_with_llc(_ADD_CONST_PRIORITY, amdgpu, llc, path="add_const_priority.ll")

@@ -1,4 +1,4 @@
-"""The KnownBits transfer functions of the integer intrinsics (patterns.knownbits), checked
+"""The KnownBits transfer functions of the integer intrinsics (patterns.support.knownbits), checked
 exhaustively on 4-bit values: every answer is sound (each value the operation can give
 agrees with the known bits), and the functions are not trivially weak (they find as
 many known bits as the exact answer in most cases, as LLVM's algorithms do)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from patterns.knownbits import (abs_masks, count_masks, reverse_masks, smax_masks, smin_masks, umax_masks,
+from patterns.support.knownbits import (abs_masks, count_masks, reverse_masks, smax_masks, smin_masks, umax_masks,
                                 umin_masks)
 
 BITS = 4

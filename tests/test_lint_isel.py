@@ -1,4 +1,4 @@
-"""Lints over pattern sets (patterns/lint.py): each finding kind on a target built to have it,
+"""Lints over pattern sets (patterns/select/lint.py): each finding kind on a target built to have it,
 and none on a target without it."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ def _codes(findings, level=None):
 
 
 def test_clean_target_has_no_errors():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     assert not [f for f in lint_target(mini_target()) if f.level == "error"]
 
 
 def test_scalar_result_without_uniform_predicate_is_an_error():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     found = lint_target(mini_target(sadd_pred=""))
     assert ("scalar-result-divergent-root", "S_ADD_I32") in _codes(found, "error")
@@ -30,7 +30,7 @@ def test_scalar_result_without_uniform_predicate_is_an_error():
 
 
 def test_shadowed_pattern_is_reported():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     # a plain (add a, b) with AddedComplexity 10 is tried before S_ADD_I32's uniform pattern
     t = mini_target(extra_pats=(Pat("(add i32:$a, i32:$b)", "(V_ADD_U32_e64 $a, $b)", added_complexity=10),))
@@ -41,7 +41,7 @@ def test_shadowed_pattern_is_reported():
 
 
 def test_missing_divergent_pattern_is_reported():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     base = mini_target()
     defs = tuple(d for d in base.defs if d.name != "V_MUL_LO_U32_e64")
@@ -53,7 +53,7 @@ def test_missing_divergent_pattern_is_reported():
 
 
 def test_convergent_intrinsic_needs_convergent_instruction():
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
     from tdgen.spec import load_target
 
     amd = load_target("amdgpu")
@@ -72,7 +72,7 @@ def test_convergent_intrinsic_needs_convergent_instruction():
 def test_custom_select_steps_are_linted():
     """A CustomSelect whose model puts a divergent node in a scalar register is an error
     the probe finds; a root with no table fallback is a warning; the good step is clean."""
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     from test_isel_engine import _MAD_MODEL, custom_target
 
@@ -94,7 +94,7 @@ def test_custom_select_steps_are_linted():
 def test_amdgpu_bfe_step_is_covered_and_probed_clean():
     """The amdgpu SelectS_BFE step: every root it handles has a table fallback for both
     divergences, and the probe finds no scalar result for a divergent node."""
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
     from tdgen.spec import load_target
 
     amd = load_target("amdgpu")
@@ -114,7 +114,7 @@ def test_predicate_code_the_model_cannot_run_is_reported():
     predicate (isel treats it as failing); one it can execute is not reported."""
     import dataclasses
 
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
     from tdgen.model import ImmLeaf
     from tdgen.types import i32
 

@@ -1,4 +1,4 @@
-"""patterns.lsr, the modeled case of llc-19's LoopStrengthReduce, against llc itself:
+"""patterns.llc.lsr, the modeled case of llc-19's LoopStrengthReduce, against llc itself:
 on the IR llc's LSR receives (``-print-before=loop-reduce -print-module-scope``) our
 model must leave what llc's LSR leaves (``-print-after=loop-reduce``) wherever it claims
 a loop, and must not touch a function where it claims none."""
@@ -49,12 +49,12 @@ def _dumps(llc: str, text: str, name: str):
 
 @pytest.mark.parametrize("constants", [False, True])
 def test_lsr_matches_llc_loop_reduce_on_generated_kernels(constants):
-    """On patterns.iselgen kernels: where ``loop_strength_reduce`` claims a loop, the
+    """On testkit.iselgen kernels: where ``loop_strength_reduce`` claims a loop, the
     function it leaves is the one llc's LSR leaves (trivially dead code aside, unnamed
     values renumbered); where it claims none, the function is unchanged. The model must
     claim loops llc really rewrites (a new ``%lsr.iv``, a rewritten use)."""
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.lsr import loop_strength_reduce
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.llc.lsr import loop_strength_reduce
     from tests.llvm_tools import require
 
     import os
@@ -111,7 +111,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
 
 
 def _rewrite_both(text: str):
-    from patterns.lsr import loop_strength_reduce
+    from patterns.llc.lsr import loop_strength_reduce
     from tests.llvm_tools import require
 
     llc = require("llc-19")
@@ -181,10 +181,10 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, tex
     """run_ir_passes applies the model after LICM; in the analysis it returns, the sum
     it creates reads the divergent ``%acc`` and is divergent, the new IV is as divergent
     as its start, as the analysis of the printed result, parsed again, says."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.ir_print import function_text
-    from patterns.irpasses import run_ir_passes
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.ir.printer import function_text
+    from patterns.llc.irpasses import run_ir_passes
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     ua = analyze(fn, amdgpu)

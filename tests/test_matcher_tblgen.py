@@ -53,7 +53,7 @@ def tblgen_order(target, tmp_path) -> dict[str, list[int]]:
 
 
 def test_complexity_and_order_equal_tblgen(amdgpu, tmp_path):
-    from patterns.matcher import build_table
+    from patterns.select.matcher import build_table
 
     theirs = tblgen_order(amdgpu, tmp_path)
     table = build_table(amdgpu)
@@ -101,13 +101,13 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     interpreted check chains and result plans (``_emit_dst``) gives the same machine code;
     ``same_root``: with the table of bench/isel.py holding 3x the patterns per root opcode
     (copies checking other root types), so the compiled type switch is used."""
-    import patterns.isel as isel
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.isel import select_function
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.matcher import MatcherTable, build_table
-    from patterns.mir import print_function
+    import patterns.select.isel as isel
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from patterns.select.isel import select_function
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.matcher import MatcherTable, build_table
+    from patterns.select.mir import print_function
 
     text = generate_isel_kernel(seed, 3000)
 
@@ -140,11 +140,11 @@ def test_factored_matcher_agrees_with_interpreter_on_every_node(amdgpu, multiply
     into nested tests) pick the same pattern and bindings as running every check chain in
     table order, on every node of the combined DAGs of generated kernels -- nodes no
     pattern matches included."""
-    from patterns.divergence import analyze
-    from patterns.ir import parse_module
-    from patterns.iselgen import generate_isel_kernel
-    from patterns.matcher import build_table
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.ir.core import parse_module
+    from testkit.iselgen import generate_isel_kernel
+    from patterns.select.matcher import build_table
+    from patterns.dag.builder import build_function_dags
 
     table = build_table(amdgpu, multiply=multiply, same_root=same_root)
     ref = _interpreted(table)
@@ -169,7 +169,7 @@ def test_table_pickles_and_recompiles(amdgpu):
     """The table survives pickling (the compiled functions are rebuilt, not stored)."""
     import pickle
 
-    from patterns.matcher import build_table
+    from patterns.select.matcher import build_table
 
     table = build_table(amdgpu)
     opc = next(iter(sorted(table.by_opcode)))

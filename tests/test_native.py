@@ -1,4 +1,4 @@
-"""The compiled build of the hot modules (patterns/native.py): loaded in CI, keyed by
+"""The compiled build of the hot modules (patterns/native/__init__.py): loaded in CI, keyed by
 every source it was typed from, and byte-identical in output to plain Python.
 
 The differential test runs the same command lines (``tdgen isel`` in both formats,
@@ -62,19 +62,20 @@ def test_compiled_modules_load_in_ci():
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but the compiled modules are not loaded: {native.status()}")
         pytest.skip(_no_build_reason())
-    import patterns.combine
-    import patterns.sdag
+    import patterns.dag.combine
+    import patterns.dag.builder
 
-    for mod in (patterns.combine, patterns.sdag):
+    for mod in (patterns.dag.combine, patterns.dag.builder):
         assert mod.__file__.endswith(".so"), mod.__file__
 
 
 def test_compiled_instruction_is_a_native_class():
-    """The compiled build makes the IR instruction a native class (patterns/ir_inst.py):
+    """The compiled build makes the IR instruction a native class (patterns/ir/function.py):
     no instance ``__dict__``, so a field it does not declare cannot be set, and the
     direct builder makes its instructions through ``__init__`` (plain Python keeps the
     ordinary class, made by ``object.__new__``). Both parse to the same fields."""
-    from patterns import ir, ir_direct
+    from patterns.ir import core as ir
+    from patterns.ir import reader_direct as ir_direct
 
     inst = ir.parse_module("define i32 @f(i32 %a) {\n  %x = add i32 %a, 1\n  ret i32 %x\n}\n",
                            "n.ll").functions[0].blocks[0].instructions[0]
@@ -82,7 +83,7 @@ def test_compiled_instruction_is_a_native_class():
     if not native.compiled():
         assert hasattr(inst, "__dict__") and not ir_direct._NATIVE_INSTRUCTION
         pytest.skip(_no_build_reason())
-    assert ir.Instruction.__module__ == "patterns.ir_inst" and not hasattr(inst, "__dict__")
+    assert ir.Instruction.__module__ == "patterns.ir.function" and not hasattr(inst, "__dict__")
     with pytest.raises(AttributeError):
         inst.not_a_field = 1
     assert ir_direct._NATIVE_INSTRUCTION
@@ -102,7 +103,7 @@ def test_build_key_covers_every_source_it_was_typed_from(tmp_path, monkeypatch):
     (tmp_path / "patterns" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"x")
     assert native.source_key() == base  # (byte code is not a source)
     keys = {base}
-    for rel in ("patterns/combine.py", "patterns/ir.py", "tdgen/errors.py"):
+    for rel in ("patterns/dag/combine.py", "patterns/ir/core.py", "tdgen/errors.py"):
         p = tmp_path / rel
         text = p.read_text()
         p.write_text(text + "\n# edited\n")
@@ -116,15 +117,15 @@ def test_build_key_covers_every_source_it_was_typed_from(tmp_path, monkeypatch):
 def test_plain_python_switch(tmp_path):
     """``TDGEN_PURE=1`` turns the hook off, and the build command says so."""
     env = {**os.environ, "TDGEN_PURE": "1"}
-    r = subprocess.run([sys.executable, "-m", "patterns.build_native", "--status"], cwd=ROOT, env=env,
+    r = subprocess.run([sys.executable, "-m", "patterns.native.build", "--status"], cwd=ROOT, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 0
     assert r.stdout.strip() == "plain Python: TDGEN_PURE is set"
 
 
 def _commands(tmp_path: Path) -> list[list[str]]:
-    from patterns.divergence_gen import generate_cfg_module
-    from patterns.iselgen import generate_isel_kernel
+    from testkit.divergence_gen import generate_cfg_module
+    from testkit.iselgen import generate_isel_kernel
 
     cmds: list[list[str]] = []
     families = [dict(constants=False), dict(constants=True), dict(constants=False, intrinsics=True),
@@ -181,7 +182,7 @@ def test_compiled_and_plain_python_give_identical_output(tmp_path):
 def test_build_folder_keeps_the_newest_builds(tmp_path):
     """After a build, older builds beyond the newest few are removed; the new build and
     a build running now (its temp folder) stay."""
-    from patterns.build_native import _prune
+    from patterns.native.build import _prune
 
     for i in range(9):
         d = tmp_path / f"key{i}"
@@ -199,17 +200,17 @@ def test_build_into_a_folder_that_cannot_be_made_is_one_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     env = {**os.environ, "TDGEN_NATIVE_DIR": str(blocker / "builds")}
-    r = subprocess.run([sys.executable, "-m", "patterns.build_native"], cwd=ROOT, env=env,
+    r = subprocess.run([sys.executable, "-m", "patterns.native.build"], cwd=ROOT, env=env,
                        capture_output=True, text=True)
     assert r.returncode == 1
-    assert r.stderr == f"patterns.build_native: cannot write the build: {blocker / 'builds'}: Not a directory\n"
+    assert r.stderr == f"patterns.native.build: cannot write the build: {blocker / 'builds'}: Not a directory\n"
     assert not blocker.read_text()
 
 
 def _compiled_sources():
     import ast
 
-    root = Path(native.__file__).resolve().parent.parent
+    root = Path(native.__file__).resolve().parent.parent.parent
     for m in native.MODULES:
         path = root / (m.replace(".", "/") + ".py")
         yield path.relative_to(root), ast.parse(path.read_text())

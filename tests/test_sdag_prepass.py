@@ -25,11 +25,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patterns import combine
-from patterns.divergence import analyze
-from patterns.ir import parse_module
-from patterns.iselgen import generate_isel_kernel
-from patterns.sdag import (NODE_FIELDS, _prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
+from patterns.dag import combine
+from patterns.uniformity.analysis import analyze
+from patterns.ir.core import parse_module
+from testkit.iselgen import generate_isel_kernel
+from patterns.dag.builder import (NODE_FIELDS, _prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
                            immediate_dominators, live_instructions, shared_dominators)
 
 
@@ -67,7 +67,7 @@ def test_incremental_sink_matches_the_literal_pass():
 
 
 def test_fused_prepass_matches_the_separate_passes():
-    from patterns.irgen import generate_kernel
+    from testkit.irgen import generate_kernel
 
     texts = [text for _seed, text in _kernels(150)]
     texts += [generate_kernel(seed, 30 + seed % 90) for seed in range(80)]  # dead code, calls, selects
@@ -205,8 +205,8 @@ def test_builder_hands_over_its_constants_map(amdgpu):
     """The builder's map of a block's integer constant nodes (``take_constants``, for the
     combines) is what scanning the block's nodes gives; it is handed over once, and not
     at all once nodes were added."""
-    from patterns.cfg import reverse_post_order
-    from patterns.sdag import _Builder
+    from patterns.ir.cfg import reverse_post_order
+    from patterns.dag.builder import _Builder
 
     handed = 0
     for seed, text in _kernels(20):
@@ -233,7 +233,7 @@ def test_built_nodes_have_every_field(amdgpu):
     """The block builder makes its nodes inline (``_mk`` written out): every node of the
     built, combined blocks has every field set, the builder's live phis per block are
     the block's, and ``SelectionDAG.node`` sets the fields ``SDNode(...)`` does."""
-    from patterns.sdag import SDNode, SelectionDAG, _Builder
+    from patterns.dag.builder import SDNode, SelectionDAG, _Builder
 
     seen: set = set()
     for seed, text in _kernels(12):
@@ -264,7 +264,7 @@ def test_built_nodes_have_every_field(amdgpu):
 
 def test_fast_node_constructor_matches_the_class():
     """The builder's ``_mk`` sets every field as ``SDNode(...)`` does."""
-    from patterns.sdag import SDNode, _mk
+    from patterns.dag.builder import SDNode, _mk
 
     a = SDNode(0, "ISD::EntryToken", "ch")
     ref = SDNode(7, "ISD::ADD", "i32", [a, a], ir="v", block="b")

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patterns import shuffle as ref
-from patterns import shuffle_lower as sl
+from patterns.wave import shuffle as ref
+from patterns.wave import lowering as sl
 from tdgen.cli import main
 from tdgen.spec import list_targets
 
@@ -503,7 +503,7 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
 @pytest.mark.parametrize("wave,cpu", [(64, "gfx900"), (32, "gfx1030")])
 def test_llc_compiled_ptx_formula_runs_in_wave_model_like_the_reference(wave, cpu, tmp_path):
-    from patterns.wave import WaveState, assemble
+    from patterns.wave.model import WaveState, assemble
 
     attr = "+wavefrontsize64" if wave == 64 else "+wavefrontsize32"
     ll = "".join(_ptx_function_ll(m, w, wave) for m in ref.MODES for w in ref.widths(wave))

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llvm_tools import require
-from patterns.wave import (
+from patterns.wave.model import (
     WaveState,
     assemble,
     encode_swizzle_macro,
@@ -219,7 +219,7 @@ def test_swizzle_offset_decoding_matches_llc(tmp_path):
 
 def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
     mc = require("llvm-mc-19")
-    from patterns import shuffle_lower as sl
+    from patterns.wave import lowering as sl
 
     jobs = []
     for mode in ("idx", "up", "down", "bfly"):
@@ -285,7 +285,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
     """llvm-mc-19 encodes every offset:swizzle(...) macro; the DS word's low 16 bits are the offset."""
     import random
 
-    from patterns.wave import swizzle_offset_text
+    from patterns.wave.model import swizzle_offset_text
 
     mc = require("llvm-mc-19")
     rnd = random.Random(7)
@@ -307,7 +307,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
 
 
 def test_printed_swizzle_offsets_keep_their_lane_map():
-    from patterns.wave import swizzle_offset_text
+    from patterns.wave.model import swizzle_offset_text
 
     for off in list(range(0, 0x8000, 13)) + list(range(0x8000, 0x8100)):
         text = swizzle_offset_text(off)

@@ -14,8 +14,8 @@ def load_target(name: str):
     sources are unchanged (tdgen.target_cache; a bad spec or pattern is reported by the
     uncached loaders every time). The cached table saves the first ``build_table`` of a
     process (35-55 ms: resolving the pattern sources); ``build_table(target)`` then returns
-    it (patterns.matcher.adopt_table)."""
-    from patterns.matcher import adopt_table, build_table
+    it (patterns.select.matcher.adopt_table)."""
+    from patterns.select.matcher import adopt_table, build_table
 
     from ..target_cache import load_derived, load_target as _load
 
@@ -26,7 +26,7 @@ def load_target(name: str):
 
 def load_isel_target(name: str):
     """What ``tdgen isel`` and ``explain`` select with: the target's
-    ``patterns.isel.IselView`` (the parts of the target selection reads, as plain
+    ``patterns.select.isel.IselView`` (the parts of the target selection reads, as plain
     records), its matcher table, result plans and compiled selectors, all from one
     on-disk cache entry (``IselBundle``) when the sources are unchanged. Loading it
     neither imports the spec model nor compiles code; a miss (or a bad spec, reported by
@@ -37,13 +37,13 @@ def load_isel_target(name: str):
     folder = spec_folder(name) if cache_dir() is not None else None
     if folder is None:
         return load_target(name)
-    from patterns.isel import IselBundle
+    from patterns.select.isel import IselBundle
 
     return load_derived(name, "isel", lambda t: IselBundle(t, str(folder))).install()
 
 
 def load_ir(path: str):
-    from patterns.ir import parse_module
+    from patterns.ir.core import parse_module
 
     p = Path(path)
     if p.is_dir():

@@ -51,11 +51,11 @@ def _load_uniformity_file(path: Path) -> UniformityModel:
 
 
 def load_target_facts(name: str):
-    """What the analysis needs of the target (``patterns.divergence.DivergenceFacts``:
+    """What the analysis needs of the target (``patterns.uniformity.analysis.DivergenceFacts``:
     its ``uniformity`` model and the divergence class of each intrinsic it declares),
     through the on-disk target cache: a warm run neither executes the spec nor imports
     the spec model."""
-    from patterns.divergence import DivergenceFacts
+    from patterns.uniformity.analysis import DivergenceFacts
 
     from ..target_cache import load_derived
 
@@ -112,7 +112,7 @@ def _find_value(info, spec: str):
 def _module_ir(module) -> str:
     """The defined functions as ``opt -S`` lays them out (header, labels, blank lines;
     function attributes and module-level entities are not reproduced)."""
-    from patterns.ir_print import function_text
+    from patterns.ir.printer import function_text
 
     parts = []
     for f in module.functions:
@@ -130,9 +130,9 @@ def _module_ir(module) -> str:
 
 
 def run(args) -> int:
-    from patterns.divergence import analyze
-    from patterns.divergence_print import format_json, format_llvm
-    from patterns.ir import parse_module
+    from patterns.uniformity.analysis import analyze
+    from patterns.uniformity.printer import format_json, format_llvm
+    from patterns.ir.core import parse_module
 
     if args.why is not None:
         clash = [o for o, given in (("--format", args.format is not None), ("-S", args.emit_ir)) if given]

@@ -43,10 +43,10 @@ def _parse_value(spec: str, path: str) -> tuple[str | None, str]:
 
 
 def run(args) -> int:
-    from patterns.divergence import analyze
-    from patterns.isel import describe_failure, divergence_path, explain_custom
-    from patterns.matcher import build_table
-    from patterns.sdag import build_function_dags
+    from patterns.uniformity.analysis import analyze
+    from patterns.select.isel import describe_failure, divergence_path, explain_custom
+    from patterns.select.matcher import build_table
+    from patterns.dag.builder import build_function_dags
 
     target = load_isel_target(args.target)
     module = load_ir(args.file)

@@ -1,7 +1,7 @@
 """``tdgen isel FILE.ll --target T [--format mir|json]``: selected machine instructions per function.
 
 Runs the uniformity analysis, builds the SelectionDAG of every block and selects with the
-target's matcher table (patterns/isel.py). ``mir`` prints a MIR-like listing with LLVM's
+target's matcher table (patterns/select/isel.py). ``mir`` prints a MIR-like listing with LLVM's
 opcode and register-class names (comparable with llc-19 -stop-after=finalize-isel);
 ``json`` gives the same data (opcode, dst, regclass, file, operands, IR value, node,
 pattern) as one object per function. Exit 2 on bad input or when a node cannot be
@@ -30,8 +30,8 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from patterns.isel import select_module
-    from patterns.mir import print_function
+    from patterns.select.isel import select_module
+    from patterns.select.mir import print_function
 
     target = load_isel_target(args.target)
     _KEPT.clear()

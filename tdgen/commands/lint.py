@@ -1,4 +1,4 @@
-"""``tdgen lint TARGET``: pattern-set findings (patterns/lint.py); exit 1 on any error-level finding."""
+"""``tdgen lint TARGET``: pattern-set findings (patterns/select/lint.py); exit 1 on any error-level finding."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from patterns.lint import lint_target
+    from patterns.select.lint import lint_target
 
     target = load_target(args.target)
     findings = lint_target(target)

@@ -116,7 +116,7 @@ def configure(parser):
 
 
 def _check_args(args):
-    from patterns import shuffle as ref
+    from patterns.wave import shuffle as ref
 
     mode = ref.ALIASES.get(args.mode.strip().lower())
     if mode is None:
@@ -160,8 +160,8 @@ def _check_args(args):
 
 def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope, how: str, c=None) -> dict:
     """The per-lane outcome as a JSON-ready dict (``how``: reference|lowered|choose|hip)."""
-    from patterns import shuffle as ref
-    from patterns import shuffle_lower as sl
+    from patterns.wave import shuffle as ref
+    from patterns.wave import lowering as sl
 
     ex = ref.lanes_of(exec_mask, wave)
     mem = ref.lanes_of(member, wave)

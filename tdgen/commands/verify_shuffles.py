@@ -3,7 +3,7 @@
 Enumerates every mode x operand (all lanes plus out-of-range values) x width (every power
 of two up to the wave) x representative exec/member masks, for 32- and 64-bit values,
 runs each lowered sequence once over the whole batch in the wave model and compares it
-with ``patterns.shuffle`` wherever CUDA defines the result (value and predicate), and
+with ``patterns.wave.shuffle`` wherever CUDA defines the result (value and predicate), and
 checks that inactive lanes are not written. Prints the counts; otherwise exit 1 with the
 first counterexample (mode, width/c, operand, exec and member masks, bits, lane, source
 lane, expected, got) and two ``tdgen shuffle`` commands, with the exact per-lane values
@@ -44,7 +44,7 @@ def _tally_json(t) -> dict:
 
 
 def run(args) -> int:
-    from patterns import shuffle_lower as sl
+    from patterns.wave import lowering as sl
 
     if args.lowering not in ("bpermute", "hip"):
         raise UsageError(None, expected("bpermute or hip", repr(args.lowering)), field="--lowering")

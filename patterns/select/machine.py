@@ -1,0 +1,641 @@
+"""The selection loop and the machine instructions it makes: ``FnSelector`` and ``MachineInstr``.
+
+Stage job: given one function's DAGs (``patterns.dag.builder.FunctionDAGs``) and the target's
+matcher table, walk each block's nodes in SelectionDAGISel's order (users before
+operands), hand each live node to its opcode's custom steps and compiled selector
+(``patterns.select.isel._compile_selector``), and give the nodes no pattern covers their
+generic instruction (``COPY``, ``MOV_IMM``, ``BRCOND`` ...). ``patterns.select.isel`` is the
+driver around it (tables, custom-step models, explanations, the target view); this
+module is the per-node hot path, kept in one compiled module (``patterns.native``) so
+that the loop, the generic emitters and the printer read the selector's state and the
+machine instructions as native fields.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Final
+
+from tdgen.dag import Leaf
+from tdgen.errors import Diagnostics, SpecError
+
+from patterns.select.matcher import apply_xform
+from patterns.dag.builder import GLUE_OPCODES, SDNode
+
+__all__ = ["MachineInstr", "FnSelector", "new_machine_instr"]
+
+
+class MachineInstr:
+    """One selected machine instruction: ``opcode``, result register ``dst`` of class
+    ``regclass`` in register file ``file`` ("scalar" | "vector" | None), ``operands``
+    (text), the IR value ``ir`` it came from (``%name``), the DAG node ``node`` (``t12``),
+    the pattern record, its sort key within the block, and ``more_defs``: results after
+    the first (V_MAD_U64_U32's carry-out) as (vreg, register class) pairs. ``node`` may
+    be given as the node's id (an int), spelled ``t<id>`` when read. Equal when every
+    field is (as a dataclass with ``eq``; not hashable)."""
+
+    # (any value is taken, as the plain class takes it: the JSON writer falls back to
+    # json.dumps for values of other types)
+    opcode: Any
+    dst: Any
+    regclass: Any
+    file: Any
+    operands: Any
+    ir: Any
+    _node: Any
+    pattern: Any
+    order: int
+    more_defs: Any
+
+    _FIELDS: Final = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
+
+    def __init__(self, opcode: object, dst: object, regclass: object, file: object, operands: object,
+                 ir: object, node: object, pattern: object = None, order: int = 0, more_defs: object = ()) -> None:
+        self.opcode = opcode
+        self.dst = dst
+        self.regclass = regclass
+        self.file = file
+        self.operands = operands
+        self.ir = ir
+        self._node = node
+        self.pattern = pattern
+        self.order = order
+        self.more_defs = more_defs
+
+    @property
+    def node(self) -> object:
+        n = self._node
+        return f"t{n}" if type(n) is int else n
+
+    @node.setter
+    def node(self, value: object) -> None:
+        self._node = value
+
+    def _values(self) -> tuple:
+        return (self.opcode, self.dst, self.regclass, self.file, self.operands, self.ir, self.node, self.pattern,
+                self.order, self.more_defs)
+
+    def __repr__(self) -> str:
+        return "MachineInstr(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._FIELDS, self._values())) + ")"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MachineInstr):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, MachineInstr):
+            return NotImplemented
+        return self._values() != other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a dataclass with eq is)
+
+    def mir_text(self) -> str:
+        from patterns.select.mir import mir_line
+
+        return mir_line(self, "")
+
+    def as_json(self) -> dict:
+        out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
+               "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
+        more = self.more_defs
+        if more:
+            out["more_defs"] = [{"dst": d, "regclass": rc} for d, rc in more]
+        return out
+
+
+def new_machine_instr(opcode: object, dst: object, regclass: object, file: object, operands: object, ir: object,
+                      node: object, pattern: object, order: int, more_defs: object) -> MachineInstr:
+    """``MachineInstr(...)`` with every field given (what the generated selectors call)."""
+    return MachineInstr(opcode, dst, regclass, file, operands, ir, node, pattern, order, more_defs)
+
+
+class FnSelector:
+    """The selector of one function: the matcher table's compiled selectors by root
+    opcode, the virtual registers given so far (``vreg_of``; numbered after the
+    function's cross-block registers), the result plans of the patterns. With ``fdags``
+    None, it only compiles plans (``patterns.select.isel.IselBundle``)."""
+
+    t: Any
+    table: Any
+    fdags: Any
+    insts: Any
+    rcs: Any
+    next_vreg: int
+    vreg_of: dict[SDNode, str]
+    _scalar_rc: str | None
+    _vector_rc: str | None
+    _plans: dict
+    _selectors: dict
+    custom: dict
+    _dispatch: dict[str, tuple]
+
+    def __init__(self, target: Any, table: Any, fdags: Any) -> None:
+        self.t = target
+        self.table = table
+        self.fdags = fdags
+        self.insts = target.instructions
+        self.rcs = target.register_classes_by_name
+        self.next_vreg = len(fdags.vregs) if fdags is not None else 0
+        self.vreg_of = {}  # node -> its result register (nodes hash by identity)
+        self._scalar_rc, self._vector_rc = _default_classes(target)
+        emit_cache = getattr(table, "emit_cache", None)
+        self._plans, self._selectors = emit_cache(target) if emit_cache is not None else ({}, {})
+        self.custom = isel.custom_steps(target) if fdags is not None else {}
+        self._dispatch = {}
+
+    def vreg(self, n: SDNode) -> str:
+        if n.opcode == "ISD::CopyFromReg":
+            return f"%{n.reg}"
+        r = self.vreg_of.get(n)
+        if r is None:
+            r = self.vreg_of[n] = f"%{self.next_vreg}"
+            self.next_vreg += 1
+        return r
+
+    def operand_text(self, n: SDNode) -> str:
+        if n.opcode in ("ISD::Constant", "ISD::TargetConstant") and n.uses <= 0:
+            return str(n.value)
+        return self.vreg(n)
+
+    def _dispatch_for(self, opc: str) -> tuple[Any, Any, bool, int]:
+        """What selecting a node of opcode ``opc`` involves, worked out once per opcode:
+        (custom steps or None, the table's matcher or None, whether a node the table does
+        not match is an error (else it becomes a generic instruction), which generic
+        instruction: ``_GLUE_NONE`` (none at all), ``_GLUE_ANY`` (``glue``), or one of
+        the emitters written out for their opcode)."""
+        fn = self._selectors.get(opc, _UNCOMPILED)
+        if fn is _UNCOMPILED:
+            fn = self._selectors[opc] = isel._compile_selector(self.table, opc, self._plan)
+        if fn is not None:
+            must = opc not in GLUE_OPCODES
+        else:
+            must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
+        gk = _GLUE_NONE if opc in _NO_GLUE else _GLUE_OF.get(opc, _GLUE_ANY)
+        d = (self.custom.get(opc), fn, must, gk)
+        self._dispatch[opc] = d
+        return d
+
+    def select_dag(self, dag: Any, diags: Diagnostics) -> list[MachineInstr]:
+        out: list[MachineInstr] = []
+        roots = set(dag.roots)
+        dispatch = self._dispatch
+        nodes: list[SDNode] = dag.nodes
+        n: SDNode
+        d: tuple[Any, Any, bool, int]
+        gk: int
+        must: bool
+        for k in range(len(nodes) - 1, -1, -1):
+            n = nodes[k]
+            if n.uses <= 0 and n not in roots:
+                continue
+            opc = n.opcode
+            d = dispatch[opc] if opc in dispatch else self._dispatch_for(opc)
+            steps, fn, must, gk = d
+            if steps is not None and self.try_custom(n, steps, diags, out):
+                continue
+            if fn is not None and fn(n, self, out):
+                continue
+            if must and not _preloaded_read(n):
+                diags.add(isel.cannot_select(n, self.table))
+                continue
+            if gk == _GLUE_ANY:
+                self.glue(n, out)
+            elif gk == _GLUE_CONSTANT:
+                _glue_constant(self, n, out)
+            elif gk == _GLUE_COPY_TO_REG:
+                _glue_copy_to_reg(self, n, out)
+        out.sort(key=_ORDER_KEY)
+        return out
+
+    def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
+        for cs, fn in steps:
+            # (run_custom, written out for the usual answer: the step declines)
+            if n.vt != cs.vt:
+                continue
+            try:
+                res = fn(n, isel._CUR)
+            except Exception as e:  # noqa: BLE001 - a bug in the spec's model, reported at the record
+                res = isel._model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
+            else:
+                if res is None or isinstance(res, isel.Decline):
+                    continue
+                res = isel._checked_custom(cs, n, res, self.t)
+            if isinstance(res, SpecError):
+                diags.add(res)
+                return True
+            self.emit_custom(n, cs, res, out)
+            return True
+        return False
+
+    def emit_custom(self, n: SDNode, cs: Any, res: Any, out: list[MachineInstr]) -> None:
+        """Replace ``n`` by ``res`` (ReplaceNode): the values it reads gain a user, ``n``'s
+        operands lose theirs (an inner node left without users is dead)."""
+        for o in res.operands:
+            if isinstance(o, SDNode) and o is not n:
+                o.uses += 1
+        for o in n.ops:
+            _release(o)
+        ops = []
+        for o in res.operands:
+            if isinstance(o, isel.TargetConstant):
+                ops.append(str(o.value))
+            elif o.opcode == "ISD::CopyFromReg":
+                ops.append(f"%{o.reg}")
+            else:
+                ops.append(self.vreg(o))
+        inst = self.insts[res.opcode]
+        rc = inst.outs[0].kind
+        file = getattr(self.rcs.get(rc), "file", None)
+        out.append(MachineInstr(res.opcode, self.vreg(n), rc, file, ops, n.ir_name(), n.id, cs.name,
+                                n.id * 64 + 32 + len(out) % 32))
+
+    # -- emission --------------------------------------------------------------
+    def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:
+        """Replace ``n`` by the result DAG of ``p`` (bound values ``env``), interpreting
+        its plan: what the code ``_compile_selector`` generates does, in the same order."""
+        for v in env.values():
+            if v is not n:
+                v.uses += 1
+        for o in n.ops:
+            _release(o)
+        self._emit_dst(self._plan(p), n, env, out, p, True)
+
+    def _plan(self, p):
+        """The result DAG of ``p`` compiled once into a nested tuple plan."""
+        plan = self._plans.get(id(p))
+        if plan is None:
+            plan = self._compile(p.dst, None, getattr(p, "xforms", None))
+            self._plans[id(p)] = plan
+        return plan
+
+    def _compile(self, d, opkind, xf=None, cast=None):
+        """A result DAG as a nested plan: ``("lit", text)``, ``("var", name, is_register)``,
+        ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
+        Target.td ones included, see ``_compile_generic``), ``("xform", spec, kid)`` for an
+        SDNodeXForm applied to a bound constant (``xf``: the pattern's SDNodeXForms by
+        name, see ``matcher.apply_xform``)."""
+        if isinstance(d, Leaf):
+            if d.kind == "int":
+                return ("lit", str(d.value))
+            if d.name is not None:
+                kind = d.type if d.type is not None else opkind
+                return ("var", d.name, kind is not None and kind in self.rcs)
+            return ("lit", str(d.value if d.value is not None else d.render()))
+        if xf and d.op in xf and len(d.args) == 1:
+            return ("xform", xf[d.op], self._compile(d.args[0], None, xf))
+        if d.cast_type is not None and len(d.args) == 1:
+            return self._compile(d.args[0], opkind, xf, d.cast_type)
+        inst = self.insts.get(d.op)
+        if inst is None and d.op in isel._generic_instructions():
+            return self._compile_generic(d, cast, xf)
+        ins = inst.ins if inst is not None else ()
+        kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None, xf),
+                                     ins[i].kind if i < len(ins) else None)
+                     for i, a in enumerate(d.args))
+        rc = inst.outs[0].kind if inst is not None and inst.outs else None
+        file = getattr(self.rcs.get(rc), "file", None) if rc else None
+        has_out = inst is None or bool(inst.outs)
+        more = tuple(o.kind for o in inst.outs[1:]) if inst is not None else ()
+        return ("inst", d.op, rc, file, has_out, kids, more)
+
+    def _constrain(self, kid, kind):
+        """As InstrEmitter does for an operand whose register class does not fit the
+        operand's (the sreg_64 REG_SEQUENCE feeding V_MAD_U64_U32's VReg_64 addend): a
+        ``COPY`` into the operand's class in between."""
+        if kid[0] != "inst" or kind not in self.rcs or kid[2] not in self.rcs or kid[2] == kind:
+            return kid
+        if set(self.rcs[kid[2]].registers) <= set(self.rcs[kind].registers):
+            return kid
+        return ("inst", "COPY", kind, self._file(kind), True, (kid,), ())
+
+    def _compile_generic(self, d, cast, xf=None):
+        """Target.td instructions as LLVM's InstrEmitter leaves them after isel:
+        ``REG_SEQUENCE`` keeps its operands with ``%subreg.<index>`` markers and defines a
+        register of its class; ``EXTRACT_SUBREG v, idx`` becomes ``COPY v.idx`` into the
+        class of that sub-register; ``COPY_TO_REGCLASS v, RC`` a ``COPY`` into RC;
+        ``IMPLICIT_DEF`` a register of the scalar class of its type (it has no divergent
+        operand; llc-19 gives ``(i32 (IMPLICIT_DEF))`` an sreg_32)."""
+        op = d.op
+        if op == "IMPLICIT_DEF":
+            rc = self._class_for(cast, "scalar") or self._scalar_rc
+            return ("inst", op, rc, self._file(rc), True, (), ())
+        if op == "REG_SEQUENCE":
+            rc = str(d.args[0].value)
+            kids = []
+            for k in range(1, len(d.args), 2):
+                kids.append(self._compile(d.args[k], rc, xf))
+                kids.append(("lit", f"%subreg.{d.args[k + 1].value}"))
+            return ("inst", op, rc, self._file(rc), True, tuple(kids), ())
+        if op == "COPY_TO_REGCLASS":
+            rc = str(d.args[1].value)
+            return ("inst", "COPY", rc, self._file(rc), True, (self._compile(d.args[0], rc, xf),), ())
+        # EXTRACT_SUBREG
+        idx = str(d.args[1].value)
+        inner = self._compile(d.args[0], None, xf)
+        outer = inner[2] if inner[0] == "inst" else None
+        rc = self._sub_class(outer, idx) if outer else None
+        return ("sub", idx, rc, self._file(rc), inner)
+
+    def _file(self, rc):
+        return getattr(self.rcs.get(rc), "file", None) if rc else None
+
+    def _class_for(self, vt, file):
+        """The first register class of ``file`` holding values of type ``vt``."""
+        for rc in self.t.register_classes:
+            if rc.file == file and any(getattr(t, "name", None) == vt for t in rc.types):
+                return rc.name
+        return None
+
+    def _sub_class(self, rc_name, idx):
+        """The class of sub-register ``idx`` of class ``rc_name`` (VReg_64, sub0 ->
+        VGPR_32): the first class holding every register's component at that index."""
+        rc = self.rcs.get(rc_name)
+        if rc is None or idx not in rc.subreg_indices:
+            return None
+        k = rc.subreg_indices.index(idx)
+        parts = {regs[k] for regs in rc.subregs}
+        for c in self.t.register_classes:
+            if parts <= set(c.registers):
+                return c.name
+        return None
+
+    def sub_copy_class(self, rc, operand: str, env) -> tuple[str | None, str | None]:
+        """Class and file of ``COPY x.idx`` when ``x`` is a bound value (its class is not
+        known from the plan): the default 32-bit class of the file its divergence picks."""
+        if rc is not None:
+            return rc, self._file(rc)
+        v = next((n for n in env.values() if self.vreg_of.get(n) == operand), None)
+        div = v is not None and v.divergent
+        return (self._vector_rc, "vector") if div else (self._scalar_rc, "scalar")
+
+    def _emit_dst(self, plan, root: SDNode, env, out, p, top=False) -> str:
+        tag = plan[0]
+        if tag == "lit":
+            return plan[1]
+        if tag == "var":
+            return self.operand(env, plan[1], plan[2])
+        if tag == "xform":
+            kid = plan[2]
+            v = env.get(kid[1]) if kid[0] == "var" else None
+            if v is None:  # (tdgen.check: an SDNodeXForm takes a bound constant)
+                return self._emit_dst(kid, root, env, out, p)
+            # the constant becomes the transformed immediate (EmitNodeXForm)
+            v.uses -= 1
+            _release_if_dead(v)
+            return str(apply_xform(plan[1], v))
+        if tag == "sub":
+            _tag, idx, rc, file, inner = plan
+            src = self._emit_dst(inner, root, env, out, p)
+            rc, file = self.sub_copy_class(rc, src, env)
+            dst = self.vreg(root) if top else f"%{self._fresh()}"
+            out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), root.id, p.record,
+                                    root.id * 64 + (32 if top else 0) + len(out) % 32))
+            return dst
+        _tag, op, rc, file, has_out, kids, more = plan
+        emit = self._emit_dst
+        ops = [emit(k, root, env, out, p) for k in kids]
+        res: str | None = None
+        if has_out:
+            res = self.vreg(root) if top else f"%{self._fresh()}"
+        more_defs = tuple((f"%{self._fresh()}", m) for m in more)
+        out.append(MachineInstr(op, res, rc, file, ops, root.ir_name(), root.id, p.record,
+                                root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
+        return res or ""
+
+    def operand(self, env: Any, name: str, is_register: bool) -> str:
+        """The text of the bound value ``name`` as an operand of a result instruction: a
+        constant bound to an immediate (non-register) operand is folded."""
+        v = env.get(name)
+        if v is None:
+            return f"${name}"
+        return reg_operand(self, v) if is_register else any_operand(self, v)
+
+    def _fresh(self) -> int:
+        v = self.next_vreg
+        self.next_vreg += 1
+        return v
+
+    def glue(self, n: SDNode, out: list[MachineInstr]) -> None:
+        opc = n.opcode
+        if opc in _NO_GLUE:
+            return
+        if opc == "ISD::CopyToReg":
+            _glue_copy_to_reg(self, n, out)
+            return
+        ops = _glue_operands(self, n)
+        ir = _ir_text(n.ir)
+        i = n.id
+        vo = self.vreg_of
+        if opc == "ISD::INTRINSIC_WO_CHAIN":
+            ops = [f"${n.intrinsic}"]
+        elif opc == "ISD::Constant":
+            ops = [str(n.value)]
+        opcode = _GLUE_NAMES.get(opc, opc)
+        vt = n.vt
+        dst: str | None = None
+        rc = file = None
+        if vt != "ch" and vt != "isVoid":
+            dst = vo.get(n)  # (self.vreg(n))
+            if dst is None:
+                dst = self.vreg(n)
+            if n.divergent:
+                rc, file = self._vector_rc, "vector"
+            else:
+                rc, file = self._scalar_rc, "scalar"
+        out.append(MachineInstr(opcode, dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
+
+
+def _ir_text(ir: Any) -> str | None:
+    """``%name`` of the IR value a node computes, or None (no value, or a value without a
+    name: a constant)."""
+    if ir is None:
+        return None
+    try:  # (getattr(ir, "name", None))
+        name = ir.name
+    except AttributeError:
+        return None
+    return None if name is None else f"%{name}"
+
+
+def _glue_operands(sel: FnSelector, n: SDNode) -> list[str]:
+    """The operands of ``n``'s generic instruction as text (``FnSelector.operand_text``:
+    a constant without users as its value); a node's register is numbered even when
+    it is not printed."""
+    ops: list[str] = []
+    o: SDNode
+    vo = sel.vreg_of
+    for o in n.ops:
+        oc = o.opcode
+        if oc == "ISD::CopyFromReg":
+            ops.append(f"%{o.reg}")
+        elif (oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0:
+            ops.append(str(o.value))
+        else:
+            r = vo.get(o)
+            if r is None:
+                r = vo[o] = f"%{sel.next_vreg}"
+                sel.next_vreg += 1
+            ops.append(r)
+    return ops
+
+
+def _glue_constant(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
+    """``FnSelector.glue`` for an ISD::Constant (no operands): ``MOV_IMM <value>``."""
+    ir = _ir_text(n.ir)
+    i = n.id
+    o: SDNode
+    vo = sel.vreg_of
+    for o in n.ops:  # (none, as a rule; numbered as glue numbers them)
+        oc = o.opcode
+        if oc != "ISD::CopyFromReg" and not ((oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0):
+            if vo.get(o) is None:
+                vo[o] = f"%{sel.next_vreg}"
+                sel.next_vreg += 1
+    ops = [str(n.value)]
+    vt = n.vt
+    dst: str | None = None
+    rc = file = None
+    if vt != "ch" and vt != "isVoid":
+        dst = vo.get(n)
+        if dst is None:
+            dst = vo[n] = f"%{sel.next_vreg}"
+            sel.next_vreg += 1
+        if n.divergent:
+            rc, file = sel._vector_rc, "vector"
+        else:
+            rc, file = sel._scalar_rc, "scalar"
+    out.append(MachineInstr("MOV_IMM", dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
+
+
+def _glue_copy_to_reg(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
+    """``FnSelector.glue`` for an ISD::CopyToReg: ``COPY`` into the value's register."""
+    ops = _glue_operands(sel, n)
+    ir = _ir_text(n.ir)
+    i = n.id
+    rc = sel._vector_rc if ops and n.ops[0].divergent else sel._scalar_rc
+    out.append(MachineInstr("COPY", f"%{n.reg}", rc, "vector" if n.divergent else "scalar", ops, ir, i, None,
+                            i * 64 + 33, ()))
+
+
+# --- what the generated selectors (patterns.select.isel._compile_selector) call ---------------
+# Written out in the selectors, these read a node's fields from interpreted code, each
+# read a descriptor call into the native object; called, they read them natively.
+
+
+def node_ir_name(n: SDNode) -> str | None:
+    """``%name`` of the IR value node ``n`` computes, or None."""
+    return _ir_text(n.ir)
+
+
+def reg_operand(sel: FnSelector, n: SDNode) -> str:
+    """``n`` as a register operand (``FnSelector.operand`` with ``reg_operand``): a
+    CopyFromReg's own register, else ``n``'s register, numbered when first asked."""
+    if n.opcode == "ISD::CopyFromReg":
+        return f"%{n.reg}"
+    vo = sel.vreg_of
+    r = vo.get(n)
+    if r is None:
+        r = vo[n] = f"%{sel.next_vreg}"
+        sel.next_vreg += 1
+    return r
+
+
+def any_operand(sel: FnSelector, n: SDNode) -> str:
+    """``n`` as an operand that may be an immediate (``FnSelector.operand``): a constant
+    is folded (it loses this user; left without users, it releases its operands)."""
+    opc = n.opcode
+    if opc == "ISD::Constant" or opc == "ISD::TargetConstant":
+        u = n.uses - 1
+        n.uses = u
+        if u == 0:
+            for o in n.ops:
+                _release(o)
+        return str(n.value)
+    return reg_operand(sel, n)
+
+
+def fresh_reg(sel: FnSelector) -> str:
+    """A new virtual register (``FnSelector._fresh``), as operand text."""
+    r = sel.next_vreg
+    sel.next_vreg = r + 1
+    return f"%{r}"
+
+
+def drop_use(o: SDNode) -> None:
+    """``o`` loses a user; left without users, it releases its operands."""
+    u = o.uses - 1
+    o.uses = u
+    if u == 0:
+        for x in o.ops:
+            _release(x)
+
+
+def drop_uses(ops: list[SDNode], start: int) -> None:
+    """``drop_use`` of each of ``ops`` from index ``start`` on, in order."""
+    for k in range(start, len(ops)):
+        drop_use(ops[k])
+
+
+# which generic instruction a node gets when no pattern selects it (FnSelector._dispatch_for)
+_GLUE_NONE: Final = 0  # none
+_GLUE_ANY: Final = 1  # FnSelector.glue
+_GLUE_CONSTANT: Final = 2  # _glue_constant
+_GLUE_COPY_TO_REG: Final = 3  # _glue_copy_to_reg
+# the generic instructions written out for their opcode
+_GLUE_OF: Final = {"ISD::Constant": _GLUE_CONSTANT, "ISD::CopyToReg": _GLUE_COPY_TO_REG}
+
+# opcodes whose generic instruction is nothing (glue emits no instruction for them)
+_NO_GLUE: Final = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
+                             "ISD::TargetConstant"})
+
+_GLUE_NAMES: Final = {
+    "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
+    "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
+    "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
+    "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
+    "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
+    "ISD::INTRINSIC_WO_CHAIN": "COPY",
+}
+
+
+_ORDER_KEY: Final = operator.attrgetter("order")
+
+
+_UNCOMPILED: Final = object()
+
+
+def _preloaded_read(n: SDNode) -> bool:
+    """An operand-less intrinsic the target names as a source of divergence or always
+    uniform (workitem ids, ...) reads a preloaded register: llc lowers it to a copy."""
+    return n.opcode == "ISD::INTRINSIC_WO_CHAIN" and len(n.ops) == 1
+
+
+def _release(n: SDNode) -> None:
+    n.uses -= 1
+    if n.uses == 0:
+        for o in n.ops:
+            _release(o)
+
+
+def _release_if_dead(n: SDNode) -> None:
+    if n.uses == 0:
+        for o in n.ops:
+            _release(o)
+
+
+def _default_classes(target) -> tuple[str | None, str | None]:
+    s = v = None
+    for rc in target.register_classes:
+        bits = [getattr(t, "bits", 0) for t in rc.types]
+        if 32 in bits:
+            if rc.file == "scalar" and s is None:
+                s = rc.name
+            if rc.file == "vector" and v is None:
+                v = rc.name
+    return s, v
+
+
+# (last: patterns.select.isel imports this module first; the steps, compiled selectors and
+# messages it owns are read through it at run time)
+from patterns.select import isel  # noqa: E402
