@@ -59,24 +59,14 @@ from .builtins import BUILTIN_LEAVES, BUILTIN_NODES, GENERIC_INSTRUCTIONS
 from .dag import Dag, Leaf, Node
 from .errors import Diagnostics, Span, SpecError, TdgenError, expected
 from .hw import DivergenceKind
-from .model import (
-    SDNP_PROPERTIES,
-    Defm,
-    ImmLeaf,
-    Instruction,
-    Intrinsic,
-    PatFrag,
-    PatLeaf,
-    SDNodeXForm,
-    Record,
-    ResolvedInstruction,
-    SDNode,
-    SDTypeProfile,
-    Target,
-    depends_on_invalid,
-    is_invalid,
-    parse_field,
-)
+from .model.fragments import ImmLeaf, PatFrag, PatLeaf, SDNodeXForm
+from .model.instructions import Defm, Instruction
+from .model.intrinsics import Intrinsic
+from .model.nodes import SDNP_PROPERTIES, SDNode, SDTypeProfile
+from .model.invalid import depends_on_invalid
+from .model.record import Record, is_invalid, parse_field
+from .model.resolved import ResolvedInstruction
+from .model.target import Target
 from .types import VALUE_TYPES
 
 
@@ -148,7 +138,7 @@ class Checker:
         self.each(t.nodes, self.check_node)
         self.each(t.register_classes, self.check_regclass)
         self.each(t.operands, self.check_operand_kind)
-        insts, errors = t._resolved()
+        insts, errors = t.resolved_instructions()
         for e in errors:
             self.d.add(e)
         self.each(t.xforms, self.check_xform)
@@ -963,7 +953,7 @@ class Checker:
     def check_lowering_types(self, low, rec: str) -> None:
         """The intrinsic's fixed parameter and result types must satisfy the node's
         profile (the C++ ``DAG.getNode`` would build a node its patterns never match)."""
-        from .dag import parse_pattern
+        from .dag_parse import parse_pattern
         from .typeinfer import TypeError_, infer
 
         intr, node = low.intrinsic, low.node
@@ -993,7 +983,8 @@ class Checker:
 
     def check_rewrite(self, rw) -> None:
         from .builtins import FOREIGN_INTRINSICS
-        from .model import Const, IntrConvergent
+        from .model.intrinsics import IntrConvergent
+        from .model.lowering import Const
 
         rec = rw.foreign
         foreign = FOREIGN_INTRINSICS.get(rw.foreign)

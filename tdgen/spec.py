@@ -29,7 +29,8 @@ import types
 from pathlib import Path
 
 from .errors import Diagnostics, Span, SpecError, TdgenError, UsageError, expected
-from .model import Target, collecting_construction_errors, is_invalid
+from .model.record import collecting_construction_errors, is_invalid
+from .model.target import Target
 from .paths import TARGETS
 from .srcpos import display_path
 
