@@ -11,7 +11,7 @@ Contract (other stages code against these):
   exception inside the spec becomes a SpecError at the spec line that raised it.
   Unknown target names raise ``UsageError`` listing the known ones.
   While the spec runs, a record constructor given malformed values does not stop it:
-  it records its SpecErrors (``tdgen.model.collecting_construction_errors``) and
+  it records its SpecErrors (``tdgen.model.record.collecting_construction_errors``) and
   returns a record marked invalid; the checks then skip invalid records, and the
   construction errors are reported together with the checks' errors.
   Results are cached per spec folder contents (the Target is immutable).
@@ -71,7 +71,7 @@ def load_target(name_or_path: str | Path) -> Target:
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    from .check import check_target
+    from .check.checker import check_target
 
     with collecting_construction_errors() as built:
         try:

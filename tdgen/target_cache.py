@@ -115,7 +115,7 @@ def fingerprint(folder: Path, derived: bool = False) -> str:
 
 
 # -- pickling: module-level objects compared by identity (sentinels such as
-# tdgen.model.REQUIRED) travel as references, so they unpickle to the same object.
+# tdgen.model.instructions.REQUIRED) travel as references, so they unpickle to the same object.
 
 def _identity_globals() -> dict[int, tuple[str, str]]:
     table: dict[int, tuple[str, str]] = {}
