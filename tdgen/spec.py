@@ -65,6 +65,12 @@ def _fingerprint(folder: Path) -> str:
 _CACHE: dict[tuple[str, str], Target] = {}
 
 
+def clear_cache() -> None:
+    """Forget the targets loaded in this process: the next ``load_target`` runs and
+    checks the spec again."""
+    _CACHE.clear()
+
+
 def load_target(name_or_path: str | Path) -> Target:
     path = _spec_file(name_or_path).resolve()
     key = (str(path), _fingerprint(path.parent))

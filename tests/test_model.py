@@ -180,7 +180,7 @@ def test_loading_twice_gives_equal_targets():
     from tdgen import spec
 
     a = load_target("dslike")
-    spec._CACHE.clear()
+    spec.clear_cache()
     b = load_target("dslike")
     assert a is not b and a == b and hash(a) == hash(b)
     assert [x.render() for x in (s.src for s in a.selection_patterns())] == [
