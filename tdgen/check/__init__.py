@@ -60,4 +60,3 @@ records), ``instructions`` (instruction patterns and ``Pat`` s, result DAGs),
 """
 
 from .checker import check_target
-

@@ -18,6 +18,8 @@ from .base import CheckerBase
 
 
 class EffectChecks(CheckerBase):
+    """Checks of explicit memory-effect flags against the patterns."""
+
     # ------------------------------------------------------- memory effects
     def pattern_effects(self, node: Node, seen: frozenset[str] = frozenset()) -> dict[str, str]:
         """What matching ``node`` implies, as llvm-tblgen infers it: ``mayLoad`` /

@@ -26,6 +26,8 @@ _DECLARES_N = re.compile(r"\bN\s*=[^=]")
 
 
 class FragmentChecks(TreeChecks):
+    """Checks of PatFrag, ImmLeaf, PatLeaf and SDNodeXForm records."""
+
     def check_xform(self, x: SDNodeXForm) -> None:
         """An SDNodeXForm: a known node, C++ code, and a model that runs -- the ``model``
         source (defining ``transform``), or code of the form tdgen executes."""

@@ -23,6 +23,8 @@ from .trees import TreeChecks
 
 
 class InstructionChecks(TreeChecks):
+    """Checks of resolved instructions and their patterns, and of ``Pat`` records."""
+
     def _operand_kinds(self, inst: ResolvedInstruction) -> bool:
         ok = True
         names: set[str] = set()

@@ -22,6 +22,8 @@ from .base import CheckerBase, plural
 
 
 class LoweringChecks(CheckerBase):
+    """Checks of lowerings, rewrites and custom selection steps."""
+
     # ------------------------------------------------------------ lowering
     def check_custom_select(self, cs, insts) -> None:
         """A custom selection step: C++ identifier, known root nodes, legal result type,

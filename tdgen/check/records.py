@@ -21,6 +21,8 @@ from .base import CheckerBase
 
 
 class RecordChecks(CheckerBase):
+    """Checks of names, intrinsics, SDNodes and profiles, register classes, operand kinds and wave facts."""
+
     # ---------------------------------------------------------------- wave
     def check_wave(self) -> None:
         """``Target.wave``: sizes a non-empty subset of {32, 64}, the default one of

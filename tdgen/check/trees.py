@@ -17,6 +17,8 @@ from .base import CheckerBase, plural
 
 
 class TreeChecks(CheckerBase):
+    """Checks of the operators and leaves of source pattern trees."""
+
     def operator_arity(self, op: Dag) -> tuple[str, int | None] | None:
         """(kind, arity or None if variadic) of a source operator; None if unknown."""
         key = op.op

@@ -17,6 +17,7 @@ from typing import Any
 from ..types import ValueType
 from .record import Record, guard_constructors, pair_value
 
+
 class _Required:
     def __repr__(self) -> str:
         return "REQUIRED"

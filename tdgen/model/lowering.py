@@ -14,6 +14,7 @@ from .intrinsics import Intrinsic, enum_name_of
 from .nodes import SDNode
 from .record import Record, guard_constructors
 
+
 @dataclass(frozen=True)
 class Lowering(Record):
     """Lower ``intrinsic`` to target node ``node`` in LowerINTRINSIC_WO_CHAIN.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields
 from ..types import ValueType
 from .record import Record, guard_constructors
 
+
 @dataclass(frozen=True)
 class SDTypeConstraint:
     """Base of SDTC* constraints; ``op`` is the operand number (results first)."""

@@ -223,4 +223,3 @@ def _guard_init(cls: type) -> None:
     __init__.__wrapped__ = init  # type: ignore[attr-defined]
     __init__.__doc__ = init.__doc__
     cls.__init__ = __init__  # type: ignore[method-assign]
-

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..types import ValueType
 from .record import Record, guard_constructors
 
+
 @dataclass(frozen=True)
 class RegisterClass(Record):
     """A register class in the ``"scalar"`` or ``"vector"`` register file."""

@@ -16,6 +16,7 @@ from ..errors import Span
 from .instructions import Defm, Instruction
 from .record import pair_value
 
+
 @dataclass(frozen=True)
 class OperandRef:
     """One operand of a resolved instruction: ``kind`` is a register class or operand

@@ -26,6 +26,7 @@ from .record import Record, guard_constructors
 from .registers import OperandKind, RegisterClass
 from .resolved import ResolvedInstruction, SelectionPattern
 
+
 @dataclass(frozen=True)
 class Target(Record):
     """A whole target (see ``tdgen.model``). ``namespace`` is the TableGen/C++
