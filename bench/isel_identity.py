@@ -55,7 +55,7 @@ def dags(path):
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.dag.builder import build_function_dags
-    from tdgen.commands._iselcommon import load_isel_target
+    from tdgen.commands.common import load_isel_target
 
     target = load_isel_target("amdgpu")
     lines = []

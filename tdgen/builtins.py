@@ -31,9 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import Span
-from .model import (
-    OperandKind,
-    PatFrag,
+from .model.fragments import PatFrag
+from .model.nodes import (
     SDNode,
     SDTCisFP,
     SDTCisInt,
@@ -45,6 +44,7 @@ from .model import (
     SDTCisVTSmallerThanOp,
     SDTypeProfile,
 )
+from .model.registers import OperandKind
 from .types import (
     IntrinsicType,
     OtherVT,

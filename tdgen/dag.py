@@ -1,7 +1,6 @@
-"""Parse TableGen DAG pattern text into a small frozen AST.
+"""The frozen AST of TableGen DAG patterns (parsed by ``tdgen.dag_parse``).
 
-Grammar: ``tdgen/grammar/dag.lark`` (lark, LALR, ``propagate_positions=True``).
-The AST classes are named like the grammar rules:
+The AST classes are named like the rules of ``tdgen/grammar/dag.lark``:
 
 - ``Dag(operator, args, name)``: ``(op arg, arg, ...)`` with an optional ``:$name``
   binding. ``operator`` is an ``Operator(name, template_args)``; ``Operator.key`` is the
@@ -14,10 +13,8 @@ The AST classes are named like the grammar rules:
   ``imm``: ``value`` is the record name).
 
 Every node carries a ``span`` (not compared by ``==``) in the spec file the pattern
-came from: ``parse_pattern(text, base)`` maps the position inside the string onto
-``base`` (the span of the string's first character) with ``Span.offset``.
-Syntax errors raise ``ParseError`` at the offending character:
-``path:line:col: record 'R' field 'pattern': expected ..., found ...``.
+came from (``tdgen.dag_parse.parse_pattern(text, base)`` places it).
+``substitute`` binds template arguments inside a pattern.
 """
 
 from __future__ import annotations
@@ -25,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
-from .errors import ParseError, Span, expected
-
+from .errors import Span
 
 
 @dataclass(frozen=True)
@@ -142,32 +138,3 @@ def substitute(node: Node, mapping: dict[str, str]) -> Node:
         template_args=tuple(mapping.get(a, a) for a in op.template_args),
     )
     return replace(node, operator=op, args=tuple(substitute(a, mapping) for a in node.args))
-
-
-def parse_pattern(
-    text: str,
-    base: Span | None = None,
-    *,
-    record: str | None = None,
-    field: str | None = None,
-) -> Node:
-    """Parse one DAG (or leaf) written in TableGen syntax; see module docstring.
-
-    The lark parser lives in ``tdgen.dag_parse``, imported on first use: a command that
-    reads a target from the cache builds no pattern and need not import lark."""
-    from .dag_parse import parse_pattern as parse
-
-    return parse(text, base, record=record, field=field)
-
-
-def parse_dag(text: str, base: Span | None = None, *, record: str | None = None, field: str | None = None) -> Dag:
-    """Like ``parse_pattern`` but the text must be a parenthesised DAG."""
-    node = parse_pattern(text, base, record=record, field=field)
-    if not isinstance(node, Dag):
-        raise ParseError(
-            node.span if node.span is not None else base,
-            expected("a DAG in parentheses", f"'{node.render()}'"),
-            record=record,
-            field=field,
-        )
-    return node

@@ -1,10 +1,19 @@
-"""The lark side of ``tdgen.dag``: TableGen DAG pattern text -> the frozen AST.
+"""Parse TableGen DAG pattern text into the frozen AST of ``tdgen.dag``.
 
 Stage job: parse one pattern string with ``tdgen/grammar/dag.lark`` (LALR,
 ``propagate_positions=True``), build ``Dag``/``Operator``/``Leaf`` nodes placed in the
 spec file, and turn lark's syntax errors into one ``ParseError`` at the offending
-character. Kept apart from the AST classes so that loading a cached target (which parses
-nothing) does not import lark; ``tdgen.dag.parse_pattern`` imports this module on first use.
+character.
+
+- ``parse_pattern(text, base, record=, field=)``: one DAG (or leaf); positions inside
+  the string are mapped onto ``base`` (the span of the string's first character) with
+  ``Span.offset``. Syntax errors raise ``ParseError`` at the offending character:
+  ``path:line:col: record 'R' field 'pattern': expected ..., found ...``.
+- ``parse_dag``: the same, but the text must be a parenthesised DAG.
+
+Kept apart from the AST classes so that loading a cached target (which parses
+nothing) does not import lark: the record classes import this module inside the
+functions that parse, on first use.
 """
 
 from __future__ import annotations
@@ -147,3 +156,14 @@ def _parse_at(text: str, base: Span | None) -> Node:
     return _Build(base).transform(_parser().parse(text))
 
 
+def parse_dag(text: str, base: Span | None = None, *, record: str | None = None, field: str | None = None) -> Dag:
+    """Like ``parse_pattern`` but the text must be a parenthesised DAG."""
+    node = parse_pattern(text, base, record=record, field=field)
+    if not isinstance(node, Dag):
+        raise ParseError(
+            node.span if node.span is not None else base,
+            expected("a DAG in parentheses", f"'{node.render()}'"),
+            record=record,
+            field=field,
+        )
+    return node

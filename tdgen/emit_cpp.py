@@ -22,9 +22,12 @@ wins).
 
 from __future__ import annotations
 
-from . import model as m
 from .emit_td import Layout, layout
 from .hw import DivergenceKind
+from .model.intrinsics import Intrinsic
+from .model.lowering import Const
+from .model.nodes import SDNode
+from .model.target import Target
 
 # LLVM header declaring each target prefix's intrinsic IDs (for foreign intrinsics).
 LLVM_INTRINSIC_HEADERS = {
@@ -39,7 +42,7 @@ LLVM_INTRINSIC_HEADERS = {
 }
 
 
-def contexts(target: m.Target) -> list[tuple[str, str, dict]]:
+def contexts(target: Target) -> list[tuple[str, str, dict]]:
     lay = layout(target)
     # Without intrinsics llvm-tblgen makes no enum header for the prefix: don't include it.
     common = {"has_intrinsics": bool(target.intrinsics)}
@@ -53,7 +56,7 @@ def contexts(target: m.Target) -> list[tuple[str, str, dict]]:
     ]
 
 
-def target_nodes(target: m.Target) -> list[m.SDNode]:
+def target_nodes(target: Target) -> list[SDNode]:
     """The target's own SDNodes (not LLVM's), sorted by enumerator."""
     return sorted((n for n in target.nodes if not n.builtin), key=lambda n: n.isd_name)
 
@@ -66,7 +69,7 @@ def _guard(file_name: str) -> str:
     return "TDGEN_" + file_name.replace(".", "_").upper()
 
 
-def isel_context(target: m.Target, lay: Layout) -> dict:
+def isel_context(target: Target, lay: Layout) -> dict:
     nodes = target_nodes(target)
     wo_chain, w_chain = [], []
     for low in sorted(target.lowerings, key=lambda x: x.intrinsic.enum_name):
@@ -95,7 +98,7 @@ def isel_context(target: m.Target, lay: Layout) -> dict:
 # -------------------------------------------------------------- IR rewrite pass
 
 
-def rewrite_context(target: m.Target, lay: Layout) -> dict:
+def rewrite_context(target: Target, lay: Layout) -> dict:
     headers = sorted({
         LLVM_INTRINSIC_HEADERS[r.foreign_prefix]
         for r in target.rewrites
@@ -105,7 +108,7 @@ def rewrite_context(target: m.Target, lay: Layout) -> dict:
     for r in sorted(target.rewrites, key=lambda r: r.foreign_enum):
         args = []
         for op in r.operands:
-            if isinstance(op, m.Const):
+            if isinstance(op, Const):
                 args.append(_const(op))
             else:
                 args.append(f"II.getArgOperand({op})")
@@ -121,7 +124,7 @@ def rewrite_context(target: m.Target, lay: Layout) -> dict:
             "cases": cases}
 
 
-def _const(c: m.Const) -> str:
+def _const(c: Const) -> str:
     t = c.type
     if t == "i1":
         return f"B.getInt1({'true' if c.value else 'false'})"
@@ -138,7 +141,7 @@ def _const(c: m.Const) -> str:
     raise ValueError(f"no constant of IR type {t!r}")  # rejected by the spec checks
 
 
-def _overload_types(intr: m.Intrinsic, args: list[str]) -> list[str]:
+def _overload_types(intr: Intrinsic, args: list[str]) -> list[str]:
     """C++ expressions for the overloaded types of ``intr`` in declaration order:
     overloaded results take the replaced call's type, params their new operand's."""
     tys: list[str] = []
@@ -154,7 +157,7 @@ def _overload_types(intr: m.Intrinsic, args: list[str]) -> list[str]:
 # ------------------------------------------------------------------ divergence
 
 
-def divergence_context(target: m.Target, lay: Layout) -> dict:
+def divergence_context(target: Target, lay: Layout) -> dict:
     def ids(kind: DivergenceKind) -> list[dict]:
         return [
             {"enum": i.enum_name, "ir_name": i.ir_name}

@@ -35,7 +35,22 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from . import model as m
+from .model.fragments import ImmLeaf, PatLeaf
+from .model.instructions import (
+    BASE_FIELDS,
+    INSTRUCTION_FIELD_NAMES,
+    REQUIRED,
+    Code,
+    Defm,
+    InstrClass,
+    Instruction,
+    Param,
+    Ref,
+    value_text,
+)
+from .model.nodes import SDTypeProfile
+from .model.record import parse_field
+from .model.target import Target
 
 
 @dataclass(frozen=True)
@@ -60,7 +75,7 @@ class Layout:
     divergence_source: str
 
 
-def layout(target: m.Target) -> Layout:
+def layout(target: Target) -> Layout:
     ns = target.namespace
     return Layout(
         namespace=ns,
@@ -82,7 +97,7 @@ def layout(target: m.Target) -> Layout:
     )
 
 
-def contexts(target: m.Target) -> list[tuple[str, str, dict]]:
+def contexts(target: Target) -> list[tuple[str, str, dict]]:
     """``(file name, template, context)`` for every .td file of the target."""
     lay = layout(target)
     return [
@@ -98,7 +113,7 @@ def contexts(target: m.Target) -> list[tuple[str, str, dict]]:
 # ------------------------------------------------------------------ intrinsics
 
 
-def intrinsics_context(target: m.Target, lay: Layout) -> dict:
+def intrinsics_context(target: Target, lay: Layout) -> dict:
     defs = []
     for intr in target.intrinsics:
         defs.append({
@@ -119,7 +134,7 @@ def intrinsics_context(target: m.Target, lay: Layout) -> dict:
 # ------------------------------------------------------------------- registers
 
 
-def registers_context(target: m.Target, lay: Layout) -> dict:
+def registers_context(target: Target, lay: Layout) -> dict:
     regs: dict[str, dict] = {}
     tuples: dict[str, dict] = {}  # registers made of others (VGPR0_VGPR1), defined after them
     bits: dict[str, int] = {}  # register -> width: the size of the first class holding it
@@ -202,8 +217,8 @@ def _encoding(reg: str, index: int) -> int:
 # ------------------------------------------------------------ SDNodes and frags
 
 
-def sdnodes_context(target: m.Target, lay: Layout) -> dict:
-    profiles: dict[str, m.SDTypeProfile] = {}
+def sdnodes_context(target: Target, lay: Layout) -> dict:
+    profiles: dict[str, SDTypeProfile] = {}
     for p in target.profiles:
         if p.name and not p.builtin:
             profiles.setdefault(p.name, p)
@@ -235,10 +250,10 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
     for f in target.frags:
         if f.builtin or f.instance_of is not None:
             continue
-        if isinstance(f, m.ImmLeaf):
+        if isinstance(f, ImmLeaf):
             # ImmLeaf<vt, [{ code }], xform> (TImmLeaf for timm): the code is ImmediateCode
             cls, head, code = ("TImmLeaf" if f.node == "timm" else "ImmLeaf"), f.vt.name, _code_lines(f.code)
-        elif isinstance(f, m.PatLeaf):
+        elif isinstance(f, PatLeaf):
             cls, head, code = "PatLeaf", f.dag.render(), _code_lines(f.predicate_code)
         else:
             cls, head, code = "PatFrag", "", _code_lines(f.predicate_code)
@@ -279,7 +294,7 @@ def sdnodes_context(target: m.Target, lay: Layout) -> dict:
 # ---------------------------------------------------------- instruction classes
 
 
-def formats_context(target: m.Target, lay: Layout) -> dict:
+def formats_context(target: Target, lay: Layout) -> dict:
     operands = [
         {
             "name": o.name,
@@ -307,9 +322,9 @@ def formats_context(target: m.Target, lay: Layout) -> dict:
     return {"layout": lay, "operands": operands, "classes": classes}
 
 
-def _field_types(c: m.InstrClass | None) -> dict[str, str]:
+def _field_types(c: InstrClass | None) -> dict[str, str]:
     """TableGen type of every field visible in class ``c`` (own, inherited, base)."""
-    types = {k: t for k, (t, _) in m.BASE_FIELDS.items()}
+    types = {k: t for k, (t, _) in BASE_FIELDS.items()}
     types.update({"outs": "dag", "ins": "dag", "asm": "string", "pattern": "list<dag>"})
     if c is not None:
         for k in c.chain():
@@ -321,7 +336,7 @@ def _field_types(c: m.InstrClass | None) -> dict[str, str]:
 # ------------------------------------------------------------------ instructions
 
 
-def instructions_context(target: m.Target, lay: Layout) -> dict:
+def instructions_context(target: Target, lay: Layout) -> dict:
     multiclasses = []
     for mc in target.multiclasses:
         visible: set[str] = set()
@@ -334,7 +349,7 @@ def instructions_context(target: m.Target, lay: Layout) -> dict:
         })
     defs = []
     for d in target.defs:
-        if isinstance(d, m.Defm):
+        if isinstance(d, Defm):
             defs.append({
                 "kind": "defm",
                 "text": f"defm {d.name} : {d.multiclass.name}{_args(d.multiclass.params, d.args, {})};",
@@ -343,8 +358,8 @@ def instructions_context(target: m.Target, lay: Layout) -> dict:
             defs.append({"kind": "def", **_def(d, lay, {})})
     pats = []
     for p in target.patterns:
-        src = m.parse_field(p, "src", p.src).render()
-        dst = m.parse_field(p, "dst", p.dst).render()
+        src = parse_field(p, "src", p.src).render()
+        dst = parse_field(p, "dst", p.dst).render()
         pats.append({
             "name": p.name or "",
             "complexity": p.added_complexity,
@@ -363,7 +378,7 @@ def instructions_context(target: m.Target, lay: Layout) -> dict:
     return {"layout": lay, "multiclasses": multiclasses, "defs": defs, "pats": pats, "custom": custom}
 
 
-def _def(d: m.Instruction, lay: Layout, scope: dict[str, str]) -> dict:
+def _def(d: Instruction, lay: Layout, scope: dict[str, str]) -> dict:
     """One ``def``; ``scope`` maps the template args visible (inside a multiclass)."""
     types = _field_types(d.cls)
     body: list[str] = []
@@ -387,7 +402,7 @@ def _def(d: m.Instruction, lay: Layout, scope: dict[str, str]) -> dict:
     return {"name": d.name, "parent": parent, "body": body}
 
 
-def _implicit(rec: m.InstrClass | m.Instruction) -> list[str]:
+def _implicit(rec: InstrClass | Instruction) -> list[str]:
     """``let Defs`` / ``let Uses`` for registers written/read implicitly; ``None``
     inherits the class's lists (no let), a tuple, even empty, overrides them."""
     out = []
@@ -400,7 +415,7 @@ def _implicit(rec: m.InstrClass | m.Instruction) -> list[str]:
 # ------------------------------------------------------------------- main file
 
 
-def main_context(target: m.Target, lay: Layout) -> dict:
+def main_context(target: Target, lay: Layout) -> dict:
     return {
         "layout": lay,
         "includes": [
@@ -419,7 +434,7 @@ def _list(items) -> str:
 
 
 def _str(s: str) -> str:
-    return m.value_text(s)
+    return value_text(s)
 
 
 def _code_lines(code: str | None) -> list[str]:
@@ -450,16 +465,16 @@ def _sets(lets: tuple, name: str) -> bool:
     return any(k == name for k, _ in lets)
 
 
-def _field_names(c: m.InstrClass | None) -> set[str]:
+def _field_names(c: InstrClass | None) -> set[str]:
     """Fields a record of class ``c`` has: TableGen Instruction's and the classes' own."""
-    names = set(m.BASE_FIELDS) | set(m.INSTRUCTION_FIELD_NAMES.values())
+    names = set(BASE_FIELDS) | set(INSTRUCTION_FIELD_NAMES.values())
     if c is not None:
         for k in c.chain():
             names |= {f.name for f in k.fields}
     return names
 
 
-def _scope(params: tuple[m.Param, ...], fields: set[str]) -> dict[str, str]:
+def _scope(params: tuple[Param, ...], fields: set[str]) -> dict[str, str]:
     """Template arg name -> the name it gets in TableGen.
 
     A template arg named like a field of the record (``NoRetOp`` setting field
@@ -478,17 +493,17 @@ def _scope(params: tuple[m.Param, ...], fields: set[str]) -> dict[str, str]:
     return out
 
 
-def _param(p: m.Param, scope: dict[str, str]) -> str:
+def _param(p: Param, scope: dict[str, str]) -> str:
     return f"{p.type} {scope.get(p.name, p.name)}{_default(p.default, p.type, {})}"
 
 
 def _default(v: Any, type_: str, scope: dict[str, str]) -> str:
-    if v is m.REQUIRED:
+    if v is REQUIRED:
         return ""
     return " = " + value(v, type_, scope)
 
 
-def _args(params: tuple[m.Param, ...], args: tuple[Any, ...], scope: dict[str, str]) -> str:
+def _args(params: tuple[Param, ...], args: tuple[Any, ...], scope: dict[str, str]) -> str:
     if not args:
         return ""
     types = [p.type for p in params] + ["?"] * max(0, len(args) - len(params))
@@ -498,7 +513,7 @@ def _args(params: tuple[m.Param, ...], args: tuple[Any, ...], scope: dict[str, s
 def _lets(lets: tuple[tuple[str, Any], ...], types: dict[str, str], scope: dict[str, str]) -> list[str]:
     out = []
     for key, v in lets:
-        fname = m.INSTRUCTION_FIELD_NAMES.get(key, key)
+        fname = INSTRUCTION_FIELD_NAMES.get(key, key)
         out.append(f"let {fname} = {value(v, types.get(key, '?'), scope)};")
     return out
 
@@ -511,10 +526,10 @@ def value(v: Any, type_: str, scope: dict[str, str] | None = None) -> str:
     TableGen concatenation (``opName # " $vdst, $src0"``), which is what the resolver
     does; ``Ref`` s and names inside DAG text follow renames (see ``_scope``)."""
     scope = scope or {}
-    if isinstance(v, m.Ref):
+    if isinstance(v, Ref):
         return scope.get(v.name, v.name)
-    if isinstance(v, m.Code):
-        return m.value_text(v)
+    if isinstance(v, Code):
+        return value_text(v)
     if type_ == "dag" and isinstance(v, str):
         return _dag_text(v, scope)
     if type_.startswith("list<dag>"):
@@ -527,7 +542,7 @@ def value(v: Any, type_: str, scope: dict[str, str] | None = None) -> str:
         return scope.get(v, v)  # a record named by a string: SDPatternOperator "add"
     if isinstance(v, str):
         return _string(v, scope)
-    return m.value_text(v)
+    return value_text(v)
 
 
 def _is_record_type(type_: str) -> bool:
@@ -547,13 +562,13 @@ def _string(text: str, scope: dict[str, str]) -> str:
         if mt.group(1) not in scope:
             continue
         if mt.start() > pos:
-            parts.append(m.value_text(text[pos:mt.start()]))
+            parts.append(value_text(text[pos:mt.start()]))
         parts.append(scope[mt.group(1)])
         pos = mt.end()
     if not parts:
-        return m.value_text(text)
+        return value_text(text)
     if pos < len(text):
-        parts.append(m.value_text(text[pos:]))
+        parts.append(value_text(text[pos:]))
     return " # ".join(parts)
 
 

@@ -1,12 +1,12 @@
 """Resolve instruction records the way TableGen does before selection.
 
-``resolve_instructions(target)`` applies class inheritance (template arguments bound
+``resolve_instructions(defs)`` applies class inheritance (template arguments bound
 down the chain, field declarations with defaults, ``lets`` outermost first, then the
 def's own values), expands ``defm`` of multiclasses in place, parses ``outs``/``ins``/
 ``pattern`` dag text with template arguments substituted, and returns
 ``(dict name -> ResolvedInstruction, [SpecError...])`` in record order.
 
-``selection_patterns(target)`` turns instruction ``pattern`` fields and ``Pat`` records
+``selection_patterns(instructions, patterns)`` turns instruction ``pattern`` fields and ``Pat`` records
 into ``SelectionPattern`` source/result pairs, numbered in record order (instruction
 defs first, as emitted, then the ``Pat`` s -- the order llvm-tblgen-19 keeps for
 patterns of equal complexity). Patterns using ``null_frag`` are dropped, as TableGen
@@ -18,28 +18,31 @@ Asm strings may contain ``{param}`` placeholders, replaced by template argument 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterable
 
 from .dag import Dag, Leaf, Node, Operator, substitute
 from .errors import Span, SpecError, TdgenError, expected
-from .model import (
+from .model.fragments import PatFrag
+from .model.instructions import (
     BASE_FIELDS,
     INSTRUCTION_FIELD_NAMES,
     REQUIRED,
+    Code,
     Defm,
     InstrClass,
     Instruction,
-    OperandRef,
+    Pat,
     Param,
-    Record,
     Ref,
-    ResolvedInstruction,
-    SelectionPattern,
-    Target,
-    depends_on_invalid,
-    parse_field,
     value_text,
 )
+from .model.intrinsics import Intrinsic
+from .model.invalid import depends_on_invalid
+from .model.nodes import SDNode
+from .model.record import Record, parse_field
+from .model.registers import OperandKind, RegisterClass
+from .model.resolved import OperandRef, ResolvedInstruction, SelectionPattern
+from .types import ValueType
 
 _SPECIAL = tuple(INSTRUCTION_FIELD_NAMES)
 
@@ -377,9 +380,6 @@ def _show(v: Any) -> str:
 
 def _type_mismatch(v: Any, type_: str) -> str | None:
     """None when ``v`` fits TableGen type ``type_``, else what was expected."""
-    from .model import Code, RegisterClass, SDNode, PatFrag, Intrinsic, OperandKind
-    from .types import ValueType
-
     if v is None or isinstance(v, (Ref, Code)):
         return None
     if type_ == "bit":
@@ -414,10 +414,12 @@ def _key_span(rec: Record, key: str) -> Span | None:
     return key_span(rec.span, "lets", key)
 
 
-def resolve_instructions(target: Target) -> tuple[dict[str, ResolvedInstruction], list[TdgenError]]:
+def resolve_instructions(defs: Iterable[Instruction | Defm]) -> tuple[dict[str, ResolvedInstruction], list[TdgenError]]:
+    """The instruction defs (``Target.defs``, defm expanded in place) resolved, by name in
+    record order, and the errors found resolving them."""
     errors: list[TdgenError] = []
     out: dict[str, ResolvedInstruction] = {}
-    for d in target.defs:
+    for d in defs:
         if depends_on_invalid(d):
             continue  # built with errors while loading: those errors are the report
         if isinstance(d, Instruction):
@@ -434,10 +436,14 @@ def resolve_instructions(target: Target) -> tuple[dict[str, ResolvedInstruction]
     return out, errors
 
 
-def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:
+def selection_patterns(
+    instructions: dict[str, ResolvedInstruction], patterns: tuple[Pat, ...]
+) -> tuple[SelectionPattern, ...]:
+    """The patterns of the resolved ``instructions`` then the standalone ``patterns``
+    (``Target.instructions`` and ``Target.patterns``), numbered in that order."""
     out: list[SelectionPattern] = []
     order = 0
-    for inst in target.instructions.values():
+    for inst in instructions.values():
         for p in inst.patterns:
             if p.uses_null_frag():
                 continue
@@ -454,7 +460,7 @@ def selection_patterns(target: Target) -> tuple[SelectionPattern, ...]:
             )
             out.append(SelectionPattern(src, dst, results, inst.added_complexity, order, inst.name, p.span, inst.name))
             order += 1
-    for k, pat in enumerate(target.patterns):
+    for k, pat in enumerate(patterns):
         src = parse_field(pat, "src", pat.src, record_name=pat.name or "Pat")
         dst = parse_field(pat, "dst", pat.dst, record_name=pat.name or "Pat")
         if isinstance(src, Dag) and src.uses_null_frag():

@@ -11,7 +11,7 @@ Contract (other stages code against these):
   exception inside the spec becomes a SpecError at the spec line that raised it.
   Unknown target names raise ``UsageError`` listing the known ones.
   While the spec runs, a record constructor given malformed values does not stop it:
-  it records its SpecErrors (``tdgen.model.collecting_construction_errors``) and
+  it records its SpecErrors (``tdgen.model.record.collecting_construction_errors``) and
   returns a record marked invalid; the checks then skip invalid records, and the
   construction errors are reported together with the checks' errors.
   Results are cached per spec folder contents (the Target is immutable).
@@ -30,7 +30,8 @@ from pathlib import Path
 
 from .errors import Diagnostics, Span, SpecError, TdgenError, UsageError, expected
 from .hooks import load_hooks
-from .model import Target, collecting_construction_errors, is_invalid
+from .model.record import collecting_construction_errors, is_invalid
+from .model.target import Target
 from .paths import TARGETS
 from .srcpos import display_path
 
@@ -65,13 +66,19 @@ def _fingerprint(folder: Path) -> str:
 _CACHE: dict[tuple[str, str], Target] = {}
 
 
+def clear_cache() -> None:
+    """Forget the targets loaded in this process: the next ``load_target`` runs and
+    checks the spec again."""
+    _CACHE.clear()
+
+
 def load_target(name_or_path: str | Path) -> Target:
     path = _spec_file(name_or_path).resolve()
     key = (str(path), _fingerprint(path.parent))
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    from .check import check_target
+    from .check.checker import check_target
 
     with collecting_construction_errors() as built:
         try:

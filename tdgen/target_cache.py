@@ -47,8 +47,8 @@ except ImportError:  # pragma: no cover
     from pickle import Pickler as _CPickler, Unpickler as _CUnpickler
 
 FORMAT = 2
-_PKG = Path(__file__).resolve().parent
-_PATTERNS = _PKG.parent / "patterns"  # the execution engine, which derived values come from
+TDGEN_DIR = Path(__file__).resolve().parent
+PATTERNS_DIR = TDGEN_DIR.parent / "patterns"  # the execution engine, which derived values come from
 
 
 def cache_dir() -> Path | None:
@@ -104,9 +104,9 @@ def fingerprint(folder: Path, derived: bool = False) -> str:
     h = _hasher()
     h.update(f"tdgen-target-cache {FORMAT} {sys.version} {folder}\0".encode())
     files = sorted(folder.rglob("*.py"))
-    files += _sources(_PKG)
-    if derived and _PATTERNS.is_dir():
-        files += _sources(_PATTERNS)
+    files += _sources(TDGEN_DIR)
+    if derived and PATTERNS_DIR.is_dir():
+        files += _sources(PATTERNS_DIR)
     for f in files:
         h.update(str(f).encode() + b"\0")
         h.update(f.read_bytes())
@@ -115,7 +115,7 @@ def fingerprint(folder: Path, derived: bool = False) -> str:
 
 
 # -- pickling: module-level objects compared by identity (sentinels such as
-# tdgen.model.REQUIRED) travel as references, so they unpickle to the same object.
+# tdgen.model.instructions.REQUIRED) travel as references, so they unpickle to the same object.
 
 def _identity_globals() -> dict[int, tuple[str, str]]:
     table: dict[int, tuple[str, str]] = {}
@@ -157,12 +157,14 @@ def _dumps(obj: Any) -> bytes:
     return buf.getvalue()
 
 
-def _read(path: Path) -> Any:
+def read_entry(path: Path) -> Any:
+    """The value stored in the cache entry ``path``, or ``MISS`` when there is none to
+    read (missing, truncated, corrupted, stale classes)."""
     try:
         with open(path, "rb") as f:
             return _Unpickler(f).load()
     except Exception:  # missing, truncated, corrupted, stale classes: a miss
-        return _MISS
+        return MISS
 
 
 def _write(path: Path, obj: Any) -> None:
@@ -174,7 +176,7 @@ def _write(path: Path, obj: Any) -> None:
         pass
 
 
-_MISS = object()
+MISS = object()  # what read_entry returns for an entry it cannot read
 
 
 def _entry(folder: Path, kind: str) -> Path | None:
@@ -213,8 +215,8 @@ def load_derived(name_or_path: str | Path, kind: str, build: Callable[[Any], Any
     folder = spec_folder(name_or_path)
     path = _entry(folder, kind) if folder is not None else None
     if path is not None:
-        hit = _read(path)
-        if hit is not _MISS:
+        hit = read_entry(path)
+        if hit is not MISS:
             return hit
     from .spec import load_target as load_uncached
 

@@ -28,12 +28,11 @@ from typing import Callable
 from .builtins import GENERIC_INSTRUCTIONS, GenericInstruction
 from .dag import Dag, Leaf, Node
 from .errors import Span, SpecError, expected
-from .model import (
-    DivergenceFrag,
-    Intrinsic,
-    PatFrag,
-    ResolvedInstruction,
+from .model.fragments import DivergenceFrag, PatFrag
+from .model.intrinsics import Intrinsic
+from .model.nodes import (
     SDNode,
+    SDTCVecEltisVT,
     SDTCisEltOfVec,
     SDTCisFP,
     SDTCisInt,
@@ -41,13 +40,13 @@ from .model import (
     SDTCisSameAs,
     SDTCisSameNumEltsAs,
     SDTCisSameSizeAs,
-    SDTCisVec,
     SDTCisVT,
     SDTCisVTSmallerThanOp,
-    SDTCVecEltisVT,
+    SDTCisVec,
     SDTypeConstraint,
-    Target,
 )
+from .model.resolved import ResolvedInstruction
+from .model.target import Target
 from .types import VALUE_TYPES, ValueType
 
 ALL = frozenset(n for n in VALUE_TYPES if n not in ("untyped",))

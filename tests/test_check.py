@@ -182,7 +182,7 @@ def test_all_errors_reported_together_and_sorted():
 
 def test_infer_returns_variable_types():
     t = target(defs=[inst("ADD")])
-    from tdgen.dag import parse_dag
+    from tdgen.dag_parse import parse_dag
 
     types = infer(t, parse_dag("(add $x, (i32 imm):$y)"), record="r", field="f")
     assert types == {"x": frozenset({"i32"}), "y": frozenset({"i32"})}

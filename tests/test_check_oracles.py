@@ -167,7 +167,8 @@ def test_amdgpu_intrinsics_match_llvm(intrinsic_records):
 def test_rewrites_fit_the_foreign_intrinsics(intrinsic_records, target):
     """Each foreign intrinsic exists in LLVM 19 with ``foreign_params`` parameters, and
     every mapped argument has the type of the target parameter it feeds."""
-    from tdgen.model import Const, tablegen_name_of
+    from tdgen.model import Const
+    from tdgen.model.intrinsics import tablegen_name_of
 
     t = load_target(target)
     for rw in t.rewrites:
@@ -230,7 +231,7 @@ def test_foreign_intrinsic_table_matches_llvm(intrinsic_records):
     """Every foreign intrinsic the rewrite check accepts exists in LLVM 19 with the
     signature and convergence tdgen.builtins.FOREIGN_INTRINSICS gives it."""
     from tdgen.builtins import FOREIGN_INTRINSICS
-    from tdgen.model import tablegen_name_of
+    from tdgen.model.intrinsics import tablegen_name_of
 
     diffs = []
     for ir_name, f in FOREIGN_INTRINSICS.items():

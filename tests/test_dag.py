@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tdgen.dag import Dag, Leaf, Operator, parse_dag, parse_pattern, substitute
+from tdgen.dag import Dag, Leaf, Operator, substitute
+from tdgen.dag_parse import parse_dag, parse_pattern
 from tdgen.errors import ParseError, Span
 
 

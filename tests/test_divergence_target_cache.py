@@ -77,7 +77,7 @@ def test_editing_a_spec_file_invalidates(cache, tmp_path):
     assert after.description == "edited" != before.description
     assert after == load_uncached(folder)
     (entry,) = entries(cache)  # a new key; the stale entry was removed
-    assert target_cache._read(entry) == after
+    assert target_cache.read_entry(entry) == after
     # an edit of a sibling module (not spec.py) invalidates too
     (folder / "uniformity.py").write_text((folder / "uniformity.py").read_text() + "\n# touched\n")
     target_cache.load_target(folder)
@@ -93,8 +93,8 @@ def test_editing_tdgen_code_changes_the_key(monkeypatch, tmp_path):
     key = target_cache.fingerprint(folder)
     assert target_cache.fingerprint(folder) == key
     fake_pkg = tmp_path / "pkg"
-    shutil.copytree(target_cache._PKG, fake_pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(target_cache, "_PKG", fake_pkg)
+    shutil.copytree(target_cache.TDGEN_DIR, fake_pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(target_cache, "TDGEN_DIR", fake_pkg)
     same_code = target_cache.fingerprint(folder)
     (fake_pkg / "hw.py").write_text((fake_pkg / "hw.py").read_text() + "\n# edited\n")
     assert target_cache.fingerprint(folder) != same_code
@@ -106,8 +106,8 @@ def test_editing_engine_code_changes_the_keys_of_derived_values(monkeypatch, tmp
     not."""
     folder = copy_target(tmp_path)
     fake = tmp_path / "patterns"
-    shutil.copytree(target_cache._PATTERNS, fake, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(target_cache, "_PATTERNS", fake)
+    shutil.copytree(target_cache.PATTERNS_DIR, fake, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(target_cache, "PATTERNS_DIR", fake)
     target, derived = target_cache.fingerprint(folder), target_cache.fingerprint(folder, derived=True)
     assert target != derived
     (fake / "select" / "matcher.py").write_text((fake / "select" / "matcher.py").read_text() + "\n# edited\n")
@@ -143,7 +143,7 @@ def test_corrupted_entry_is_ignored_and_rewritten(cache):
     for junk in (b"", b"not a pickle at all", entry.read_bytes()[:100]):
         entry.write_bytes(junk)
         assert target_cache.load_target("amdgpu") == good
-        assert target_cache._read(entry) == good  # rewritten whole
+        assert target_cache.read_entry(entry) == good  # rewritten whole
 
 
 def test_unwritable_or_disabled_cache_is_silent(tmp_path, monkeypatch):

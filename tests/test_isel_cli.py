@@ -83,7 +83,7 @@ def test_json_writer_matches_json_dumps(tmp_path):
     from testkit.iselgen import generate_isel_kernel
     from patterns.ir.core import parse_module
     from tdgen.commands.isel import json_data, json_text
-    from tdgen.commands._iselcommon import load_isel_target
+    from tdgen.commands.common import load_isel_target
 
     def dumps(funcs):
         return json.dumps(json_data(funcs), indent=2, sort_keys=True) + "\n"
@@ -163,7 +163,7 @@ def test_cached_target_and_table_give_the_same_output(tmp_path):
         assert all(r.returncode == 0 and r.stderr == "" for r in rs), (name, [r.stderr for r in rs])
     assert "V_" in runs["off"][0].stdout and "S_" in runs["off"][0].stdout and "MATCHED" in runs["off"][2].stdout
     assert [r.stdout for r in runs["cold"]] == [r.stdout for r in runs["warm"]] == [r.stdout for r in runs["off"]]
-    probe = ("import sys; from tdgen.commands._iselcommon import load_isel_target; t = load_isel_target('amdgpu'); "
+    probe = ("import sys; from tdgen.commands.common import load_isel_target; t = load_isel_target('amdgpu'); "
              "print(type(t).__name__, sorted(m for m in sys.modules if m in ('tdgen.model', 'tdgen.spec', 'lark', "
              "'tdgen.builtins')))")
     r = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,

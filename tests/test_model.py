@@ -12,24 +12,22 @@ from tdgen.errors import Span
 from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
 from tdgen.model import (
     DivergenceFrag,
-    Instruction,
+    ImmArg,
     InstrClass,
     InstrField,
-    Intrinsic,
+    Instruction,
     IntrNoMem,
-    ImmArg,
+    Intrinsic,
     Param,
     Pat,
     Ref,
     RegisterClass,
     Target,
     divergent,
-    enum_name_of,
-    ir_name_of,
-    tablegen_name_of,
     uniform,
-    value_text,
 )
+from tdgen.model.instructions import value_text
+from tdgen.model.intrinsics import enum_name_of, ir_name_of, tablegen_name_of
 from tdgen.spec import load_target
 from tdgen.types import LLVMMatchType, i32, llvm_any_ty, llvm_i32_ty
 
@@ -182,7 +180,7 @@ def test_loading_twice_gives_equal_targets():
     from tdgen import spec
 
     a = load_target("dslike")
-    spec._CACHE.clear()
+    spec.clear_cache()
     b = load_target("dslike")
     assert a is not b and a == b and hash(a) == hash(b)
     assert [x.render() for x in (s.src for s in a.selection_patterns())] == [
@@ -262,7 +260,8 @@ def test_pat_added_complexity_reaches_selection_patterns():
 # --- construction errors: raised at once outside loading, collected inside --------------
 
 from tdgen.errors import ErrorList, SpecError  # noqa: E402
-from tdgen.model import PatFrag, SDNode, collecting_construction_errors, is_invalid  # noqa: E402
+from tdgen.model import PatFrag, SDNode  # noqa: E402
+from tdgen.model.record import collecting_construction_errors, is_invalid  # noqa: E402
 from tdgen.types import i32, llvm_i32_ty  # noqa: E402
 
 

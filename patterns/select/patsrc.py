@@ -1,6 +1,6 @@
 """Resolve a target's selection patterns (spec DAG ASTs) into matcher pattern trees.
 
-Input: ``Target.selection_patterns()`` (``tdgen.model.SelectionPattern``: parsed source
+Input: ``Target.selection_patterns()`` (``tdgen.model.resolved.SelectionPattern``: parsed source
 DAG, result DAG, AddedComplexity, source order, record, span). Output: one
 ``matcher.CompiledPattern`` per pattern variant, with its LLVM complexity and its check
 chain. PatFrags (including divergence-predicate frags such as ``UniformBinFrag<add>``)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Span, UsageError, expected
-from ._iselcommon import load_ir, load_isel_target
+from .common import load_ir, load_isel_target
 
 
 def configure(parser):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ._iselcommon import gc_paused, load_ir, load_isel_target
+from .common import gc_paused, load_ir, load_isel_target
 
 # What the last run built (the IR module, every function's DAGs, the machine
 # instructions, the output's parts): kept, not freed, when ``run`` returns. The console

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ._iselcommon import load_target
+from .common import load_target
 
 
 def configure(parser):

@@ -1,0 +1,47 @@
+"""The state every check shares: the target, where problems go, and how records are visited.
+
+``CheckerBase`` holds the target (``t``), the ``Diagnostics`` (``d``) and whether the
+spec already has construction errors (``tolerant``: records marked invalid, and those
+built on them, are skipped); ``err`` reports one ``SpecError``, ``each`` runs a check over
+records. The checks of each kind of record are mixins of it (``tdgen.check.records``
+...), put together by ``tdgen.check.checker.Checker``.
+"""
+
+from __future__ import annotations
+
+from ..errors import Diagnostics, Span, SpecError, TdgenError
+from ..model.invalid import depends_on_invalid
+from ..model.target import Target
+
+
+def plural(n: int, word: str) -> str:
+    """``1 operand``, ``2 operands``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+class CheckerBase:
+    """The target being checked, where its problems go, and how records are visited."""
+
+    def __init__(self, target: Target, diags: Diagnostics, *, tolerant: bool = False) -> None:
+        self.t = target
+        self.d = diags
+        self.tolerant = tolerant
+
+    def err(self, span: Span | None, message: str, record: str | None = None, field: str | None = None) -> None:
+        self.d.add(SpecError(span, message, record=record, field=field))
+
+    def each(self, records, check, *args) -> None:
+        """``check(rec, *args)`` for every record; when tolerant, records depending on
+        invalid ones are skipped and a crash on one record drops only that record."""
+        for rec in records:
+            if not self.tolerant:
+                check(rec, *args)
+                continue
+            if depends_on_invalid(getattr(rec, "declared_by", rec)) or depends_on_invalid(getattr(rec, "defm", None)):
+                continue
+            try:
+                check(rec, *args)
+            except TdgenError as e:
+                self.d.add(e)
+            except Exception:  # noqa: BLE001 -- a knock-on of an invalid record
+                continue

@@ -1,0 +1,178 @@
+"""Checks of the declarations themselves: names, intrinsics, SDNodes, registers, wave facts.
+
+Record names unique across the TableGen namespace (defm expansions included) and not
+taken by a builtin; intrinsic names ``int_<target_prefix>_...``, their types and
+property indices; profiles' constraint operand numbers, SDNP properties and opcodes in
+the target's ``isd_namespace``; register classes (file, types, registers, sub-register
+components); operand kinds' value types; ``Target.wave``.
+"""
+
+from __future__ import annotations
+
+from ..builtins import BUILTIN_NODES
+from ..errors import Span, expected
+from ..hw import DivergenceKind
+from ..model.instructions import Defm, Instruction
+from ..model.intrinsics import Intrinsic
+from ..model.nodes import SDNP_PROPERTIES, SDNode, SDTypeProfile
+from ..model.record import Record, is_invalid
+from ..types import VALUE_TYPES
+from .base import CheckerBase
+
+
+class RecordChecks(CheckerBase):
+    """Checks of names, intrinsics, SDNodes and profiles, register classes, operand kinds and wave facts."""
+
+    # ---------------------------------------------------------------- wave
+    def check_wave(self) -> None:
+        """``Target.wave``: sizes a non-empty subset of {32, 64}, the default one of
+        them, ``bpermute_wave64`` ``'full'`` or ``'half'``."""
+        t = self.t
+        model = t.wave
+        span = t.field_span("wave")[0]
+
+        def bad(fld: str, what: str, found: object) -> None:
+            self.err(span, expected(what, repr(found)), t.name, f"wave.{fld}" if fld else "wave")
+
+        # (a Target's constructor already rejects a ``wave`` that is no WaveModel)
+        sizes = model.sizes
+        sizes_ok = (
+            isinstance(sizes, tuple) and bool(sizes)
+            and all(isinstance(n, int) and not isinstance(n, bool) and n in (32, 64) for n in sizes)
+        )
+        if not sizes_ok:
+            bad("sizes", "a non-empty tuple of wave sizes from 32 and 64", sizes)
+        # a default among the sizes that are valid (any valid size when none is)
+        valid = tuple(n for n in sizes if n in (32, 64) and not isinstance(n, bool)) if isinstance(sizes, tuple) else ()
+        allowed = valid or (32, 64)
+        d = model.default_size
+        if isinstance(d, bool) or d not in allowed:
+            bad("default_size", f"one of the sizes ({', '.join(str(n) for n in allowed)})", d)
+        if model.bpermute_wave64 not in ("full", "half"):
+            bad("bpermute_wave64", "'full' or 'half'", model.bpermute_wave64)
+
+    def check_operand_kind(self, o) -> None:
+        if o.vt.name not in VALUE_TYPES:
+            self.err(o.span, expected("a value type", o.vt), o.name, "vt")
+
+    # ---------------------------------------------------------------- names
+    def check_names(self) -> None:
+        seen: dict[str, Record] = {}
+        first_at: dict[str, Span | None] = {}
+
+        def visit(name: str, rec: Record, span: Span | None) -> None:
+            first = seen.get(name)
+            if first is not None:
+                self.err(
+                    span,
+                    expected("a unique record name", f"a second definition (first at {first_at[name]})"),
+                    name,
+                    "name",
+                )
+            else:
+                seen[name] = rec
+                first_at[name] = span
+
+        for rec in self.t.records():
+            if self.tolerant and is_invalid(rec):
+                continue
+            name = getattr(rec, "name", None)
+            if not isinstance(name, str):
+                continue
+            where = rec.field_span("name")[0]
+            if isinstance(rec, Defm):
+                for tmpl in rec.multiclass.defs:
+                    visit(rec.name + tmpl.name, rec, where)
+                continue
+            if isinstance(rec, Instruction) and not name:
+                continue
+            visit(name, rec, where)
+        from ..builtins import BUILTIN_FRAGS
+
+        for name, rec in seen.items():
+            if name in BUILTIN_NODES or name in BUILTIN_FRAGS:
+                self.err(rec.field_span("name")[0], expected("a name not taken by a builtin SDNode or PatFrag", f"'{name}'"), name, "name")
+
+    # ----------------------------------------------------------- intrinsics
+    def check_intrinsic(self, i: Intrinsic) -> None:
+        prefix = f"int_{self.t.target_prefix}_"
+        if not i.name.startswith(prefix) or len(i.name) == len(prefix):
+            self.err(i.field_span("name")[0], expected(f"a name starting with '{prefix}'", f"'{i.name}'"), i.name, "name")
+        if not isinstance(i.divergence, DivergenceKind):
+            self.err(i.span, expected("a tdgen.hw.DivergenceKind", repr(i.divergence)), i.name, "divergence")
+        overloads = 0
+        for fname, types in (("results", i.results), ("params", i.params)):
+            for t in types:
+                if getattr(t, "tablegen", None) is None:
+                    self.err(i.field_span(fname)[0], expected("an intrinsic type (llvm_i32_ty ...)", repr(t)), i.name, fname)
+                    continue
+                if t.match is not None and t.match >= overloads:
+                    self.err(
+                        i.field_span(fname)[0],
+                        expected(f"LLVMMatchType<N> with N < {overloads} (overloaded types so far)", t.tablegen),
+                        i.name,
+                        fname,
+                    )
+                if t.is_overloaded:
+                    overloads += 1
+        for p in i.properties:
+            if getattr(p, "arg", None) is not None and p.arg != -1 and not (0 <= p.arg < len(i.params)):
+                self.err(
+                    i.field_span("properties")[0],
+                    expected(f"an argument index below {len(i.params)}", p.tablegen),
+                    i.name,
+                    "properties",
+                )
+
+    # ------------------------------------------------------------- SDNodes
+    def check_profile(self, p: SDTypeProfile, owner: str) -> None:
+        total = p.num_results + p.num_operands
+        for c in p.constraints:
+            for n in c.operands():
+                if n < 0 or (not p.variadic and n >= total):
+                    self.err(
+                        p.field_span("constraints")[0],
+                        expected(f"operand numbers below {total}", c.tablegen),
+                        owner,
+                        "constraints",
+                    )
+
+    def check_node(self, n: SDNode) -> None:
+        ns = self.t.isd_namespace
+        if ns and n.namespace != ns:
+            self.err(n.field_span("opcode")[0], expected(f"an opcode '{ns}::NAME'", f"'{n.opcode}'"), n.name, "opcode")
+        for prop in n.properties:
+            if prop not in SDNP_PROPERTIES:
+                self.err(n.field_span("properties")[0], expected("an SDNP property", f"'{prop}'"), n.name, "properties")
+        if n.profile.name is None:
+            self.check_profile(n.profile, n.name)
+
+    def check_regclass(self, rc) -> None:
+        if rc.file not in ("scalar", "vector"):
+            self.err(rc.field_span("file")[0], expected("'scalar' or 'vector'", f"'{rc.file}'"), rc.name, "file")
+        if not rc.types:
+            self.err(rc.field_span("types")[0], expected("at least one value type", "none"), rc.name, "types")
+        if not rc.registers:
+            self.err(rc.field_span("registers")[0], expected("at least one register", "none"), rc.name, "registers")
+        if rc.subregs or rc.subreg_indices:
+            known = {r for c in self.t.register_classes for r in c.registers}
+            if len(rc.subregs) != len(rc.registers):
+                self.err(
+                    rc.field_span("subregs")[0],
+                    expected(f"components for each of the {len(rc.registers)} registers", len(rc.subregs)),
+                    rc.name,
+                    "subregs",
+                )
+            for parts in rc.subregs:
+                if len(parts) != len(rc.subreg_indices):
+                    self.err(
+                        rc.field_span("subregs")[0],
+                        expected(f"{len(rc.subreg_indices)} components (one per subreg index)", len(parts)),
+                        rc.name,
+                        "subregs",
+                    )
+                    break
+                bad = [p for p in parts if p not in known]
+                if bad:
+                    self.err(rc.field_span("subregs")[0], expected("registers of the target", f"'{bad[0]}'"), rc.name, "subregs")
+                    break
