@@ -438,7 +438,7 @@ class Checker:
                      rec, "code")
             return
         if x.model is None:
-            from patterns.select.matcher import xform_code_problem
+            from .cppexpr import xform_code_problem
 
             why = xform_code_problem(x.code)
             if why is not None:
