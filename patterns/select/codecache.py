@@ -18,6 +18,7 @@ _RECORDING: list = []  # while recorded_sources() runs: the list it fills
 
 
 def code_digest(text: str, filename: str) -> bytes:
+    """The key of a stored code object: BLAKE2b of its file name and source text."""
     from tdgen.target_cache import hasher
 
     return hasher(f"{filename}\0{text}".encode(), digest_size=20).digest()

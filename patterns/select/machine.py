@@ -201,7 +201,7 @@ class FnSelector:
         ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
         Target.td ones included, see ``_compile_generic``), ``("xform", spec, kid)`` for an
         SDNodeXForm applied to a bound constant (``xf``: the pattern's SDNodeXForms by
-        name, see ``matcher.apply_xform``)."""
+        name, see ``xform.apply_xform``)."""
         if isinstance(d, Leaf):
             if d.kind == "int":
                 return ("lit", str(d.value))
