@@ -2,7 +2,7 @@
 
 ``python bench/isel_triage.py [--count N] [--constants] [--jobs J] [--show K]`` runs the
 same differential as tests/test_isel_llc.py (testkit.iselgen kernels, modeled opcode
-multisets from patterns.select.mir.compare_with_llc) and prints the agreement rate, then every
+multisets from testkit.llc.compare_with_llc) and prints the agreement rate, then every
 disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
 side has them extra), so the largest causes can be attacked first.
 
@@ -69,7 +69,7 @@ def main(argv=None) -> int:
 
     import shutil
     from testkit.iselgen import generate_isel_kernel
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from tdgen.spec import load_target
 
     llc = shutil.which("llc-19") or "llc-19"
@@ -152,7 +152,7 @@ def _pass_cause(llc: str, text: str, name: str, target):
     import subprocess
     from collections import Counter
 
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     ops = re.compile(r"= (add|sub|mul|and|or|xor|shl|lshr|ashr) (?:nuw |nsw |exact |disjoint )*i32 "
                      r"|= (?:tail )?call i32 @llvm\.(ctpop|bitreverse|ctlz|cttz|abs|smin|smax|umin|umax)\.i32\(")
@@ -199,7 +199,7 @@ def opcode_overlap(seed: int, n_ops: int) -> int:
     import shutil
 
     from testkit.iselgen import generate_isel_kernel
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from tdgen.spec import load_target
 
     llc = shutil.which("llc-19") or "llc-19"

@@ -38,9 +38,9 @@ from .paths import TARGETS
 # The C modules directly: importing hashlib initialises OpenSSL and pickle pulls in
 # its pure-Python half, together about 5 ms of every run's start-up.
 try:
-    from _blake2 import blake2b as _hasher
+    from _blake2 import blake2b as hasher
 except ImportError:  # pragma: no cover - CPython always has it
-    from hashlib import blake2b as _hasher
+    from hashlib import blake2b as hasher
 try:
     from _pickle import Pickler as _CPickler, Unpickler as _CUnpickler
 except ImportError:  # pragma: no cover
@@ -101,7 +101,7 @@ def _sources(pkg: Path) -> list:
 def fingerprint(folder: Path, derived: bool = False) -> str:
     """Hash of every file a load of the target in ``folder`` depends on (``derived``:
     and a value the ``patterns`` package derives from it)."""
-    h = _hasher()
+    h = hasher()
     h.update(f"tdgen-target-cache {FORMAT} {sys.version} {folder}\0".encode())
     files = sorted(folder.rglob("*.py"))
     files += _sources(TDGEN_DIR)
@@ -187,7 +187,7 @@ def _entry(folder: Path, kind: str) -> Path | None:
         key = fingerprint(folder, kind != "target")
     except OSError:
         return None
-    where = _hasher(str(folder).encode(), digest_size=4).hexdigest()
+    where = hasher(str(folder).encode(), digest_size=4).hexdigest()
     return root / f"{folder.name}-{where}-{kind}-{key[:40]}.pickle"
 
 

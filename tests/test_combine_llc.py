@@ -2,7 +2,7 @@
 
 Every rule below has a small module of kernels that need it (and kernels next to them
 where it must not fire: a second use, a negative incoming constant, a back edge). Each
-module is selected by our pipeline (``patterns.select.mir.compare_with_llc``, the code behind
+module is selected by our pipeline (``testkit.llc.compare_with_llc``, the code behind
 ``tdgen isel``) and by ``llc-19 -mtriple=amdgcn -mcpu=gfx900``, and the multisets of
 modeled opcodes must agree; llc's side must also contain the opcodes that show the shape
 (so a kernel that stopped exercising the rule fails instead of passing vacuously).
@@ -453,7 +453,7 @@ def amdgpu():
 
 @pytest.mark.parametrize("rule", sorted(_RULES))
 def test_rule_agrees_with_llc(amdgpu, rule):
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
     module, shapes = _RULES[rule]

@@ -116,25 +116,25 @@ def test_editing_engine_code_changes_the_keys_of_derived_values(monkeypatch, tmp
 
 
 def test_stored_code_is_used_only_for_its_own_source():
-    """``patterns.select.matcher.compile_source`` takes a stored (cached) code object only for the
+    """``patterns.select.codecache.compile_source`` takes a stored (cached) code object only for the
     source it was compiled from; a corrupted one is compiled anew."""
     import marshal
 
-    from patterns.select import matcher
+    from patterns.select import codecache
 
     src_a = "def _match(n0):\n    return 'stored a'\n"
     src_b = "def _match(n0):\n    return 'b'\n"
     fake = compile("def _match(n0):\n    return 'from the store'\n", "<matcher>", "exec")
-    key_a = matcher._digest(src_a, "<matcher>")
-    with matcher.recorded_sources() as made:
-        matcher.store_code({key_a: marshal.dumps(fake), matcher._digest(src_b, "<matcher>"): b"junk"})
+    key_a = codecache.code_digest(src_a, "<matcher>")
+    with codecache.recorded_sources() as made:
+        codecache.store_code({key_a: marshal.dumps(fake), codecache.code_digest(src_b, "<matcher>"): b"junk"})
         got = {}
         for s in (src_a, src_b):
             ns: dict = {}
-            exec(matcher.compile_source(s, "<matcher>"), ns)  # noqa: S102
+            exec(codecache.compile_source(s, "<matcher>"), ns)  # noqa: S102
             got[s] = ns["_match"](None)
     assert got == {src_a: "from the store", src_b: "b"}
-    assert [d for d, _c in made] == [key_a, matcher._digest(src_b, "<matcher>")]
+    assert [d for d, _c in made] == [key_a, codecache.code_digest(src_b, "<matcher>")]
 
 
 def test_corrupted_entry_is_ignored_and_rewritten(cache):

@@ -1,5 +1,5 @@
 """ImmLeaf / PatLeaf / SDNodeXForm end to end: the C++ subset their code is read in
-(``patterns.select.matcher.translate_cpp``), selection by the constant's value, operand
+(``tdgen.cppexpr.translate_cpp``), selection by the constant's value, operand
 transforms in result DAGs, the checker's rules, the lint and the emitted TableGen.
 
 Expected selections are derived from the predicate written in each test (the set of
@@ -24,14 +24,14 @@ from test_isel_engine import _select, mini_target
 
 def _value(expr: str, imm: int = 0, bits: int = 32, context: str | None = None):
     """The value C++ gives ``return <expr>;`` (via the translated Python)."""
-    from patterns.select.matcher import _HELPERS, translate_cpp
+    from tdgen.cppexpr import HELPERS, translate_cpp
 
     py, _t = translate_cpp(f"return {expr};", context)
-    return eval(f"lambda Imm, bits: {py}", {"__builtins__": {}, **_HELPERS})(imm, bits)  # noqa: S307
+    return eval(f"lambda Imm, bits: {py}", {"__builtins__": {}, **HELPERS})(imm, bits)  # noqa: S307
 
 
 def _type(expr: str):
-    from patterns.select.matcher import translate_cpp
+    from tdgen.cppexpr import translate_cpp
 
     return translate_cpp(f"return {expr};")[1]
 
@@ -141,7 +141,7 @@ def test_cpp_expressions_agree_with_gxx(tmp_path):
 
     from cpp_tools import gxx
     from llvm_tools import LLVM_INCLUDE, require_llvm_headers
-    from patterns.select.matcher import _HELPERS, translate_cpp
+    from tdgen.cppexpr import HELPERS, translate_cpp
 
     require_llvm_headers()
     cases = [(e, v, 64, "imm") for e in _ORACLE_EXPRS for v in _IMMS]
@@ -174,7 +174,7 @@ def test_cpp_expressions_agree_with_gxx(tmp_path):
         size, signed, value = line.split()
         want_type = (int(size), signed == "1") if size != "1" else (1, False)
         py, t = translate_cpp(f"return {expr};", ctx)
-        got = eval(f"lambda Imm, bits: {py}", {"__builtins__": {}, **_HELPERS})(v, bits)  # noqa: S307
+        got = eval(f"lambda Imm, bits: {py}", {"__builtins__": {}, **HELPERS})(v, bits)  # noqa: S307
         if (int(got), t) != (int(value), want_type):
             wrong.append(f"{expr} [Imm={v}, bits={bits}]: g++ {value} {want_type}, tdgen {int(got)} {t}")
     assert not wrong, "\n".join(wrong[:20])
@@ -219,7 +219,7 @@ def test_cpp_values_of_the_constant():
     ("return 99999999999999999999;", None, "'99999999999999999999' does not fit a 64-bit integer type"),
 ])
 def test_unreadable_code_says_why(code, context, why):
-    from patterns.select.matcher import compile_imm_code, imm_code_problem
+    from tdgen.cppexpr import compile_imm_code, imm_code_problem
 
     assert compile_imm_code(code, context) is None
     assert imm_code_problem(code, context) == why
@@ -228,7 +228,7 @@ def test_unreadable_code_says_why(code, context, why):
 def test_predicate_undefined_behaviour_fails_the_predicate():
     """Division by zero or a negative shift amount is undefined in C++: the predicate is
     false there, not an exception."""
-    from patterns.select.matcher import compile_imm_code
+    from tdgen.cppexpr import compile_imm_code
 
     fn = compile_imm_code("return 64 / Imm > 1 && (1 << Imm) > 0;", "imm")
     assert fn is not None
@@ -245,7 +245,7 @@ def test_predicate_undefined_behaviour_fails_the_predicate():
      (4, "i32")),
 ])
 def test_xform_code_is_executed(code, value, vt, want):
-    from patterns.select.matcher import compile_xform_code, xform_code_problem
+    from tdgen.cppexpr import compile_xform_code, xform_code_problem
 
     assert xform_code_problem(code) is None
     assert compile_xform_code(code)(value, vt) == want
@@ -261,7 +261,7 @@ def test_xform_code_is_executed(code, value, vt, want):
      "the type is 'MVT::f32', not MVT::iN or N->getValueType(0)"),
 ])
 def test_unreadable_xform_code(code, why):
-    from patterns.select.matcher import compile_xform_code, xform_code_problem
+    from tdgen.cppexpr import compile_xform_code, xform_code_problem
 
     assert compile_xform_code(code) is None
     assert xform_code_problem(code) == why
@@ -308,7 +308,7 @@ _VALUES = (5, -128, 127, 1000, -129, 128, 0x7FFFFFFF, -2**31)
 def test_immleaf_selects_by_the_constants_value():
     """An ImmLeaf (``isInt<8>(Imm)``) as a leaf type selects S_ADDK_I32 for the constants
     it accepts and leaves the others to the plain S_ADD_I32."""
-    from patterns.select.matcher import compile_imm_code
+    from tdgen.cppexpr import compile_imm_code
 
     code = "return isInt<8>(Imm);"
     accept = compile_imm_code(code, "imm")
@@ -366,6 +366,7 @@ def test_xform_rewrites_the_result_operand(divergent, form):
 
 def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
     import patterns.select.isel as isel
+    import patterns.select.selgen as selgen
     from patterns.select.matcher import MatcherTable, build_table
     from patterns.select.mir import print_function
 
@@ -374,7 +375,7 @@ def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
         range(lo - 2, hi + 3), divergent=True).replace("declare i32 @llvm.amdgcn.workitem.id.x()\n", "")
     fast = _select(text, t)
     table = MatcherTable(build_table(t).patterns)
-    monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
+    monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     from patterns.ir.core import parse_module
 
     slow = isel.select_module(parse_module(text, "k.ll"), t, table)
@@ -415,7 +416,7 @@ def test_instruction_pattern_applies_the_source_operands_xform():
 def test_patleaf_code_reads_the_node():
     """A PatLeaf over ``imm`` runs its code on the ConstantSDNode ``N``
     (``getZExtValue`` zero-extends at the constant's width)."""
-    from patterns.select.matcher import compile_imm_code
+    from tdgen.cppexpr import compile_imm_code
 
     code = "return N->getZExtValue() >= 0x80000000u;"
     accept = compile_imm_code(code, "node")

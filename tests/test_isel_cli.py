@@ -61,7 +61,7 @@ def test_bad_arguments_exit_2_without_traceback():
 
 
 def test_mir_and_json_agree_and_parse():
-    from patterns.select.mir import read_mir
+    from testkit.llc import read_mir
 
     mir = tdgen("isel", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu")
     js = tdgen("isel", "tests/golden/isel/pass/mixed.ll", "--target", "amdgpu", "--format", "json")
@@ -79,7 +79,8 @@ def test_json_writer_matches_json_dumps(tmp_path):
     ``json.dumps(data, indent=2, sort_keys=True)`` of the same data: on selected kernels
     (extra results, PHIs, several functions, none) and on hand-made instructions with
     text to escape, empty lists and values of other types (which go through json.dumps)."""
-    from patterns.select.isel import MachineInstr, SelectedBlock, SelectedFunction, select_module
+    from patterns.select.isel import SelectedBlock, SelectedFunction, select_module
+    from patterns.select.mir import MachineInstr
     from testkit.iselgen import generate_isel_kernel
     from patterns.ir.core import parse_module
     from tdgen.commands.isel import json_data, json_text

@@ -193,7 +193,7 @@ def _sext_module() -> str:
 
 def test_sext_inreg_forms_agree_with_llc():
     from llvm_tools import require
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from tdgen.spec import load_target
 
     llc = require("llc-19")
@@ -412,10 +412,10 @@ def test_generic_result_instructions_are_emitted_like_instr_emitter(interpreted,
     COPY_TO_REGCLASS a COPY into the named class. The compiled selectors and the
     interpreted result plans (``_emit_dst``) give the same instructions."""
     from tdgen.check import check_target
-    from patterns.select import isel
+    from patterns.select import selgen
 
     if interpreted:
-        monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
+        monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     t = wide_target()
     check_target(t)
     (fn,) = _select(WIDE_KERNEL, t)
@@ -457,7 +457,7 @@ def test_immediate_predicate_code_is_read_as_cpp(code, accepted):
     """ImmLeaf bodies read as LLVM does: ``Imm``/``getSExtValue`` sign-extended,
     ``getZExtValue`` zero-extended at the constant's width (i32 here), ``isUInt<N>`` of a
     negative int64 false, ``isPowerOf2_32`` on the low 32 bits."""
-    from patterns.select.matcher import compile_imm_code
+    from tdgen.cppexpr import compile_imm_code
 
     fn = compile_imm_code(code)
     assert fn is not None
@@ -465,7 +465,7 @@ def test_immediate_predicate_code_is_read_as_cpp(code, accepted):
 
 
 def test_unreadable_immediate_code_is_not_compiled():
-    from patterns.select.matcher import compile_imm_code
+    from tdgen.cppexpr import compile_imm_code
 
     assert compile_imm_code("return Subtarget->hasFoo() && isInt<8>(Imm);") is None
     assert compile_imm_code("int x = Imm; return x > 0;") is None

@@ -1,7 +1,7 @@
 """Differential tests of the selector against llc-19 (the oracle) on the amdgpu target.
 
 For every function, the multiset of *modeled* opcodes (S_/V_ instructions the amdgpu
-reference target's patterns produce, see patterns.select.mir.modeled_opcodes) that we select
+reference target's patterns produce, see testkit.llc.modeled_opcodes) that we select
 must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-isel``.
 
 - ``test_each_operation_agrees``: every modeled operation, uniform and divergent, in a
@@ -216,7 +216,7 @@ def amdgpu():
 
 
 def test_each_operation_agrees(amdgpu):
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
     results = compare_with_llc(single_op_module(), amdgpu, llc, path="single_ops.ll")
@@ -259,7 +259,7 @@ def test_sinking_matches_llc(amdgpu):
     is reassociated so the uniform ``%b + %accn`` is one s_add_i32 and a single v_add_u32
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
     from patterns.ir.core import parse_module
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from patterns.dag.builder import live_instructions, sink_placement
 
     llc = require("llc-19")
@@ -310,7 +310,7 @@ exit:
 def _agreeing_opcodes(amdgpu, text: str, path: str) -> dict:
     """The modeled opcodes we select for the one function of ``text``, after checking
     they are llc-19's."""
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     (res,) = compare_with_llc(text, amdgpu, require("llc-19"), path=path)
     assert res.equal, res.diff()
@@ -408,7 +408,7 @@ join:
 
 
 def test_sign_bits_in_and_across_blocks_as_llc(amdgpu):
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     results = compare_with_llc(_SIGN_BITS, amdgpu, require("llc-19"), path="sign_bits.ll")
     assert [r.function for r in results] == ["abs_in_block", "sign_bits_across", "sign_bits_of_phi"]
@@ -706,7 +706,7 @@ def test_cross_block_divergence_matches_llc(amdgpu):
     uniform: S_ instructions. ``mul24_reads_rerun`` is the same for AMDGPUCodeGenPrepare:
     it asks an analysis rerun after EarlyCSE, where the 24-bit multiply of the phi is
     uniform and stays a mul (s_mul_i32), not a v_mul_u32_u24."""
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
     res = {a.function: a for a in compare_with_llc(_CROSS_BLOCK, amdgpu, llc, path="cross_block.ll")}
@@ -722,7 +722,7 @@ def test_cross_block_divergence_matches_llc(amdgpu):
 
 def _one(seed: int, amdgpu, llc, n_ops: int, constants: bool, intrinsics: bool = False):
     from testkit.iselgen import generate_isel_kernel
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     text = generate_isel_kernel(seed, n_ops, name=f"k{seed}", constants=constants, intrinsics=intrinsics)
     return seed, compare_with_llc(text, amdgpu, llc, path=f"k{seed}.ll")
@@ -947,7 +947,7 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
     text = _HEAD.format(name=name) + _CONST_BRANCHES[name]
@@ -993,7 +993,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     from patterns.ir.core import parse_module
     from patterns.llc.irpasses import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from patterns.dag.builder import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
 
     llc = require("llc-19")
@@ -1060,7 +1060,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import run_ir_passes
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
     from patterns.dag.builder import shared_dominators
 
     llc = require("llc-19")
@@ -1129,7 +1129,7 @@ def test_add_of_negative_inline_constant_priority_matches_llc(amdgpu):
     (v_xad_u32, v_lshl_add_u32, v_add3_u32), v_mad_u64_u32's immediate-addend form has
     complexity 11 (unless the constant bus rejects it: mad64_bus stays a sub), and the Mad24
     patterns (AddedComplexity 2) win too, also over a commuted v_xad_u32."""
-    from patterns.select.mir import compare_with_llc
+    from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
     results = compare_with_llc(_ADD_CONST_PRIORITY, amdgpu, llc, path="add_const_priority.ll")

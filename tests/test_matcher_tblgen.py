@@ -97,11 +97,11 @@ def _interpreted(table):
 @pytest.mark.parametrize("seed,same_root", [(3, False), (11, False), (5, True)])
 def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monkeypatch):
     """Selecting a generated kernel with the compiled selectors (each opcode's matcher with
-    its patterns' result DAGs written in, ``isel._compile_selector``) and with the
+    its patterns' result DAGs written in, ``selgen.compile_selector``) and with the
     interpreted check chains and result plans (``_emit_dst``) gives the same machine code;
     ``same_root``: with the table of bench/isel.py holding 3x the patterns per root opcode
     (copies checking other root types), so the compiled type switch is used."""
-    import patterns.select.isel as isel
+    import patterns.select.selgen as selgen
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.select.isel import select_function
@@ -123,7 +123,7 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     tried = []
     ref = _interpreted(ref_table)
     monkeypatch.setattr(ref_table, "matcher_for", lambda opc: tried.append(opc) or ref(opc))
-    monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
+    monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     fn = fresh()
     slow, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), ref_table)
     assert len(set(tried)) >= 5

@@ -1610,7 +1610,7 @@ class _Builder:
         t = self.target
         lowered = None
         for low in getattr(t, "lowerings", ()) or ():
-            ir = _lowering_ir_name(t, low)
+            ir = lowering_ir_name(t, low)
             if ir == name:
                 lowered = low
                 break
@@ -2122,8 +2122,8 @@ class _Builder:
         if lowered is not None:
             mapping = _lowering_operands(lowered, len(args))
             ops = tuple(get(args[i]) for i in mapping)
-            n = dag.node(_lowering_opcode(self.target, lowered), vt, ops, ir=ins,
-                         intrinsic=callee, target_op=_lowering_node(lowered))
+            n = dag.node(lowering_opcode(self.target, lowered), vt, ops, ir=ins,
+                         intrinsic=callee, target_op=lowering_node(lowered))
         else:
             base = ".".join(callee.split(".")[:2])
             isd = ISD_OF_INTRINSIC.get(base)
@@ -2194,7 +2194,7 @@ def _const_sign_bits(c) -> int:
     return 32 - u.bit_length()
 
 
-def _lowering_ir_name(target, low) -> str | None:
+def lowering_ir_name(target, low) -> str | None:
     intr = getattr(low, "intrinsic", None)
     if intr is None:
         return None
@@ -2210,7 +2210,7 @@ def _lowering_ir_name(target, low) -> str | None:
     return getattr(intr, "ir_name", None)
 
 
-def _lowering_node(low) -> str:
+def lowering_node(low) -> str:
     node: Any = getattr(low, "node", None) or getattr(low, "sdnode", None)
     if isinstance(node, str):
         return node
@@ -2220,13 +2220,13 @@ def _lowering_node(low) -> str:
         return str(node)
 
 
-def _lowering_opcode(target, low) -> str:
+def lowering_opcode(target, low) -> str:
     node = getattr(low, "node", None) or getattr(low, "sdnode", None)
     if not isinstance(node, str):
         opc = getattr(node, "opcode", None)
         if opc:
             return opc
-    name = _lowering_node(low)
+    name = lowering_node(low)
     sd = (getattr(target, "sdnodes", {}) or {}).get(name)
     return getattr(sd, "opcode", name) if sd is not None else name
 

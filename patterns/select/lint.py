@@ -12,10 +12,10 @@
    through its lowering SDNode) whose result instruction is not ``isConvergent``.
 
 5. ``opaque-predicate`` (warning): a pattern with a predicate whose C++ code the model
-   cannot execute (immediate code outside ``matcher.translate_cpp``'s subset, read in its
+   cannot execute (immediate code outside ``tdgen.cppexpr.translate_cpp``'s subset, read in its
    own context -- an ImmLeaf's ``ImmediateCode`` declares only ``Imm``, a PatLeaf's
    ``PredicateCode`` on a constant only ``N`` -- or other predicate code with no
-   function given by ``matcher.register_predicate``): ``tdgen isel`` treats the
+   function given by ``predicates.register_predicate``): ``tdgen isel`` treats the
    predicate as failing, so the pattern never selects there while LLVM's table may. The
    message says why the code is unreadable.
 
@@ -40,7 +40,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from patterns.select.matcher import _EXTRA_PREDICATES, PNode, build_table, compile_imm_code, imm_code_problem, imm_context
+from tdgen.cppexpr import compile_imm_code, imm_code_problem
+
+from patterns.select.matcher import build_table
+from patterns.select.pattern import PNode
+from patterns.select.predicates import NAMED_PREDICATES, imm_context
 
 __all__ = ["Finding", "lint_target"]
 
@@ -165,7 +169,7 @@ def lint_target(target) -> list[Finding]:
                                    p.span))
         opaque = sorted({_opaque_text(pr) for n in _walk(p.src) for pr in n.preds
                          if (pr.kind in ("imm", "nodeimm") and compile_imm_code(pr.code, imm_context(pr)) is None)
-                         or (pr.kind == "named" and pr.name not in _EXTRA_PREDICATES)})
+                         or (pr.kind == "named" and pr.name not in NAMED_PREDICATES)})
         if opaque:
             out.append(Finding("warning", "opaque-predicate", p.record,
                                f"{p.src_text()}: the model cannot execute predicate {', '.join(opaque)}; "
@@ -242,7 +246,7 @@ def _probe_operands(vt: str):
 
 
 def _lint_custom(target, groups) -> list[Finding]:
-    from patterns.select.isel import Decline, custom_steps, run_custom
+    from patterns.select.custom import Decline, custom_steps, run_custom
     from patterns.dag.builder import SDNode
 
     out: list[Finding] = []

@@ -1,14 +1,16 @@
-"""The selection loop and the machine instructions it makes: ``FnSelector`` and ``MachineInstr``.
+"""The selection loop: ``FnSelector`` walks a function's DAG nodes and makes their machine instructions.
 
 Stage job: given one function's DAGs (``patterns.dag.builder.FunctionDAGs``) and the target's
 matcher table, walk each block's nodes in SelectionDAGISel's order (users before
-operands), hand each live node to its opcode's custom steps and compiled selector
-(``patterns.select.isel._compile_selector``), and give the nodes no pattern covers their
-generic instruction (``COPY``, ``MOV_IMM``, ``BRCOND`` ...). ``patterns.select.isel`` is the
-driver around it (tables, custom-step models, explanations, the target view); this
-module is the per-node hot path, kept in one compiled module (``patterns.native``) so
-that the loop, the generic emitters and the printer read the selector's state and the
-machine instructions as native fields.
+operands), hand each live node to its opcode's custom steps (``patterns.select.custom``)
+and compiled selector (``patterns.select.selgen.compile_selector``), and give the nodes
+no pattern covers their generic instruction (``COPY``, ``MOV_IMM``, ``BRCOND`` ...).
+``patterns.select.isel`` is the driver around it (the per-function and per-module
+selection, the target view and the cached bundle); this module is the per-node hot
+path, kept in one compiled module (``patterns.native``) so that the loop and the generic
+emitters read the selector's state and the machine instructions
+(``patterns.select.mir.MachineInstr``) as native fields. The helpers the generated
+selectors call are here too (``SELECTOR_NAMES``).
 """
 
 from __future__ import annotations
@@ -19,89 +21,14 @@ from typing import Any, Final
 from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError
 
-from patterns.select.matcher import apply_xform
 from patterns.dag.builder import GLUE_OPCODES, SDNode
+from patterns.select import selgen
+from patterns.select.custom import CUR, Decline, TargetConstant, checked_custom, custom_steps, model_error
+from patterns.select.explain import cannot_select
+from patterns.select.mir import MachineInstr
+from patterns.select.xform import apply_xform
 
-__all__ = ["MachineInstr", "FnSelector", "new_machine_instr"]
-
-
-class MachineInstr:
-    """One selected machine instruction: ``opcode``, result register ``dst`` of class
-    ``regclass`` in register file ``file`` ("scalar" | "vector" | None), ``operands``
-    (text), the IR value ``ir`` it came from (``%name``), the DAG node ``node`` (``t12``),
-    the pattern record, its sort key within the block, and ``more_defs``: results after
-    the first (V_MAD_U64_U32's carry-out) as (vreg, register class) pairs. ``node`` may
-    be given as the node's id (an int), spelled ``t<id>`` when read. Equal when every
-    field is (as a dataclass with ``eq``; not hashable)."""
-
-    # (any value is taken, as the plain class takes it: the JSON writer falls back to
-    # json.dumps for values of other types)
-    opcode: Any
-    dst: Any
-    regclass: Any
-    file: Any
-    operands: Any
-    ir: Any
-    _node: Any
-    pattern: Any
-    order: int
-    more_defs: Any
-
-    _FIELDS: Final = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
-
-    def __init__(self, opcode: object, dst: object, regclass: object, file: object, operands: object,
-                 ir: object, node: object, pattern: object = None, order: int = 0, more_defs: object = ()) -> None:
-        self.opcode = opcode
-        self.dst = dst
-        self.regclass = regclass
-        self.file = file
-        self.operands = operands
-        self.ir = ir
-        self._node = node
-        self.pattern = pattern
-        self.order = order
-        self.more_defs = more_defs
-
-    @property
-    def node(self) -> object:
-        n = self._node
-        return f"t{n}" if type(n) is int else n
-
-    @node.setter
-    def node(self, value: object) -> None:
-        self._node = value
-
-    def _values(self) -> tuple:
-        return (self.opcode, self.dst, self.regclass, self.file, self.operands, self.ir, self.node, self.pattern,
-                self.order, self.more_defs)
-
-    def __repr__(self) -> str:
-        return "MachineInstr(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._FIELDS, self._values())) + ")"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MachineInstr):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, MachineInstr):
-            return NotImplemented
-        return self._values() != other._values()
-
-    __hash__ = None  # type: ignore[assignment]  # (mutable, as a dataclass with eq is)
-
-    def mir_text(self) -> str:
-        from patterns.select.mir import mir_line
-
-        return mir_line(self, "")
-
-    def as_json(self) -> dict:
-        out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
-               "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
-        more = self.more_defs
-        if more:
-            out["more_defs"] = [{"dst": d, "regclass": rc} for d, rc in more]
-        return out
+__all__ = ["FnSelector", "new_machine_instr", "release", "SELECTOR_NAMES"]
 
 
 def new_machine_instr(opcode: object, dst: object, regclass: object, file: object, operands: object, ir: object,
@@ -123,8 +50,8 @@ class FnSelector:
     rcs: Any
     next_vreg: int
     vreg_of: dict[SDNode, str]
-    _scalar_rc: str | None
-    _vector_rc: str | None
+    scalar_rc: str | None
+    vector_rc: str | None
     _plans: dict
     _selectors: dict
     custom: dict
@@ -138,10 +65,10 @@ class FnSelector:
         self.rcs = target.register_classes_by_name
         self.next_vreg = len(fdags.vregs) if fdags is not None else 0
         self.vreg_of = {}  # node -> its result register (nodes hash by identity)
-        self._scalar_rc, self._vector_rc = _default_classes(target)
+        self.scalar_rc, self.vector_rc = _default_classes(target)
         emit_cache = getattr(table, "emit_cache", None)
         self._plans, self._selectors = emit_cache(target) if emit_cache is not None else ({}, {})
-        self.custom = isel.custom_steps(target) if fdags is not None else {}
+        self.custom = custom_steps(target) if fdags is not None else {}
         self._dispatch = {}
 
     def vreg(self, n: SDNode) -> str:
@@ -166,7 +93,7 @@ class FnSelector:
         the emitters written out for their opcode)."""
         fn = self._selectors.get(opc, _UNCOMPILED)
         if fn is _UNCOMPILED:
-            fn = self._selectors[opc] = isel._compile_selector(self.table, opc, self._plan)
+            fn = self._selectors[opc] = selgen.compile_selector(self.table, opc, self.plan, SELECTOR_NAMES)
         if fn is not None:
             must = opc not in GLUE_OPCODES
         else:
@@ -197,7 +124,7 @@ class FnSelector:
             if fn is not None and fn(n, self, out):
                 continue
             if must and not _preloaded_read(n):
-                diags.add(isel.cannot_select(n, self.table))
+                diags.add(cannot_select(n, self.table))
                 continue
             if gk == _GLUE_ANY:
                 self.glue(n, out)
@@ -214,13 +141,13 @@ class FnSelector:
             if n.vt != cs.vt:
                 continue
             try:
-                res = fn(n, isel._CUR)
+                res = fn(n, CUR)
             except Exception as e:  # noqa: BLE001 - a bug in the spec's model, reported at the record
-                res = isel._model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
+                res = model_error(cs, n, "a model that runs", f"{type(e).__name__}: {e}")
             else:
-                if res is None or isinstance(res, isel.Decline):
+                if res is None or isinstance(res, Decline):
                     continue
-                res = isel._checked_custom(cs, n, res, self.t)
+                res = checked_custom(cs, n, res, self.t)
             if isinstance(res, SpecError):
                 diags.add(res)
                 return True
@@ -235,10 +162,10 @@ class FnSelector:
             if isinstance(o, SDNode) and o is not n:
                 o.uses += 1
         for o in n.ops:
-            _release(o)
+            release(o)
         ops = []
         for o in res.operands:
-            if isinstance(o, isel.TargetConstant):
+            if isinstance(o, TargetConstant):
                 ops.append(str(o.value))
             elif o.opcode == "ISD::CopyFromReg":
                 ops.append(f"%{o.reg}")
@@ -253,15 +180,15 @@ class FnSelector:
     # -- emission --------------------------------------------------------------
     def emit(self, n: SDNode, p, env: dict, out: list[MachineInstr]) -> None:
         """Replace ``n`` by the result DAG of ``p`` (bound values ``env``), interpreting
-        its plan: what the code ``_compile_selector`` generates does, in the same order."""
+        its plan: what the code ``selgen.compile_selector`` generates does, in the same order."""
         for v in env.values():
             if v is not n:
                 v.uses += 1
         for o in n.ops:
-            _release(o)
-        self._emit_dst(self._plan(p), n, env, out, p, True)
+            release(o)
+        self._emit_dst(self.plan(p), n, env, out, p, True)
 
-    def _plan(self, p):
+    def plan(self, p):
         """The result DAG of ``p`` compiled once into a nested tuple plan."""
         plan = self._plans.get(id(p))
         if plan is None:
@@ -274,7 +201,7 @@ class FnSelector:
         ``("inst", opcode, rc, file, has_out, kids, more_rcs)`` for an instruction (the
         Target.td ones included, see ``_compile_generic``), ``("xform", spec, kid)`` for an
         SDNodeXForm applied to a bound constant (``xf``: the pattern's SDNodeXForms by
-        name, see ``matcher.apply_xform``)."""
+        name, see ``xform.apply_xform``)."""
         if isinstance(d, Leaf):
             if d.kind == "int":
                 return ("lit", str(d.value))
@@ -287,7 +214,7 @@ class FnSelector:
         if d.cast_type is not None and len(d.args) == 1:
             return self._compile(d.args[0], opkind, xf, d.cast_type)
         inst = self.insts.get(d.op)
-        if inst is None and d.op in isel._generic_instructions():
+        if inst is None and d.op in _generic_instructions():
             return self._compile_generic(d, cast, xf)
         ins = inst.ins if inst is not None else ()
         kids = tuple(self._constrain(self._compile(a, ins[i].kind if i < len(ins) else None, xf),
@@ -318,7 +245,7 @@ class FnSelector:
         operand; llc-19 gives ``(i32 (IMPLICIT_DEF))`` an sreg_32)."""
         op = d.op
         if op == "IMPLICIT_DEF":
-            rc = self._class_for(cast, "scalar") or self._scalar_rc
+            rc = self._class_for(cast, "scalar") or self.scalar_rc
             return ("inst", op, rc, self._file(rc), True, (), ())
         if op == "REG_SEQUENCE":
             rc = str(d.args[0].value)
@@ -367,7 +294,7 @@ class FnSelector:
             return rc, self._file(rc)
         v = next((n for n in env.values() if self.vreg_of.get(n) == operand), None)
         div = v is not None and v.divergent
-        return (self._vector_rc, "vector") if div else (self._scalar_rc, "scalar")
+        return (self.vector_rc, "vector") if div else (self.scalar_rc, "scalar")
 
     def _emit_dst(self, plan, root: SDNode, env, out, p, top=False) -> str:
         tag = plan[0]
@@ -388,7 +315,7 @@ class FnSelector:
             _tag, idx, rc, file, inner = plan
             src = self._emit_dst(inner, root, env, out, p)
             rc, file = self.sub_copy_class(rc, src, env)
-            dst = self.vreg(root) if top else f"%{self._fresh()}"
+            dst = self.vreg(root) if top else f"%{self.fresh()}"
             out.append(MachineInstr("COPY", dst, rc, file, [f"{src}.{idx}"], root.ir_name(), root.id, p.record,
                                     root.id * 64 + (32 if top else 0) + len(out) % 32))
             return dst
@@ -397,8 +324,8 @@ class FnSelector:
         ops = [emit(k, root, env, out, p) for k in kids]
         res: str | None = None
         if has_out:
-            res = self.vreg(root) if top else f"%{self._fresh()}"
-        more_defs = tuple((f"%{self._fresh()}", m) for m in more)
+            res = self.vreg(root) if top else f"%{self.fresh()}"
+        more_defs = tuple((f"%{self.fresh()}", m) for m in more)
         out.append(MachineInstr(op, res, rc, file, ops, root.ir_name(), root.id, p.record,
                                 root.id * 64 + (32 if top else 0) + len(out) % 32, more_defs))
         return res or ""
@@ -411,7 +338,7 @@ class FnSelector:
             return f"${name}"
         return reg_operand(self, v) if is_register else any_operand(self, v)
 
-    def _fresh(self) -> int:
+    def fresh(self) -> int:
         v = self.next_vreg
         self.next_vreg += 1
         return v
@@ -440,9 +367,9 @@ class FnSelector:
             if dst is None:
                 dst = self.vreg(n)
             if n.divergent:
-                rc, file = self._vector_rc, "vector"
+                rc, file = self.vector_rc, "vector"
             else:
-                rc, file = self._scalar_rc, "scalar"
+                rc, file = self.scalar_rc, "scalar"
         out.append(MachineInstr(opcode, dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
 
 
@@ -502,9 +429,9 @@ def _glue_constant(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
             dst = vo[n] = f"%{sel.next_vreg}"
             sel.next_vreg += 1
         if n.divergent:
-            rc, file = sel._vector_rc, "vector"
+            rc, file = sel.vector_rc, "vector"
         else:
-            rc, file = sel._scalar_rc, "scalar"
+            rc, file = sel.scalar_rc, "scalar"
     out.append(MachineInstr("MOV_IMM", dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
 
 
@@ -513,12 +440,12 @@ def _glue_copy_to_reg(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> No
     ops = _glue_operands(sel, n)
     ir = _ir_text(n.ir)
     i = n.id
-    rc = sel._vector_rc if ops and n.ops[0].divergent else sel._scalar_rc
+    rc = sel.vector_rc if ops and n.ops[0].divergent else sel.scalar_rc
     out.append(MachineInstr("COPY", f"%{n.reg}", rc, "vector" if n.divergent else "scalar", ops, ir, i, None,
                             i * 64 + 33, ()))
 
 
-# --- what the generated selectors (patterns.select.isel._compile_selector) call ---------------
+# --- what the generated selectors (patterns.select.selgen.compile_selector) call ----------
 # Written out in the selectors, these read a node's fields from interpreted code, each
 # read a descriptor call into the native object; called, they read them natively.
 
@@ -550,13 +477,13 @@ def any_operand(sel: FnSelector, n: SDNode) -> str:
         n.uses = u
         if u == 0:
             for o in n.ops:
-                _release(o)
+                release(o)
         return str(n.value)
     return reg_operand(sel, n)
 
 
 def fresh_reg(sel: FnSelector) -> str:
-    """A new virtual register (``FnSelector._fresh``), as operand text."""
+    """A new virtual register (``FnSelector.fresh``), as operand text."""
     r = sel.next_vreg
     sel.next_vreg = r + 1
     return f"%{r}"
@@ -568,7 +495,7 @@ def drop_use(o: SDNode) -> None:
     o.uses = u
     if u == 0:
         for x in o.ops:
-            _release(x)
+            release(x)
 
 
 def drop_uses(ops: list[SDNode], start: int) -> None:
@@ -611,17 +538,17 @@ def _preloaded_read(n: SDNode) -> bool:
     return n.opcode == "ISD::INTRINSIC_WO_CHAIN" and len(n.ops) == 1
 
 
-def _release(n: SDNode) -> None:
+def release(n: SDNode) -> None:
     n.uses -= 1
     if n.uses == 0:
         for o in n.ops:
-            _release(o)
+            release(o)
 
 
 def _release_if_dead(n: SDNode) -> None:
     if n.uses == 0:
         for o in n.ops:
-            _release(o)
+            release(o)
 
 
 def _default_classes(target) -> tuple[str | None, str | None]:
@@ -636,6 +563,16 @@ def _default_classes(target) -> tuple[str | None, str | None]:
     return s, v
 
 
-# (last: patterns.select.isel imports this module first; the steps, compiled selectors and
-# messages it owns are read through it at run time)
-from patterns.select import isel  # noqa: E402
+def _generic_instructions():
+    """Target.td's instructions (tdgen.builtins, imported when first needed: a cached
+    selector needs no plan compiled, and the spec model stays unimported)."""
+    from tdgen.builtins import GENERIC_INSTRUCTIONS
+
+    return GENERIC_INSTRUCTIONS
+
+
+# the names the code of the generated selectors reads (this module's helpers; see
+# patterns.select.selgen)
+SELECTOR_NAMES: Final = {"_mi": new_machine_instr, "_release": release, "_xf": apply_xform, "_irn": node_ir_name,
+                         "_reg": reg_operand, "_any": any_operand, "_fresh": fresh_reg, "_drop_use": drop_use,
+                         "_drop_uses": drop_uses}

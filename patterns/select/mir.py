@@ -1,146 +1,98 @@
-"""MIR text: print our selected instructions MIR-like, and read llc's MIR output.
+"""Selected machine code as MIR text: the machine instruction record (``MachineInstr``) and its printing.
 
-Two jobs, both about LLVM's machine-IR text form:
-
-- ``print_function`` renders the machine instructions the selector produced for one
-  function (``patterns.select.isel.SelectedFunction``, one ``mir_line`` each, which is also
-  ``MachineInstr.mir_text``) in a MIR-like layout that uses LLVM's
-  opcode and register-class names, so a reader can put it next to
-  ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=finalize-isel`` (or
-  ``-stop-after=amdgpu-isel``) output. Result DAGs with Target.td instructions print as
-  llc leaves them after isel: ``REG_SEQUENCE %a, %subreg.sub0, %b, %subreg.sub1``,
-  ``IMPLICIT_DEF``, ``EXTRACT_SUBREG`` as ``COPY %v.sub0``, and every def of a
-  multi-result instruction (``%1:vreg_64, %2:sreg_64 = V_MAD_U64_U32_e64 ...``).
-- ``read_mir`` parses llc's ``-stop-after=...`` output into per-function instruction
-  lists (opcode, destination register class), and ``opcode_multiset`` reduces one to the
-  multiset of "modeled" opcodes used by the differential test against llc.
-
-Which opcodes count as modeled: ``modeled_opcodes(target)`` -- every instruction named
-in a result DAG of the target's selection patterns whose name starts with ``S_`` or
-``V_`` (for amdgpu: the 32-bit SALU/VALU ALU ops, VOP3 three-operand forms, bit counts,
-min/max, bit-field extracts ...), except the moves S_MOV_B32/V_MOV_B32_e32. Copies,
-constant materialization, compares feeding branches (S_CMP/V_CMP), loads/stores,
-control-flow pseudos (SI_IF, SI_ELSE, SI_END_CF, S_CBRANCH), REG_SEQUENCE and
-IMPLICIT_DEF are not modeled and are ignored by the comparison. ``compare_with_llc`` runs the comparison
-(llc-19 ``-stop-after=amdgpu-isel`` by default: the DAG selector's own choice, before
-SIFixSGPRCopies moves SALU users of VGPR values to the VALU).
+``MachineInstr`` is one instruction the selector made; ``print_function`` renders the
+instructions of one selected function (``patterns.select.isel.SelectedFunction``, one
+``mir_line`` each, which is also ``MachineInstr.mir_text``) in a MIR-like layout that
+uses LLVM's opcode and register-class names, so a reader can put it next to llc's
+``-stop-after=finalize-isel`` output. Result DAGs with Target.td instructions print as
+llc leaves them after isel: ``REG_SEQUENCE %a, %subreg.sub0, %b, %subreg.sub1``,
+``IMPLICIT_DEF``, ``EXTRACT_SUBREG`` as ``COPY %v.sub0``, and every def of a
+multi-result instruction (``%1:vreg_64, %2:sreg_64 = V_MAD_U64_U32_e64 ...``). A compiled
+module (``patterns.native``), so printing reads the instructions as native fields.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
-import re
-from collections import Counter
-from dataclasses import dataclass
-
-from patterns.select.machine import MachineInstr
-
-__all__ = ["MirInstr", "MirFunction", "read_mir", "opcode_multiset", "print_function", "mir_line"]
+__all__ = ["MachineInstr", "print_function", "mir_line"]
 
 
-@dataclass(frozen=True)
-class MirInstr:
-    """One machine instruction as read from llc's MIR: opcode and result register class."""
+class MachineInstr:
+    """One selected machine instruction: ``opcode``, result register ``dst`` of class
+    ``regclass`` in register file ``file`` ("scalar" | "vector" | None), ``operands``
+    (text), the IR value ``ir`` it came from (``%name``), the DAG node ``node`` (``t12``),
+    the pattern record, its sort key within the block, and ``more_defs``: results after
+    the first (V_MAD_U64_U32's carry-out) as (vreg, register class) pairs. ``node`` may
+    be given as the node's id (an int), spelled ``t<id>`` when read. Equal when every
+    field is (as a dataclass with ``eq``; not hashable)."""
 
-    opcode: str
-    regclass: str | None  # of the first def, when it is a virtual register with a class
-    block: str
-    text: str
+    # (any value is taken, as the plain class takes it: the JSON writer falls back to
+    # json.dumps for values of other types)
+    opcode: Any
+    dst: Any
+    regclass: Any
+    file: Any
+    operands: Any
+    ir: Any
+    _node: Any
+    pattern: Any
+    order: int
+    more_defs: Any
 
+    _FIELDS: Final = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
 
-@dataclass(frozen=True)
-class MirFunction:
-    name: str
-    instrs: tuple[MirInstr, ...]
+    def __init__(self, opcode: object, dst: object, regclass: object, file: object, operands: object,
+                 ir: object, node: object, pattern: object = None, order: int = 0, more_defs: object = ()) -> None:
+        self.opcode = opcode
+        self.dst = dst
+        self.regclass = regclass
+        self.file = file
+        self.operands = operands
+        self.ir = ir
+        self._node = node
+        self.pattern = pattern
+        self.order = order
+        self.more_defs = more_defs
 
-    def opcodes(self) -> list[str]:
-        return [i.opcode for i in self.instrs]
+    @property
+    def node(self) -> object:
+        n = self._node
+        return f"t{n}" if type(n) is int else n
 
+    @node.setter
+    def node(self, value: object) -> None:
+        self._node = value
 
-# (the expressions are compiled when read_mir first runs: printing needs none of them)
-_NAME: Final = r"^name:\s+'?\"?([^'\"\s]+)"
-_BLOCK: Final = r"^\s+(bb\.\d+[^:]*):"
-# defs: "%12:sreg_32 = ", "%4:sgpr_64(p4) = ", "$vgpr0 = ", "%1:vgpr_32, %2:sreg_64_xexec = "
-_DEFS: Final = r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*"
-_FLAGS: Final = {"nuw", "nsw", "exact", "nofpexcept", "early-clobber", "disjoint", "contract",
-                 "afn", "reassoc", "nnan", "ninf", "nsz", "arcp", "fast", "dead", "renamable", "undef"}
-_OPC: Final = r"^([A-Z][A-Za-z0-9_]*)\b"
+    def _values(self) -> tuple:
+        return (self.opcode, self.dst, self.regclass, self.file, self.operands, self.ir, self.node, self.pattern,
+                self.order, self.more_defs)
 
+    def __repr__(self) -> str:
+        return "MachineInstr(" + ", ".join(f"{f}={v!r}" for f, v in zip(self._FIELDS, self._values())) + ")"
 
-def read_mir(text: str) -> list[MirFunction]:
-    """Functions of a MIR document stream (``---`` separated), in order."""
-    name_re, block_re, defs_re, opc_re = (re.compile(x) for x in (_NAME, _BLOCK, _DEFS, _OPC))
-    funcs: list[MirFunction] = []
-    name: str | None = None
-    in_body = False
-    block = ""
-    instrs: list[MirInstr] = []
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MachineInstr):
+            return NotImplemented
+        return self._values() == other._values()
 
-    def flush():
-        nonlocal name, instrs
-        if name is not None:
-            funcs.append(MirFunction(name, tuple(instrs)))
-        name, instrs = None, []
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, MachineInstr):
+            return NotImplemented
+        return self._values() != other._values()
 
-    for raw in text.splitlines():
-        if raw.startswith("---"):
-            flush()
-            in_body = False
-            continue
-        if raw.startswith("..."):
-            flush()
-            in_body = False
-            continue
-        m = name_re.match(raw)
-        if m and not raw.startswith(" "):
-            name = m.group(1)
-            continue
-        if raw.startswith("body:"):
-            in_body = True
-            continue
-        if not in_body:
-            continue
-        m = block_re.match(raw)
-        if m:
-            block = m.group(1)
-            continue
-        line = raw.strip()
-        if not line or line.startswith(("successors:", "liveins:", ";", "frameInfo")):
-            continue
-        regclass = None
-        m = defs_re.match(line)
-        if m:
-            first = m.group(1).split(",")[0].strip()
-            if ":" in first:
-                regclass = first.split(":", 1)[1].split("(", 1)[0]
-            line = line[m.end():]
-        words = line.split(" ")
-        while words and words[0] in _FLAGS:
-            words = words[1:]
-        rest = " ".join(words)
-        # "early-clobber %1:cls = OPC": flags may also precede the defs
-        m = defs_re.match(rest)
-        if m:
-            first = m.group(1).split(",")[0].strip()
-            if ":" in first:
-                regclass = first.split(":", 1)[1].split("(", 1)[0]
-            rest = rest[m.end():]
-            words = rest.split(" ")
-            while words and words[0] in _FLAGS:
-                words = words[1:]
-            rest = " ".join(words)
-        m = opc_re.match(rest)
-        if not m:
-            continue
-        instrs.append(MirInstr(m.group(1), regclass, block, raw.strip()))
-    flush()
-    return funcs
+    __hash__ = None  # type: ignore[assignment]  # (mutable, as a dataclass with eq is)
 
+    def mir_text(self) -> str:
+        return mir_line(self, "")
 
-def opcode_multiset(opcodes, modeled) -> Counter:
-    """The multiset of ``opcodes`` restricted to the ``modeled`` set."""
-    return Counter(o for o in opcodes if o in modeled)
+    def as_json(self) -> dict:
+        out = {"opcode": self.opcode, "dst": self.dst, "regclass": self.regclass, "file": self.file,
+               "operands": self.operands, "ir": self.ir, "node": self.node, "pattern": self.pattern}
+        more = self.more_defs
+        if more:
+            out["more_defs"] = [{"dst": d, "regclass": rc} for d, rc in more]
+        return out
 
 
 _LOWER: Final[dict] = {}  # register class name -> its MIR spelling (lower case)
@@ -191,77 +143,3 @@ def print_function(fn) -> str:
             out.append(f"{text}  ; {ir}" if ir else text)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
-
-
-def run_llc(llc: str, ir_text: str, *, stop_after: str = "amdgpu-isel", mcpu: str = "gfx900",
-            timeout: float = 120.0) -> list[MirFunction]:
-    """Run ``llc -mtriple=amdgcn -mcpu=<mcpu> -stop-after=<pass>`` on IR text and read its MIR.
-
-    Raises ``RuntimeError`` with llc's stderr when llc rejects the input."""
-    import subprocess
-
-    proc = subprocess.run([llc, "-mtriple=amdgcn", f"-mcpu={mcpu}", f"-stop-after={stop_after}", "-o", "-"],
-                          input=ir_text, capture_output=True, text=True, timeout=timeout)
-    if proc.returncode != 0:
-        raise RuntimeError(f"llc failed ({proc.returncode}): {proc.stderr.strip()[:2000]}")
-    return read_mir(proc.stdout)
-
-
-def modeled_opcodes(target) -> frozenset[str]:
-    """The opcodes the differential test compares: S_/V_ roots of the target's patterns
-    (every instruction in a pattern result DAG whose name starts with ``S_`` or ``V_``)
-    and the S_/V_ instructions its custom selection steps (``CustomSelect.emits``) produce."""
-    from tdgen.dag import Dag
-
-    out = set()
-    for sp in target.selection_patterns():
-        for n in sp.dst.walk():
-            if isinstance(n, Dag) and n.op.startswith(("S_", "V_")) and n.op != "S_MOV_B32" and n.op != "V_MOV_B32_e32":
-                out.add(n.op)
-    for cs in getattr(target, "custom_selects", ()):
-        out.update(op for op in cs.emits if op.startswith(("S_", "V_")))
-    return frozenset(out)
-
-
-@dataclass(frozen=True)
-class Agreement:
-    """Per-function comparison of modeled opcode multisets (ours vs llc's)."""
-
-    function: str
-    ours: tuple[tuple[str, int], ...]
-    llc: tuple[tuple[str, int], ...]
-
-    @property
-    def equal(self) -> bool:
-        return self.ours == self.llc
-
-    def diff(self) -> str:
-        o, l_ = Counter(dict(self.ours)), Counter(dict(self.llc))
-        extra = o - l_
-        missing = l_ - o
-        return (f"@{self.function}: we have extra {dict(sorted(extra.items()))}, "
-                f"llc has extra {dict(sorted(missing.items()))}")
-
-
-def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>",
-                     stop_after: str = "amdgpu-isel", modeled=None) -> list[Agreement]:
-    """Select ``ir_text`` with ``target`` and with llc; compare modeled opcode multisets."""
-    from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
-    from patterns.select.matcher import build_table
-
-    modeled = modeled if modeled is not None else modeled_opcodes(target)
-    theirs = {f.name: f for f in run_llc(llc, ir_text, stop_after=stop_after)}
-    module = parse_module(ir_text, path)
-    table = build_table(target)
-    out = []
-    for fn in module.functions:
-        if fn.is_declaration:
-            continue
-        ua = analyze(fn, target, llvm19_compat=True)
-        sf, _ = select_function(fn, target, ua, table)
-        ours = opcode_multiset((mi.opcode for mi in sf.instrs()), modeled)
-        llcm = opcode_multiset(theirs[fn.name].opcodes() if fn.name in theirs else (), modeled)
-        out.append(Agreement(fn.name, tuple(sorted(ours.items())), tuple(sorted(llcm.items()))))
-    return out

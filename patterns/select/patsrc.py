@@ -2,7 +2,7 @@
 
 Input: ``Target.selection_patterns()`` (``tdgen.model.resolved.SelectionPattern``: parsed source
 DAG, result DAG, AddedComplexity, source order, record, span). Output: one
-``matcher.CompiledPattern`` per pattern variant, with its LLVM complexity and its check
+``pattern.CompiledPattern`` per pattern variant, with its LLVM complexity and its check
 chain. PatFrags (including divergence-predicate frags such as ``UniformBinFrag<add>``)
 are inlined and their predicates attached to the fragment root; ``imm``/``timm`` become
 constant nodes, and a leaf fragment used as a leaf type (``simm8:$c``: an ImmLeaf, a
@@ -12,7 +12,7 @@ kind ``nodeimm``, like LLVM's CheckOpcode + CheckPredicate; intrinsic operators 
 ``INTRINSIC_WO_CHAIN`` with the intrinsic id as an integer child (counted +5, as TableGen
 counts the id operand); commutative operators with a non-leaf child, or with a leaf bound
 twice in the pattern, get their commuted variant. Result DAGs get their operand transforms written in as SDNodeXForm operators
-(``promote_xforms``), applied by the selector (``matcher.apply_xform``). Problems are
+(``promote_xforms``), applied by the selector (``xform.apply_xform``). Problems are
 collected in the given ``Diagnostics`` (an unknown operator, a leaf type that names
 nothing).
 """
@@ -25,7 +25,7 @@ from tdgen.builtins import GENERIC_INSTRUCTIONS
 from tdgen.dag import Dag, Leaf, Operator
 from tdgen.errors import SpecError, expected
 
-from patterns.select.matcher import CompiledPattern, PNode, Predicate, _lower, pattern_size
+from patterns.select.pattern import CompiledPattern, PNode, Predicate, lower_checks, pattern_size
 
 __all__ = ["resolve_patterns", "resolve_src", "classify_predicate", "promote_xforms"]
 
@@ -302,7 +302,7 @@ def _leaf_xform(target, type_name: str | None):
 def promote_xforms(target, sp) -> tuple[object, dict]:
     """The result DAG of ``sp`` with each operand transform written as an SDNodeXForm
     operator (TableGen's PromoteXForms), and the SDNodeXForms it applies (name -> spec
-    for ``matcher.apply_xform``). A ``Pat`` result applies the xform of a leaf
+    for ``xform.apply_xform``). A ``Pat`` result applies the xform of a leaf
     fragment it names (``NegSubInlineConst32:$src1`` -> ``(NegateImm
     NegSubInlineConst32:$src1)``) and the SDNodeXForms it calls (``(NegateImm $c)``); an
     instruction's own pattern applies, to each input operand, the xform of the leaf
@@ -312,7 +312,7 @@ def promote_xforms(target, sp) -> tuple[object, dict]:
 
     def note(x) -> str:
         sp_ = x.span
-        where = (sp_.path, sp_.line, sp_.col) if sp_ is not None else None  # (a literal: see matcher.apply_xform)
+        where = (sp_.path, sp_.line, sp_.col) if sp_ is not None else None  # (a literal: see xform.apply_xform)
         used[x.name] = (x.name, x.node, x.code, x.model, where)
         return x.name
 
@@ -373,7 +373,7 @@ def resolve_patterns(target, diags) -> list[CompiledPattern]:
                 opcode = "ISD::Constant" if v.kind == "int" else "<leaf>"
             else:
                 opcode = v.opcode
-            checks, _b, _n = _lower(v)
+            checks, _b, _n = lower_checks(v)
             out.append(CompiledPattern(
                 index=-1, record=sp.record, src=v, dst=dst,
                 complexity=pattern_size(v) + sp.added_complexity, added_complexity=sp.added_complexity,

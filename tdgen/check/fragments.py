@@ -40,7 +40,7 @@ class FragmentChecks(TreeChecks):
                      rec, "code")
             return
         if x.model is None:
-            from patterns.select.matcher import xform_code_problem
+            from ..cppexpr import xform_code_problem
 
             why = xform_code_problem(x.code)
             if why is not None:

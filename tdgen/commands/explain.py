@@ -44,7 +44,8 @@ def _parse_value(spec: str, path: str) -> tuple[str | None, str]:
 
 def run(args) -> int:
     from patterns.uniformity.analysis import analyze
-    from patterns.select.isel import describe_failure, divergence_path, explain_custom
+    from patterns.select.custom import explain_custom
+    from patterns.select.explain import describe_failure, divergence_path
     from patterns.select.matcher import build_table
     from patterns.dag.builder import build_function_dags
 

@@ -107,7 +107,7 @@ class SDNodeXForm(Record):
     out when ``code`` is one ``return CurDAG->get[Target]Constant(<expr>, SDLoc(N),
     MVT::iN);`` (or ``N->getValueType(0)``) whose ``<expr>`` tdgen reads (a C expression
     over ``N->getSExtValue()`` / ``N->getZExtValue()``, see
-    ``patterns.select.matcher.translate_cpp``)."""
+    ``tdgen.cppexpr.translate_cpp``)."""
 
     name: str
     node: str
