@@ -260,7 +260,8 @@ def test_sinking_matches_llc(amdgpu):
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
     from patterns.ir.core import parse_module
     from patterns.select.mir import compare_with_llc
-    from patterns.dag.builder import live_instructions, sink_placement
+    from patterns.dag.deadcode import live_instructions
+    from patterns.dag.sink import sink_placement
 
     llc = require("llc-19")
     fn = parse_module(_SINK_KERNEL, "sink.ll").functions[-1]
@@ -994,7 +995,9 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     from patterns.llc.irpasses import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.mir import compare_with_llc
-    from patterns.dag.builder import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
+    from patterns.dag.cse import common_subexpressions
+    from patterns.dag.deadcode import live_instructions, llc_survivors
+    from patterns.ir.dominators import immediate_dominators
 
     llc = require("llc-19")
     text = generate_isel_kernel(seed, 30, name=f"k{seed}", constants=constants)
@@ -1061,7 +1064,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import run_ir_passes
     from patterns.select.mir import compare_with_llc
-    from patterns.dag.builder import shared_dominators
+    from patterns.ir.dominators import shared_dominators
 
     llc = require("llc-19")
     r = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=codegenprepare", "-", "-o", "-"],

@@ -49,7 +49,8 @@ from tdgen.errors import Diagnostics, SpecError, VerifyError, expected
 from patterns.select.machine import (FnSelector as _FnSelector, MachineInstr, _release, any_operand, drop_use, drop_uses, fresh_reg,
                       new_machine_instr, node_ir_name, reg_operand)
 from patterns.select.matcher import MatcherTable, apply_xform, build_table
-from patterns.dag.builder import SDNode, build_function_dags
+from patterns.dag.nodes import SDNode
+from patterns.pipeline import build_function_dags
 
 __all__ = ["MachineInstr", "SelectedBlock", "SelectedFunction", "select_module", "select_function",
            "divergence_path", "closest_patterns", "custom_steps", "run_custom", "MachineNode", "Decline"]
@@ -633,13 +634,13 @@ class IselView:
         self.sdnodes = {k: _Rec(name=n.name, opcode=n.opcode) for k, n in target.sdnodes.items()}
         lows = []
         for low in getattr(target, "lowerings", ()) or ():
-            from patterns.dag.builder import _lowering_ir_name, _lowering_node, _lowering_opcode
+            from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
 
             m = getattr(low, "operand_map", None)
             if m is None:
                 m = getattr(low, "operands", None)
-            lows.append(_Rec(intrinsic=_Rec(ir_name=_lowering_ir_name(target, low)),
-                             node=_Rec(name=_lowering_node(low), opcode=_lowering_opcode(target, low)),
+            lows.append(_Rec(intrinsic=_Rec(ir_name=lowering_ir_name(target, low)),
+                             node=_Rec(name=lowering_node(low), opcode=lowering_opcode(target, low)),
                              operand_map=m))
         self.lowerings = tuple(lows)
         self.instructions = {k: _Rec(ins=tuple(_Rec(kind=o.kind) for o in i.ins),

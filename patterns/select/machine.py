@@ -20,7 +20,8 @@ from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError
 
 from patterns.select.matcher import apply_xform
-from patterns.dag.builder import GLUE_OPCODES, SDNode
+from patterns.dag.isd import GLUE_OPCODES
+from patterns.dag.nodes import SDNode
 
 __all__ = ["MachineInstr", "FnSelector", "new_machine_instr"]
 
