@@ -4,7 +4,8 @@ the DAG builder's IR prepasses, then each block's DAG built and combined."""
 
 from __future__ import annotations
 
-from patterns.dag.builder import DAGBuilder, FunctionDAGs, build_dags
+from patterns.dag.builder import DAGBuilder, build_dags
+from patterns.dag.nodes import FunctionDAGs
 from patterns.dag.combine.driver import run as combine_block
 from patterns.ir.dominators import shared_dominators
 from patterns.llc.irpasses import run_ir_passes

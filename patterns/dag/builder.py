@@ -1,6 +1,6 @@
 """SelectionDAGBuilder: the SelectionDAG of each basic block of a function, built from IR as
 LLVM's SelectionDAGBuilder makes it (``DAGBuilder``; ``build_dags`` builds every block, in
-reverse post-order, and combines each as it is built when given a combiner).
+reverse post-order, and combines each as soon as it is built when given a combiner).
 
 - every IR instruction of the block becomes an ISD-style node (``ISD::ADD``, ``ISD::SETCC``,
   ``ISD::Constant``, ``ISD::LOAD``, ``ISD::INTRINSIC_WO_CHAIN`` ...; ``patterns.dag.isd``);
@@ -14,37 +14,27 @@ reverse post-order, and combines each as it is built when given a combiner).
   target calls always uniform).
 
 The IR is first prepared as llc's IR prepasses leave it (``patterns.dag.prepare``: EarlyCSE,
-dead-code removal with llc's survivors, Sink). Blocks are built and combined in reverse
-post-order; a value the combines fold to a constant or to another value, or find uniform,
-is seen that way by the blocks that read it, and a phi divergent only through its incoming
-values is recomputed from them. The known leading zero bits of each exported i32 value,
-computed after its block's combines, are recorded per function (``DAGBuilder.live_lz``;
-the exporting node is kept and counted when a rule first asks) and carried by the
-CopyFromRegs that read it (``SDNode.klz``, see ``patterns.dag.combine.known.known_lz``), a
-phi taking the minimum over its incoming values (0 for a value not built yet, e.g. over a
-back edge): llc's FunctionLoweringInfo LiveOutRegInfo / ComputePHILiveOutRegInfo, seen by
-its combines as an AssertZext. Their sign bits (SelectionDAG::ComputeNumSignBits at the
-export) are recorded the same way (``DAGBuilder.live_sb``, ``SDNode.ksb``): a value with no
-known leading zero but more than one sign bit is read through an AssertSext, which
-ComputeNumSignBits answers (the phi taking the minimum again). A value with all 32 bits
-known zero is read as the constant 0 instead (RegsForValue::getCopyFromRegs), and the
-binary ops built on it get SelectionDAG::getNode's folds (``get_node_folds``: ``x ^ 0`` is
-``x`` before any combine runs).
-
-A block's nodes are made directly (``make_node``; helpers made once per function,
+dead-code removal with llc's survivors, Sink). A value the combines of an earlier block
+fold to a constant or to another value, or find uniform, is seen that way by the blocks
+that read it, and a phi divergent only through its incoming values is recomputed from
+them. The CopyFromRegs of a value carry its known leading zeros and sign bits recorded
+where it was computed (``patterns.dag.liveout``: LiveOutRegInfo, seen by llc's combines as
+an AssertZext / AssertSext); a value with all 32 bits known zero is read as the constant 0
+instead (RegsForValue::getCopyFromRegs), and the binary ops built on it get
+SelectionDAG::getNode's folds (``get_node_folds``: ``x ^ 0`` is ``x`` before any combine
+runs). A block's nodes are made directly (``make_node``; helpers made once per function,
 ``block_builder``), and its map of constant nodes is kept for the combines
 (``take_constants``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from patterns.dag.calls import CallLowering
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import CONDCODES, const_int, ISD_OF_BINOP, ISD_OF_CAST, vt_of
 from patterns.dag.liveout import const_sign_bits, phi_lz, phi_sb, record_exports
-from patterns.dag.nodes import get_node_folds, make_node, new_node, SDNode, SelectionDAG, wrap
+from patterns.dag.nodes import FunctionDAGs, get_node_folds, make_node, new_node, SDNode, SelectionDAG, wrap
 from patterns.dag.prepare import prepare, prepare_plain
 from patterns.ir.function import Instruction
 from tdgen.errors import expected, VerifyError
@@ -55,6 +45,9 @@ _EMPTY: Final[frozenset] = frozenset()
 
 
 class DAGBuilder:
+    """The DAGs of one function's blocks: the prepasses' answers (run when made), the
+    virtual registers, the recorded live-out counts, and the block builder."""
+
     def __init__(self, fn, target, ua, dce: str = "aggressive"):
         self.fn = fn
         self.target = target
@@ -70,7 +63,7 @@ class DAGBuilder:
         self.live_lz: dict = {}
         # and their sign bits (ComputeNumSignBits), the same way
         self.live_sb: dict = {}
-        self.track_lz = False  # set by build_function_dags when it combines
+        self.track_lz = False  # set by build_dags when it combines
         if dce == "aggressive":
             prep = prepare(fn)
         else:
@@ -97,12 +90,6 @@ class DAGBuilder:
         """The phi's register file: the analysis's verdict (FunctionLoweringInfo makes a
         vector register for a value the uniformity analysis calls divergent)."""
         return bool(self.ua.is_divergent(phi))
-
-    def _temporal(self, v, block) -> bool:
-        inner = self.temporal.get(self.moved.get(v) or v.block)
-        if not inner:
-            return False
-        return not inner <= self.temporal.get(block, _EMPTY)  # (a cycle of v's not holding block)
 
     def reg_of(self, v) -> str:
         r: Any
@@ -264,7 +251,7 @@ class DAGBuilder:
                 n.ksb = ksb
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
-                    # (self._temporal: read outside a cycle with a divergent exit)
+                    # (read outside a cycle with a divergent exit: temporal divergence)
                     inner = temporal.get(moved.get(v) or v.block)
                     if inner:
                         div = not inner <= temporal.get(block, empty)
@@ -502,7 +489,7 @@ class DAGBuilder:
                             "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
                     if n is None:
                         continue
-                    src = n.source  # (_set_divergence, inline)
+                    src = n.source  # (a source's own bit, else the OR of the operands')
                     if src == "divergent":
                         n.divergent = True
                     elif src == "uniform":
@@ -554,23 +541,6 @@ class DAGBuilder:
         c = dag.node("ISD::CopyToReg", "ch", (n,), ir=ins, reg=self.reg_of(ins))
         c.divergent = n.divergent
         dag.roots.append(c)
-
-    def _set_divergence(self, n: SDNode) -> None:
-        if n.source == "divergent":
-            n.divergent = True
-        elif n.source == "uniform":
-            n.divergent = False
-        else:
-            n.divergent = any(o.divergent for o in n.ops)
-
-@dataclass
-class FunctionDAGs:
-    function: Any
-    dags: list[SelectionDAG]
-    vregs: dict
-    phis: Any = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
-    ua: Any = None  # the uniformity analysis the DAGs were built with
-
 
 def build_dags(b: DAGBuilder, combine=None) -> FunctionDAGs:
     """The DAGs of every block of ``b``'s function (source block order). Blocks are built in

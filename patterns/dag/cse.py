@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from patterns.dag.isd import ISD_OF_BINOP
+from patterns.ir.dominators import immediate_dominators
+
 # (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
 # error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
 _rev: Final[Any] = reversed
-
-from patterns.dag.isd import ISD_OF_BINOP
-from patterns.ir.dominators import immediate_dominators
 
 
 CSE_OPS: Final = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze"}

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
-# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
-_rev: Final[Any] = reversed
-
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import const_int
 from patterns.dag.sink import SinkTree
 from patterns.ir.effects import has_side_effect, SIDE_EFFECTS
+
+# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
+# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
+_rev: Final[Any] = reversed
 
 
 def live_instructions(fn, mode: str = "trivial", rep: dict | None = None) -> set:

@@ -1,15 +1,16 @@
 """The mini SelectionDAG's data: ``SDNode`` (one result with its value type, operands, chain,
 divergence bit and the scratch fields the combines use), ``SelectionDAG`` (a block's nodes
-in creation order, which is topological), the node maker the builder uses (``make_node``),
-the value-type operand (``value_type_node``), the folds SelectionDAG::getNode makes while
-nodes are made (``get_node_folds``) and the sign-normalization of a constant to its type's
-width (``wrap``).
+in creation order, which is topological), ``FunctionDAGs`` (a function's), the node maker
+the builder uses (``make_node``), the value-type operand (``value_type_node``), the folds
+SelectionDAG::getNode makes while nodes are made (``get_node_folds``) and the
+sign-normalization of a constant to its type's width (``wrap``).
 
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
 
 from patterns.dag.isd import COMMUTATIVE
@@ -241,3 +242,14 @@ def wrap(value: int, vt: str) -> int:
         if value >> (bits - 1):
             value -= 1 << bits
     return value
+
+
+@dataclass
+class FunctionDAGs:
+    """The DAGs of a function's blocks (source order), with what the selector reads beside."""
+
+    function: Any
+    dags: list[SelectionDAG]
+    vregs: dict
+    phis: Any = None  # per block: [(phi, vreg, divergent, [(incoming text, block index)])]
+    ua: Any = None  # the uniformity analysis the DAGs were built with

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
-# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
-_rev: Final[Any] = reversed
-
 from patterns.dag.cse import common_subexpressions, COMMUTATIVE_IR, CSE_OPS, value_kind, KINDS
 from patterns.dag.deadcode import drop_unselected, live_instructions, survivors_at_sink, llc_survivors
 from patterns.dag.sink import sink, SINKABLE, sinkable_call, SinkTree
 from patterns.ir.dominators import immediate_dominators
 from patterns.ir.effects import has_side_effect, SIDE_EFFECTS
 from patterns.ir.function import Function, Instruction
+
+# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
+# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
+_rev: Final[Any] = reversed
 
 
 class _Prepared:

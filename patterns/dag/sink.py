@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
-# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
-_rev: Final[Any] = reversed
-
 from patterns.dag.isd import ISD_OF_BINOP, ISD_OF_CAST
 from patterns.ir.dominators import immediate_dominators
 from patterns.ir.effects import pure_intrinsic
+
+# (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
+# error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
+_rev: Final[Any] = reversed
 
 
 SINKABLE: Final = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "select", "getelementptr"}

@@ -1,6 +1,6 @@
 """Models of llc-19's IR passes that change the integer ALU code instruction selection sees.
 
-``run_ir_passes(fn, ua, target)`` (called by ``patterns.dag.builder.build_function_dags``) runs
+``run_ir_passes(fn, ua, target)`` (called by ``patterns.pipeline.build_function_dags``) runs
 them in llc's order on the IR, in place (uses rewritten as replaceAllUsesWith leaves them,
 hoisted instructions moved, a multiply turned into an intrinsic call): UnreachableBlockElim
 (``remove_unreachable_blocks``), EarlyCSE with InstSimplify (``early_cse``),

@@ -148,7 +148,7 @@ _CONSTANT: Final = Constant
 _INSTRUCTION: Final = Instruction
 
 # (``reversed`` called through an untyped name: mypyc 2.4 stops with an internal error on
-# ``for x in reversed(lst)`` over a list it cannot type; see patterns/dag/builder.py)
+# ``for x in reversed(lst)`` over a list it cannot type; see patterns/dag/cse.py)
 _rev: Final[Any] = reversed
 
 __all__ = ["loop_strength_reduce", "claim"]

@@ -1,7 +1,7 @@
 """Instruction selection driver: DAG nodes -> machine instructions with register classes.
 
 Per function: run the uniformity analysis, build each block's SelectionDAG
-(``patterns.dag.builder.build_function_dags``, which also applies ``patterns.dag.combine``), then
+(``patterns.pipeline.build_function_dags``, which also applies ``patterns.dag.combine``), then
 select each block in LLVM's order -- SelectionDAGISel walks the node list from the end (users before operands):
 each live node is matched against the table (``patterns.select.matcher``) rows for its opcode;
 the first pattern that passes all checks emits its result DAG. Nodes a pattern covered

@@ -1,6 +1,6 @@
 """The selection loop and the machine instructions it makes: ``FnSelector`` and ``MachineInstr``.
 
-Stage job: given one function's DAGs (``patterns.dag.builder.FunctionDAGs``) and the target's
+Stage job: given one function's DAGs (``patterns.dag.nodes.FunctionDAGs``) and the target's
 matcher table, walk each block's nodes in SelectionDAGISel's order (users before
 operands), hand each live node to its opcode's custom steps and compiled selector
 (``patterns.select.isel._compile_selector``), and give the nodes no pattern covers their

@@ -67,7 +67,7 @@ def cse_map_key(opc: str, vt: str, ops, cc=None):
 
 class Ctx:
     """One combine run over a block's DAG: the worklist, the pruning list, the CSE map and
-    the DAG mutations with their worklist bookkeeping (see the module docstring)."""
+    the DAG mutations with their worklist bookkeeping (see the package docstring, patterns.dag.combine)."""
 
     # (the fields that hold values of several kinds, or are set after ``__init__``)
     consts: Any
@@ -193,7 +193,7 @@ class Ctx:
 
     def vtnode(self, vt: str) -> SDNode:
         """The VTSDNode operand carrying ``vt`` (e.g. the width of sign_extend_inreg);
-        never divergent. See ``sdag.value_type_node``."""
+        never divergent. See ``patterns.dag.nodes.value_type_node``."""
         key = ("VT", vt)
         consts = self.consts
         if consts is None:

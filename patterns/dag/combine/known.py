@@ -1,16 +1,10 @@
-"""SelectionDAG::computeKnownBits and ComputeNumSignBits over the block's nodes: known bits
-(``kb``), known leading zeros (``known_lz``, what a block exports, see
-``patterns.dag.builder``), sign bits (``sign_bits``, ``live_sign_bits``) and what a
-CopyFromReg's value is asserted to be (``copy_assert``). Recursion depth 6 like LLVM's.
-
-Memoized per node while a run lasts (``SDNode.kbc``): known bits and leading zeros without
-a depth limit, with the depth they need (the answer at every depth with room for it; when
-nothing is known, nothing is known at any depth), other answers per depth; ``invalidate``
-(``patterns.dag.combine.context``) drops the memos of a node whose operands changed.
-
-A target's nodes (computeKnownBitsForTargetNode) are answered through ``TARGET_LZ``: the
-leading zeros of a target opcode's node, registered by the target's rules
-(``patterns.dag.combine.amdgpu_rules``)."""
+"""SelectionDAG::computeKnownBits and ComputeNumSignBits over the block's nodes (depth 6 like
+LLVM's): known bits (``known_bits``), leading zeros (``known_lz``, also what a block exports:
+``patterns.dag.liveout``), sign bits (``sign_bits``, ``live_sign_bits``), what a CopyFromReg's
+value is asserted to be (``copy_assert``); a target's nodes through ``TARGET_LZ``. Memoized
+per node while a run lasts (``SDNode.kbc``): known bits and leading zeros without a depth
+limit, with the depth they need, other answers per depth; ``invalidate``
+(``patterns.dag.combine.context``) drops the memos of a node whose operands changed."""
 
 from __future__ import annotations
 
@@ -25,8 +19,7 @@ from patterns.support.knownbits import add_carry_masks, clz, const_known, Known,
 def copy_assert(n: SDNode) -> tuple[int, int]:
     """What RegsForValue::getCopyFromRegs asserts of a CopyFromReg's value: the leading
     zeros recorded for it (an AssertZext when any), else its recorded sign bits (an
-    AssertSext when more than 1) (sdag.DAGBuilder.live_lz / live_sb, counted when first
-    asked)."""
+    AssertSext when more than 1) (``patterns.dag.liveout``, counted when first asked)."""
     lz = n.klz
     if type(lz) is not int:
         lz = n.klz = known_lz(lz)
@@ -38,15 +31,9 @@ def copy_assert(n: SDNode) -> tuple[int, int]:
     return 0, sb
 
 
-# computeKnownBitsForTargetNode: the known leading zeros of a target's node (or of the
-# INTRINSIC_WO_CHAIN of a target intrinsic) by opcode, ``f(node) -> int``; the target's
-# rules add theirs (patterns.dag.combine.amdgpu_rules)
+# computeKnownBitsForTargetNode: opcode -> ``f(node) -> int``, the leading zeros of a target's
+# node (or a target intrinsic's INTRINSIC_WO_CHAIN), added by patterns.dag.combine.amdgpu_rules
 TARGET_LZ: Final[dict] = {}
-
-
-def non_negative(n: SDNode, depth: int = 0) -> bool:
-    """Known bits: the sign bit of ``n`` is zero."""
-    return known_lz(n, depth) >= 1
 
 
 def known_lz(n: SDNode, depth: int = 0) -> int:
@@ -203,7 +190,7 @@ def _lz_leaf(n: SDNode) -> int:
             return 0
         return 32 - (n.value & 0xFFFFFFFF).bit_length()
     if opc == "ISD::CopyFromReg":
-        # recorded where the value was computed (sdag.DAGBuilder.live_lz): the exporting
+        # recorded where the value was computed (patterns.dag.liveout): the exporting
         # node of that finished block until first asked, counted from depth 0 there
         k = n.klz
         if type(k) is not int:

@@ -1,13 +1,14 @@
 """The value facts the rules ask, built on known bits: haveNoCommonBitsSet (``no_common_bits``,
 with the masked-merge shape), isADDLike (``add_like``), the active bits of a multiply
-operand, isKnownNeverZero (``never_zero``) and a known-zero sign bit."""
+operand, isKnownNeverZero (``never_zero``) and a known-zero sign bit (``sign_bit_zero``,
+``non_negative``)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from patterns.dag.combine.context import Ctx, is_c, is_not, MAX_DEPTH, width
-from patterns.dag.combine.known import known_bits
+from patterns.dag.combine.known import known_bits, known_lz
 from patterns.dag.nodes import SDNode
 
 
@@ -69,6 +70,11 @@ def active_bits(v: SDNode, ctx: Ctx) -> int:
 def only_mul_users(v: SDNode, ctx: Ctx) -> bool:
     ctx.ensure_users()
     return all(u.opcode == "ISD::MUL" for u in v.users)
+
+
+def non_negative(n: SDNode, depth: int = 0) -> bool:
+    """Known bits: the sign bit of ``n`` is zero."""
+    return known_lz(n, depth) >= 1
 
 
 def sign_bit_zero(n: SDNode, ctx: Ctx) -> bool:

@@ -8,7 +8,8 @@ from typing import Any, Final
 
 from patterns.dag.combine.context import Ctx, FOLD, is_c, is_not, set_result, SHIFTS, width
 from patterns.dag.combine.demanded import demanded_root
-from patterns.dag.combine.known import known_bits, non_negative
+from patterns.dag.combine.known import known_bits
+from patterns.dag.combine.queries import non_negative
 from patterns.dag.combine.setcc import other_rules
 from patterns.dag.nodes import SDNode, wrap
 
