@@ -112,7 +112,7 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
     node count."""
     import gc
 
-    from patterns.select.isel import _FnSelector
+    from patterns.select.machine import FnSelector
     from patterns.pipeline import build_function_dags
     from tdgen.errors import Diagnostics
 
@@ -121,7 +121,7 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
         fn, ua = fresh(text, target)
         fd = build_function_dags(fn, target, ua)
         nodes = sum(len(d.nodes) for d in fd.dags)
-        sel = _FnSelector(target, table, fd)
+        sel = FnSelector(target, table, fd)
         diags = Diagnostics()
         gc.collect()
         gc.disable()
