@@ -1,9 +1,11 @@
 """The AMDGPU-specific combines and legalizations, gathered in one place to become the
-target's hooks (SITargetLowering / AMDGPUTargetLowering): the 24-bit multiply formation of
-performMulCombine (``perform_mul_combine``) and the simplification of MUL_U24 / MUL_I24
+target's hooks (SITargetLowering / AMDGPUTargetLowering): performMulCombine
+(``perform_mul_combine``: a divergent ``mul x, (y + 1)`` rewritten, the 24-bit multiply
+formed) and the simplification of MUL_U24 / MUL_I24
 (``visit_MUL24``), the combine2 bit-field extract of an and of a shift (``sdwa_bfe``), the
 three-operand min/max (``min3_max3``), the find-first-bit nodes of the zero-undef counts
-(``FFB``, LowerCTLZ_CTTZ), and the known leading zeros of the target's nodes (a workitem
+(``FFB``, LowerCTLZ_CTTZ), a kernel argument read as a load that may be poison
+(``kernel_argument_load``), and the known leading zeros of the target's nodes (a workitem
 id's AssertZext, BFE_U32), registered in ``patterns.dag.combine.known.TARGET_LZ``, and the
 target nodes the CSE map keeps (``patterns.dag.combine.context.CSE_OTHER``) when this module
 is imported (by the driver)."""
@@ -132,6 +134,17 @@ def visit_MUL24(n: SDNode, ctx: Ctx) -> bool:
         if r:
             return True
     return False
+
+
+def kernel_argument_load(n: SDNode) -> bool:
+    """A kernel's argument read in its entry block: llc lowers it as a load from the
+    kernel-argument segment (which may be poison), where this DAG has a CopyFromReg (a
+    register copy, which is not)."""
+    a = n.ir
+    if a is None or type(a).__name__ != "Argument":
+        return False
+    fn = a.function
+    return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
 
 
 FFB: Final = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}

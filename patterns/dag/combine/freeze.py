@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from patterns.dag.combine.amdgpu_rules import kernel_argument_load
 from patterns.dag.combine.context import Ctx, DEAD, cse_map_key, SHIFTS, width
 from patterns.dag.combine.known import copy_assert, shift_amount_range
 from patterns.dag.nodes import SDNode
@@ -23,17 +24,6 @@ _NO_NEW_POISON: Final = frozenset({
     "ISD::SETCC"})
 _GUARANTEED_LEAVES: Final = frozenset({"ISD::Constant", "ISD::VALUETYPE", "ISD::CONDCODE", "ISD::FREEZE",
                                        "ISD::CopyFromReg"})
-
-
-def _kernel_argument_load(n: SDNode) -> bool:
-    """A kernel's argument read in its entry block: llc lowers it as a load from the
-    kernel-argument segment (which may be poison), where this DAG has a CopyFromReg (a
-    register copy, which is not)."""
-    a = n.ir
-    if a is None or type(a).__name__ != "Argument":
-        return False
-    fn = a.function
-    return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
 
 
 def _asserted_copy(n: SDNode) -> bool:
@@ -59,7 +49,7 @@ def _not_poison(n: SDNode, ctx: Ctx | None, depth: int = 0) -> bool:
     opc = n.opcode
     if opc in _GUARANTEED_LEAVES:
         if opc == "ISD::CopyFromReg":
-            return not _kernel_argument_load(n) and not _asserted_copy(n)
+            return not kernel_argument_load(n) and not _asserted_copy(n)
         return opc != "ISD::Constant" or type(n.value) is int
     if depth >= 6 or _can_create_poison(n, ctx):
         return False
