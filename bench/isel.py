@@ -113,7 +113,7 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
     import gc
 
     from patterns.select.machine import FnSelector
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
     from tdgen.errors import Diagnostics
 
     times, nodes = [], 0
@@ -143,14 +143,16 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     classification), building the block DAGs and combining them."""
     import gc
 
-    from patterns.dag import combine
+    from patterns.dag.combine.driver import run as combine_block
     from patterns.ir.cfg import reverse_post_order
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.select.isel import select_function
     from patterns.select.matcher import build_table
     from patterns.select.mir import print_function
-    from patterns.dag.builder import _Builder, build_function_dags, shared_dominators
+    from patterns.dag.builder import DAGBuilder
+    from patterns.ir.dominators import shared_dominators
+    from patterns.pipeline import build_function_dags
     from tdgen.target_cache import load_target as cached_target
 
     from patterns.llc.irpasses import run_ir_passes
@@ -180,13 +182,13 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
             with shared_dominators(fn):  # (as build_function_dags: one dominator tree, built here)
                 ua = run_ir_passes(fn, ua, target)  # (with the uniformity analyses it makes)
                 t0 = lap("  IR passes (irpasses)", t0)
-                b = _Builder(fn, target, ua)
+                b = DAGBuilder(fn, target, ua)
                 t0 = lap("  IR prepasses", t0)
             build = b.block_builder()
             dags = [build(blk) for blk in reverse_post_order(fn)]
             t0 = lap("  block DAGs", t0)
             for d in dags:
-                combine.run(d, target)
+                combine_block(d, target)
             lap("  combines", t0)
         finally:
             gc.enable()

@@ -54,7 +54,7 @@ def dags(path):
     and use counts), whether or not the function can be selected."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
     from tdgen.commands.common import load_isel_target
 
     target = load_isel_target("amdgpu")

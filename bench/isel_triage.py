@@ -6,7 +6,7 @@ multisets from testkit.llc.compare_with_llc) and prints the agreement rate, then
 disagreeing kernel's multiset difference and a tally of the opcodes that differ (which
 side has them extra), so the largest causes can be attacked first.
 
-``--without FN`` replaces the combine step ``patterns.dag.combine.FN`` by a no-op for the run
+``--without FN`` replaces the combine step ``FN`` of patterns.dag.combine by a no-op for the run
 (to measure a proposed removal before the combine's owner makes it).
 
 ``--pass-cause`` runs ``llc-19 -print-after-all`` on every disagreeing kernel and names
@@ -50,8 +50,9 @@ def main(argv=None) -> int:
     ap.add_argument("--ir-cause", action="store_true")
     ap.add_argument("--pass-cause", action="store_true")
     ap.add_argument("--without", action="append", default=[], metavar="FN",
-                    help="measure a proposed combine removal: replace patterns.dag.combine.FN (a step "
-                         "returning whether it changed the DAG, e.g. _reassociate_scalar) by a no-op")
+                    help="measure a proposed combine removal: replace FN of patterns.dag.combine (a step "
+                         "returning whether it changed the DAG, e.g. reassociate_scalar) by a no-op "
+                         "in every module of the package that reads it")
     ap.add_argument("--opcode-overlap", type=int, metavar="OPS", default=0,
                     help="instead: one kernel of OPS operations (bench/isel.py's, seed --seed) and the "
                          "share of llc's modeled opcodes we select too (multiset overlap)")
@@ -60,12 +61,19 @@ def main(argv=None) -> int:
     if args.opcode_overlap:
         return opcode_overlap(args.seed, args.opcode_overlap)
     if args.without:
-        import patterns.dag.combine as combine
+        import importlib
+        import pkgutil
 
+        import patterns.dag.combine
+
+        mods = [importlib.import_module(f"patterns.dag.combine.{m.name}")
+                for m in pkgutil.iter_modules(patterns.dag.combine.__path__)]
         for name in args.without:
-            if not callable(getattr(combine, name, None)):
+            holders = [m for m in mods if callable(getattr(m, name, None))]
+            if not holders:
                 ap.error(f"--without: expected a function of patterns.dag.combine, found {name!r}")
-            setattr(combine, name, lambda *_a, **_k: False)
+            for m in holders:
+                setattr(m, name, lambda *_a, **_k: False)
 
     import shutil
     from testkit.iselgen import generate_isel_kernel

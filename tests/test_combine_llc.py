@@ -32,7 +32,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
 - SimplifySetCC: ``(x ^ y) != y`` -> ``x != 0`` and ``(x - y) == y`` -> ``x == y << 1``;
   ``~x > C`` -> ``x < ~C`` and ``~x < ~y`` -> ``y < x`` (no s_xnor_b32 for a not whose xor
   the compare reads then).
-- The worklist order (patterns/dag/combine.py's driver, DAGCombiner::Run): xor/not chains whose
+- The worklist order (patterns/dag/combine/driver.py, DAGCombiner::Run): xor/not chains whose
   final form depends on which node is combined first, and a fold only the second
   DAGCombiner run (after legalization) reaches.
 - SITargetLowering::performAndCombine (after legalization): ``and (srl x, c), mask`` with an
@@ -496,10 +496,10 @@ def test_sub_of_add_constant_folds_like_llc(tmp_path):
 
 def _phi_copies(amdgpu, text: str):
     """(function, block, IR name) -> known leading zeros of each CopyFromReg."""
-    from patterns.dag.combine import _known_lz
+    from patterns.dag.combine.known import known_lz
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
 
     out = {}
     for fn in parse_module(text, "k.ll").functions:
@@ -509,7 +509,7 @@ def _phi_copies(amdgpu, text: str):
         for dag in fd.dags:
             for n in dag.nodes:
                 if n.opcode == "ISD::CopyFromReg" and getattr(n.ir, "name", None):
-                    out[(fn.name, dag.block.name, n.ir.name)] = _known_lz(n)
+                    out[(fn.name, dag.block.name, n.ir.name)] = known_lz(n)
     return out
 
 
@@ -525,7 +525,7 @@ def test_live_out_known_zeros(amdgpu):
     # without combining nothing is recorded (llc records after its combines)
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
 
     fn = next(f for f in parse_module(_LIVEOUT, "k.ll").functions if f.name == "phi_lz")
     fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu), combine=False)
@@ -544,10 +544,10 @@ def test_live_out_state_is_per_function(amdgpu):
 
 
 def test_demanded_bits_shortcuts_change_nothing(amdgpu):
-    """The shortcuts of patterns.dag.combine._demanded_root / _sdb (roots and operands passed
+    """The shortcuts of patterns.dag.combine.demanded.demanded_root / sdb (roots and operands passed
     over where SimplifyDemandedBits cannot change anything) give the same selections as
     running it everywhere, on generated kernels with and without constants."""
-    from patterns.dag import combine
+    from patterns.dag.combine.demanded import SDB_SHORTCUTS
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from testkit.iselgen import generate_isel_kernel
@@ -565,11 +565,11 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
     texts += [generate_isel_kernel(s, 60, constants=True) for s in (2036, 2131, 2160, 2199)]
     texts += [generate_isel_kernel(s, 60, constants=c) for s in range(12) for c in (False, True)]
     with_shortcuts = [mir(t) for t in texts]
-    combine._SDB_SHORTCUTS[0] = False
+    SDB_SHORTCUTS[0] = False
     try:
         without = [mir(t) for t in texts]
     finally:
-        combine._SDB_SHORTCUTS[0] = True
+        SDB_SHORTCUTS[0] = True
     assert with_shortcuts == without
 
 
@@ -599,31 +599,40 @@ def test_known_bits_memo_is_exact(amdgpu, request):
     """patterns.dag.combine memoizes computeKnownBits per node (the answer without a depth
     limit and the depth it needs, or the answer at one depth) and drops the memo when
     the DAG below changes: every answer equals a fresh depth-limited computation. And no
-    run reaches the visit limit. (It replaces ``combine._kb``: run as plain Python.)"""
+    run reaches the visit limit. (It replaces ``known_bits`` in every module of the
+    package that reads it: run as plain Python.)"""
     from conftest import run_pure_python
 
     if run_pure_python(request):
         return
-    from patterns.dag import combine
+    import importlib
+    import pkgutil
+
+    import patterns.dag.combine
+    from patterns.dag.combine import driver, known, known_ops
+    from patterns.dag.combine.context import width
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.support.knownbits import Known, const_known
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
 
     def fresh(n, depth):
-        bits = combine._width(n.vt)
+        bits = width(n.vt)
         if n.opcode == "ISD::Constant" and isinstance(n.value, int) and bits:
             return const_known(n.value & ((1 << bits) - 1), bits)
         if depth >= 6 or not bits:
             return Known(0, 0, bits or 1)
-        if n.opcode in combine._KB_BINOPS and len(n.ops) == 2:
-            return combine._kb_binop(n.opcode, bits, fresh(n.ops[0], depth + 1), fresh(n.ops[1], depth + 1))
+        if n.opcode in known_ops.KB_BINOPS and len(n.ops) == 2:
+            return known_ops.kb_binop(n.opcode, bits, fresh(n.ops[0], depth + 1), fresh(n.ops[1], depth + 1))
         if n.opcode == "ISD::SELECT" and len(n.ops) == 3:
             return fresh(n.ops[1], depth + 1).intersect(fresh(n.ops[2], depth + 1))
-        return combine._kb_leaf(n, n.opcode, bits)
+        return known.kb_leaf(n, n.opcode, bits)
 
-    memo = combine._kb
+    memo = known.known_bits
+    readers = [m for m in (importlib.import_module(f"patterns.dag.combine.{i.name}")
+                           for i in pkgutil.iter_modules(patterns.dag.combine.__path__))
+               if getattr(m, "known_bits", None) is memo]
     checked = []
 
     def checking(n, ctx, depth=0):
@@ -633,14 +642,16 @@ def test_known_bits_memo_is_exact(amdgpu, request):
         checked.append(1)
         return k
 
-    hits = combine.STATS["visit_limit_hit"]
-    combine._kb = checking
+    hits = driver.STATS["visit_limit_hit"]
+    for m in readers:
+        m.known_bits = checking
     try:
         for seed in range(16):
             text = generate_isel_kernel(seed, 60, constants=bool(seed % 2))
             fn = parse_module(text, "k.ll").functions[0]
             build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
     finally:
-        combine._kb = memo
+        for m in readers:
+            m.known_bits = memo
     assert len(checked) > 1000
-    assert combine.STATS["visit_limit_hit"] == hits
+    assert driver.STATS["visit_limit_hit"] == hits

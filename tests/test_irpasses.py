@@ -323,7 +323,7 @@ def _live_text(fn) -> str:
     leaves them to selection's dead-code removal, and neither changes what is selected."""
     from patterns.ir.core import Instruction
     from patterns.ir.printer import function_text
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     uses: dict = {}
     for b in fn.blocks:
@@ -332,7 +332,7 @@ def _live_text(fn) -> str:
                 if isinstance(o, Instruction):
                     uses[o] = uses.get(o, 0) + 1
     work = [i for b in fn.blocks for i in b.instructions
-            if i.name is not None and not uses.get(i) and not _has_side_effect(i)]
+            if i.name is not None and not uses.get(i) and not has_side_effect(i)]
     dead = set()
     while work:
         d = work.pop()
@@ -342,7 +342,7 @@ def _live_text(fn) -> str:
         for o in d.operands:
             if isinstance(o, Instruction):
                 uses[o] -= 1
-                if not uses[o] and o.name is not None and not _has_side_effect(o):
+                if not uses[o] and o.name is not None and not has_side_effect(o):
                     work.append(o)
     for b in fn.blocks:
         b.instructions[:] = [i for i in b.instructions if i not in dead]
@@ -754,7 +754,7 @@ def _dom_tree_listing(fn) -> list[str]:
     """Our dominator tree of ``fn`` as ``opt -passes='print<domtree>'`` lists it: a
     preorder walk, each block as ``[level] %name``, children in our order."""
     from patterns.llc.irpasses import _dom_tree
-    from patterns.dag.builder import immediate_dominators
+    from patterns.ir.dominators import immediate_dominators
 
     kids = _dom_tree(fn, immediate_dominators(fn))[0]
     out, work = [], [(fn.blocks[0], 1)]

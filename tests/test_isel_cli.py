@@ -307,7 +307,7 @@ def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
     from it is a real bug and must surface, not turn the intrinsic into 'follows'."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 
     target = load_target("amdgpu")

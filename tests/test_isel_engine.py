@@ -136,7 +136,7 @@ def test_lowering_map_turns_intrinsic_into_target_node():
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.select.isel import select_function
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 
     t = load_target("dslike")
@@ -216,7 +216,7 @@ def test_sext_inreg_forms_agree_with_llc():
 def test_sext_inreg_node_has_uniform_vt_operand():
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 
     t = load_target("amdgpu")

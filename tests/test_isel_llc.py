@@ -16,10 +16,10 @@ must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-i
   builder, IR passes, combines or matcher fails the test. Full agreement is the goal, not
   yet met: the remaining differences are mostly llc's LoopStrengthReduce (patterns/llc/lsr.py
   models one case of it) and combines not modeled or modeled in another order within a
-  visit (see patterns/llc/irpasses.py and patterns/dag/combine.py); ``python
+  visit (see patterns/llc/irpasses.py and patterns/dag/combine/); ``python
   bench/isel_triage.py --count 500 [--constants] [--ir-cause] [--pass-cause]`` lists them
   with the IR passes involved.
-- ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.dag.builder.sink_placement).
+- ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.dag.sink.sink_placement).
 """
 
 from __future__ import annotations
@@ -186,7 +186,7 @@ declare i32 @llvm.abs.i32(i32, i1)
 # Single-op kernels known to differ from llc, with the reason (the test also checks they
 # still differ, so the list shrinks when the model grows). The uniform bit-field
 # extracts (s_bfe_u32/s_bfe_i32) agree since the SelectS_BFE CustomSelect models them;
-# bfe_i32_mu_d agrees since the select-time BFE left patterns/dag/combine.py.
+# bfe_i32_mu_d agrees since the select-time BFE left patterns/dag/combine/.
 KNOWN_DIFFERENT: dict[str, str] = {}
 
 
@@ -260,7 +260,8 @@ def test_sinking_matches_llc(amdgpu):
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
     from patterns.ir.core import parse_module
     from testkit.llc import compare_with_llc
-    from patterns.dag.builder import live_instructions, sink_placement
+    from patterns.dag.deadcode import live_instructions
+    from patterns.dag.sink import sink_placement
 
     llc = require("llc-19")
     fn = parse_module(_SINK_KERNEL, "sink.ll").functions[-1]
@@ -988,13 +989,15 @@ _SURVIVOR_SEEDS = [(140, False), (331, True), (39, True), (12, False), (33, Fals
 @pytest.mark.parametrize("seed,constants", _SURVIVOR_SEEDS)
 def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     """The dead instructions llc still has when Sink runs (EarlyCSE's three walks, LICM,
-    CodeGenPrepare: patterns.dag.builder._llc_survivors) are the ones llc's IR shows, and the
+    CodeGenPrepare: patterns.dag.deadcode.survivors_at_sink) are the ones llc's IR shows, and the
     selection that reads them agrees."""
     from patterns.ir.core import parse_module
     from patterns.llc.irpasses import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from testkit.llc import compare_with_llc
-    from patterns.dag.builder import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
+    from patterns.dag.cse import common_subexpressions
+    from patterns.dag.deadcode import live_instructions, llc_survivors
+    from patterns.ir.dominators import immediate_dominators
 
     llc = require("llc-19")
     text = generate_isel_kernel(seed, 30, name=f"k{seed}", constants=constants)
@@ -1061,7 +1064,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import run_ir_passes
     from testkit.llc import compare_with_llc
-    from patterns.dag.builder import shared_dominators
+    from patterns.ir.dominators import shared_dominators
 
     llc = require("llc-19")
     r = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=codegenprepare", "-", "-o", "-"],

@@ -144,7 +144,7 @@ def test_factored_matcher_agrees_with_interpreter_on_every_node(amdgpu, multiply
     from patterns.ir.core import parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
 
     table = build_table(amdgpu, multiply=multiply, same_root=same_root)
     ref = _interpreted(table)

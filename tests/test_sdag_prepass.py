@@ -3,15 +3,15 @@
 - Sink placement: the incremental sweeps (only instructions whose own or a user's block
   changed are re-evaluated) against the literal pass that re-evaluates everything every
   sweep, on generated kernels with loops and divergent branches.
-- The fused prepass the DAG builder runs (``_prepare``: CSE, dead-code removal and Sink
+- The fused prepass the DAG builder runs (``prepare``: CSE, dead-code removal and Sink
   in one go, Sink evaluating candidates only) against the separate passes
-  (``_prepare_plain``): same representatives, live set, placement, moved instructions
+  (``prepare_plain``): same representatives, live set, placement, moved instructions
   and values used outside their block, on isel kernels and on kernels with dead code.
-- Combining: after ``combine.run`` a block's DAG that was re-sorted is a fixed point of
+- Combining: after ``patterns.dag.combine.driver.run`` a block's DAG that was re-sorted is a fixed point of
   the re-sort (order, ids, use counts, divergence bits), which checks the shortcut that
   skips the last re-sort when the last pass changed nothing; and running the combines
   once more with the pass bookkeeping reset finds nothing left to fold.
-- ``_wrap`` (cached integer widths) against the arithmetic definition.
+- ``wrap`` (cached integer widths) against the arithmetic definition.
 - One dominator tree per function: inside ``shared_dominators`` the IR passes and the
   prepasses get the tree built on entry, and a new one once the CFG changes.
 - The constants map the builder offers the combines (``SelectionDAG.take_constants``)
@@ -25,12 +25,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patterns.dag import combine
+from patterns.dag.combine.context import Ctx
+from patterns.dag.combine.driver import resort, visit
 from patterns.uniformity.analysis import analyze
 from patterns.ir.core import parse_module
 from testkit.iselgen import generate_isel_kernel
-from patterns.dag.builder import (NODE_FIELDS, _prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
-                           immediate_dominators, live_instructions, shared_dominators)
+from patterns.dag.cse import common_subexpressions
+from patterns.dag.deadcode import live_instructions
+from patterns.dag.nodes import NODE_FIELDS, wrap
+from patterns.dag.prepare import prepare, prepare_plain
+from patterns.dag.sink import sink
+from patterns.ir.dominators import immediate_dominators, shared_dominators
+from patterns.pipeline import build_function_dags
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +63,8 @@ def test_incremental_sink_matches_the_literal_pass():
         fn = _fn(text)
         rep = common_subexpressions(fn)
         live = live_instructions(fn, "aggressive", rep)
-        fast, fast_home = _sink(fn, live, rep)
-        slow, slow_home = _sink(fn, live, rep, incremental=False)
+        fast, fast_home = sink(fn, live, rep)
+        slow, slow_home = sink(fn, live, rep, incremental=False)
         assert {b.name: [i.name for i in v] for b, v in fast.items()} == \
                {b.name: [i.name for i in v] for b, v in slow.items()}, seed
         assert fast_home == slow_home, seed
@@ -77,7 +83,7 @@ def test_fused_prepass_matches_the_separate_passes():
         for fn in parse_module(text, "k.ll").functions:
             if fn.is_declaration:
                 continue
-            fast, slow = _prepare(fn), _prepare_plain(fn)
+            fast, slow = prepare(fn), prepare_plain(fn)
             assert fast.rep == slow.rep
             assert fast.live == slow.live
             assert {b.name: list(v) for b, v in fast.placed.items()} == {b.name: list(v) for b, v in slow.placed.items()}
@@ -106,7 +112,7 @@ def test_combined_dags_are_resort_fixed_points(amdgpu):
                 continue
             touched += _state(before) != _state(dag)
             got = _state(dag)
-            combine._resort(dag)
+            resort(dag)
             assert _state(dag) == got, (seed, dag.block.name)
     assert touched > blocks // 4  # combines did fire in many blocks
 
@@ -117,8 +123,8 @@ def test_combining_again_finds_nothing(amdgpu):
         fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
         for dag in fd.dags:
             got = _state(dag)
-            ctx = combine._Ctx(dag, amdgpu)
-            fired = [n.label() for n in reversed(list(dag.nodes)) if combine._visit(n, ctx)]
+            ctx = Ctx(dag, amdgpu)
+            fired = [n.label() for n in reversed(list(dag.nodes)) if visit(n, ctx)]
             assert not fired, (seed, fired)
             assert _state(dag)[: len(got)] == got
 
@@ -130,8 +136,8 @@ def test_wrap_is_sign_normalisation(value, vt):
     expect = value % (1 << bits)
     if expect >= 1 << (bits - 1):
         expect -= 1 << bits
-    assert _wrap(value, vt) == expect
-    assert _wrap(value, vt) == _wrap(value, vt)  # cached width path
+    assert wrap(value, vt) == expect
+    assert wrap(value, vt) == wrap(value, vt)  # cached width path
 
 
 # %v is stuck in the entry block on the first sweep (its user %u sits in the loop), and
@@ -175,7 +181,7 @@ def test_sink_second_sweep_agrees_with_opt(tmp_path):
     rep = common_subexpressions(fn)
     live = live_instructions(fn, "aggressive", rep)
     for incremental in (True, False):
-        place, _home = _sink(fn, live, rep, incremental=incremental)
+        place, _home = sink(fn, live, rep, incremental=incremental)
         got = {b.name: [i.name for i in v if i.name] for b, v in place.items()}
         assert got == expect, incremental
 
@@ -206,12 +212,12 @@ def test_builder_hands_over_its_constants_map(amdgpu):
     combines) is what scanning the block's nodes gives; it is handed over once, and not
     at all once nodes were added."""
     from patterns.ir.cfg import reverse_post_order
-    from patterns.dag.builder import _Builder
+    from patterns.dag.builder import DAGBuilder
 
     handed = 0
     for seed, text in _kernels(20):
         fn = _fn(text)
-        build = _Builder(fn, amdgpu, analyze(fn, amdgpu)).block_builder()
+        build = DAGBuilder(fn, amdgpu, analyze(fn, amdgpu)).block_builder()
         for blk in reverse_post_order(fn):
             dag = build(blk)
             scan: dict = {}
@@ -224,16 +230,17 @@ def test_builder_hands_over_its_constants_map(amdgpu):
             handed += bool(consts)
     assert handed > 30
     fn = _fn(generate_isel_kernel(1, 60))
-    dag = _Builder(fn, amdgpu, analyze(fn, amdgpu)).build_block(fn.blocks[0])
+    dag = DAGBuilder(fn, amdgpu, analyze(fn, amdgpu)).build_block(fn.blocks[0])
     dag.node("ISD::Constant", "i32", value=12345)
     assert dag.take_constants() is None
 
 
 def test_built_nodes_have_every_field(amdgpu):
-    """The block builder makes its nodes inline (``_mk`` written out): every node of the
+    """The block builder makes its nodes inline (``make_node`` written out): every node of the
     built, combined blocks has every field set, the builder's live phis per block are
     the block's, and ``SelectionDAG.node`` sets the fields ``SDNode(...)`` does."""
-    from patterns.dag.builder import SDNode, SelectionDAG, _Builder
+    from patterns.dag.builder import DAGBuilder
+    from patterns.dag.nodes import SDNode, SelectionDAG
 
     seen: set = set()
     for seed, text in _kernels(12):
@@ -245,7 +252,7 @@ def test_built_nodes_have_every_field(amdgpu):
                     getattr(n, slot)  # (raises for a field never set)
                 seen.add(n.opcode)
         fn = _fn(text)
-        b = _Builder(fn, amdgpu, analyze(fn, amdgpu))
+        b = DAGBuilder(fn, amdgpu, analyze(fn, amdgpu))
         build = b.block_builder()
         for blk in fn.blocks:
             build(blk)
@@ -263,11 +270,11 @@ def test_built_nodes_have_every_field(amdgpu):
 
 
 def test_fast_node_constructor_matches_the_class():
-    """The builder's ``_mk`` sets every field as ``SDNode(...)`` does."""
-    from patterns.dag.builder import SDNode, _mk
+    """The builder's ``make_node`` sets every field as ``SDNode(...)`` does."""
+    from patterns.dag.nodes import SDNode, make_node
 
     a = SDNode(0, "ISD::EntryToken", "ch")
     ref = SDNode(7, "ISD::ADD", "i32", [a, a], ir="v", block="b")
-    got = _mk(7, "ISD::ADD", "i32", [a, a], "v", "b")
+    got = make_node(7, "ISD::ADD", "i32", [a, a], "v", "b")
     for slot in NODE_FIELDS:
         assert getattr(got, slot) == getattr(ref, slot), slot

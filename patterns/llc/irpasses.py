@@ -1,6 +1,6 @@
 """Models of llc-19's IR passes that change the integer ALU code instruction selection sees.
 
-``run_ir_passes(fn, ua, target)`` (called by ``patterns.dag.builder.build_function_dags``) runs
+``run_ir_passes(fn, ua, target)`` (called by ``patterns.pipeline.build_function_dags``) runs
 them in llc's order on the IR, in place (uses rewritten as replaceAllUsesWith leaves them,
 hoisted instructions moved, a multiply turned into an intrinsic call): UnreachableBlockElim
 (``remove_unreachable_blocks``), EarlyCSE with InstSimplify (``early_cse``),
@@ -55,7 +55,7 @@ it: simplifyICmpWithBinOp) or by the branch condition of the single predecessor
 (isImpliedByDomCondition).
 
 The integer intrinsics without memory effects (``llvm.ctpop``, ``bitreverse``, ``bswap``,
-``ctlz``, ``cttz``, ``abs``, ``smin``, ``smax``, ``umin``, ``umax``; ``_PURE_INTRINSICS``):
+``ctlz``, ``cttz``, ``abs``, ``smin``, ``smax``, ``umin``, ``umax``; ``patterns.ir.effects.PURE_INTRINSICS``):
 EarlyCSE takes their calls like any other value; InstSimplify's simplifyIntrinsic folds
 them (a min/max of equal operands, of a saturating constant, of a nested min/max
 sharing an operand (foldMinMaxSharedOp), or whose order ``isICmpTrue`` decides;
@@ -72,6 +72,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from patterns.ir.core import VOID, Constant, IntType
+from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Argument, Function, Instruction
 from patterns.support.knownbits import abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, \
     count_masks as _count_masks, mul_masks as _mul_masks, reverse_masks as _reverse_masks, \
@@ -463,7 +464,7 @@ class _Pass:
                 o |= hi_bits
             return (z, o), lo, hi
         if opc == "call":
-            kind = _intrinsic(v)
+            kind = pure_intrinsic(v)
             if kind is None or kind == "bswap":
                 return _NOTHING, 0, _MAX_DEPTH - 1
             ops = v.operands
@@ -705,7 +706,7 @@ class _Pass:
             return (c != 0 or or_zero) and c & (c - 1) == 0
         bo = self.binop(v)
         if bo is None:
-            kind = _intrinsic(v)
+            kind = pure_intrinsic(v)
             if kind is None or depth >= _MAX_DEPTH:
                 return False
             ops = self.ops(v)
@@ -764,19 +765,19 @@ class _Pass:
                 return t
             return None
         if opc == "call":
-            kind = _intrinsic(i)
+            kind = pure_intrinsic(i)
             if kind is not None and type(i.type) is _INT_TYPE:
                 return self.intrinsic(kind, i, ops)
         return None
 
     def call_of(self, v, kind: str):
         """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
-        if type(v) is not _INSTRUCTION or v.opcode != "call" or _intrinsic(v) != kind:
+        if type(v) is not _INSTRUCTION or v.opcode != "call" or pure_intrinsic(v) != kind:
             return None
         return self.ops(v)
 
     def intrinsic(self, kind: str, i, ops):
-        """simplifyIntrinsic for the pure integer intrinsics (``_PURE_INTRINSICS``):
+        """simplifyIntrinsic for the pure integer intrinsics (``patterns.ir.effects.PURE_INTRINSICS``):
         simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
         bits = i.type.bits
         m = (1 << bits) - 1
@@ -874,13 +875,13 @@ class _Pass:
         p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
         if type(x) is not _INSTRUCTION or x.opcode != "call":
             return None
-        kx = _intrinsic(x)
+        kx = pure_intrinsic(x)
         if kx not in _MINMAX_PRED:
             return None
         p, q = self.ops(x)
         same = self.same
         hit = same(y, p) or same(y, q)
-        if not hit and type(y) is _INSTRUCTION and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
+        if not hit and type(y) is _INSTRUCTION and y.opcode == "call" and pure_intrinsic(y) in _MINMAX_PRED:
             yp, yq = self.ops(y)
             hit = (same(yp, p) and same(yq, q)) or (same(yp, q) and same(yq, p))
         if not hit:
@@ -1680,7 +1681,7 @@ class _Pass:
 
     def _intrinsic_range(self, v, signed: bool, bits: int):
         """setLimitsForIntrinsic: (lo, hi) of an intrinsic call in the asked order, or None."""
-        kind = _intrinsic(v)
+        kind = pure_intrinsic(v)
         if kind is None:
             return None
         if kind in ("ctpop", "ctlz", "cttz"):
@@ -1873,22 +1874,9 @@ def _truth(t):
     return t
 
 
-# The integer intrinsics modeled (no memory access, not convergent: EarlyCSE's
-# SimpleValue takes their calls, InstSimplify's simplifyIntrinsic folds them)
-_PURE_INTRINSICS: Final = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
-                                     "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
 _MINMAX_PRED: Final = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
 _MINMAX_INVERSE: Final = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}
 _MINMAX_KNOWN: Final = {"smax": smax_masks, "smin": smin_masks, "umax": umax_masks, "umin": umin_masks}
-
-
-def _intrinsic(v):
-    """``ctpop`` ... ``umax`` for a call of one of ``_PURE_INTRINSICS``, else None."""
-    c = v.callee if type(v) is _INSTRUCTION else None
-    if not c or not c.startswith("llvm."):
-        return None
-    base = c.rsplit(".", 1)[0]
-    return base[5:] if base in _PURE_INTRINSICS else None
 
 
 def _saturation(kind: str, bits: int) -> int:
@@ -2022,7 +2010,7 @@ def _trivially_dead(fn: Function) -> set:
     deletes them when it reaches them, so they never become a CSE representative).
     The scan for a function whose ``_users`` lists are not known to be current
     (``_run`` reads those lists when ``fn.uses`` says they are)."""
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     used: set = set()
     add = used.add
@@ -2032,7 +2020,7 @@ def _trivially_dead(fn: Function) -> set:
                 if type(v) is _INSTRUCTION:
                     add(v)
     return {i for b in fn.blocks for i in b.instructions
-            if i.name is not None and i not in used and not _has_side_effect(i)}
+            if i.name is not None and i not in used and not has_side_effect(i)}
 
 
 def _cse_key(i, ops):
@@ -2133,7 +2121,7 @@ def _run(p: _Pass, fn) -> None:
     (an equal instruction in a dominating position would itself have been replaced, so
     at most one entry of a key dominates). A key seen in two blocks that do not dominate
     each other keeps a list."""
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     i: Instruction
     rep = p.rep
@@ -2160,7 +2148,7 @@ def _run(p: _Pass, fn) -> None:
             if i.name is None or (seeded and i in rep):
                 continue
             if use_users:
-                if i._users is None and not _has_side_effect(i):
+                if i._users is None and not has_side_effect(i):
                     continue
             elif i in dead:
                 continue
@@ -2207,7 +2195,7 @@ def _run(p: _Pass, fn) -> None:
                         rep[i] = v
                         continue
                 bo[i] = False
-                if opc not in cse_ops or (opc == "call" and _intrinsic(i) is None):
+                if opc not in cse_ops or (opc == "call" and pure_intrinsic(i) is None):
                     continue
                 if ops is None:
                     ops = [o if type(o) is not Inst or o not in rep else r(o) for o in i.operands]
@@ -2303,7 +2291,7 @@ def early_cse(fn, idom: dict | None = None, dom: tuple | None = None) -> dict:
     if not fn.blocks:
         return {}
     if idom is None:
-        from patterns.dag.builder import immediate_dominators
+        from patterns.ir.dominators import immediate_dominators
 
         idom = immediate_dominators(fn)
     users_ok = fn.uses is not None
@@ -2524,7 +2512,7 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
         return None
     if dom is None:
         if idom is None:
-            from patterns.dag.builder import immediate_dominators
+            from patterns.ir.dominators import immediate_dominators
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
@@ -2795,10 +2783,10 @@ class _LicmState:
         r = memo.get(x)
         if r is not None:
             return r
-        from patterns.dag.builder import _has_side_effect
+        from patterns.ir.effects import has_side_effect
 
         def may_die(v) -> bool:
-            return v.name is not None and v.block is not None and not _has_side_effect(v)
+            return v.name is not None and v.block is not None and not has_side_effect(v)
 
         if not may_die(x):
             memo[x] = False
@@ -3339,7 +3327,7 @@ def run_ir_passes(fn, ua=None, target=None):
     nothing changed)."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return ua
-    from patterns.dag.builder import immediate_dominators
+    from patterns.ir.dominators import immediate_dominators
 
     compat = getattr(ua, "llvm19_compat", False)
     stale = remove_unreachable_blocks(fn)  # (llc's UnreachableBlockElim comes first)
@@ -3772,7 +3760,7 @@ def _cse_moved(fn: Function, moved: list, idom: dict, dom: tuple | None = None, 
     key_of = _cse_keys()
     wanted: dict = {}
     for i in moved:
-        if i.opcode in _CSE_OPS and (i.opcode != "call" or _intrinsic(i) is not None):
+        if i.opcode in _CSE_OPS and (i.opcode != "call" or pure_intrinsic(i) is not None):
             wanted.setdefault(key_of(i, i.operands), []).append(i)
     if not wanted:
         return {}

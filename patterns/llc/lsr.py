@@ -148,7 +148,7 @@ _CONSTANT: Final = Constant
 _INSTRUCTION: Final = Instruction
 
 # (``reversed`` called through an untyped name: mypyc 2.4 stops with an internal error on
-# ``for x in reversed(lst)`` over a list it cannot type; see patterns/dag/builder.py)
+# ``for x in reversed(lst)`` over a list it cannot type; see patterns/dag/cse.py)
 _rev: Final[Any] = reversed
 
 __all__ = ["loop_strength_reduce", "claim"]
@@ -350,7 +350,7 @@ def _loops(fn, idom=None, dom=None, forest=...) -> tuple:
     if forest is ...:
         if dom is None:
             if idom is None:
-                from patterns.dag.builder import immediate_dominators
+                from patterns.ir.dominators import immediate_dominators
 
                 idom = immediate_dominators(fn)
             dom = _dom_tree(fn, idom)
@@ -1344,7 +1344,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
         from patterns.llc.irpasses import _dom_tree
 
         if idom is None:
-            from patterns.dag.builder import immediate_dominators
+            from patterns.ir.dominators import immediate_dominators
 
             idom = immediate_dominators(fn)
         dom = _dom_tree(fn, idom)
@@ -1507,12 +1507,12 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
 def _dead(fn, users: dict) -> set:
     """The instructions LLVM has deleted by now or would delete: no side effects and
     read only by such instructions (our earlier passes leave replaced code in place)."""
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     # (``users`` has an entry, never empty, for each instruction read at all; the reads
     # by dead instructions are counted off in ``gone``, for the few instructions they read)
     work = [i for b in fn.blocks for i in b.instructions
-            if i not in users and not _has_side_effect(i) and not i.is_terminator]
+            if i not in users and not has_side_effect(i) and not i.is_terminator]
     dead: set = set()
     gone: dict = {}
     while work:
@@ -1523,7 +1523,7 @@ def _dead(fn, users: dict) -> set:
         for o in d.operands:
             if type(o) is _INSTRUCTION and o not in dead:
                 n = gone[o] = gone.get(o, 0) + 1
-                if n == len(users[o]) and not _has_side_effect(o) and not o.is_terminator:
+                if n == len(users[o]) and not has_side_effect(o) and not o.is_terminator:
                     work.append(o)
     return dead
 

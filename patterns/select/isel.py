@@ -1,7 +1,7 @@
 """Instruction selection driver: DAG nodes -> machine instructions with register classes.
 
 Per function: run the uniformity analysis, build each block's SelectionDAG
-(``patterns.dag.builder.build_function_dags``, which also applies ``patterns.dag.combine``), then
+(``patterns.pipeline.build_function_dags``, which also applies ``patterns.dag.combine``), then
 select each block in LLVM's order (``patterns.select.machine.FnSelector``: SelectionDAGISel
 walks the node list from the end, users before operands): each live node is matched
 against the table (``patterns.select.matcher``) rows for its opcode; the first pattern
@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from tdgen.errors import Diagnostics
 
-from patterns.dag.builder import build_function_dags, lowering_ir_name, lowering_node, lowering_opcode
+from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
+from patterns.pipeline import build_function_dags
 from patterns.select import selgen
 from patterns.select.custom import SlotFields
 from patterns.select.machine import SELECTOR_NAMES, FnSelector

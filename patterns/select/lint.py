@@ -219,7 +219,7 @@ _PROBE_INNER = ("ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND", "ISD::OR", "ISD:
 def _probe_operands(vt: str):
     """Operand pool for probing a custom step: leaves, constants, value types, and one
     level of common binary ops over them (each a fresh node, divergence set)."""
-    from patterns.dag.builder import SDNode, value_type_node
+    from patterns.dag.nodes import SDNode, value_type_node
 
     ids = iter(range(1, 1 << 20))
 
@@ -247,7 +247,7 @@ def _probe_operands(vt: str):
 
 def _lint_custom(target, groups) -> list[Finding]:
     from patterns.select.custom import Decline, custom_steps, run_custom
-    from patterns.dag.builder import SDNode
+    from patterns.dag.nodes import SDNode
 
     out: list[Finding] = []
     steps = custom_steps(target)

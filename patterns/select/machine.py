@@ -1,6 +1,6 @@
 """The selection loop: ``FnSelector`` walks a function's DAG nodes and makes their machine instructions.
 
-Stage job: given one function's DAGs (``patterns.dag.builder.FunctionDAGs``) and the target's
+Stage job: given one function's DAGs (``patterns.dag.nodes.FunctionDAGs``) and the target's
 matcher table, walk each block's nodes in SelectionDAGISel's order (users before
 operands), hand each live node to its opcode's custom steps (``patterns.select.custom``)
 and compiled selector (``patterns.select.selgen.compile_selector``), and give the nodes
@@ -21,7 +21,8 @@ from typing import Any, Final
 from tdgen.dag import Leaf
 from tdgen.errors import Diagnostics, SpecError
 
-from patterns.dag.builder import GLUE_OPCODES, SDNode
+from patterns.dag.isd import GLUE_OPCODES
+from patterns.dag.nodes import SDNode
 from patterns.select import selgen
 from patterns.select.custom import CUR, Decline, TargetConstant, checked_custom, custom_steps, model_error
 from patterns.select.explain import cannot_select

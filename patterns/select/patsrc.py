@@ -184,7 +184,7 @@ class _Resolver:
         if _is_vt(v):
             # a value type written as a leaf (the width of sext_inreg) stands for a VTSDNode
             # operand: LLVM's CheckValueType -- the operand is an ISD::VALUETYPE node carrying
-            # ``v`` (patterns.dag.builder.value_type_node). Still a leaf for the pattern size.
+            # ``v`` (patterns.dag.nodes.value_type_node). Still a leaf for the pattern size.
             return PNode("leaf", opcode="ISD::VALUETYPE", op_name=v, vt=v)
         self.err(n.span, "a known record name", f"'{v}'", record)
         return None

@@ -60,7 +60,7 @@ SDTIntBitField32 = SDTypeProfile(
 
 AMDGPUffbh_i32 = SDNode("AMDGPUffbh_i32", "AMDGPUISD::FFBH_I32", SDTIntUnaryOp32)
 # what legalization makes of ctlz_zero_undef / cttz_zero_undef (the hardware's find-first
-# -bit, -1 for a zero input: so no known bits; patterns.dag.combine._legalize)
+# -bit, -1 for a zero input: so no known bits; patterns.dag.combine.driver._legalize)
 AMDGPUffbh_u32_impl = SDNode("AMDGPUffbh_u32_impl", "AMDGPUISD::FFBH_U32", SDTIntUnaryOp32)
 AMDGPUffbl_b32_impl = SDNode("AMDGPUffbl_b32_impl", "AMDGPUISD::FFBL_B32", SDTIntUnaryOp32)
 AMDGPUbfe_u32 = SDNode("AMDGPUbfe_u32", "AMDGPUISD::BFE_U32", SDTIntBitField32)
@@ -190,7 +190,7 @@ PATTERNS = (
     # instruction (a uniform count stays s_bcnt1 + the add)
     Pat("(i32 (add (i32 (DivergentUnaryFrag<ctpop> i32:$popcnt)), i32:$val))", "(V_BCNT_U32_B32_e64 $popcnt, $val)"),
     Pat("(i32 (DivergentUnaryFrag<abs> i32:$src))", "(V_MAX_I32_e64 $src, (V_SUB_U32_e64 (i32 0), $src, 0))"),
-    # legalization expands i32 abs to smax(x, 0 - x) (patterns.dag.combine._legalize_abs): a
+    # legalization expands i32 abs to smax(x, 0 - x) (patterns.dag.combine.driver._legalize_abs): a
     # uniform one is s_abs_i32 again by this pattern (SOPInstructions.td has it)
     Pat("(UniformBinFrag<smax> i32:$x, (i32 (ineg i32:$x)))", "(S_ABS_I32 SReg_32:$x)"),
     # sign_extend_inreg: uniform -> the SOP1 sign extensions; divergent -> v_bfe_i32 of

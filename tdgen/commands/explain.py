@@ -47,7 +47,7 @@ def run(args) -> int:
     from patterns.select.custom import explain_custom
     from patterns.select.explain import describe_failure, divergence_path
     from patterns.select.matcher import build_table
-    from patterns.dag.builder import build_function_dags
+    from patterns.pipeline import build_function_dags
 
     target = load_isel_target(args.target)
     module = load_ir(args.file)
