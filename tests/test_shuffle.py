@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from patterns.wave import shuffle as ref
 from patterns.wave import lowering as sl
+from testkit import shuffle_ir
 from tdgen.cli import main
 from tdgen.spec import list_targets
 
@@ -223,7 +224,7 @@ def _broken(low: sl.Lowering, drop: str) -> sl.Lowering:
                                        ("bfly", "v_cndmask_b32 v5"), ("down", "v_mbcnt_hi")])
 def test_verifier_catches_broken_lowerings(mode, drop):
     wave = 64
-    ops, execs, members, ints = sl._grid(wave, sl.operands(wave), sl.mask_pairs(wave))
+    ops, execs, members, ints = sl.grid(wave, sl.operands(wave), sl.mask_pairs(wave))
     low = _broken(sl.lower_cuda(mode, 16, wave), drop)
     c = np.full(len(ops), ref.clang_c(mode, 16, wave), dtype=np.int64)
     t = sl.check_batch(low, ops, execs, members, c, 16, ints)
@@ -235,7 +236,7 @@ def test_half_wave_target_needs_the_cross_half_path():
     # the full-wave sequence run on a half-scope target is wrong for width 64
     low = sl.lower_cuda("idx", 64, 64, bpermute_wave64="full")
     low = sl.Lowering(low.mode, 64, low.c, 32, "half", "bpermute", low.asm)
-    ops, execs, members, ints = sl._grid(64, [40], sl.mask_pairs(64))
+    ops, execs, members, ints = sl.grid(64, [40], sl.mask_pairs(64))
     t = sl.check_batch(low, ops, execs, members, np.full(len(ops), low.c), 64, ints)
     assert t.failures > 0
 
@@ -260,7 +261,7 @@ def test_choose_cheapest_proven_sequence(mode, b, w, wave, kind):
        st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_chosen_sequence_matches_reference_on_random_masks(mode, b, w, exec_mask, member):
     ch = sl.choose(mode, b, w, 32)
-    ops, execs, members, ints = sl._grid(32, [b], ((exec_mask, member), (exec_mask, exec_mask)))
+    ops, execs, members, ints = sl.grid(32, [b], ((exec_mask, member), (exec_mask, exec_mask)))
     t = sl.check_batch(ch.lowering, ops, execs, members, np.full(len(ops), ref.clang_c(mode, w, 32)), w, ints)
     assert t.failures == 0, t.first.describe() if t.first else ""
 
@@ -471,8 +472,8 @@ def test_nvvm_level_c_operand_cli(capsys):
 def _ptx_function_ll(mode: str, width: int, wave: int) -> str:
     """A callable IR function (var in v0, b in v1) returning {value, pred} for shfl.sync.<mode>."""
     return "\n".join([
-        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{", *sl.lane_id_ir(wave),
-        *sl.ptx_index_ir(mode, width, wave), "  %addr = shl i32 %jj, 2",
+        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{", *shuffle_ir.lane_id_ir(wave),
+        *shuffle_ir.ptx_index_ir(mode, width, wave), "  %addr = shl i32 %jj, 2",
         "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)", "  %pz = zext i1 %p to i32",
         "  %s0 = insertvalue {i32, i32} poison, i32 %r, 0", "  %s1 = insertvalue {i32, i32} %s0, i32 %pz, 1",
         "  ret {i32, i32} %s1", "}", ""])
@@ -483,7 +484,7 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
     llc = require("llc-19")
     src = tmp_path / "f.ll"
-    src.write_text(sl.IR_DECLS + ll)
+    src.write_text(shuffle_ir.IR_DECLS + ll)
     asm = subprocess.run([llc, "-mtriple=amdgcn", f"-mcpu={cpu}", f"-mattr={attr}", str(src), "-o", "-"],
                          check=True, capture_output=True, text=True).stdout
     bodies: dict[str, str] = {}
@@ -503,13 +504,14 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
 @pytest.mark.parametrize("wave,cpu", [(64, "gfx900"), (32, "gfx1030")])
 def test_llc_compiled_ptx_formula_runs_in_wave_model_like_the_reference(wave, cpu, tmp_path):
-    from patterns.wave.model import WaveState, assemble
+    from patterns.wave.assembler import assemble
+    from patterns.wave.state import WaveState
 
     attr = "+wavefrontsize64" if wave == 64 else "+wavefrontsize32"
     ll = "".join(_ptx_function_ll(m, w, wave) for m in ref.MODES for w in ref.widths(wave))
     bodies = _llc_bodies(ll, cpu, attr, tmp_path)
     assert len(bodies) == 4 * len(ref.widths(wave))
-    ops, execs, members, ints = sl._grid(wave, sl.operands(wave), [p for p in sl.mask_pairs(wave) if p[0] == p[1]])
+    ops, execs, members, ints = sl.grid(wave, sl.operands(wave), [p for p in sl.mask_pairs(wave) if p[0] == p[1]])
     lo, _ = sl.case_values(len(ops), wave)
     for m in ref.MODES:
         for w in ref.widths(wave):
@@ -590,7 +592,7 @@ def test_choose_64_bit_moves_both_halves_and_is_proven(mode, b, w, kind, capsys)
     assert ch.proof.value_checked > 0
     # the same move without its high half fails the 64-bit proof
     half_only = sl.choose(mode, b, w, 64).lowering
-    t = sl._prove(sl.Lowering(mode, 64, half_only.c, 64, "full", kind, half_only.asm, False), b, w)
+    t = sl.prove(sl.Lowering(mode, 64, half_only.c, 64, "full", kind, half_only.asm, False), b, w)
     assert t.failures > 0 and t.first.what == "value (high half)"
     vals = ",".join(str((i << 33) | (1000 + i)) for i in range(64))
     argv = ["shuffle", mode, "--operand", str(b), "--width", str(w), "--wave", "64", "--bits", "64",

@@ -12,13 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llvm_tools import require
-from patterns.wave.model import (
-    WaveState,
-    assemble,
-    encode_swizzle_macro,
-    run_asm,
-    swizzle_source_lanes,
-)
+from patterns.wave.asm import encode_swizzle_macro
+from patterns.wave.assembler import assemble, run_asm
+from patterns.wave.execute import swizzle_source_lanes
+from patterns.wave.state import WaveState
 from tdgen.errors import ParseError, TdgenError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -285,7 +282,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
     """llvm-mc-19 encodes every offset:swizzle(...) macro; the DS word's low 16 bits are the offset."""
     import random
 
-    from patterns.wave.model import swizzle_offset_text
+    from patterns.wave.asm import swizzle_offset_text
 
     mc = require("llvm-mc-19")
     rnd = random.Random(7)
@@ -307,7 +304,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
 
 
 def test_printed_swizzle_offsets_keep_their_lane_map():
-    from patterns.wave.model import swizzle_offset_text
+    from patterns.wave.asm import swizzle_offset_text
 
     for off in list(range(0, 0x8000, 13)) + list(range(0x8000, 0x8100)):
         text = swizzle_offset_text(off)

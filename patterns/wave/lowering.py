@@ -21,8 +21,6 @@ The job of this module:
   exec/member mask set; the cheapest proven one wins (ties: the order above). For 64-bit
   values each candidate moves both halves and is proven on both (``bits=64``).
   ``prove_constant_choices`` runs ``choose`` for every constant operand and width.
-- ``ptx_index_ir``: the same index arithmetic as LLVM IR, for llc-19 to compile (tests
-  run llc's code in the wave model; the bench times llc on it).
 
 Register convention of every sequence: ``v0``/``v1`` value low/high half, ``v2`` operand
 ``b``, ``s4`` the ``c`` operand when it is a runtime value; results in ``v3``/``v4``
@@ -56,19 +54,16 @@ from functools import lru_cache
 import numpy as np
 
 from patterns.wave import shuffle as ref
-from patterns.wave.model import Code, Dpp, WaveState, _assemble_line, assemble_cached, swizzle_offset_text
+from patterns.wave.asm import swizzle_offset_text
+from patterns.wave.assembler import Code, assemble_cached
+from patterns.wave.execute import Dpp
+from patterns.wave.state import WaveState
 
 COST = {"valu": 1, "salu": 1, "dpp": 1, "lane": 2, "ds": 4, "wait": 0}
 
 V_VAR_LO, V_VAR_HI, V_OPND, V_RES_LO, V_RES_HI, V_PRED = 0, 1, 2, 3, 4, 5
 S_C = 4
 SENTINEL = 0xDEADBEEF
-
-
-def _assemble_line_cache_clear() -> None:
-    """Forget every assembled sequence (benchmarks time parsing too)."""
-    assemble_cached.cache_clear()
-    _assemble_line.cache_clear()
 
 
 def code_cost(code: Code) -> int:
@@ -232,31 +227,6 @@ def lower_hip(mode: str, width: int, wave: int, *, bits: int = 32, bpermute_wave
     L.append("s_waitcnt lgkmcnt(0)")
     return Lowering(mode, wave, ref.clang_c(mode, width, wave), bits, bpermute_wave64, "hip",
                     "\n".join(L) + "\n", has_pred=False)
-
-
-def ptx_index_ir(mode: str, width: int, wave: int) -> list[str]:
-    """The same PTX index arithmetic as LLVM IR (for llc-19 to compile): from ``%b`` and
-    the lane id ``%lane`` to the source lane ``%jj`` and the predicate ``%p`` (i1)."""
-    c = ref.clang_c(mode, width, wave)
-    seg, clamp = (c >> 8) & (wave - 1), c & (wave - 1)
-    body = {
-        "idx": [f"  %t = and i32 %bval, {~seg & (wave - 1)}", "  %j = or i32 %min, %t", "  %p = icmp ule i32 %j, %max"],
-        "up": ["  %j = sub i32 %lane, %bval", "  %p = icmp sge i32 %j, %max"],
-        "down": ["  %j = add i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
-        "bfly": ["  %j = xor i32 %lane, %bval", "  %p = icmp ule i32 %j, %max"],
-    }[mode]
-    return [f"  %bval = and i32 %b, {wave - 1}", f"  %min = and i32 %lane, {seg}",
-            f"  %max = or i32 %min, {clamp & ~seg & (wave - 1)}", *body, "  %jj = select i1 %p, i32 %j, i32 %lane"]
-
-
-def lane_id_ir(wave: int) -> list[str]:
-    """``%lane`` in LLVM IR via llvm.amdgcn.mbcnt.lo/hi."""
-    hi = ("  %lane = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)" if wave == 64 else "  %lane = add i32 %lo, 0")
-    return ["  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)", hi]
-
-
-IR_DECLS = ("declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)\ndeclare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)\n"
-            "declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)\n")
 
 
 # ---------------------------------------------------------------------------------------
@@ -488,7 +458,9 @@ def _pair_bits(wave: int, pairs: tuple) -> tuple[np.ndarray, np.ndarray]:
     return _bits([p[0] for p in pairs], wave), _bits([p[1] for p in pairs], wave)
 
 
-def _grid(wave: int, ops_list, pairs):
+def grid(wave: int, ops_list, pairs):
+    """The batch of every operand x (exec, member) mask pair: operands, exec and member
+    masks as (batch, wave) bools, and the mask pairs as integers per case."""
     pairs = tuple(pairs)
     ops = np.repeat(np.array(ops_list, dtype=np.int64), len(pairs))
     e_ints = [p[0] for p in pairs] * len(ops_list)
@@ -525,7 +497,7 @@ def verify(wave: int, *, bpermute_wave64: str = "full", kind: str = "bpermute", 
     widths = widths or ref.widths(wave)
     ops_list = operands(wave)
     pairs = mask_pairs(wave)
-    ops, execs, members, mask_ints = _grid(wave, ops_list, pairs)
+    ops, execs, members, mask_ints = grid(wave, ops_list, pairs)
     rep = VerifyReport(wave, bpermute_wave64, kind, widths, len(ops_list), len(pairs))
     tallies = {nb: Tally() for nb in bits}
     for mode in modes:
@@ -561,7 +533,7 @@ def verify_nvvm_c(wave: int, *, bpermute_wave64: str = "full", modes=ref.MODES) 
     tally = Tally()
     for mode in modes:
         low = lower(mode, wave, None, bits=32, bpermute_wave64=bpermute_wave64)
-        ops, execs, members, mask_ints = _grid(wave, ops_list, pairs)
+        ops, execs, members, mask_ints = grid(wave, ops_list, pairs)
         n = len(ops)
         cs = np.repeat(np.array(cvals, dtype=np.int64), n)
         tally.add(check_batch(low, np.tile(ops, len(cvals)), np.tile(execs, (len(cvals), 1)),
@@ -631,9 +603,10 @@ def _dpp_maps(wave: int, allow_wave_shifts: bool):
     return tuple(dpps), np.stack(maps), tuple(valid_all)
 
 
-def _prove(low: Lowering, operand: int, width: int) -> Tally:
+def prove(low: Lowering, operand: int, width: int) -> Tally:
+    """``low`` against the reference for one constant operand, on every mask pair."""
     pairs = mask_pairs(low.wave)
-    ops, execs, members, mask_ints = _grid(low.wave, [operand], pairs)
+    ops, execs, members, mask_ints = grid(low.wave, [operand], pairs)
     c = ref.clang_c(low.mode, width, low.wave)
     return check_batch(low, ops, execs, members, np.full(len(ops), c, dtype=np.int64), width, mask_ints)
 
@@ -689,13 +662,13 @@ def choose(mode: str, operand: int, width: int, wave: int, bpermute_wave64: str 
     """The cheapest sequence proven equal to ``__shfl*_sync`` for a constant operand.
 
     Every candidate, and the ds_bpermute fallback, is run against the reference on every
-    lane of every mask pair (``_prove``); the cheapest one with no mismatch wins."""
+    lane of every mask pair (``prove``); the cheapest one with no mismatch wins."""
     considered: list[tuple[str, int, str]] = []
     best: tuple[int, int, Lowering, Tally] | None = None
     cands = candidates(mode, operand, width, wave, bpermute_wave64, bits)
     fallback = lower_constant(mode, operand, width, wave, bits=bits, bpermute_wave64=bpermute_wave64)
     for order, low in enumerate(cands + [fallback]):
-        proof = _prove(low, operand, width)
+        proof = prove(low, operand, width)
         verdict = "proven" if proof.failures == 0 else f"rejected ({proof.first.describe() if proof.first else ''})"
         considered.append((low.kind, low.cost, verdict))
         if proof.failures == 0 and (best is None or (low.cost, order) < (best[0], best[1])):
