@@ -20,20 +20,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from patterns.wave import shuffle as ref  # noqa: E402
-from patterns.wave import lowering as sl  # noqa: E402
+from patterns.wave import proof  # noqa: E402
 from patterns.wave.assembler import clear_caches  # noqa: E402
 from testkit import shuffle_ir  # noqa: E402
 
 GOAL_S = 2.0
 
 
-def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, sl.VerifyReport]:
+def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, proof.VerifyReport]:
     times = []
     rep = None
     for _ in range(repeat):
         clear_caches()  # include assembling every sequence in each run
         t0 = time.perf_counter()
-        rep = sl.verify(wave, bpermute_wave64=scope)
+        rep = proof.verify(wave, bpermute_wave64=scope)
         times.append(time.perf_counter() - t0)
     assert rep is not None
     return statistics.median(times), rep

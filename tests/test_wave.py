@@ -216,6 +216,7 @@ def test_swizzle_offset_decoding_matches_llc(tmp_path):
 
 def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
     mc = require("llvm-mc-19")
+    from patterns.wave import choice
     from patterns.wave import lowering as sl
 
     jobs = []
@@ -228,7 +229,7 @@ def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
         jobs.append(("gfx900", "+wavefrontsize64", sl.lower_constant(mode, 5, 16, 64).asm))
         jobs.append(("gfx1100", "+wavefrontsize64", sl.lower_constant(mode, 37, 64, 64, bpermute_wave64="half").asm))
         jobs.append(("gfx1100", "+wavefrontsize32", sl.lower_constant(mode, 3, 8, 32).asm))
-    for ch in (sl.choose("up", 3, 16, 64), sl.choose("bfly", 16, 32, 64), sl.choose("bfly", 1, 32, 64)):
+    for ch in (choice.choose("up", 3, 16, 64), choice.choose("bfly", 16, 32, 64), choice.choose("bfly", 1, 32, 64)):
         jobs.append(("gfx900", "+wavefrontsize64", ch.lowering.asm))
     jobs.append(("gfx1100", "+wavefrontsize32", (GOLDEN / "pass" / "wave32_saveexec.s").read_text()))
     jobs.append(("gfx1100", "+wavefrontsize64", (GOLDEN / "pass" / "all_instruction_kinds.s").read_text()))

@@ -2,6 +2,8 @@
 
 ``asm`` parses wave-model assembly text, ``assembler`` checks and binds it into ``Code``,
 ``execute`` holds the instruction semantics, ``state`` the registers of a batch of waves
-(``WaveState``); ``shuffle`` is the reference semantics of CUDA/PTX/HIP shuffles and
-``lowering`` turns shuffles into wave-model sequences and proves them equal to it.
+(``WaveState``); ``shuffle`` is the reference semantics of CUDA/PTX/HIP shuffles,
+``lowering`` turns shuffles into wave-model sequences, ``proof`` proves them equal to the
+reference on every lane, and ``choice`` picks the cheapest proven sequence for a constant
+operand.
 """
