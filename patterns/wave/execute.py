@@ -39,6 +39,8 @@ import numpy as np
 
 from patterns.wave.state import MASK32, U32, WaveState, pack_mask, unpack_mask
 
+# ---------------------------------------------------------------------------------------
+# Operands after checking
 
 
 @dataclass(frozen=True)
