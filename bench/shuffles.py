@@ -20,19 +20,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from patterns.wave import shuffle as ref  # noqa: E402
-from patterns.wave import lowering as sl  # noqa: E402
+from patterns.wave import proof  # noqa: E402
+from patterns.wave.assembler import clear_caches  # noqa: E402
+from testkit import shuffle_ir  # noqa: E402
 
 GOAL_S = 2.0
 
 
-def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, sl.VerifyReport]:
+def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, proof.VerifyReport]:
     times = []
     rep = None
     for _ in range(repeat):
-        sl.assemble_cached.cache_clear()  # include assembling every sequence in each run
-        sl._assemble_line_cache_clear()
+        clear_caches()  # include assembling every sequence in each run
         t0 = time.perf_counter()
-        rep = sl.verify(wave, bpermute_wave64=scope)
+        rep = proof.verify(wave, bpermute_wave64=scope)
         times.append(time.perf_counter() - t0)
     assert rep is not None
     return statistics.median(times), rep
@@ -40,15 +41,15 @@ def time_verify(wave: int, scope: str, repeat: int) -> tuple[float, sl.VerifyRep
 
 def kernels_ll(wave: int) -> str:
     """One kernel per (mode, width): lane id, PTX index arithmetic, ds.bpermute."""
-    out = [sl.IR_DECLS]
+    out = [shuffle_ir.IR_DECLS]
     for mode in ref.MODES:
         for w in ref.widths(wave):
             out += [
                 f"define amdgpu_kernel void @shfl_{mode}_{w}(ptr addrspace(1) %out, i32 %b) {{",
-                *sl.lane_id_ir(wave),
+                *shuffle_ir.lane_id_ir(wave),
                 "  %slot = getelementptr i32, ptr addrspace(1) %out, i32 %lane",
                 "  %var = load i32, ptr addrspace(1) %slot",
-                *sl.ptx_index_ir(mode, w, wave),
+                *shuffle_ir.ptx_index_ir(mode, w, wave),
                 "  %addr = shl i32 %jj, 2",
                 "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)",
                 "  store i32 %r, ptr addrspace(1) %slot",

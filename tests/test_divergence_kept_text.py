@@ -18,13 +18,13 @@ from patterns.uniformity.printer import format_json, format_llvm  # noqa: E402
 from patterns.ir.core import parse_module  # noqa: E402
 from testkit.irgen import generate_kernel  # noqa: E402
 from tdgen.errors import TdgenError  # noqa: E402
-from tdgen.commands.divergence import _module_ir  # noqa: E402
+from tdgen.commands.divergence import module_ir  # noqa: E402
 
 
 def _outputs(module, path: str) -> tuple:
     info = analyze(module)
     whys = [[s.format() for s in info.why(i)] for fu in info.functions for i in fu.function.instructions()]
-    return format_llvm(info), format_json(info, path), _module_ir(module), whys
+    return format_llvm(info), format_json(info, path), module_ir(module), whys
 
 
 def _both(text: str, path: str) -> tuple[int, tuple, tuple]:

@@ -406,7 +406,7 @@ def test_spec_intrinsics_agree_with_rules():
     from tdgen.hw import DivergenceKind
     from tdgen.spec import load_target
 
-    from tdgen.commands.divergence import default_model
+    from patterns.uniformity.rules import default_model
 
     target = load_target("amdgpu")
     rules = default_model()  # targets/amdgpu/uniformity.py loaded on its own
@@ -424,7 +424,7 @@ def test_fast_rule_lookup_equals_fnmatch_lookup():
     spelled out in several ways, near misses and glob patterns of every shape."""
     from tdgen.hw import DivergenceKind, DivergenceRule, UniformityModel
 
-    from patterns.uniformity.analysis import first_rule
+    from patterns.uniformity.rules import first_rule
 
     model = default_model_rules()
     extra = (
@@ -446,7 +446,7 @@ def test_fast_rule_lookup_equals_fnmatch_lookup():
 
 
 def default_model_rules():
-    from tdgen.commands.divergence import default_model
+    from patterns.uniformity.rules import default_model
 
     return default_model()
 
@@ -521,7 +521,8 @@ def test_user_lists_from_the_parser_equal_the_analysis_own():
     import glob
 
     from patterns.ir import reader_direct as ir_direct
-    from patterns.uniformity.analysis import _FunctionAnalysis, _Model
+    from patterns.uniformity.analysis import FunctionAnalysis
+    from patterns.uniformity.seeds import SeedModel
     from testkit.divergence_gen import generate_cfg_module
     from testkit.irgen import generate_kernel
 
@@ -531,7 +532,7 @@ def test_user_lists_from_the_parser_equal_the_analysis_own():
     for path in sorted(glob.glob(str(root.parent.parent / "shared/corpus/llvm/**/*.ll"), recursive=True)) + \
             sorted(glob.glob(str(root / "golden/ir/pass/*.ll"))):
         texts.append(open(path).read())
-    model = _Model(None)
+    model = SeedModel(None)
     compared = entries = 0
     for text in texts:
         mod = ir_direct.build_module(text, "g.ll")
@@ -539,13 +540,13 @@ def test_user_lists_from_the_parser_equal_the_analysis_own():
             continue
         for fn in mod.definitions():
             assert fn.uses is not None
-            hinted = _FunctionAnalysis(fn, model, False)
+            hinted = FunctionAnalysis(fn, model, False)
             hinted.build()
             assert hinted.users is None  # the parser's lists (on the values) were used
             values = list(fn.args) + [i for b in fn.blocks for i in b.instructions]
             parsed = [v._users for v in values]
             uses, fn.uses = fn.uses, None
-            own = _FunctionAnalysis(fn, model, False)
+            own = FunctionAnalysis(fn, model, False)
             for v in values:  # (what the analysis must replace, not extend)
                 v._users = [v]
             own.build()  # computes the lists and stores them on the values
@@ -575,7 +576,8 @@ def test_branch_naming_one_block_twice():
     branch twice, so the analysis builds the predecessor lists itself instead of
     reversing the parser's (each predecessor once); verdicts and text equal the exact
     path's."""
-    from patterns.uniformity.analysis import _FunctionAnalysis, _Model, analyze
+    from patterns.uniformity.analysis import FunctionAnalysis, analyze
+    from patterns.uniformity.seeds import SeedModel
     from patterns.uniformity.printer import format_json, format_llvm
     from patterns.ir.core import parse_module
 
@@ -600,7 +602,7 @@ declare i32 @llvm.amdgcn.workitem.id.x()
     direct = parse_module(text, "k.ll")
     fn = direct.function("k")
     assert fn.uses is not None and fn.uses[4] is False  # the builder saw the repeated target
-    hinted = _FunctionAnalysis(fn, _Model(None), False)
+    hinted = FunctionAnalysis(fn, SeedModel(None), False)
     hinted.build()
     x = fn.block("x")
     assert [b.name for b in hinted.preds[x]] == ["y", "entry", "entry"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from patterns.uniformity.analysis import DivergenceFacts
+from patterns.uniformity.rules import DivergenceFacts
 from tdgen import target_cache
 from tdgen.errors import TdgenError
 from tdgen.paths import TARGETS

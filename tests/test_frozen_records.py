@@ -1,7 +1,7 @@
 """The hand-written record classes behave as the dataclasses they replace.
 
-``tdgen.errors.Span``, ``tdgen.hw``'s records, ``patterns.uniformity.analysis``'s ``Step`` and
-``DivergenceFacts`` and the AST classes of ``patterns.ir.core`` were dataclasses; they are
+``tdgen.errors.Span``, ``tdgen.hw``'s records, ``patterns.uniformity``'s ``Step`` (explain.py) and
+``DivergenceFacts`` (rules.py) and the AST classes of ``patterns.ir.core`` were dataclasses; they are
 written out so that a ``tdgen divergence`` run neither imports ``dataclasses`` nor
 creates ~25 dataclasses at start-up. Each is compared here with its dataclass
 declaration (kept below as the reference): constructor signature and defaults,
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from patterns.uniformity import analysis as dv
+from patterns.uniformity import explain, rules
 from patterns.ir import core as ir
 from tdgen import errors, hw
 
@@ -226,7 +226,7 @@ class Module:
 
 
 FROZEN = [(Span, errors.Span), (DivergenceRule, hw.DivergenceRule), (UniformityModel, hw.UniformityModel),
-          (WaveModel, hw.WaveModel), (Step, dv.Step), (DivergenceFacts, dv.DivergenceFacts),
+          (WaveModel, hw.WaveModel), (Step, explain.Step), (DivergenceFacts, rules.DivergenceFacts),
           (IntType, ir.IntType), (FloatType, ir.FloatType), (PtrType, ir.PtrType), (VectorType, ir.VectorType),
           (ArrayType, ir.ArrayType), (StructType, ir.StructType), (VoidType, ir.VoidType),
           (LabelType, ir.LabelType), (TokenType, ir.TokenType), (MetadataType, ir.MetadataType),

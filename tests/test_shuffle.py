@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patterns.wave import shuffle as ref
+from patterns.wave import choice, proof
 from patterns.wave import lowering as sl
+from testkit import shuffle_ir
 from tdgen.cli import main
 from tdgen.spec import list_targets
 
@@ -193,7 +195,7 @@ def test_hip_differs_from_cuda_for_out_of_range_delta():
 
 def test_exec_mask_set_covers_every_pair_of_lanes():
     for wave in (32, 64):
-        masks = [e for e, m in sl.mask_pairs(wave) if e == m]
+        masks = [e for e, m in proof.mask_pairs(wave) if e == m]
         for a in range(wave):
             for b in range(a + 1, wave):
                 combos = {((m >> a) & 1, (m >> b) & 1) for m in masks}
@@ -202,15 +204,15 @@ def test_exec_mask_set_covers_every_pair_of_lanes():
 
 @pytest.mark.parametrize("wave,scope", [(32, "full"), (64, "full"), (64, "half")])
 def test_verify_full_enumeration_passes(wave, scope):
-    rep = sl.verify(wave, bpermute_wave64=scope, bits=(32,))
+    rep = proof.verify(wave, bpermute_wave64=scope, bits=(32,))
     t = rep.by_bits[32]
     assert t.failures == 0 and rep.first is None
-    assert t.cases == 4 * len(sl.operands(wave)) * len(ref.widths(wave)) * len(sl.mask_pairs(wave))
+    assert t.cases == 4 * len(proof.operands(wave)) * len(ref.widths(wave)) * len(proof.mask_pairs(wave))
     assert t.value_checked > 0 and t.pred_checked > 0 and t.undefined_source > 0 and t.undefined_not_member > 0
 
 
 def test_verify_nvvm_runtime_c_passes():
-    t = sl.verify_nvvm_c(32)
+    t = proof.verify_nvvm_c(32)
     assert t.failures == 0 and t.value_checked > 0
 
 
@@ -223,10 +225,10 @@ def _broken(low: sl.Lowering, drop: str) -> sl.Lowering:
                                        ("bfly", "v_cndmask_b32 v5"), ("down", "v_mbcnt_hi")])
 def test_verifier_catches_broken_lowerings(mode, drop):
     wave = 64
-    ops, execs, members, ints = sl._grid(wave, sl.operands(wave), sl.mask_pairs(wave))
+    ops, execs, members, ints = proof.grid(wave, proof.operands(wave), proof.mask_pairs(wave))
     low = _broken(sl.lower_cuda(mode, 16, wave), drop)
     c = np.full(len(ops), ref.clang_c(mode, 16, wave), dtype=np.int64)
-    t = sl.check_batch(low, ops, execs, members, c, 16, ints)
+    t = proof.check_batch(low, ops, execs, members, c, 16, ints)
     assert t.failures > 0 and t.first is not None
     assert "expected" in t.first.describe()
 
@@ -235,8 +237,8 @@ def test_half_wave_target_needs_the_cross_half_path():
     # the full-wave sequence run on a half-scope target is wrong for width 64
     low = sl.lower_cuda("idx", 64, 64, bpermute_wave64="full")
     low = sl.Lowering(low.mode, 64, low.c, 32, "half", "bpermute", low.asm)
-    ops, execs, members, ints = sl._grid(64, [40], sl.mask_pairs(64))
-    t = sl.check_batch(low, ops, execs, members, np.full(len(ops), low.c), 64, ints)
+    ops, execs, members, ints = proof.grid(64, [40], proof.mask_pairs(64))
+    t = proof.check_batch(low, ops, execs, members, np.full(len(ops), low.c), 64, ints)
     assert t.failures > 0
 
 
@@ -248,7 +250,7 @@ def test_half_wave_target_needs_the_cross_half_path():
     ("bfly", 32, 64, 64, "bpermute"), ("idx", 40, 64, 64, "readlane"),
 ])
 def test_choose_cheapest_proven_sequence(mode, b, w, wave, kind):
-    ch = sl.choose(mode, b, w, wave)
+    ch = choice.choose(mode, b, w, wave)
     assert ch.lowering.kind == kind
     assert ch.proof.failures == 0
     costs = {k: c for k, c, v in ch.considered if v == "proven"}
@@ -259,9 +261,9 @@ def test_choose_cheapest_proven_sequence(mode, b, w, wave, kind):
 @given(st.sampled_from(ref.MODES), st.integers(0, 31), st.sampled_from([1, 2, 4, 8, 16, 32]),
        st.integers(0, 2**32 - 1), st.integers(0, 2**32 - 1))
 def test_chosen_sequence_matches_reference_on_random_masks(mode, b, w, exec_mask, member):
-    ch = sl.choose(mode, b, w, 32)
-    ops, execs, members, ints = sl._grid(32, [b], ((exec_mask, member), (exec_mask, exec_mask)))
-    t = sl.check_batch(ch.lowering, ops, execs, members, np.full(len(ops), ref.clang_c(mode, w, 32)), w, ints)
+    ch = choice.choose(mode, b, w, 32)
+    ops, execs, members, ints = proof.grid(32, [b], ((exec_mask, member), (exec_mask, exec_mask)))
+    t = proof.check_batch(ch.lowering, ops, execs, members, np.full(len(ops), ref.clang_c(mode, w, 32)), w, ints)
     assert t.failures == 0, t.first.describe() if t.first else ""
 
 
@@ -446,7 +448,7 @@ def test_lowering_with_per_lane_operands_and_random_masks(wave_scope, mode, data
     e, m = data.draw(st.integers(0, 2**wave - 1)), data.draw(st.integers(0, 2**wave - 1))
     ex, mem = ref.lanes_of(e, wave), ref.lanes_of(m, wave)
     low = sl.lower_cuda(mode, w, wave, bits=64, bpermute_wave64=scope)
-    t = sl.check_batch(low, b, ex, mem, np.array([ref.clang_c(mode, w, wave)]), w, [(e, m)])
+    t = proof.check_batch(low, b, ex, mem, np.array([ref.clang_c(mode, w, wave)]), w, [(e, m)])
     assert t.failures == 0, t.first.describe() if t.first else ""
 
 
@@ -471,8 +473,8 @@ def test_nvvm_level_c_operand_cli(capsys):
 def _ptx_function_ll(mode: str, width: int, wave: int) -> str:
     """A callable IR function (var in v0, b in v1) returning {value, pred} for shfl.sync.<mode>."""
     return "\n".join([
-        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{", *sl.lane_id_ir(wave),
-        *sl.ptx_index_ir(mode, width, wave), "  %addr = shl i32 %jj, 2",
+        f"define {{i32, i32}} @f_{mode}_{width}(i32 %var, i32 %b) {{", *shuffle_ir.lane_id_ir(wave),
+        *shuffle_ir.ptx_index_ir(mode, width, wave), "  %addr = shl i32 %jj, 2",
         "  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %var)", "  %pz = zext i1 %p to i32",
         "  %s0 = insertvalue {i32, i32} poison, i32 %r, 0", "  %s1 = insertvalue {i32, i32} %s0, i32 %pz, 1",
         "  ret {i32, i32} %s1", "}", ""])
@@ -483,7 +485,7 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
     llc = require("llc-19")
     src = tmp_path / "f.ll"
-    src.write_text(sl.IR_DECLS + ll)
+    src.write_text(shuffle_ir.IR_DECLS + ll)
     asm = subprocess.run([llc, "-mtriple=amdgcn", f"-mcpu={cpu}", f"-mattr={attr}", str(src), "-o", "-"],
                          check=True, capture_output=True, text=True).stdout
     bodies: dict[str, str] = {}
@@ -503,14 +505,15 @@ def _llc_bodies(ll: str, cpu: str, attr: str, tmp_path) -> dict[str, str]:
 
 @pytest.mark.parametrize("wave,cpu", [(64, "gfx900"), (32, "gfx1030")])
 def test_llc_compiled_ptx_formula_runs_in_wave_model_like_the_reference(wave, cpu, tmp_path):
-    from patterns.wave.model import WaveState, assemble
+    from patterns.wave.assembler import assemble
+    from patterns.wave.state import WaveState
 
     attr = "+wavefrontsize64" if wave == 64 else "+wavefrontsize32"
     ll = "".join(_ptx_function_ll(m, w, wave) for m in ref.MODES for w in ref.widths(wave))
     bodies = _llc_bodies(ll, cpu, attr, tmp_path)
     assert len(bodies) == 4 * len(ref.widths(wave))
-    ops, execs, members, ints = sl._grid(wave, sl.operands(wave), [p for p in sl.mask_pairs(wave) if p[0] == p[1]])
-    lo, _ = sl.case_values(len(ops), wave)
+    ops, execs, members, ints = proof.grid(wave, proof.operands(wave), [p for p in proof.mask_pairs(wave) if p[0] == p[1]])
+    lo, _ = proof.case_values(len(ops), wave)
     for m in ref.MODES:
         for w in ref.widths(wave):
             code = assemble(bodies[f"f_{m}_{w}"], f"llc:f_{m}_{w}", wave)  # LLVM's text, as printed
@@ -585,12 +588,12 @@ def test_target_wave_facts_choose_default_wave_and_scope(tmp_path, capsys):
 @pytest.mark.parametrize("mode,b,w,kind", [("up", 3, 16, "dpp"), ("idx", 3, 8, "swizzle"), ("idx", 40, 64, "readlane"),
                                            ("bfly", 32, 64, "bpermute")])
 def test_choose_64_bit_moves_both_halves_and_is_proven(mode, b, w, kind, capsys):
-    ch = sl.choose(mode, b, w, 64, bits=64)
+    ch = choice.choose(mode, b, w, 64, bits=64)
     assert ch.lowering.bits == 64 and ch.lowering.kind == kind and ch.proof.failures == 0
     assert ch.proof.value_checked > 0
     # the same move without its high half fails the 64-bit proof
-    half_only = sl.choose(mode, b, w, 64).lowering
-    t = sl._prove(sl.Lowering(mode, 64, half_only.c, 64, "full", kind, half_only.asm, False), b, w)
+    half_only = choice.choose(mode, b, w, 64).lowering
+    t = choice.prove(sl.Lowering(mode, 64, half_only.c, 64, "full", kind, half_only.asm, False), b, w)
     assert t.failures > 0 and t.first.what == "value (high half)"
     vals = ",".join(str((i << 33) | (1000 + i)) for i in range(64))
     argv = ["shuffle", mode, "--operand", str(b), "--width", str(w), "--wave", "64", "--bits", "64",
@@ -604,7 +607,7 @@ def test_choose_64_bit_moves_both_halves_and_is_proven(mode, b, w, kind, capsys)
 
 def test_verification_values_expose_wrong_lane_half_zero_and_truncation():
     for wave in (32, 64):
-        lo, hi = (v.tolist() for v in sl.lane_values(wave))
+        lo, hi = (v.tolist() for v in proof.lane_values(wave))
         every = lo + hi
         assert len(set(every)) == 2 * wave and 0 not in every and sl.SENTINEL not in every
         assert max(every) >= 1 << 31  # high bits are used

@@ -12,13 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from llvm_tools import require
-from patterns.wave.model import (
-    WaveState,
-    assemble,
-    encode_swizzle_macro,
-    run_asm,
-    swizzle_source_lanes,
-)
+from patterns.wave.asm import encode_swizzle_macro
+from patterns.wave.assembler import assemble, run_asm
+from patterns.wave.execute import swizzle_source_lanes
+from patterns.wave.state import WaveState
 from tdgen.errors import ParseError, TdgenError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,6 +216,7 @@ def test_swizzle_offset_decoding_matches_llc(tmp_path):
 
 def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
     mc = require("llvm-mc-19")
+    from patterns.wave import choice
     from patterns.wave import lowering as sl
 
     jobs = []
@@ -231,7 +229,7 @@ def test_lowered_and_golden_programs_assemble_with_llvm_mc(tmp_path):
         jobs.append(("gfx900", "+wavefrontsize64", sl.lower_constant(mode, 5, 16, 64).asm))
         jobs.append(("gfx1100", "+wavefrontsize64", sl.lower_constant(mode, 37, 64, 64, bpermute_wave64="half").asm))
         jobs.append(("gfx1100", "+wavefrontsize32", sl.lower_constant(mode, 3, 8, 32).asm))
-    for ch in (sl.choose("up", 3, 16, 64), sl.choose("bfly", 16, 32, 64), sl.choose("bfly", 1, 32, 64)):
+    for ch in (choice.choose("up", 3, 16, 64), choice.choose("bfly", 16, 32, 64), choice.choose("bfly", 1, 32, 64)):
         jobs.append(("gfx900", "+wavefrontsize64", ch.lowering.asm))
     jobs.append(("gfx1100", "+wavefrontsize32", (GOLDEN / "pass" / "wave32_saveexec.s").read_text()))
     jobs.append(("gfx1100", "+wavefrontsize64", (GOLDEN / "pass" / "all_instruction_kinds.s").read_text()))
@@ -285,7 +283,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
     """llvm-mc-19 encodes every offset:swizzle(...) macro; the DS word's low 16 bits are the offset."""
     import random
 
-    from patterns.wave.model import swizzle_offset_text
+    from patterns.wave.asm import swizzle_offset_text
 
     mc = require("llvm-mc-19")
     rnd = random.Random(7)
@@ -307,7 +305,7 @@ def test_swizzle_macro_encoder_and_printer_match_llvm_mc(tmp_path):
 
 
 def test_printed_swizzle_offsets_keep_their_lane_map():
-    from patterns.wave.model import swizzle_offset_text
+    from patterns.wave.asm import swizzle_offset_text
 
     for off in list(range(0, 0x8000, 13)) + list(range(0x8000, 0x8100)):
         text = swizzle_offset_text(off)

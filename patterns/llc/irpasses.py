@@ -2329,7 +2329,7 @@ def _move_users(fn, rep: dict) -> None:
     make them. Only a replaced value and its replacement change: a reader of the
     replaced one reads the replacement now (unless it read it as a call's callee or
     bundle operand, which the rewrite leaves), in program order, each once."""
-    from patterns.uniformity.analysis import _operand_values
+    from patterns.uniformity.analysis import operand_values
 
     Inst, Arg = Instruction, Argument
     gained: dict = {}  # replacement -> the readers it gained
@@ -2339,10 +2339,10 @@ def _move_users(fn, rep: dict) -> None:
             continue
         if type(us) is not list:
             us = [us]
-        keep = [u for u in us if any(x is r for x in _operand_values(u))]
+        keep = [u for u in us if any(x is r for x in operand_values(u))]
         r._users = None if not keep else keep[0] if len(keep) == 1 else keep
         if type(w) is Inst or type(w) is Arg:
-            new = [u for u in us if any(x is w for x in _operand_values(u))]
+            new = [u for u in us if any(x is w for x in operand_values(u))]
             if new:
                 g = gained.get(w)
                 if g is None:

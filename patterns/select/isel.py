@@ -157,7 +157,7 @@ class IselView:
     (through the target cache) on first such use."""
 
     def __init__(self, target, source=None):
-        from patterns.uniformity.analysis import DivergenceFacts
+        from patterns.uniformity.rules import DivergenceFacts
 
         self.name = target.name
         self.spec_path = getattr(target, "spec_path", "")

@@ -11,11 +11,22 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from patterns.uniformity.analysis import FunctionUniformity, UniformityInfo, _cause, _describe_value, _inst_text
 from patterns.ir.core import TERMINATORS
+from patterns.uniformity.explain import cause, describe_value
+from patterns.uniformity.results import FunctionUniformity, UniformityInfo
 
 _MARK = "  DIVERGENT: "
 _BLANK = "             "
+
+
+def _inst_text(inst: Any) -> str:
+    """The instruction text indented by two spaces (``Instruction._text``, made by the
+    first read of ``text`` unless the parser kept the source line)."""
+    t = inst._text
+    if t is None:
+        inst.text
+        t = inst._text
+    return t
 
 
 def _arg_text(a: Any) -> str:
@@ -100,7 +111,7 @@ def function_json(fu: FunctionUniformity) -> dict:
         todo = []
         cur = v
         while cur is not None and id(cur) not in chains:
-            c = _cause(fu, cur)
+            c = cause(fu, cur)
             todo.append((cur, c))
             cur = c[1] if c is not None else None
         base = chains.get(id(cur), []) if cur is not None else []
@@ -111,10 +122,10 @@ def function_json(fu: FunctionUniformity) -> dict:
 
     def add(entry: dict, v: Any, divergent: bool) -> None:
         if divergent:
-            c = _cause(fu, v)
+            c = cause(fu, v)
             assert c is not None
             step, parent = c
-            entry["cause"] = {**step.to_json(), "from": _describe_value(parent) if parent is not None else None}
+            entry["cause"] = {**step.to_json(), "from": describe_value(parent) if parent is not None else None}
             entry["why"] = chain(v)
         values.append(entry)
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from patterns.wave.model import permute_lane
+from patterns.wave.execute import permute_lane
 
 MODES = ("idx", "up", "down", "bfly")
 ALIASES = {"idx": "idx", "shfl": "idx", "up": "up", "down": "down", "bfly": "bfly", "xor": "bfly"}

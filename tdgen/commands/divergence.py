@@ -8,13 +8,10 @@ come from its spec (default amdgpu).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 from ..errors import Span, UsageError, expected
-from ..hw import UniformityModel
-from ..paths import TARGETS
 
 
 def configure(parser):
@@ -37,25 +34,12 @@ def configure(parser):
     )
 
 
-def default_model() -> UniformityModel:
-    """amdgpu's uniformity facts straight from targets/amdgpu/uniformity.py."""
-    return _load_uniformity_file(TARGETS / "amdgpu" / "uniformity.py")
-
-
-def _load_uniformity_file(path: Path) -> UniformityModel:
-    spec = importlib.util.spec_from_file_location(f"_tdgen_uniformity_{path.parent.name}", path)
-    mod = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(mod)
-    return mod.UNIFORMITY
-
-
 def load_target_facts(name: str):
-    """What the analysis needs of the target (``patterns.uniformity.analysis.DivergenceFacts``:
+    """What the analysis needs of the target (``patterns.uniformity.rules.DivergenceFacts``:
     its ``uniformity`` model and the divergence class of each intrinsic it declares),
     through the on-disk target cache: a warm run neither executes the spec nor imports
     the spec model."""
-    from patterns.uniformity.analysis import DivergenceFacts
+    from patterns.uniformity.rules import DivergenceFacts
 
     from ..target_cache import load_derived
 
@@ -109,7 +93,7 @@ def _find_value(info, spec: str):
     return hits[0]
 
 
-def _module_ir(module) -> str:
+def module_ir(module) -> str:
     """The defined functions as ``opt -S`` lays them out (header, labels, blank lines;
     function attributes and module-level entities are not reproduced)."""
     from patterns.ir.printer import function_text
@@ -156,7 +140,7 @@ def run(args) -> int:
                 out.write(f"  {i}. {s.format()}\n")
         return 0
     if args.emit_ir:
-        sys.stdout.write(_module_ir(module))
+        sys.stdout.write(module_ir(module))
         out = sys.stderr
     if args.format == "json":
         out.write(format_json(info, path))

@@ -162,6 +162,7 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
     """The per-lane outcome as a JSON-ready dict (``how``: reference|lowered|choose|hip)."""
     from patterns.wave import shuffle as ref
     from patterns.wave import lowering as sl
+    from patterns.wave.choice import choose
 
     ex = ref.lanes_of(exec_mask, wave)
     mem = ref.lanes_of(member, wave)
@@ -181,7 +182,7 @@ def evaluate(mode, wave, bits, operand, width, exec_mask, member, values, scope,
         out["result"], out["pred"] = ref.to_json_lists(res, 0, bits)
         return out
     if how == "choose":
-        choice = sl.choose(mode, operand, width, wave, scope, bits=bits)
+        choice = choose(mode, operand, width, wave, scope, bits=bits)
         low = choice.lowering
         out["choice"] = {"kind": low.kind, "cost": choice.cost, "note": low.note,
                          "considered": [{"kind": k, "cost": c, "verdict": v} for k, c, v in choice.considered],

@@ -44,7 +44,8 @@ def _tally_json(t) -> dict:
 
 
 def run(args) -> int:
-    from patterns.wave import lowering as sl
+    from patterns.wave.choice import prove_constant_choices
+    from patterns.wave.proof import nvvm_c_values, verify
 
     if args.lowering not in ("bpermute", "hip"):
         raise UsageError(None, expected("bpermute or hip", repr(args.lowering)), field="--lowering")
@@ -61,7 +62,7 @@ def run(args) -> int:
     first = None
     for wave in waves:
         t0 = time.perf_counter()
-        rep = sl.verify(wave, bpermute_wave64=scope, kind=args.lowering, nvvm_c=args.nvvm_c)
+        rep = verify(wave, bpermute_wave64=scope, kind=args.lowering, nvvm_c=args.nvvm_c)
         entry: dict = {"wave": wave, "bpermute_wave64": scope, "lowering": args.lowering,
                        "modes": 4, "operands": rep.n_operands, "widths": list(rep.widths),
                        "mask_pairs": rep.n_mask_pairs,
@@ -69,7 +70,7 @@ def run(args) -> int:
         if rep.nvvm is not None:
             entry["nvvm_c"] = _tally_json(rep.nvvm)
         if args.constant and rep.first is None:
-            entry["constant"] = sl.prove_constant_choices(wave, scope).as_json()
+            entry["constant"] = prove_constant_choices(wave, scope).as_json()
         dt = time.perf_counter() - t0
         if args.time:
             entry["seconds"] = round(dt, 3)
@@ -85,7 +86,7 @@ def run(args) -> int:
                           f"{t.inactive_checked} inactive lanes checked unwritten; {t.failures} mismatching lanes\n")
             if rep.nvvm is not None:
                 t = rep.nvvm
-                out.write(f"  runtime c ({len(sl.nvvm_c_values(wave))} segmask/clamp values): {t.cases} cases: "
+                out.write(f"  runtime c ({len(nvvm_c_values(wave))} segmask/clamp values): {t.cases} cases: "
                           f"{t.value_checked} values and {t.pred_checked} predicates compared; "
                           f"{t.failures} mismatching lanes\n")
             if "constant" in entry:
