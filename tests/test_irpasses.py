@@ -291,7 +291,7 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
 
     from patterns.ir.core import Instruction, parse_module
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import _MAX_DEPTH, _Pass
+    from patterns.llc.irpasses import _MAX_DEPTH, known_bits, new_simplify_query, num_sign_bits
 
     fn = next(f for f in parse_module(generate_isel_kernel(11, 400, constants=True), "k.ll").functions
               if not f.is_declaration)
@@ -301,14 +301,14 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
     queries = [(v, d) for v in values for d in range(_MAX_DEPTH + 1)]
     rng = random.Random(5)
     rng.shuffle(queries)
-    memo = _Pass(fn, None, {})
+    memo = new_simplify_query(fn, None, {})
     differing_depths = 0
     for v, d in queries[:1500]:
-        fresh_k = _Pass(fn, None, {}).known(v, d)
-        fresh_s = _Pass(fn, None, {}).sign_bits(v, d)
-        assert memo.known(v, d) == fresh_k, (v.name, d)
-        assert memo.sign_bits(v, d) == fresh_s, (v.name, d)
-        if fresh_k != _Pass(fn, None, {}).known(v, 0):
+        fresh_k = known_bits(new_simplify_query(fn, None, {}), v, d)
+        fresh_s = num_sign_bits(new_simplify_query(fn, None, {}), v, d)
+        assert known_bits(memo, v, d) == fresh_k, (v.name, d)
+        assert num_sign_bits(memo, v, d) == fresh_s, (v.name, d)
+        if fresh_k != known_bits(new_simplify_query(fn, None, {}), v, 0):
             differing_depths += 1
     # the depth really matters for some of them (else this test would prove nothing)
     assert differing_depths > 0

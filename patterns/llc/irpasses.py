@@ -173,10 +173,10 @@ def _dom_tree(fn: Function, idom: dict) -> tuple[dict, dict, dict]:
     return kids, pre, post
 
 
-class _Pass:
+class SimplifyQuery:
     """One function's EarlyCSE state: replacements, dominance, analyses."""
 
-    def __init__(self, fn, idom: dict | None, rep: dict, dom: tuple | None = None):
+    def __init__(self, fn, idom: dict | None, rep: dict, h: dict, dom: tuple | None = None):
         self.fn = fn
         self.idom = idom
         self.rep = rep
@@ -190,8 +190,9 @@ class _Pass:
         self.bo: dict = {}
         self.dom_cond: dict = {}  # block -> its single predecessor's branch condition (see _edge)
         self.pre, self.post, self.kids = {}, {}, {}
-        # the simplifier of each binary opcode (``binop_``)
-        self.h = {opc: getattr(self, "_" + opc) for opc in _BINOPS}
+        # the simplifier of each binary opcode (``simplify_binop``): opcode ->
+        # f(sq, a, b, rec, cxt)
+        self.h = h
         if idom is None:
             return  # (the analyses only: no dominance queries)
         self.kids, self.pre, self.post = dom if dom is not None else _dom_tree(fn, idom)
@@ -290,1567 +291,1649 @@ class _Pass:
             return insts.index(v) < insts.index(phi)
         return self.dominates_block(v.block, phi.block)
 
-    # --- ValueTracking ------------------------------------------------------------------
-    # Known bits are (zero, one) mask pairs here (knownbits.Known's two fields; the
-    # width is the value's type's). LLVM recomputes computeKnownBits and
-    # ComputeNumSignBits at every query, and an answer can depend on the query's depth
-    # (MaxAnalysisRecursionDepth cuts the recursion off). The memo keeps that exact: each
-    # answer is stored with the range of query depths ``lo..hi`` that give it -- the
-    # depths at which the recursion below reaches the same leaves and cut-offs (a
-    # binary operator's range is its operands' ranges moved up one level and
-    # intersected; a phi's incoming values are always asked at the last level, so its
-    # answer holds at every depth before that) -- and reused only for a query inside
-    # that range. Facts stay true under replaceAllUsesWith, so the memo is kept for the
-    # whole pass.
-    def known(self, v, depth: int = 0) -> tuple:
-        """computeKnownBits: (known zero, known one) of ``v`` asked at ``depth``."""
-        return self._kb(v, depth)[0]
 
-    def _kb(self, v, depth: int) -> tuple:
-        """(known bits, lo, hi): the answer at ``depth`` and the query depths giving it."""
-        c = type(v)
-        if c is _INSTRUCTION:
-            t = v.type
-            if type(t) is not _INT_TYPE:
-                return _NOTHING, 0, _ANY_DEPTH
-            if depth >= _MAX_DEPTH:
-                return _NOTHING, _MAX_DEPTH, _ANY_DEPTH
-            memo = self.known_cache
-            ent = memo.get(v)
-            if ent is not None:
-                if type(ent) is tuple:
-                    if ent[1] <= depth <= ent[2]:
-                        return ent
-                else:
-                    for e in ent:
-                        if e[1] <= depth <= e[2]:
-                            return e
-            e = self._known(v, depth, t.bits)
-            if e[2] == _MAX_DEPTH - 1 and e[0] == _NOTHING:
-                # (nothing known up to the last level: the cut-off below it answers
-                # nothing too, so the range goes on past the limit -- exact, and a
-                # reader one level up keeps its own range up to the last level)
-                e = e[0], e[1], _ANY_DEPTH
-            if ent is None:
-                memo[v] = e
-            elif type(ent) is tuple:
-                memo[v] = [ent, e]
-            else:
-                ent.append(e)
-            return e
-        if c is _CONSTANT:
-            cv = _cval(v)
-            if cv is not None:  # (constants are answered before the depth limit)
-                return (~cv & ((1 << v.type.bits) - 1), cv), 0, _ANY_DEPTH
-        return _NOTHING, 0, _ANY_DEPTH  # arguments, undef, poison: nothing known
+# --- ValueTracking ------------------------------------------------------------------
+# Known bits are (zero, one) mask pairs here (knownbits.Known's two fields; the
+# width is the value's type's). LLVM recomputes computeKnownBits and
+# ComputeNumSignBits at every query, and an answer can depend on the query's depth
+# (MaxAnalysisRecursionDepth cuts the recursion off). The memo keeps that exact: each
+# answer is stored with the range of query depths ``lo..hi`` that give it -- the
+# depths at which the recursion below reaches the same leaves and cut-offs (a
+# binary operator's range is its operands' ranges moved up one level and
+# intersected; a phi's incoming values are always asked at the last level, so its
+# answer holds at every depth before that) -- and reused only for a query inside
+# that range. Facts stay true under replaceAllUsesWith, so the memo is kept for the
+# whole pass.
+def known_bits(sq, v, depth: int = 0) -> tuple:
+    """computeKnownBits: (known zero, known one) of ``v`` asked at ``depth``."""
+    return _kb(sq, v, depth)[0]
 
-    def _known(self, v: Instruction, depth: int, bits: int) -> tuple:
-        """computeKnownBits of the integer instruction ``v`` at ``depth`` (below the
-        limit) for the modeled opcodes, with the range of depths giving the same answer
-        (see ``_kb``)."""
-        e: tuple[tuple[int, int], int, int]  # (a memo entry unboxed: read natively)
-        za: int
-        oa: int
-        zb: int
-        ob: int
-        opc = v.opcode
-        if v.block is None:
-            return _NOTHING, 0, _MAX_DEPTH - 1
-        m = (1 << bits) - 1
-        d1 = depth + 1
-        kb_ = self._kb
-        if opc in _BINOPS:
-            bo = self.bo.get(v)
-            if bo:
-                a, b = bo[1], bo[2]
-            else:
-                ops = v.operands
-                a, b = ops[0], ops[1]
-                if self.rep:
-                    a, b = self.r(a), self.r(b)
-            # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out, and
-            # the cut-off too (what kb_ answers first at the limit, for an operand of
-            # an integer operator, which has its type)
-            memo = self.known_cache
-            Inst = Instruction
-            if type(a) is Inst:
-                ent = memo.get(a)
-                if type(ent) is tuple:
-                    e = ent
-                    if not e[1] <= d1 <= e[2]:
-                        e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
-                else:
-                    e = _CUT if d1 >= _MAX_DEPTH else kb_(a, d1)
-                (za, oa), alo, ahi = e
-            else:  # a constant or an argument: the same at every depth
-                cv = _cval(a)
-                za, oa = _NOTHING if cv is None else (~cv & m, cv)
-                alo, ahi = 0, _ANY_DEPTH
-            if type(b) is Inst:
-                ent = memo.get(b)
-                if type(ent) is tuple:
-                    e = ent
-                    if not e[1] <= d1 <= e[2]:
-                        e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
-                else:
-                    e = _CUT if d1 >= _MAX_DEPTH else kb_(b, d1)
-                (zb, ob), blo, bhi = e
-            else:
-                cv = _cval(b)
-                zb, ob = _NOTHING if cv is None else (~cv & m, cv)
-                blo, bhi = 0, _ANY_DEPTH
-            lo = (alo if alo > blo else blo) - 1
-            hi = (ahi if ahi < bhi else bhi) - 1
-            if lo < 0:
-                lo = 0
-            if hi >= _MAX_DEPTH:
-                hi = _MAX_DEPTH - 1
-            if not (za | oa | zb | ob):
-                # (every rule below gives nothing known for two operands without known
-                # bits, at every width: the bitwise ones at sight; add_carry_masks' known
-                # is masked by (lz|lo)&(rz|ro) = 0; mul_masks: no trailing zeros and no
-                # leading zeros (the product of two all-ones maxima overflows, or at one
-                # bit is 1); shift_masks by an amount of least value 0: nothing)
-                return _NOTHING, lo, hi
-            if opc == "and":
-                return (za | zb, oa & ob), lo, hi
-            if opc == "or":
-                return (za & zb, oa | ob), lo, hi
-            if opc == "xor":
-                return ((za & zb) | (oa & ob), (za & ob) | (oa & zb)), lo, hi
-            if opc == "add":
-                return _add_carry_masks(za, oa, zb, ob, m, True, False), lo, hi
-            if opc == "sub":  # (a + ~b + 1)
-                return _add_carry_masks(za, oa, ob, zb, m, False, True), lo, hi
-            if opc == "mul":
-                return _mul_masks(za, oa, zb, ob, bits, bits), lo, hi
-            return _shift_masks(za, oa, opc, zb, ob, bits, bits), lo, hi
-        r = self.r
-        if opc == "phi":
-            # ComputeKnownBits of a phi: the common bits of its incoming values, each
-            # looked at with one level of recursion left (whatever the phi's own depth)
-            if depth >= _MAX_DEPTH - 1:
-                return _NOTHING, _MAX_DEPTH - 1, _MAX_DEPTH - 1
-            res = None
-            for inc, _blk in v.incoming:
-                inc = r(inc)
-                if inc is v:
-                    continue
-                k = kb_(inc, _MAX_DEPTH - 1)[0]
-                res = k if res is None else (res[0] & k[0], res[1] & k[1])
-                if not (res[0] | res[1]):
-                    break
-            return (_NOTHING if res is None else res), 0, _MAX_DEPTH - 2
-        if opc == "select":
-            k1, lo1, hi1 = kb_(r(v.operands[1]), d1)
-            k2, lo2, hi2 = kb_(r(v.operands[2]), d1)
-            return (k1[0] & k2[0], k1[1] & k2[1]), *_up(lo1, hi1, lo2, hi2)
-        if opc in ("zext", "sext", "trunc"):
-            src = r(v.operands[0])
-            sb = _bits(src)
-            if sb is None:
-                return _NOTHING, 0, _MAX_DEPTH - 1
-            (z, o), slo, shi = kb_(src, d1)
-            lo, hi = _up(slo, shi, slo, shi)
-            if opc == "trunc":
-                return (z & m, o & m), lo, hi
-            if opc == "zext":
-                return (z | (m & ~((1 << sb) - 1)), o), lo, hi
-            hi_bits = m & ~((1 << sb) - 1)
-            if z >> (sb - 1) & 1:
-                z |= hi_bits
-            if o >> (sb - 1) & 1:
-                o |= hi_bits
-            return (z, o), lo, hi
-        if opc == "call":
-            kind = _intrinsic(v)
-            if kind is None or kind == "bswap":
-                return _NOTHING, 0, _MAX_DEPTH - 1
-            ops = v.operands
-            (za, oa), alo, ahi = kb_(r(ops[0]), d1)
-            if kind in _MINMAX_PRED:
-                (zb, ob), blo, bhi = kb_(r(ops[1]), d1)
-                lo, hi = _up(alo, ahi, blo, bhi)
-                return _MINMAX_KNOWN[kind](za, oa, zb, ob, bits), lo, hi
-            lo, hi = _up(alo, ahi, alo, ahi)
-            if kind == "bitreverse":
-                return _reverse_masks(za, oa, bits), lo, hi
-            flag = len(ops) > 1 and _cval(ops[1]) == 1  # (zero / INT_MIN poison)
-            if kind == "abs":
-                return _abs_masks(za, oa, bits, flag), lo, hi
-            return _count_masks(kind, za, oa, bits, flag), lo, hi
-        return _NOTHING, 0, _MAX_DEPTH - 1
 
-    def sign_bits(self, v, depth: int = 0) -> int:
-        """ComputeNumSignBits of ``v`` asked at ``depth`` (memoized like ``known``)."""
-        return self._sb(v, depth)[0]
-
-    def _sb(self, v, depth: int) -> tuple:
-        """(sign bits, lo, hi), as ``_kb``."""
+def _kb(sq, v, depth: int) -> tuple:
+    """(known bits, lo, hi): the answer at ``depth`` and the query depths giving it."""
+    c = type(v)
+    if c is _INSTRUCTION:
+        t = v.type
+        if type(t) is not _INT_TYPE:
+            return _NOTHING, 0, _ANY_DEPTH
         if depth >= _MAX_DEPTH:
-            return 1, _MAX_DEPTH, _ANY_DEPTH  # (constants too: the limit is tested first)
-        if type(v) is _INSTRUCTION:
-            t = v.type
-            if type(t) is not _INT_TYPE:
-                return 1, 0, _ANY_DEPTH
-            memo = self.sign_cache
-            ent = memo.get(v)
-            if ent is not None:
-                if type(ent) is tuple:
-                    if ent[1] <= depth <= ent[2]:
-                        return ent
-                else:
-                    for e in ent:
-                        if e[1] <= depth <= e[2]:
-                            return e
-            e = self._sign_bits(v, depth, t.bits)
-            if e[2] == _MAX_DEPTH - 1 and e[0] == 1:
-                e = 1, e[1], _ANY_DEPTH  # (the cut-off's answer too: see ``_kb``)
-            if ent is None:
-                memo[v] = e
-            elif type(ent) is tuple:
-                memo[v] = [ent, e]
+            return _NOTHING, _MAX_DEPTH, _ANY_DEPTH
+        memo = sq.known_cache
+        ent = memo.get(v)
+        if ent is not None:
+            if type(ent) is tuple:
+                if ent[1] <= depth <= ent[2]:
+                    return ent
             else:
-                ent.append(e)
-            return e
-        c = _cval(v)
-        if c is not None:
-            bits = v.type.bits
-            s = _signed(c, bits)
-            return _clz(~s & ((1 << bits) - 1) if s < 0 else s, bits), 0, _MAX_DEPTH - 1
-        return 1, 0, _ANY_DEPTH  # (arguments, undef: nothing known)
+                for e in ent:
+                    if e[1] <= depth <= e[2]:
+                        return e
+        e = _known_inst(sq, v, depth, t.bits)
+        if e[2] == _MAX_DEPTH - 1 and e[0] == _NOTHING:
+            # (nothing known up to the last level: the cut-off below it answers
+            # nothing too, so the range goes on past the limit -- exact, and a
+            # reader one level up keeps its own range up to the last level)
+            e = e[0], e[1], _ANY_DEPTH
+        if ent is None:
+            memo[v] = e
+        elif type(ent) is tuple:
+            memo[v] = [ent, e]
+        else:
+            ent.append(e)
+        return e
+    if c is _CONSTANT:
+        cv = _cval(v)
+        if cv is not None:  # (constants are answered before the depth limit)
+            return (~cv & ((1 << v.type.bits) - 1), cv), 0, _ANY_DEPTH
+    return _NOTHING, 0, _ANY_DEPTH  # arguments, undef, poison: nothing known
 
-    def _sign_bits(self, v: Instruction, depth: int, bits: int) -> tuple:
-        """ComputeNumSignBitsImpl of the integer instruction ``v`` at ``depth`` (below
-        the limit), in LLVM 19's order for the modeled opcodes: most operators answer
-        from their operands and return; ``and``/``or``/``xor`` (and any operator whose
-        own rule gave up) fall through to the known bits of ``v`` at the same depth,
-        keeping the better answer. With the range of depths giving the same answer
-        (see ``_kb``): ``L``..``H`` is the intersection of the ranges of the operands
-        asked (one level down), so the answer's range is ``L - 1``..``H - 1``. (Each
-        operand's question is written out: ``sb_``/``kb_`` at ``d1``, then the range
-        narrowed.)"""
-        opc = v.opcode
-        d1 = depth + 1
-        sb_ = self._sb
-        L, H = 1, _MAX_DEPTH  # narrowed by every operand asked
-        m = (1 << bits) - 1
-        first = 1
-        bo = self.bo.get(v)
-        if bo is None:
-            bo = self._binop(v)
+
+def _known_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
+    """computeKnownBits of the integer instruction ``v`` at ``depth`` (below the
+    limit) for the modeled opcodes, with the range of depths giving the same answer
+    (see ``_kb``)."""
+    e: tuple[tuple[int, int], int, int]  # (a memo entry unboxed: read natively)
+    za: int
+    oa: int
+    zb: int
+    ob: int
+    opc = v.opcode
+    if v.block is None:
+        return _NOTHING, 0, _MAX_DEPTH - 1
+    m = (1 << bits) - 1
+    d1 = depth + 1
+    kb_ = _kb
+    if opc in _BINOPS:
+        bo = sq.bo.get(v)
         if bo:
-            _, a, b = bo
-            if opc == "ashr":
-                # ashr x, C adds C sign bits; any other amount: x's (a constant amount
-                # of the width or more gives up)
-                t, L, H = sb_(a, d1)
+            a, b = bo[1], bo[2]
+        else:
+            ops = v.operands
+            a, b = ops[0], ops[1]
+            if sq.rep:
+                a, b = sq.r(a), sq.r(b)
+        # kb_(a, d1) and kb_(b, d1), with the memo's usual hit written out, and
+        # the cut-off too (what kb_ answers first at the limit, for an operand of
+        # an integer operator, which has its type)
+        memo = sq.known_cache
+        Inst = Instruction
+        if type(a) is Inst:
+            ent = memo.get(a)
+            if type(ent) is tuple:
+                e = ent
+                if not e[1] <= d1 <= e[2]:
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(sq, a, d1)
+            else:
+                e = _CUT if d1 >= _MAX_DEPTH else kb_(sq, a, d1)
+            (za, oa), alo, ahi = e
+        else:  # a constant or an argument: the same at every depth
+            cv = _cval(a)
+            za, oa = _NOTHING if cv is None else (~cv & m, cv)
+            alo, ahi = 0, _ANY_DEPTH
+        if type(b) is Inst:
+            ent = memo.get(b)
+            if type(ent) is tuple:
+                e = ent
+                if not e[1] <= d1 <= e[2]:
+                    e = _CUT if d1 >= _MAX_DEPTH else kb_(sq, b, d1)
+            else:
+                e = _CUT if d1 >= _MAX_DEPTH else kb_(sq, b, d1)
+            (zb, ob), blo, bhi = e
+        else:
+            cv = _cval(b)
+            zb, ob = _NOTHING if cv is None else (~cv & m, cv)
+            blo, bhi = 0, _ANY_DEPTH
+        lo = (alo if alo > blo else blo) - 1
+        hi = (ahi if ahi < bhi else bhi) - 1
+        if lo < 0:
+            lo = 0
+        if hi >= _MAX_DEPTH:
+            hi = _MAX_DEPTH - 1
+        if not (za | oa | zb | ob):
+            # (every rule below gives nothing known for two operands without known
+            # bits, at every width: the bitwise ones at sight; add_carry_masks' known
+            # is masked by (lz|lo)&(rz|ro) = 0; mul_masks: no trailing zeros and no
+            # leading zeros (the product of two all-ones maxima overflows, or at one
+            # bit is 1); shift_masks by an amount of least value 0: nothing)
+            return _NOTHING, lo, hi
+        if opc == "and":
+            return (za | zb, oa & ob), lo, hi
+        if opc == "or":
+            return (za & zb, oa | ob), lo, hi
+        if opc == "xor":
+            return ((za & zb) | (oa & ob), (za & ob) | (oa & zb)), lo, hi
+        if opc == "add":
+            return _add_carry_masks(za, oa, zb, ob, m, True, False), lo, hi
+        if opc == "sub":  # (a + ~b + 1)
+            return _add_carry_masks(za, oa, ob, zb, m, False, True), lo, hi
+        if opc == "mul":
+            return _mul_masks(za, oa, zb, ob, bits, bits), lo, hi
+        return _shift_masks(za, oa, opc, zb, ob, bits, bits), lo, hi
+    r = sq.r
+    if opc == "phi":
+        # ComputeKnownBits of a phi: the common bits of its incoming values, each
+        # looked at with one level of recursion left (whatever the phi's own depth)
+        if depth >= _MAX_DEPTH - 1:
+            return _NOTHING, _MAX_DEPTH - 1, _MAX_DEPTH - 1
+        res = None
+        for inc, _blk in v.incoming:
+            inc = r(inc)
+            if inc is v:
+                continue
+            k = kb_(sq, inc, _MAX_DEPTH - 1)[0]
+            res = k if res is None else (res[0] & k[0], res[1] & k[1])
+            if not (res[0] | res[1]):
+                break
+        return (_NOTHING if res is None else res), 0, _MAX_DEPTH - 2
+    if opc == "select":
+        k1, lo1, hi1 = kb_(sq, r(v.operands[1]), d1)
+        k2, lo2, hi2 = kb_(sq, r(v.operands[2]), d1)
+        return (k1[0] & k2[0], k1[1] & k2[1]), *_up(lo1, hi1, lo2, hi2)
+    if opc in ("zext", "sext", "trunc"):
+        src = r(v.operands[0])
+        sb = _bits(src)
+        if sb is None:
+            return _NOTHING, 0, _MAX_DEPTH - 1
+        (z, o), slo, shi = kb_(sq, src, d1)
+        lo, hi = _up(slo, shi, slo, shi)
+        if opc == "trunc":
+            return (z & m, o & m), lo, hi
+        if opc == "zext":
+            return (z | (m & ~((1 << sb) - 1)), o), lo, hi
+        hi_bits = m & ~((1 << sb) - 1)
+        if z >> (sb - 1) & 1:
+            z |= hi_bits
+        if o >> (sb - 1) & 1:
+            o |= hi_bits
+        return (z, o), lo, hi
+    if opc == "call":
+        kind = _intrinsic(v)
+        if kind is None or kind == "bswap":
+            return _NOTHING, 0, _MAX_DEPTH - 1
+        ops = v.operands
+        (za, oa), alo, ahi = kb_(sq, r(ops[0]), d1)
+        if kind in _MINMAX_PRED:
+            (zb, ob), blo, bhi = kb_(sq, r(ops[1]), d1)
+            lo, hi = _up(alo, ahi, blo, bhi)
+            return _MINMAX_KNOWN[kind](za, oa, zb, ob, bits), lo, hi
+        lo, hi = _up(alo, ahi, alo, ahi)
+        if kind == "bitreverse":
+            return _reverse_masks(za, oa, bits), lo, hi
+        flag = len(ops) > 1 and _cval(ops[1]) == 1  # (zero / INT_MIN poison)
+        if kind == "abs":
+            return _abs_masks(za, oa, bits, flag), lo, hi
+        return _count_masks(kind, za, oa, bits, flag), lo, hi
+    return _NOTHING, 0, _MAX_DEPTH - 1
+
+
+def num_sign_bits(sq, v, depth: int = 0) -> int:
+    """ComputeNumSignBits of ``v`` asked at ``depth`` (memoized like ``known``)."""
+    return _sb(sq, v, depth)[0]
+
+
+def _sb(sq, v, depth: int) -> tuple:
+    """(sign bits, lo, hi), as ``_kb``."""
+    if depth >= _MAX_DEPTH:
+        return 1, _MAX_DEPTH, _ANY_DEPTH  # (constants too: the limit is tested first)
+    if type(v) is _INSTRUCTION:
+        t = v.type
+        if type(t) is not _INT_TYPE:
+            return 1, 0, _ANY_DEPTH
+        memo = sq.sign_cache
+        ent = memo.get(v)
+        if ent is not None:
+            if type(ent) is tuple:
+                if ent[1] <= depth <= ent[2]:
+                    return ent
+            else:
+                for e in ent:
+                    if e[1] <= depth <= e[2]:
+                        return e
+        e = _sign_bits_inst(sq, v, depth, t.bits)
+        if e[2] == _MAX_DEPTH - 1 and e[0] == 1:
+            e = 1, e[1], _ANY_DEPTH  # (the cut-off's answer too: see ``_kb``)
+        if ent is None:
+            memo[v] = e
+        elif type(ent) is tuple:
+            memo[v] = [ent, e]
+        else:
+            ent.append(e)
+        return e
+    c = _cval(v)
+    if c is not None:
+        bits = v.type.bits
+        s = _signed(c, bits)
+        return _clz(~s & ((1 << bits) - 1) if s < 0 else s, bits), 0, _MAX_DEPTH - 1
+    return 1, 0, _ANY_DEPTH  # (arguments, undef: nothing known)
+
+
+def _sign_bits_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
+    """ComputeNumSignBitsImpl of the integer instruction ``v`` at ``depth`` (below
+    the limit), in LLVM 19's order for the modeled opcodes: most operators answer
+    from their operands and return; ``and``/``or``/``xor`` (and any operator whose
+    own rule gave up) fall through to the known bits of ``v`` at the same depth,
+    keeping the better answer. With the range of depths giving the same answer
+    (see ``_kb``): ``L``..``H`` is the intersection of the ranges of the operands
+    asked (one level down), so the answer's range is ``L - 1``..``H - 1``. (Each
+    operand's question is written out: ``sb_``/``kb_`` at ``d1``, then the range
+    narrowed.)"""
+    opc = v.opcode
+    d1 = depth + 1
+    sb_ = _sb
+    L, H = 1, _MAX_DEPTH  # narrowed by every operand asked
+    m = (1 << bits) - 1
+    first = 1
+    bo = sq.bo.get(v)
+    if bo is None:
+        bo = sq._binop(v)
+    if bo:
+        _, a, b = bo
+        if opc == "ashr":
+            # ashr x, C adds C sign bits; any other amount: x's (a constant amount
+            # of the width or more gives up)
+            t, L, H = sb_(sq, a, d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
+            cb = _cval(b)
+            if cb is None or cb < bits:
+                if cb is not None:
+                    t = t + cb if t + cb < bits else bits
+                return t, L - 1, H - 1
+        elif opc == "shl":
+            cb = _cval(b)
+            if cb is not None and cb < bits:
+                t, L, H = sb_(sq, a, d1)
                 if L < 1:
                     L = 1
                 if H > _MAX_DEPTH:
                     H = _MAX_DEPTH
-                cb = _cval(b)
-                if cb is None or cb < bits:
-                    if cb is not None:
-                        t = t + cb if t + cb < bits else bits
-                    return t, L - 1, H - 1
-            elif opc == "shl":
-                cb = _cval(b)
-                if cb is not None and cb < bits:
-                    t, L, H = sb_(a, d1)
-                    if L < 1:
-                        L = 1
-                    if H > _MAX_DEPTH:
-                        H = _MAX_DEPTH
-                    if cb < t:  # (else every sign bit is shifted out)
-                        return t - cb, L - 1, H - 1
-            elif opc == "and" or opc == "or" or opc == "xor":
-                t, L, H = sb_(a, d1)
-                if L < 1:
-                    L = 1
-                if H > _MAX_DEPTH:
-                    H = _MAX_DEPTH
-                if t != 1:
-                    t2, xl, xh = sb_(b, d1)
-                    if xl > L:
-                        L = xl
-                    if xh < H:
-                        H = xh
-                    first = t if t < t2 else t2
-            elif opc == "add":
-                t, L, H = sb_(a, d1)
-                if L < 1:
-                    L = 1
-                if H > _MAX_DEPTH:
-                    H = _MAX_DEPTH
-                if t != 1:
-                    if _cval(b) == m:  # x + -1
-                        (z, _o), xl, xh = self._kb(a, d1)
-                        if xl > L:
-                            L = xl
-                        if xh < H:
-                            H = xh
-                        if (z | 1) == m:  # x is 0 or 1: the result is 0 or -1
-                            return bits, L - 1, H - 1
-                        if z >> (bits - 1) & 1:  # x >= 0: no carry out
-                            return t, L - 1, H - 1
-                    t2, xl, xh = sb_(b, d1)
-                    if xl > L:
-                        L = xl
-                    if xh < H:
-                        H = xh
-                    if t2 != 1:
-                        return (t if t < t2 else t2) - 1, L - 1, H - 1
-            elif opc == "sub":
-                t2, L, H = sb_(b, d1)
-                if L < 1:
-                    L = 1
-                if H > _MAX_DEPTH:
-                    H = _MAX_DEPTH
-                if t2 != 1:
-                    if _cval(a) == 0:  # the negation of b
-                        (z, _o), xl, xh = self._kb(b, d1)
-                        if xl > L:
-                            L = xl
-                        if xh < H:
-                            H = xh
-                        if (z | 1) == m:
-                            return bits, L - 1, H - 1
-                        if z >> (bits - 1) & 1:
-                            return t2, L - 1, H - 1
-                    t, xl, xh = sb_(a, d1)
-                    if xl > L:
-                        L = xl
-                    if xh < H:
-                        H = xh
-                    if t != 1:
-                        return (t if t < t2 else t2) - 1, L - 1, H - 1
-            elif opc == "mul":
-                s0, L, H = sb_(a, d1)
-                if L < 1:
-                    L = 1
-                if H > _MAX_DEPTH:
-                    H = _MAX_DEPTH
-                if s0 != 1:
-                    s1, xl, xh = sb_(b, d1)
-                    if xl > L:
-                        L = xl
-                    if xh < H:
-                        H = xh
-                    if s1 != 1:
-                        valid = (bits - s0 + 1) + (bits - s1 + 1)
-                        return (1 if valid > bits else bits - valid + 1), L - 1, H - 1
-        elif opc == "sext" or opc == "trunc":
-            src = self.r(v.operands[0])
-            sb = _bits(src)
-            if sb is not None:
-                t, L, H = sb_(src, d1)
-                if L < 1:
-                    L = 1
-                if H > _MAX_DEPTH:
-                    H = _MAX_DEPTH
-                if opc == "sext":
-                    return t + (bits - sb), L - 1, H - 1
-                return (t - (sb - bits) if t > sb - bits else 1), L - 1, H - 1
-        elif opc == "select":
-            r = self.r
-            t, L, H = sb_(r(v.operands[1]), d1)
+                if cb < t:  # (else every sign bit is shifted out)
+                    return t - cb, L - 1, H - 1
+        elif opc == "and" or opc == "or" or opc == "xor":
+            t, L, H = sb_(sq, a, d1)
             if L < 1:
                 L = 1
             if H > _MAX_DEPTH:
                 H = _MAX_DEPTH
             if t != 1:
-                t2, xl, xh = sb_(r(v.operands[2]), d1)
+                t2, xl, xh = sb_(sq, b, d1)
                 if xl > L:
                     L = xl
                 if xh < H:
                     H = xh
-                return (t if t < t2 else t2), L - 1, H - 1
-        elif opc == "phi":
-            inc = v.incoming
-            if 0 < len(inc) <= 4:  # (larger in-degrees are not analyzed)
-                r = self.r
-                t = bits
-                for x, _b in inc:
-                    if t == 1:
-                        break
-                    n, xl, xh = sb_(r(x), d1)
+                first = t if t < t2 else t2
+        elif opc == "add":
+            t, L, H = sb_(sq, a, d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
+            if t != 1:
+                if _cval(b) == m:  # x + -1
+                    (z, _o), xl, xh = _kb(sq, a, d1)
                     if xl > L:
                         L = xl
                     if xh < H:
                         H = xh
-                    if n < t:
-                        t = n
-                return t, L - 1, H - 1
-        # the known bits of ``v`` at the same depth: its leading copies of a known sign
-        lo, hi = L - 1, H - 1
-        (z, o), klo, khi = self._kb(v, depth)
-        if klo > lo:
-            lo = klo
-        if khi < hi:
-            hi = khi
-        if z >> (bits - 1) & 1:
-            mask = z
-        elif o >> (bits - 1) & 1:
-            mask = o
-        else:
-            return first, lo, hi
-        n = _clz(~mask & m, bits)
-        return (n if n > first else first), lo, hi
+                    if (z | 1) == m:  # x is 0 or 1: the result is 0 or -1
+                        return bits, L - 1, H - 1
+                    if z >> (bits - 1) & 1:  # x >= 0: no carry out
+                        return t, L - 1, H - 1
+                t2, xl, xh = sb_(sq, b, d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                if t2 != 1:
+                    return (t if t < t2 else t2) - 1, L - 1, H - 1
+        elif opc == "sub":
+            t2, L, H = sb_(sq, b, d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
+            if t2 != 1:
+                if _cval(a) == 0:  # the negation of b
+                    (z, _o), xl, xh = _kb(sq, b, d1)
+                    if xl > L:
+                        L = xl
+                    if xh < H:
+                        H = xh
+                    if (z | 1) == m:
+                        return bits, L - 1, H - 1
+                    if z >> (bits - 1) & 1:
+                        return t2, L - 1, H - 1
+                t, xl, xh = sb_(sq, a, d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                if t != 1:
+                    return (t if t < t2 else t2) - 1, L - 1, H - 1
+        elif opc == "mul":
+            s0, L, H = sb_(sq, a, d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
+            if s0 != 1:
+                s1, xl, xh = sb_(sq, b, d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                if s1 != 1:
+                    valid = (bits - s0 + 1) + (bits - s1 + 1)
+                    return (1 if valid > bits else bits - valid + 1), L - 1, H - 1
+    elif opc == "sext" or opc == "trunc":
+        src = sq.r(v.operands[0])
+        sb = _bits(src)
+        if sb is not None:
+            t, L, H = sb_(sq, src, d1)
+            if L < 1:
+                L = 1
+            if H > _MAX_DEPTH:
+                H = _MAX_DEPTH
+            if opc == "sext":
+                return t + (bits - sb), L - 1, H - 1
+            return (t - (sb - bits) if t > sb - bits else 1), L - 1, H - 1
+    elif opc == "select":
+        r = sq.r
+        t, L, H = sb_(sq, r(v.operands[1]), d1)
+        if L < 1:
+            L = 1
+        if H > _MAX_DEPTH:
+            H = _MAX_DEPTH
+        if t != 1:
+            t2, xl, xh = sb_(sq, r(v.operands[2]), d1)
+            if xl > L:
+                L = xl
+            if xh < H:
+                H = xh
+            return (t if t < t2 else t2), L - 1, H - 1
+    elif opc == "phi":
+        inc = v.incoming
+        if 0 < len(inc) <= 4:  # (larger in-degrees are not analyzed)
+            r = sq.r
+            t = bits
+            for x, _b in inc:
+                if t == 1:
+                    break
+                n, xl, xh = sb_(sq, r(x), d1)
+                if xl > L:
+                    L = xl
+                if xh < H:
+                    H = xh
+                if n < t:
+                    t = n
+            return t, L - 1, H - 1
+    # the known bits of ``v`` at the same depth: its leading copies of a known sign
+    lo, hi = L - 1, H - 1
+    (z, o), klo, khi = _kb(sq, v, depth)
+    if klo > lo:
+        lo = klo
+    if khi < hi:
+        hi = khi
+    if z >> (bits - 1) & 1:
+        mask = z
+    elif o >> (bits - 1) & 1:
+        mask = o
+    else:
+        return first, lo, hi
+    n = _clz(~mask & m, bits)
+    return (n if n > first else first), lo, hi
 
-    def power_of_two(self, v, or_zero: bool, depth: int = 0) -> bool:
-        """isKnownToBeAPowerOfTwo for the shapes the modeled ops build."""
-        c = _cval(v)
-        if c is not None:
-            return (c != 0 or or_zero) and c & (c - 1) == 0
-        bo = self.binop(v)
-        if bo is None:
-            kind = _intrinsic(v)
-            if kind is None or depth >= _MAX_DEPTH:
-                return False
-            ops = self.ops(v)
-            if kind in _MINMAX_PRED:
-                return self.power_of_two(ops[1], or_zero, depth + 1) and self.power_of_two(ops[0], or_zero, depth + 1)
-            if kind == "bitreverse" or kind == "bswap":
-                return self.power_of_two(ops[0], or_zero, depth + 1)
+
+def is_power_of_two(sq, v, or_zero: bool, depth: int = 0) -> bool:
+    """isKnownToBeAPowerOfTwo for the shapes the modeled ops build."""
+    c = _cval(v)
+    if c is not None:
+        return (c != 0 or or_zero) and c & (c - 1) == 0
+    bo = sq.binop(v)
+    if bo is None:
+        kind = _intrinsic(v)
+        if kind is None or depth >= _MAX_DEPTH:
             return False
-        opc, a, b = bo
-        # 1 << x and signmask >>u x: a power of two unless shifted out (then poison),
-        # answered before the depth limit
-        if opc == "shl" and _cval(a) == 1:
-            return True
-        if opc == "lshr" and _cval(a) == 1 << (_bits(v) - 1):
-            return True
-        if depth >= _MAX_DEPTH:
-            return False
-        if opc == "and" and or_zero:
-            if self.is_neg(b, a) is not None or self.is_neg(a, b) is not None:
-                return True
-            return self.power_of_two(a, True, depth + 1) or self.power_of_two(b, True, depth + 1)
+        ops = sq.ops(v)
+        if kind in _MINMAX_PRED:
+            return is_power_of_two(sq, ops[1], or_zero, depth + 1) and is_power_of_two(sq, ops[0], or_zero, depth + 1)
+        if kind == "bitreverse" or kind == "bswap":
+            return is_power_of_two(sq, ops[0], or_zero, depth + 1)
         return False
+    opc, a, b = bo
+    # 1 << x and signmask >>u x: a power of two unless shifted out (then poison),
+    # answered before the depth limit
+    if opc == "shl" and _cval(a) == 1:
+        return True
+    if opc == "lshr" and _cval(a) == 1 << (_bits(v) - 1):
+        return True
+    if depth >= _MAX_DEPTH:
+        return False
+    if opc == "and" and or_zero:
+        if sq.is_neg(b, a) is not None or sq.is_neg(a, b) is not None:
+            return True
+        return is_power_of_two(sq, a, True, depth + 1) or is_power_of_two(sq, b, True, depth + 1)
+    return False
 
-    # --- InstSimplify -------------------------------------------------------------------
-    # The simplifiers below keep InstructionSimplify.cpp's order of rules. What they
-    # add is cheap tests that skip a group of
-    # rules only when none of them could apply: a rule about a constant operand when
-    # neither operand is constant, a rule about an operand's opcode when neither operand
-    # is such an instruction. ``A``/``B`` are the ``binop`` tuples of the two operands
-    # (False for anything else), read from ``bo`` directly.
-    def simplify(self, i, ops=None):
-        """simplifyInstruction for the modeled instructions: a replacement value or None.
-        ``ops``: the instruction's operands, resolved (``ops(i)``) when the caller has them."""
-        opc = i.opcode
-        if ops is None:
-            ops = self.ops(i)
-        if opc in _BINOPS:
-            if _bits(i) is None:
-                return None
-            a, b = ops
-            v = self.h[opc](a, b, _RECURSION_LIMIT, i)
-            return None if v is i else v
-        if opc == "phi":
-            return self.phi(i)
-        if opc == "icmp":
-            a, b = ops
-            if _bits(a) is None:
-                return None
-            return self.icmp(i.predicate, a, b, _RECURSION_LIMIT, i)
-        if opc == "select":
-            c, t, f = ops
-            cv = _cval(c)
-            if cv is not None:
-                return t if cv else f
-            if self.same(t, f):
-                return t
-            return None
-        if opc == "call":
-            kind = _intrinsic(i)
-            if kind is not None and type(i.type) is _INT_TYPE:
-                return self.intrinsic(kind, i, ops)
-        return None
 
-    def call_of(self, v, kind: str):
-        """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
-        if type(v) is not _INSTRUCTION or v.opcode != "call" or _intrinsic(v) != kind:
-            return None
-        return self.ops(v)
-
-    def intrinsic(self, kind: str, i, ops):
-        """simplifyIntrinsic for the pure integer intrinsics (``_PURE_INTRINSICS``):
-        simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
-        bits = i.type.bits
-        m = (1 << bits) - 1
-        if len(ops) == 1:
-            x = ops[0]
-            if kind == "bitreverse" or kind == "bswap":
-                inner = self.call_of(x, kind)
-                if inner is not None:  # bitreverse (bitreverse x) -> x
-                    return inner[0]
-            elif kind == "ctpop":
-                if self.power_of_two(x, False):
-                    return self.const(1, i)
-                if not (~self.known(x)[0] & m & ~1):  # only the lowest bit may be set
-                    return x
-            cx = _cval(x)
-            if cx is None:
-                return None
-            if kind == "ctpop":
-                return self.const(bin(cx).count("1"), i)
-            if kind == "bitreverse":
-                return self.const(int(format(cx, f"0{bits}b")[::-1], 2), i)
-            if kind == "bswap" and bits % 16 == 0:
-                return self.const(int.from_bytes(cx.to_bytes(bits // 8, "little"), "big"), i)
-            return None
-        if len(ops) != 2:
+# --- InstSimplify -------------------------------------------------------------------
+# The simplifiers below keep InstructionSimplify.cpp's order of rules. What they
+# add is cheap tests that skip a group of
+# rules only when none of them could apply: a rule about a constant operand when
+# neither operand is constant, a rule about an operand's opcode when neither operand
+# is such an instruction. ``A``/``B`` are the ``binop`` tuples of the two operands
+# (False for anything else), read from ``bo`` directly.
+def simplify_instruction(sq, i, ops=None):
+    """simplifyInstruction for the modeled instructions: a replacement value or None.
+    ``ops``: the instruction's operands, resolved (``ops(i)``) when the caller has them."""
+    opc = i.opcode
+    if ops is None:
+        ops = sq.ops(i)
+    if opc in _BINOPS:
+        if _bits(i) is None:
             return None
         a, b = ops
-        if kind in _MINMAX_PRED:
-            return self._minmax(kind, i, a, b, bits)
-        ca, cb = _cval(a), _cval(b)
-        if kind == "abs":
-            if self.call_of(a, "abs") is not None:  # abs (abs x) -> abs x
-                return a
-            if ca is not None and cb is not None:
-                s = _signed(ca, bits)
-                if s == -(1 << (bits - 1)) and cb:
-                    return None  # (poison: not modeled)
-                return self.const(abs(s), i)
+        v = sq.h[opc](sq, a, b, _RECURSION_LIMIT, i)
+        return None if v is i else v
+    if opc == "phi":
+        return simplify_phi(sq, i)
+    if opc == "icmp":
+        a, b = ops
+        if _bits(a) is None:
             return None
-        if kind == "cttz":
-            bo = self.binop(a, "shl")
-            if bo is not None and _cval(bo[1]) == 1:  # cttz (1 << x) -> x
-                return bo[2]
-        elif kind == "ctlz":
-            bo = self.binop(a)
-            if bo is not None and bo[0] in ("lshr", "ashr"):
-                c0 = _cval(bo[1])
-                if c0 is not None and c0 >> (bits - 1) & 1:
-                    # ctlz (neg >>u x) -> x; ctlz (neg >>s x) -> 0
-                    return bo[2] if bo[0] == "lshr" else self.const(0, i)
-        if ca is not None and cb is not None and kind in ("ctlz", "cttz"):
-            if ca == 0:
-                return None if cb else self.const(bits, i)  # (zero is poison when the flag is set)
-            if kind == "ctlz":
-                return self.const(bits - ca.bit_length(), i)
-            return self.const((ca & -ca).bit_length() - 1, i)
+        return simplify_icmp(sq, i.predicate, a, b, _RECURSION_LIMIT, i)
+    if opc == "select":
+        c, t, f = ops
+        cv = _cval(c)
+        if cv is not None:
+            return t if cv else f
+        if sq.same(t, f):
+            return t
         return None
+    if opc == "call":
+        kind = _intrinsic(i)
+        if kind is not None and type(i.type) is _INT_TYPE:
+            return simplify_intrinsic(sq, kind, i, ops)
+    return None
 
-    def _minmax(self, kind: str, i, a, b, bits: int):
-        """simplifyBinaryIntrinsic for smin/smax/umin/umax."""
-        if a is b or self.same(a, b):
+
+def call_of(sq, v, kind: str):
+    """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
+    if type(v) is not _INSTRUCTION or v.opcode != "call" or _intrinsic(v) != kind:
+        return None
+    return sq.ops(v)
+
+
+def simplify_intrinsic(sq, kind: str, i, ops):
+    """simplifyIntrinsic for the pure integer intrinsics (``_PURE_INTRINSICS``):
+    simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
+    bits = i.type.bits
+    m = (1 << bits) - 1
+    if len(ops) == 1:
+        x = ops[0]
+        if kind == "bitreverse" or kind == "bswap":
+            inner = call_of(sq, x, kind)
+            if inner is not None:  # bitreverse (bitreverse x) -> x
+                return inner[0]
+        elif kind == "ctpop":
+            if is_power_of_two(sq, x, False):
+                return sq.const(1, i)
+            if not (~known_bits(sq, x)[0] & m & ~1):  # only the lowest bit may be set
+                return x
+        cx = _cval(x)
+        if cx is None:
+            return None
+        if kind == "ctpop":
+            return sq.const(bin(cx).count("1"), i)
+        if kind == "bitreverse":
+            return sq.const(int(format(cx, f"0{bits}b")[::-1], 2), i)
+        if kind == "bswap" and bits % 16 == 0:
+            return sq.const(int.from_bytes(cx.to_bytes(bits // 8, "little"), "big"), i)
+        return None
+    if len(ops) != 2:
+        return None
+    a, b = ops
+    if kind in _MINMAX_PRED:
+        return _simplify_minmax(sq, kind, i, a, b, bits)
+    ca, cb = _cval(a), _cval(b)
+    if kind == "abs":
+        if call_of(sq, a, "abs") is not None:  # abs (abs x) -> abs x
             return a
-        if type(a) is _CONSTANT and type(b) is not _CONSTANT:
-            a, b = b, a
-        cb = _cval(b)
-        if cb is not None:
-            if cb == _saturation(kind, bits):  # umax(x, -1) -> -1 ...
-                return self.const(cb, i)
-            if cb == _saturation(_MINMAX_INVERSE[kind], bits):  # umin(x, -1) -> x ...
-                return a
-            inner = self.call_of(a, kind)
-            if inner is not None:
-                # max (max x, C1), C2 -> max x, C1 when C1 >= C2
-                for ic in (_cval(inner[0]), _cval(inner[1])):
-                    if ic is not None:
-                        if _compare(_MINMAX_PRED[kind], ic, cb, bits):
-                            return a
-                        break
-        v = self._minmax_shared(kind, a, b)
-        if v is None:
-            v = self._minmax_shared(kind, b, a)
-        if v is not None:
-            return v
-        pred = _MINMAX_PRED[kind]
-        # (isICmpTrue with the call as the context: a dominating branch condition
-        # can decide the order, isImpliedByDomCondition at the end of simplifyICmpInst)
-        if self.icmp(pred, a, b, _RECURSION_LIMIT, i, True) is True:
-            return a
-        if self.icmp(pred, b, a, _RECURSION_LIMIT, i, True) is True:
-            return b
-        return None
-
-    def _minmax_shared(self, kind: str, x, y):
-        """foldMinMaxSharedOp: ``x`` a min/max of (p, q) and ``y`` p, q or a min/max of
-        p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
-        if type(x) is not _INSTRUCTION or x.opcode != "call":
-            return None
-        kx = _intrinsic(x)
-        if kx not in _MINMAX_PRED:
-            return None
-        p, q = self.ops(x)
-        same = self.same
-        hit = same(y, p) or same(y, q)
-        if not hit and type(y) is _INSTRUCTION and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
-            yp, yq = self.ops(y)
-            hit = (same(yp, p) and same(yq, q)) or (same(yp, q) and same(yq, p))
-        if not hit:
-            return None
-        if kx == kind:
-            return x
-        if kx == _MINMAX_INVERSE[kind]:
-            return y
-        return None
-
-    def phi(self, p):
-        common = None
-        rep = self.rep
-        for v, _b in p.incoming:
-            if type(v) is _INSTRUCTION and v in rep:
-                v = self.r(v)
-            if v is p:
-                continue
-            if type(v) is _CONSTANT and v.kind in ("undef", "poison"):
-                return None  # (only the plain all-equal case is modeled)
-            if common is not None and not (v is common or _same(v, common)):
-                return None
-            common = v
-        if common is None:
-            return None
-        return common
-
-    def binop_(self, opc, a, b, rec, cxt):
-        return self.h[opc](a, b, rec, cxt)
-
-    def _fold(self, opc, a, b):
-        """foldOrCommuteConstant: (folded constant, a, b) with a constant moved right."""
-        if type(a) is not _CONSTANT and type(b) is not _CONSTANT:
-            return None, a, b
-        ca, cb = _cval(a), _cval(b)
         if ca is not None and cb is not None:
-            bits = _bits(a)
-            m = (1 << bits) - 1
-            if opc == "add":
-                r = ca + cb
-            elif opc == "sub":
-                r = ca - cb
-            elif opc == "mul":
-                r = ca * cb
-            elif opc == "and":
-                r = ca & cb
-            elif opc == "or":
-                r = ca | cb
-            elif opc == "xor":
-                r = ca ^ cb
-            elif cb >= bits:
-                return None, a, b  # poison: not modeled, left alone
-            elif opc == "shl":
-                r = ca << cb
-            elif opc == "lshr":
-                r = ca >> cb
-            else:
-                r = _signed(ca, bits) >> cb
-            return self.const(r & m, a), a, b
-        if ca is not None and opc in _COMMUTATIVE:
-            a, b = b, a
-        return None, a, b
-
-    def _assoc(self, opc, lhs, rhs, rec, cxt, L, R):
-        """simplifyAssociativeBinOp; ``L``, ``R``: the operands' binop tuples (or False)."""
-        if rec <= 0:
-            return None
-        rec -= 1
-        f = self.h[opc]
-        op0 = L if L and L[0] == opc else None
-        op1 = R if R and R[0] == opc else None
-        if op0 is not None:  # (A op B) op C -> A op (B op C)
-            _, A, B = op0
-            v = f(B, rhs, rec, cxt)
-            if v is not None:
-                if v is B or _same(v, B):
-                    return lhs
-                w = f(A, v, rec, cxt)
-                if w is not None:
-                    return w
-        if op1 is not None:  # A op (B op C) -> (A op B) op C
-            _, B, C = op1
-            v = f(lhs, B, rec, cxt)
-            if v is not None:
-                if v is B or _same(v, B):
-                    return rhs
-                w = f(v, C, rec, cxt)
-                if w is not None:
-                    return w
-        if opc not in _COMMUTATIVE:
-            return None
-        if op0 is not None:  # (A op B) op C -> (C op A) op B
-            _, A, B = op0
-            v = f(rhs, A, rec, cxt)
-            if v is not None:
-                if v is A or _same(v, A):
-                    return lhs
-                w = f(v, B, rec, cxt)
-                if w is not None:
-                    return w
-        if op1 is not None:  # A op (B op C) -> B op (C op A)
-            _, B, C = op1
-            v = f(C, lhs, rec, cxt)
-            if v is not None:
-                if v is C or _same(v, C):
-                    return rhs
-                w = f(B, v, rec, cxt)
-                if w is not None:
-                    return w
+            s = _signed(ca, bits)
+            if s == -(1 << (bits - 1)) and cb:
+                return None  # (poison: not modeled)
+            return sq.const(abs(s), i)
         return None
+    if kind == "cttz":
+        bo = sq.binop(a, "shl")
+        if bo is not None and _cval(bo[1]) == 1:  # cttz (1 << x) -> x
+            return bo[2]
+    elif kind == "ctlz":
+        bo = sq.binop(a)
+        if bo is not None and bo[0] in ("lshr", "ashr"):
+            c0 = _cval(bo[1])
+            if c0 is not None and c0 >> (bits - 1) & 1:
+                # ctlz (neg >>u x) -> x; ctlz (neg >>s x) -> 0
+                return bo[2] if bo[0] == "lshr" else sq.const(0, i)
+    if ca is not None and cb is not None and kind in ("ctlz", "cttz"):
+        if ca == 0:
+            return None if cb else sq.const(bits, i)  # (zero is poison when the flag is set)
+        if kind == "ctlz":
+            return sq.const(bits - ca.bit_length(), i)
+        return sq.const((ca & -ca).bit_length() - 1, i)
+    return None
 
-    def _expand(self, opc, lhs, rhs, over, rec, cxt, L, R):
-        """expandCommutativeBinOp: distribute ``opc`` over ``over`` when it simplifies;
-        ``L``, ``R``: the operands' binop tuples (or False)."""
-        if rec <= 0:
-            return None
-        rec -= 1
-        f = self.h[opc]
-        for v, other, bo in ((lhs, rhs, L), (rhs, lhs, R)):
-            if not bo or bo[0] != over:
-                continue
-            _, b0, b1 = bo
-            l_ = f(b0, other, rec, cxt)
-            if l_ is None:
-                continue
-            r_ = f(b1, other, rec, cxt)
-            if r_ is None:
-                continue
-            if (_same(l_, b0) and _same(r_, b1)) or (over in _COMMUTATIVE and _same(l_, b1) and _same(r_, b0)):
-                return v
-            s = self.h[over](l_, r_, rec, cxt)
-            if s is not None:
-                return s
-        return None
 
-    def _thread_phi(self, opc, lhs, rhs, rec, cxt):
-        """threadBinOpOverPHI: the same simplified value on every incoming edge."""
-        if rec <= 0:
-            return None
-        rec -= 1
-        if type(lhs) is _INSTRUCTION and lhs.opcode == "phi":
-            pi, other, left = lhs, rhs, True
-        else:
-            pi, other, left = rhs, lhs, False
-        if not self.value_dominates_phi(other, pi):
-            return None
-        f = self.h[opc]
-        common = None
-        for inc, _blk in pi.incoming:
-            inc = self.r(inc)
-            if inc is pi:
-                continue
-            v = f(inc, other, rec, None) if left else f(other, inc, rec, None)
-            if v is None or (common is not None and not _same(v, common)):
-                return None
-            common = v
-        return common
-
-    def _dom_eq(self, opc, a, b, rec, cxt):
-        """simplifyByDomEq (top level only)."""
-        if rec != _RECURSION_LIMIT or cxt is None:
-            return None
-        blk = cxt.block
-        e = self.dom_cond.get(blk, _NO_EDGE)
-        if e is _NO_EDGE:
-            e = self._edge(blk)
-        if e is None:
-            return None
-        e1, e2 = e[1], e[2]
-        if not (e1 is a or e1 is b or e2 is a or e2 is b or _same(e1, a) or _same(e1, b) or _same(e2, a)
-                or _same(e2, b)):
-            return None
-        if self.implied_by_dom_condition("eq", a, b, cxt) is True:
-            if opc in ("sub", "xor"):
-                return self.const(0, a)
-            if opc in ("and", "or"):
-                return b
-        return None
-
-    def _add(self, a, b, rec, cxt):
-        if type(a) is _CONSTANT:
-            if type(b) is _CONSTANT:
-                c, a, b = self._fold("add", a, b)
-                if c is not None:
-                    return c
-                if _cval(b) == 0:
-                    return a
-            else:
-                ca = _cval(a)
-                if ca is not None:  # (foldOrCommuteConstant moves the constant right)
-                    if ca == 0:
-                        return b
-                    a, b = b, a
-        elif type(b) is _CONSTANT and _cval(b) == 0:
+def _simplify_minmax(sq, kind: str, i, a, b, bits: int):
+    """simplifyBinaryIntrinsic for smin/smax/umin/umax."""
+    if a is b or sq.same(a, b):
+        return a
+    if type(a) is _CONSTANT and type(b) is not _CONSTANT:
+        a, b = b, a
+    cb = _cval(b)
+    if cb is not None:
+        if cb == _saturation(kind, bits):  # umax(x, -1) -> -1 ...
+            return sq.const(cb, i)
+        if cb == _saturation(_MINMAX_INVERSE[kind], bits):  # umin(x, -1) -> x ...
             return a
-        bo = self.bo
-        if type(a) is _INSTRUCTION:
-            A = bo.get(a)
-            if A is None:
-                A = self._binop(a)
-        else:
-            A = False
-        if type(b) is _INSTRUCTION:
-            B = bo.get(b)
-            if B is None:
-                B = self._binop(b)
-        else:
-            B = False
-        oa, ob = A and A[0], B and B[0]
-        if not (oa or ob):
-            if _bits(a) == 1 and rec:
-                return self._xor(a, b, rec - 1, cxt)
-            return None
-        sa = A if oa == "sub" else None
-        sb = B if ob == "sub" else None
-        # isKnownNegation: x + (0 - x), (a - b) + (b - a)
-        if (sa is not None and _cval(sa[1]) == 0 and _same(sa[2], b)) \
-                or (sb is not None and _cval(sb[1]) == 0 and _same(sb[2], a)):
-            return self.const(0, a)
-        if sa is not None and sb is not None and _same(sa[1], sb[2]) and _same(sa[2], sb[1]):
-            return self.const(0, a)
-        # X + (Y - X) -> Y ; (Y - X) + X -> Y
-        if sb is not None and _same(sb[2], a):
-            return sb[1]
-        if sa is not None and _same(sa[2], b):
-            return sa[1]
-        if (oa == "xor" and _not_pair(A, b, a)) or (ob == "xor" and _not_pair(B, a, b)):
-            return self.const(-1, a)
-        if rec and _bits(a) == 1:
-            v = self._xor(a, b, rec - 1, cxt)
-            if v is not None:
-                return v
-        if oa == "add" or ob == "add":
-            return self._assoc("add", a, b, rec, cxt, A, B)
-        return None
+        inner = call_of(sq, a, kind)
+        if inner is not None:
+            # max (max x, C1), C2 -> max x, C1 when C1 >= C2
+            for ic in (_cval(inner[0]), _cval(inner[1])):
+                if ic is not None:
+                    if _compare(_MINMAX_PRED[kind], ic, cb, bits):
+                        return a
+                    break
+    v = _minmax_shared_op(sq, kind, a, b)
+    if v is None:
+        v = _minmax_shared_op(sq, kind, b, a)
+    if v is not None:
+        return v
+    pred = _MINMAX_PRED[kind]
+    # (isICmpTrue with the call as the context: a dominating branch condition
+    # can decide the order, isImpliedByDomCondition at the end of simplifyICmpInst)
+    if simplify_icmp(sq, pred, a, b, _RECURSION_LIMIT, i, True) is True:
+        return a
+    if simplify_icmp(sq, pred, b, a, _RECURSION_LIMIT, i, True) is True:
+        return b
+    return None
 
-    def _sub(self, a, b, rec, cxt):
-        if type(a) is _CONSTANT or type(b) is _CONSTANT:
-            if type(a) is _CONSTANT and type(b) is _CONSTANT:
-                c, a, b = self._fold("sub", a, b)  # (sub does not commute: only a fold)
-                if c is not None:
-                    return c
+
+def _minmax_shared_op(sq, kind: str, x, y):
+    """foldMinMaxSharedOp: ``x`` a min/max of (p, q) and ``y`` p, q or a min/max of
+    p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
+    if type(x) is not _INSTRUCTION or x.opcode != "call":
+        return None
+    kx = _intrinsic(x)
+    if kx not in _MINMAX_PRED:
+        return None
+    p, q = sq.ops(x)
+    same = sq.same
+    hit = same(y, p) or same(y, q)
+    if not hit and type(y) is _INSTRUCTION and y.opcode == "call" and _intrinsic(y) in _MINMAX_PRED:
+        yp, yq = sq.ops(y)
+        hit = (same(yp, p) and same(yq, q)) or (same(yp, q) and same(yq, p))
+    if not hit:
+        return None
+    if kx == kind:
+        return x
+    if kx == _MINMAX_INVERSE[kind]:
+        return y
+    return None
+
+
+def simplify_phi(sq, p):
+    common = None
+    rep = sq.rep
+    for v, _b in p.incoming:
+        if type(v) is _INSTRUCTION and v in rep:
+            v = sq.r(v)
+        if v is p:
+            continue
+        if type(v) is _CONSTANT and v.kind in ("undef", "poison"):
+            return None  # (only the plain all-equal case is modeled)
+        if common is not None and not (v is common or _same(v, common)):
+            return None
+        common = v
+    if common is None:
+        return None
+    return common
+
+
+def simplify_binop(sq, opc, a, b, rec, cxt):
+    return sq.h[opc](sq, a, b, rec, cxt)
+
+
+def fold_constants(sq, opc, a, b):
+    """foldOrCommuteConstant: (folded constant, a, b) with a constant moved right."""
+    if type(a) is not _CONSTANT and type(b) is not _CONSTANT:
+        return None, a, b
+    ca, cb = _cval(a), _cval(b)
+    if ca is not None and cb is not None:
+        bits = _bits(a)
+        m = (1 << bits) - 1
+        if opc == "add":
+            r = ca + cb
+        elif opc == "sub":
+            r = ca - cb
+        elif opc == "mul":
+            r = ca * cb
+        elif opc == "and":
+            r = ca & cb
+        elif opc == "or":
+            r = ca | cb
+        elif opc == "xor":
+            r = ca ^ cb
+        elif cb >= bits:
+            return None, a, b  # poison: not modeled, left alone
+        elif opc == "shl":
+            r = ca << cb
+        elif opc == "lshr":
+            r = ca >> cb
+        else:
+            r = _signed(ca, bits) >> cb
+        return sq.const(r & m, a), a, b
+    if ca is not None and opc in _COMMUTATIVE:
+        a, b = b, a
+    return None, a, b
+
+
+def simplify_associative(sq, opc, lhs, rhs, rec, cxt, L, R):
+    """simplifyAssociativeBinOp; ``L``, ``R``: the operands' binop tuples (or False)."""
+    if rec <= 0:
+        return None
+    rec -= 1
+    f = sq.h[opc]
+    op0 = L if L and L[0] == opc else None
+    op1 = R if R and R[0] == opc else None
+    if op0 is not None:  # (A op B) op C -> A op (B op C)
+        _, A, B = op0
+        v = f(sq, B, rhs, rec, cxt)
+        if v is not None:
+            if v is B or _same(v, B):
+                return lhs
+            w = f(sq, A, v, rec, cxt)
+            if w is not None:
+                return w
+    if op1 is not None:  # A op (B op C) -> (A op B) op C
+        _, B, C = op1
+        v = f(sq, lhs, B, rec, cxt)
+        if v is not None:
+            if v is B or _same(v, B):
+                return rhs
+            w = f(sq, v, C, rec, cxt)
+            if w is not None:
+                return w
+    if opc not in _COMMUTATIVE:
+        return None
+    if op0 is not None:  # (A op B) op C -> (C op A) op B
+        _, A, B = op0
+        v = f(sq, rhs, A, rec, cxt)
+        if v is not None:
+            if v is A or _same(v, A):
+                return lhs
+            w = f(sq, v, B, rec, cxt)
+            if w is not None:
+                return w
+    if op1 is not None:  # A op (B op C) -> B op (C op A)
+        _, B, C = op1
+        v = f(sq, C, lhs, rec, cxt)
+        if v is not None:
+            if v is C or _same(v, C):
+                return rhs
+            w = f(sq, B, v, rec, cxt)
+            if w is not None:
+                return w
+    return None
+
+
+def expand_commutative(sq, opc, lhs, rhs, over, rec, cxt, L, R):
+    """expandCommutativeBinOp: distribute ``opc`` over ``over`` when it simplifies;
+    ``L``, ``R``: the operands' binop tuples (or False)."""
+    if rec <= 0:
+        return None
+    rec -= 1
+    f = sq.h[opc]
+    for v, other, bo in ((lhs, rhs, L), (rhs, lhs, R)):
+        if not bo or bo[0] != over:
+            continue
+        _, b0, b1 = bo
+        l_ = f(sq, b0, other, rec, cxt)
+        if l_ is None:
+            continue
+        r_ = f(sq, b1, other, rec, cxt)
+        if r_ is None:
+            continue
+        if (_same(l_, b0) and _same(r_, b1)) or (over in _COMMUTATIVE and _same(l_, b1) and _same(r_, b0)):
+            return v
+        s = sq.h[over](sq, l_, r_, rec, cxt)
+        if s is not None:
+            return s
+    return None
+
+
+def thread_over_phi(sq, opc, lhs, rhs, rec, cxt):
+    """threadBinOpOverPHI: the same simplified value on every incoming edge."""
+    if rec <= 0:
+        return None
+    rec -= 1
+    if type(lhs) is _INSTRUCTION and lhs.opcode == "phi":
+        pi, other, left = lhs, rhs, True
+    else:
+        pi, other, left = rhs, lhs, False
+    if not sq.value_dominates_phi(other, pi):
+        return None
+    f = sq.h[opc]
+    common = None
+    for inc, _blk in pi.incoming:
+        inc = sq.r(inc)
+        if inc is pi:
+            continue
+        v = f(sq, inc, other, rec, None) if left else f(sq, other, inc, rec, None)
+        if v is None or (common is not None and not _same(v, common)):
+            return None
+        common = v
+    return common
+
+
+def simplify_by_dom_eq(sq, opc, a, b, rec, cxt):
+    """simplifyByDomEq (top level only)."""
+    if rec != _RECURSION_LIMIT or cxt is None:
+        return None
+    blk = cxt.block
+    e = sq.dom_cond.get(blk, _NO_EDGE)
+    if e is _NO_EDGE:
+        e = dom_edge(sq, blk)
+    if e is None:
+        return None
+    e1, e2 = e[1], e[2]
+    if not (e1 is a or e1 is b or e2 is a or e2 is b or _same(e1, a) or _same(e1, b) or _same(e2, a)
+            or _same(e2, b)):
+        return None
+    if implied_by_dom_condition(sq, "eq", a, b, cxt) is True:
+        if opc in ("sub", "xor"):
+            return sq.const(0, a)
+        if opc in ("and", "or"):
+            return b
+    return None
+
+
+def simplify_add(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT:
+        if type(b) is _CONSTANT:
+            c, a, b = fold_constants(sq, "add", a, b)
+            if c is not None:
+                return c
             if _cval(b) == 0:
                 return a
-            if self.same(a, b):
-                return self.const(0, a)
-            if _cval(a) == 0:
-                bits = _bits(a)
-                if self.known(b)[0] == ((1 << (bits - 1)) - 1):  # 0 or the minimum signed value
+        else:
+            ca = _cval(a)
+            if ca is not None:  # (foldOrCommuteConstant moves the constant right)
+                if ca == 0:
                     return b
-        elif a is b:
-            return self.const(0, a)
-        if rec:
-            A, B = self.binop(a), self.binop(b)
-            ad = A if A is not None and A[0] == "add" else None
-            if ad is not None:  # (X + Y) - Z -> X + (Y - Z) or Y + (X - Z)
-                _, X, Y = ad
-                for p, q in ((X, Y), (Y, X)):
-                    v = self._sub(q, b, rec - 1, cxt)
-                    if v is not None:
-                        w = self._add(p, v, rec - 1, cxt)
-                        if w is not None:
-                            return w
-            ad = B if B is not None and B[0] == "add" else None
-            if ad is not None:  # X - (Y + Z) -> (X - Y) - Z or (X - Z) - Y
-                _, Y, Z = ad
-                for p, q in ((Y, Z), (Z, Y)):
-                    v = self._sub(a, p, rec - 1, cxt)
-                    if v is not None:
-                        w = self._sub(v, q, rec - 1, cxt)
-                        if w is not None:
-                            return w
-            sb = B if B is not None and B[0] == "sub" else None
-            if sb is not None:  # Z - (X - Y) -> (Z - X) + Y
-                _, X, Y = sb
-                v = self._sub(a, X, rec - 1, cxt)
+                a, b = b, a
+    elif type(b) is _CONSTANT and _cval(b) == 0:
+        return a
+    bo = sq.bo
+    if type(a) is _INSTRUCTION:
+        A = bo.get(a)
+        if A is None:
+            A = sq._binop(a)
+    else:
+        A = False
+    if type(b) is _INSTRUCTION:
+        B = bo.get(b)
+        if B is None:
+            B = sq._binop(b)
+    else:
+        B = False
+    oa, ob = A and A[0], B and B[0]
+    if not (oa or ob):
+        if _bits(a) == 1 and rec:
+            return simplify_xor(sq, a, b, rec - 1, cxt)
+        return None
+    sa = A if oa == "sub" else None
+    sb = B if ob == "sub" else None
+    # isKnownNegation: x + (0 - x), (a - b) + (b - a)
+    if (sa is not None and _cval(sa[1]) == 0 and _same(sa[2], b)) \
+            or (sb is not None and _cval(sb[1]) == 0 and _same(sb[2], a)):
+        return sq.const(0, a)
+    if sa is not None and sb is not None and _same(sa[1], sb[2]) and _same(sa[2], sb[1]):
+        return sq.const(0, a)
+    # X + (Y - X) -> Y ; (Y - X) + X -> Y
+    if sb is not None and _same(sb[2], a):
+        return sb[1]
+    if sa is not None and _same(sa[2], b):
+        return sa[1]
+    if (oa == "xor" and _not_pair(A, b, a)) or (ob == "xor" and _not_pair(B, a, b)):
+        return sq.const(-1, a)
+    if rec and _bits(a) == 1:
+        v = simplify_xor(sq, a, b, rec - 1, cxt)
+        if v is not None:
+            return v
+    if oa == "add" or ob == "add":
+        return simplify_associative(sq, "add", a, b, rec, cxt, A, B)
+    return None
+
+
+def simplify_sub(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT or type(b) is _CONSTANT:
+        if type(a) is _CONSTANT and type(b) is _CONSTANT:
+            c, a, b = fold_constants(sq, "sub", a, b)  # (sub does not commute: only a fold)
+            if c is not None:
+                return c
+        if _cval(b) == 0:
+            return a
+        if sq.same(a, b):
+            return sq.const(0, a)
+        if _cval(a) == 0:
+            bits = _bits(a)
+            if known_bits(sq, b)[0] == ((1 << (bits - 1)) - 1):  # 0 or the minimum signed value
+                return b
+    elif a is b:
+        return sq.const(0, a)
+    if rec:
+        A, B = sq.binop(a), sq.binop(b)
+        ad = A if A is not None and A[0] == "add" else None
+        if ad is not None:  # (X + Y) - Z -> X + (Y - Z) or Y + (X - Z)
+            _, X, Y = ad
+            for p, q in ((X, Y), (Y, X)):
+                v = simplify_sub(sq, q, b, rec - 1, cxt)
                 if v is not None:
-                    w = self._add(v, Y, rec - 1, cxt)
+                    w = simplify_add(sq, p, v, rec - 1, cxt)
                     if w is not None:
                         return w
-            if _bits(a) == 1:
-                v = self._xor(a, b, rec - 1, cxt)
+        ad = B if B is not None and B[0] == "add" else None
+        if ad is not None:  # X - (Y + Z) -> (X - Y) - Z or (X - Z) - Y
+            _, Y, Z = ad
+            for p, q in ((Y, Z), (Z, Y)):
+                v = simplify_sub(sq, a, p, rec - 1, cxt)
                 if v is not None:
-                    return v
-        if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-            return None
-        return self._dom_eq("sub", a, b, rec, cxt)
-
-    def _mul(self, a, b, rec, cxt):
-        if type(a) is _CONSTANT or type(b) is _CONSTANT:
-            if type(a) is _CONSTANT:
-                if type(b) is _CONSTANT:
-                    c, a, b = self._fold("mul", a, b)
-                    if c is not None:
-                        return c
-                elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
-                    a, b = b, a
-            cb = _cval(b)
-            if cb == 0:
-                return self.const(0, a)
-            if cb == 1:
-                return a
-        if rec and _bits(a) == 1:
-            v = self._and(a, b, rec - 1, cxt)
+                    w = simplify_sub(sq, v, q, rec - 1, cxt)
+                    if w is not None:
+                        return w
+        sb = B if B is not None and B[0] == "sub" else None
+        if sb is not None:  # Z - (X - Y) -> (Z - X) + Y
+            _, X, Y = sb
+            v = simplify_sub(sq, a, X, rec - 1, cxt)
+            if v is not None:
+                w = simplify_add(sq, v, Y, rec - 1, cxt)
+                if w is not None:
+                    return w
+        if _bits(a) == 1:
+            v = simplify_xor(sq, a, b, rec - 1, cxt)
             if v is not None:
                 return v
-        bo = self.bo
-        if type(a) is _INSTRUCTION:
-            A = bo.get(a)
-            if A is None:
-                A = self._binop(a)
-        else:
-            A = False
-        if type(b) is _INSTRUCTION:
-            B = bo.get(b)
-            if B is None:
-                B = self._binop(b)
-        else:
-            B = False
-        oa, ob = A and A[0], B and B[0]
-        if oa == "mul" or ob == "mul":
-            v = self._assoc("mul", a, b, rec, cxt, A, B)
-            if v is not None:
-                return v
-        if oa == "add" or ob == "add":
-            v = self._expand("mul", a, b, "add", rec, cxt, A, B)
-            if v is not None:
-                return v
-        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-            return self._thread_phi("mul", a, b, rec, cxt)
+    if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
         return None
+    return simplify_by_dom_eq(sq, "sub", a, b, rec, cxt)
 
-    def _shift(self, opc, a, b, rec, cxt):
-        """simplifyShift (the part shl, lshr and ashr share)."""
-        if type(a) is _CONSTANT or type(b) is _CONSTANT:
-            if type(a) is _CONSTANT and type(b) is _CONSTANT:
-                c, a, b = self._fold(opc, a, b)  # (shifts do not commute: only a fold)
-                if c is not None:
-                    return c
-            if _cval(a) == 0:
-                return self.const(0, a)
-            cb = _cval(b)
-            if cb == 0:
-                return a
-            bits = _bits(a)
-            if cb is not None and cb >= bits:
-                return None  # poison: not modeled, left alone
-        else:
-            cb = None
-            bits = _bits(a)
-        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-            v = self._thread_phi(opc, a, b, rec, cxt)
-            if v is not None:
-                return v
-        if cb is not None:
-            # (a constant amount below the width, not 0: never poison, and its trailing
-            # zeros stop below log2(width), so the known-bits rules below say nothing)
-            return None
-        zb, ob = self.known(b)
-        if ob >= bits:  # (the least possible amount)
-            return None  # poison
-        nz = ~zb & ((1 << bits) - 1)  # (the amount's possible ones: trailing zeros known)
-        if (bits if nz == 0 else (nz & -nz).bit_length() - 1) >= (bits - 1).bit_length():
-            return a
-        return None
 
-    def _shl(self, a, b, rec, cxt):
-        v = self._shift("shl", a, b, rec, cxt)
-        if v is not None:
-            return v
-        return None
-
-    def _lshr(self, a, b, rec, cxt):
-        v = self._shift("lshr", a, b, rec, cxt)
-        if v is not None:
-            return v
-        if a is b or self.same(a, b):
-            return self.const(0, a)
-        return None
-
-    def _ashr(self, a, b, rec, cxt):
-        v = self._shift("ashr", a, b, rec, cxt)
-        if v is not None:
-            return v
-        if a is b or self.same(a, b):
-            return self.const(0, a)
-        bits = _bits(a)
-        m = (1 << bits) - 1
-        if _cval(a) == m:
-            return a
-        sh = self.binop(a, "shl")
-        if sh is not None and _cval(sh[1]) == m and _same(sh[2], b):
-            return self.const(m, a)
-        if self.sign_bits(a) == bits:
-            return a
-        return None
-
-    def _logic_add_sub(self, opc, a, b):
-        """simplifyLogicOfAddSub: (X + C) op (~C - X)."""
-        for p, q in ((a, b), (b, a)):
-            ad, sb = self.binop(p, "add"), self.binop(q, "sub")
-            if ad is None or sb is None:
-                continue
-            c1, c2 = _cval(ad[2]), _cval(sb[1])
-            if c1 is None or c2 is None or not _same(ad[1], sb[2]):
-                continue
-            m = (1 << _bits(a)) - 1
-            if ~c1 & m == c2:
-                return self.const(0 if opc == "and" else m, a)
-        return None
-
-    def _and_commutative(self, a, b, A):
-        """The commuted part of simplifyAndInst for (a, b); ``A``: a's binop tuple."""
-        oa = A and A[0]
-        if oa == "xor" and _not_pair(A, b, a):  # ~A & A
-            return self.const(0, a)
-        if oa == "or":
-            if _same(A[1], b) or _same(A[2], b):  # (A | ?) & A
-                return b
-            # (X | ~Y) & (X | Y) -> X
-            o2 = self.binop(b, "or")
-            if o2 is not None:
-                for X, nY in ((A[1], A[2]), (A[2], A[1])):
-                    Y = self.is_not(nY)
-                    if Y is None:
-                        continue
-                    if (_same(o2[1], X) and _same(o2[2], Y)) or (_same(o2[2], X) and _same(o2[1], Y)):
-                        return X
-        if oa == "sub" and _cval(A[1]) == 0 and _same(A[2], b) and self.power_of_two(b, True):  # -A & A
-            return b
-        if oa == "add":
-            m = (1 << _bits(a)) - 1
-            if _same(A[1], b) and _cval(A[2]) == m and self.power_of_two(b, True):
-                return self.const(0, a)
-        return None
-
-    def _and(self, a, b, rec, cxt):
-        if type(a) is _CONSTANT or type(b) is _CONSTANT:
-            if type(a) is _CONSTANT:
-                if type(b) is _CONSTANT:
-                    c, a, b = self._fold("and", a, b)
-                    if c is not None:
-                        return c
-                    if self.same(a, b):
-                        return a
-                elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
-                    a, b = b, a
-            bits = _bits(a)
-            m = (1 << bits) - 1
-            cb = _cval(b)
-            if cb == 0:
-                return self.const(0, a)
-            if cb == m:
-                return a
-        elif a is b:
-            return a
-        else:
-            cb = None
-        bo = self.bo
-        if type(a) is _INSTRUCTION:
-            A = bo.get(a)
-            if A is None:
-                A = self._binop(a)
-        else:
-            A = False
-        if type(b) is _INSTRUCTION:
-            B = bo.get(b)
-            if B is None:
-                B = self._binop(b)
-        else:
-            B = False
-        oa, ob = A and A[0], B and B[0]
-        if not (oa or ob):
-            if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-                v = self._thread_phi("and", a, b, rec, cxt)
-                if v is not None:
-                    return v
-            if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-                return None
-            return self._dom_eq("and", a, b, rec, cxt)
-        # (its rules need an xor, or, sub or add operand)
-        v = None
-        if oa in _AND_COMMUTED:
-            v = self._and_commutative(a, b, A)
-        if v is None and ob in _AND_COMMUTED:
-            v = self._and_commutative(b, a, B)
-        if v is not None:
-            return v
-        if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
-            v = self._logic_add_sub("and", a, b)
-            if v is not None:
-                return v
-        if cb is not None:
-            if oa == "shl" or oa == "lshr":
-                s = _cval(A[2])
-                if s is not None and s < bits:
-                    inv = ~cb & m
-                    if (oa == "shl" and (inv >> s) == 0) or (oa == "lshr" and ((inv << s) & m) == 0):
-                        return a
-            # and (2^x - 1), 2^C -> 0 when x <= C
-            if cb & (cb - 1) == 0 and oa == "add" and _cval(A[2]) == m and self.power_of_two(A[1], False):
-                if cb.bit_length() >= (~self.known(A[1])[0] & m).bit_length():  # (the maximum)
-                    return self.const(0, a)
-        if oa == "and" or ob == "and":
-            v = self._assoc("and", a, b, rec, cxt, A, B)
-            if v is not None:
-                return v
-        if oa == "or" or ob == "or":
-            v = self._expand("and", a, b, "or", rec, cxt, A, B)
-            if v is not None:
-                return v
-        if oa == "xor" or ob == "xor":
-            v = self._expand("and", a, b, "xor", rec, cxt, A, B)
-            if v is not None:
-                return v
-        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-            v = self._thread_phi("and", a, b, rec, cxt)
-            if v is not None:
-                return v
-        # ((X | Y) ^ X) & ((X | Y) ^ Y) -> 0
-        if oa == "xor" and ob == "xor":
-            xa, xb = A, B
-            for X, O in ((xa[1], xa[2]), (xa[2], xa[1])):
-                o = self.binop(O, "or")
-                if o is None:
-                    continue
-                for p, Y in ((o[1], o[2]), (o[2], o[1])):
-                    if _same(p, X) and ((xb[1] is O and _same(xb[2], Y)) or (xb[2] is O and _same(xb[1], Y))):
-                        return self.const(0, a)
-            # (A ^ C) & (A ^ ~C) -> 0
-            c1, c2 = _cval(xa[2]), _cval(xb[2])
-            if c1 is not None and c2 is not None and _same(xa[1], xb[1]) and c2 == ~c1 & ((1 << _bits(a)) - 1):
-                return self.const(0, a)
-        if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-            return None
-        return self._dom_eq("and", a, b, rec, cxt)
-
-    def _or_logic(self, x, y, X, Y):
-        """simplifyOrLogic(X, Y); ``X``, ``Y``: their binop tuples (or False)."""
-        ox, oy = X and X[0], Y and Y[0]
-        if ox != "xor" and oy != "xor" and oy != "and":
-            return None  # (every rule below needs one of these shapes)
-        m = (1 << _bits(x)) - 1
-        same = _same
-        ny = _not_of(Y, m) if oy == "xor" else None
-        NY = self.binop(ny) if ny is not None else None
-        if ny is not None:
-            if same(ny, x):  # X | ~X
-                return self.const(m, x)
-            if NY is not None and NY[0] == "and" and (same(NY[1], x) or same(NY[2], x)):  # X | ~(X & ?)
-                return self.const(m, x)
-        if oy == "and" and (same(Y[1], x) or same(Y[2], x)):  # X | (X & ?)
-            return x
-        if ox == "xor" and oy == "or" and self._pair(Y, X[1], X[2]):  # (A ^ B) | (A | B)
-            return y
-        nx = _not_of(X, m) if ox == "xor" else None
-        NX = self.binop(nx) if nx is not None else None
-        nox = NX and NX[0]
-        if nox == "xor" and oy == "or" and self._pair(Y, NX[1], NX[2]):  # ~(A ^ B) | (A | B)
-            return self.const(m, x)
-        if ox == "and" and oy == "xor":  # (A & ~B) | (A ^ B) -> A ^ B
-            for A, nB in ((X[1], X[2]), (X[2], X[1])):
-                B = self.is_not(nB)
-                if B is not None and self._pair(Y, A, B):
-                    return y
-        if ox == "xor" and oy == "and":  # (~A ^ B) | (A & B) -> ~A ^ B
-            for nA, B in ((X[1], X[2]), (X[2], X[1])):
-                A = self.is_not(nA)
-                if A is not None and self._pair(Y, A, B):
-                    return x
-        if ox == "or" and oy == "xor":  # (~A | B) | (A ^ B) -> -1
-            for nA, B in ((X[1], X[2]), (X[2], X[1])):
-                A = self.is_not(nA)
-                if A is not None and self._pair(Y, A, B):
-                    return self.const(m, x)
-        if ox == "and" and NY is not None and NY[0] == "or":  # (~A & B) | ~(A | B) -> ~A
-            for nA, B in ((X[1], X[2]), (X[2], X[1])):
-                A = self.is_not(nA)
-                if A is not None and self._pair(NY, A, B):
-                    return nA
-        if nox == "xor" and oy == "and" and self._pair(Y, NX[1], NX[2]):  # ~(A ^ B) | (A & B)
-            return x
-        if nox == "and" and oy == "xor" and self._pair(Y, NX[1], NX[2]):  # ~(A & B) | (A ^ B)
-            return x
-        return None
-
-    def _pair(self, bo, p, q) -> bool:
-        """``bo``'s operands are p and q in either order."""
-        return (_same(bo[1], p) and _same(bo[2], q)) or (_same(bo[1], q) and _same(bo[2], p))
-
-    def _or(self, a, b, rec, cxt):
-        if type(a) is _CONSTANT or type(b) is _CONSTANT:
-            if type(a) is _CONSTANT:
-                if type(b) is _CONSTANT:
-                    c, a, b = self._fold("or", a, b)
-                    if c is not None:
-                        return c
-                elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
-                    a, b = b, a
-            bits = _bits(a)
-            m = (1 << bits) - 1
-            cb = _cval(b)
-            if cb == m:
-                return self.const(m, a)
-            if cb == 0 or (type(a) is _CONSTANT and self.same(a, b)):
-                return a
-        elif a is b:
-            return a
-        bo = self.bo
-        if type(a) is _INSTRUCTION:
-            A = bo.get(a)
-            if A is None:
-                A = self._binop(a)
-        else:
-            A = False
-        if type(b) is _INSTRUCTION:
-            B = bo.get(b)
-            if B is None:
-                B = self._binop(b)
-        else:
-            B = False
-        oa, ob = A and A[0], B and B[0]
-        if not (oa or ob):
-            if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-                v = self._thread_phi("or", a, b, rec, cxt)
-                if v is not None:
-                    return v
-            if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-                return None
-            return self._dom_eq("or", a, b, rec, cxt)
-        # (simplifyOrLogic needs an xor on the left or an xor/and on the right)
-        v = None
-        if oa == "xor" or ob == "xor" or ob == "and":
-            v = self._or_logic(a, b, A, B)
-        if v is None and (ob == "xor" or oa == "xor" or oa == "and"):
-            v = self._or_logic(b, a, B, A)
-        if v is not None:
-            return v
-        if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
-            v = self._logic_add_sub("or", a, b)
-            if v is not None:
-                return v
-        if oa == "or" or ob == "or":
-            v = self._assoc("or", a, b, rec, cxt, A, B)
-            if v is not None:
-                return v
-        if oa == "and" or ob == "and":
-            v = self._expand("or", a, b, "and", rec, cxt, A, B)
-            if v is not None:
-                return v
-        # (A & C1) | (B & C2) with C1 == ~C2: ((V + N) & C1) | (V & C2) -> V + N
-        if oa == "and" and ob == "and":
-            aa, ba = A, B
-            c1, c2 = _cval(aa[2]), _cval(ba[2])
-            m = (1 << _bits(a)) - 1
-            if c1 is not None and c2 is not None and c1 == ~c2 & m:
-                A_, B_ = aa[1], ba[1]
-                for (P, Q, cm) in ((A_, B_, c2), (B_, A_, c1)):
-                    ad = self.binop(P, "add")
-                    if cm and (cm & (cm + 1)) == 0 and ad is not None:
-                        for x_, n_ in ((ad[1], ad[2]), (ad[2], ad[1])):
-                            if _same(x_, Q) and self.known(n_)[0] & cm == cm:
-                                return P
-        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
-            v = self._thread_phi("or", a, b, rec, cxt)
-            if v is not None:
-                return v
-        if oa == "xor" and ob == "xor":  # (A ^ C) | (A ^ ~C) -> -1
-            xa, xb = A, B
-            c1, c2 = _cval(xa[2]), _cval(xb[2])
-            m = (1 << _bits(a)) - 1
-            if c1 is not None and c2 is not None and _same(xa[1], xb[1]) and c2 == ~c1 & m:
-                return self.const(m, a)
-        if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-            return None
-        return self._dom_eq("or", a, b, rec, cxt)
-
-    def _and_or_not(self, x, y, X, Y):
-        """simplifyXorInst's foldAndOrNot(X, Y); ``X``, ``Y``: their binop tuples."""
-        ox, oy = X[0], Y[0]
-        if ox == "and" and oy == "or":  # (~A & B) ^ (A | B) -> A
-            for nA, B in ((X[1], X[2]), (X[2], X[1])):
-                A = self.is_not(nA)
-                if A is not None and self._pair(Y, A, B):
-                    return A
-        if ox == "or" and oy == "and":  # (~A | B) ^ (A & B) -> ~A
-            for nA, B in ((X[1], X[2]), (X[2], X[1])):
-                A = self.is_not(nA)
-                if A is not None and self._pair(Y, A, B):
-                    return nA
-        return None
-
-    def _xor(self, a, b, rec, cxt):
+def simplify_mul(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT or type(b) is _CONSTANT:
         if type(a) is _CONSTANT:
             if type(b) is _CONSTANT:
-                c, a, b = self._fold("xor", a, b)
+                c, a, b = fold_constants(sq, "mul", a, b)
                 if c is not None:
                     return c
-                if _cval(b) == 0:
+            elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
+                a, b = b, a
+        cb = _cval(b)
+        if cb == 0:
+            return sq.const(0, a)
+        if cb == 1:
+            return a
+    if rec and _bits(a) == 1:
+        v = simplify_and(sq, a, b, rec - 1, cxt)
+        if v is not None:
+            return v
+    bo = sq.bo
+    if type(a) is _INSTRUCTION:
+        A = bo.get(a)
+        if A is None:
+            A = sq._binop(a)
+    else:
+        A = False
+    if type(b) is _INSTRUCTION:
+        B = bo.get(b)
+        if B is None:
+            B = sq._binop(b)
+    else:
+        B = False
+    oa, ob = A and A[0], B and B[0]
+    if oa == "mul" or ob == "mul":
+        v = simplify_associative(sq, "mul", a, b, rec, cxt, A, B)
+        if v is not None:
+            return v
+    if oa == "add" or ob == "add":
+        v = expand_commutative(sq, "mul", a, b, "add", rec, cxt, A, B)
+        if v is not None:
+            return v
+    if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+        return thread_over_phi(sq, "mul", a, b, rec, cxt)
+    return None
+
+
+def _simplify_shift(sq, opc, a, b, rec, cxt):
+    """simplifyShift (the part shl, lshr and ashr share)."""
+    if type(a) is _CONSTANT or type(b) is _CONSTANT:
+        if type(a) is _CONSTANT and type(b) is _CONSTANT:
+            c, a, b = fold_constants(sq, opc, a, b)  # (shifts do not commute: only a fold)
+            if c is not None:
+                return c
+        if _cval(a) == 0:
+            return sq.const(0, a)
+        cb = _cval(b)
+        if cb == 0:
+            return a
+        bits = _bits(a)
+        if cb is not None and cb >= bits:
+            return None  # poison: not modeled, left alone
+    else:
+        cb = None
+        bits = _bits(a)
+    if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+        v = thread_over_phi(sq, opc, a, b, rec, cxt)
+        if v is not None:
+            return v
+    if cb is not None:
+        # (a constant amount below the width, not 0: never poison, and its trailing
+        # zeros stop below log2(width), so the known-bits rules below say nothing)
+        return None
+    zb, ob = known_bits(sq, b)
+    if ob >= bits:  # (the least possible amount)
+        return None  # poison
+    nz = ~zb & ((1 << bits) - 1)  # (the amount's possible ones: trailing zeros known)
+    if (bits if nz == 0 else (nz & -nz).bit_length() - 1) >= (bits - 1).bit_length():
+        return a
+    return None
+
+
+def simplify_shl(sq, a, b, rec, cxt):
+    v = _simplify_shift(sq, "shl", a, b, rec, cxt)
+    if v is not None:
+        return v
+    return None
+
+
+def simplify_lshr(sq, a, b, rec, cxt):
+    v = _simplify_shift(sq, "lshr", a, b, rec, cxt)
+    if v is not None:
+        return v
+    if a is b or sq.same(a, b):
+        return sq.const(0, a)
+    return None
+
+
+def simplify_ashr(sq, a, b, rec, cxt):
+    v = _simplify_shift(sq, "ashr", a, b, rec, cxt)
+    if v is not None:
+        return v
+    if a is b or sq.same(a, b):
+        return sq.const(0, a)
+    bits = _bits(a)
+    m = (1 << bits) - 1
+    if _cval(a) == m:
+        return a
+    sh = sq.binop(a, "shl")
+    if sh is not None and _cval(sh[1]) == m and _same(sh[2], b):
+        return sq.const(m, a)
+    if num_sign_bits(sq, a) == bits:
+        return a
+    return None
+
+
+def _logic_of_add_sub(sq, opc, a, b):
+    """simplifyLogicOfAddSub: (X + C) op (~C - X)."""
+    for p, q in ((a, b), (b, a)):
+        ad, sb = sq.binop(p, "add"), sq.binop(q, "sub")
+        if ad is None or sb is None:
+            continue
+        c1, c2 = _cval(ad[2]), _cval(sb[1])
+        if c1 is None or c2 is None or not _same(ad[1], sb[2]):
+            continue
+        m = (1 << _bits(a)) - 1
+        if ~c1 & m == c2:
+            return sq.const(0 if opc == "and" else m, a)
+    return None
+
+
+def _and_commutative(sq, a, b, A):
+    """The commuted part of simplifyAndInst for (a, b); ``A``: a's binop tuple."""
+    oa = A and A[0]
+    if oa == "xor" and _not_pair(A, b, a):  # ~A & A
+        return sq.const(0, a)
+    if oa == "or":
+        if _same(A[1], b) or _same(A[2], b):  # (A | ?) & A
+            return b
+        # (X | ~Y) & (X | Y) -> X
+        o2 = sq.binop(b, "or")
+        if o2 is not None:
+            for X, nY in ((A[1], A[2]), (A[2], A[1])):
+                Y = sq.is_not(nY)
+                if Y is None:
+                    continue
+                if (_same(o2[1], X) and _same(o2[2], Y)) or (_same(o2[2], X) and _same(o2[1], Y)):
+                    return X
+    if oa == "sub" and _cval(A[1]) == 0 and _same(A[2], b) and is_power_of_two(sq, b, True):  # -A & A
+        return b
+    if oa == "add":
+        m = (1 << _bits(a)) - 1
+        if _same(A[1], b) and _cval(A[2]) == m and is_power_of_two(sq, b, True):
+            return sq.const(0, a)
+    return None
+
+
+def simplify_and(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT or type(b) is _CONSTANT:
+        if type(a) is _CONSTANT:
+            if type(b) is _CONSTANT:
+                c, a, b = fold_constants(sq, "and", a, b)
+                if c is not None:
+                    return c
+                if sq.same(a, b):
                     return a
-                if self.same(a, b):
-                    return self.const(0, a)
-            else:
-                ca = _cval(a)
-                if ca is not None:  # (foldOrCommuteConstant moves the constant right)
-                    if ca == 0:
-                        return b
-                    a, b = b, a
-        elif type(b) is _CONSTANT:
-            # (foldOrCommuteConstant leaves a non-constant left operand where it is,
-            # and a constant is not the same value as it)
+            elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
+                a, b = b, a
+        bits = _bits(a)
+        m = (1 << bits) - 1
+        cb = _cval(b)
+        if cb == 0:
+            return sq.const(0, a)
+        if cb == m:
+            return a
+    elif a is b:
+        return a
+    else:
+        cb = None
+    bo = sq.bo
+    if type(a) is _INSTRUCTION:
+        A = bo.get(a)
+        if A is None:
+            A = sq._binop(a)
+    else:
+        A = False
+    if type(b) is _INSTRUCTION:
+        B = bo.get(b)
+        if B is None:
+            B = sq._binop(b)
+    else:
+        B = False
+    oa, ob = A and A[0], B and B[0]
+    if not (oa or ob):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+            v = thread_over_phi(sq, "and", a, b, rec, cxt)
+            if v is not None:
+                return v
+        if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
+            return None
+        return simplify_by_dom_eq(sq, "and", a, b, rec, cxt)
+    # (its rules need an xor, or, sub or add operand)
+    v = None
+    if oa in _AND_COMMUTED:
+        v = _and_commutative(sq, a, b, A)
+    if v is None and ob in _AND_COMMUTED:
+        v = _and_commutative(sq, b, a, B)
+    if v is not None:
+        return v
+    if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
+        v = _logic_of_add_sub(sq, "and", a, b)
+        if v is not None:
+            return v
+    if cb is not None:
+        if oa == "shl" or oa == "lshr":
+            s = _cval(A[2])
+            if s is not None and s < bits:
+                inv = ~cb & m
+                if (oa == "shl" and (inv >> s) == 0) or (oa == "lshr" and ((inv << s) & m) == 0):
+                    return a
+        # and (2^x - 1), 2^C -> 0 when x <= C
+        if cb & (cb - 1) == 0 and oa == "add" and _cval(A[2]) == m and is_power_of_two(sq, A[1], False):
+            if cb.bit_length() >= (~known_bits(sq, A[1])[0] & m).bit_length():  # (the maximum)
+                return sq.const(0, a)
+    if oa == "and" or ob == "and":
+        v = simplify_associative(sq, "and", a, b, rec, cxt, A, B)
+        if v is not None:
+            return v
+    if oa == "or" or ob == "or":
+        v = expand_commutative(sq, "and", a, b, "or", rec, cxt, A, B)
+        if v is not None:
+            return v
+    if oa == "xor" or ob == "xor":
+        v = expand_commutative(sq, "and", a, b, "xor", rec, cxt, A, B)
+        if v is not None:
+            return v
+    if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+        v = thread_over_phi(sq, "and", a, b, rec, cxt)
+        if v is not None:
+            return v
+    # ((X | Y) ^ X) & ((X | Y) ^ Y) -> 0
+    if oa == "xor" and ob == "xor":
+        xa, xb = A, B
+        for X, O in ((xa[1], xa[2]), (xa[2], xa[1])):
+            o = sq.binop(O, "or")
+            if o is None:
+                continue
+            for p, Y in ((o[1], o[2]), (o[2], o[1])):
+                if _same(p, X) and ((xb[1] is O and _same(xb[2], Y)) or (xb[2] is O and _same(xb[1], Y))):
+                    return sq.const(0, a)
+        # (A ^ C) & (A ^ ~C) -> 0
+        c1, c2 = _cval(xa[2]), _cval(xb[2])
+        if c1 is not None and c2 is not None and _same(xa[1], xb[1]) and c2 == ~c1 & ((1 << _bits(a)) - 1):
+            return sq.const(0, a)
+    if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
+        return None
+    return simplify_by_dom_eq(sq, "and", a, b, rec, cxt)
+
+
+def _or_logic(sq, x, y, X, Y):
+    """simplifyOrLogic(X, Y); ``X``, ``Y``: their binop tuples (or False)."""
+    ox, oy = X and X[0], Y and Y[0]
+    if ox != "xor" and oy != "xor" and oy != "and":
+        return None  # (every rule below needs one of these shapes)
+    m = (1 << _bits(x)) - 1
+    same = _same
+    ny = _not_of(Y, m) if oy == "xor" else None
+    NY = sq.binop(ny) if ny is not None else None
+    if ny is not None:
+        if same(ny, x):  # X | ~X
+            return sq.const(m, x)
+        if NY is not None and NY[0] == "and" and (same(NY[1], x) or same(NY[2], x)):  # X | ~(X & ?)
+            return sq.const(m, x)
+    if oy == "and" and (same(Y[1], x) or same(Y[2], x)):  # X | (X & ?)
+        return x
+    if ox == "xor" and oy == "or" and _pair(sq, Y, X[1], X[2]):  # (A ^ B) | (A | B)
+        return y
+    nx = _not_of(X, m) if ox == "xor" else None
+    NX = sq.binop(nx) if nx is not None else None
+    nox = NX and NX[0]
+    if nox == "xor" and oy == "or" and _pair(sq, Y, NX[1], NX[2]):  # ~(A ^ B) | (A | B)
+        return sq.const(m, x)
+    if ox == "and" and oy == "xor":  # (A & ~B) | (A ^ B) -> A ^ B
+        for A, nB in ((X[1], X[2]), (X[2], X[1])):
+            B = sq.is_not(nB)
+            if B is not None and _pair(sq, Y, A, B):
+                return y
+    if ox == "xor" and oy == "and":  # (~A ^ B) | (A & B) -> ~A ^ B
+        for nA, B in ((X[1], X[2]), (X[2], X[1])):
+            A = sq.is_not(nA)
+            if A is not None and _pair(sq, Y, A, B):
+                return x
+    if ox == "or" and oy == "xor":  # (~A | B) | (A ^ B) -> -1
+        for nA, B in ((X[1], X[2]), (X[2], X[1])):
+            A = sq.is_not(nA)
+            if A is not None and _pair(sq, Y, A, B):
+                return sq.const(m, x)
+    if ox == "and" and NY is not None and NY[0] == "or":  # (~A & B) | ~(A | B) -> ~A
+        for nA, B in ((X[1], X[2]), (X[2], X[1])):
+            A = sq.is_not(nA)
+            if A is not None and _pair(sq, NY, A, B):
+                return nA
+    if nox == "xor" and oy == "and" and _pair(sq, Y, NX[1], NX[2]):  # ~(A ^ B) | (A & B)
+        return x
+    if nox == "and" and oy == "xor" and _pair(sq, Y, NX[1], NX[2]):  # ~(A & B) | (A ^ B)
+        return x
+    return None
+
+
+def _pair(sq, bo, p, q) -> bool:
+    """``bo``'s operands are p and q in either order."""
+    return (_same(bo[1], p) and _same(bo[2], q)) or (_same(bo[1], q) and _same(bo[2], p))
+
+
+def simplify_or(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT or type(b) is _CONSTANT:
+        if type(a) is _CONSTANT:
+            if type(b) is _CONSTANT:
+                c, a, b = fold_constants(sq, "or", a, b)
+                if c is not None:
+                    return c
+            elif _cval(a) is not None:  # (foldOrCommuteConstant moves the constant right)
+                a, b = b, a
+        bits = _bits(a)
+        m = (1 << bits) - 1
+        cb = _cval(b)
+        if cb == m:
+            return sq.const(m, a)
+        if cb == 0 or (type(a) is _CONSTANT and sq.same(a, b)):
+            return a
+    elif a is b:
+        return a
+    bo = sq.bo
+    if type(a) is _INSTRUCTION:
+        A = bo.get(a)
+        if A is None:
+            A = sq._binop(a)
+    else:
+        A = False
+    if type(b) is _INSTRUCTION:
+        B = bo.get(b)
+        if B is None:
+            B = sq._binop(b)
+    else:
+        B = False
+    oa, ob = A and A[0], B and B[0]
+    if not (oa or ob):
+        if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+            v = thread_over_phi(sq, "or", a, b, rec, cxt)
+            if v is not None:
+                return v
+        if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
+            return None
+        return simplify_by_dom_eq(sq, "or", a, b, rec, cxt)
+    # (simplifyOrLogic needs an xor on the left or an xor/and on the right)
+    v = None
+    if oa == "xor" or ob == "xor" or ob == "and":
+        v = _or_logic(sq, a, b, A, B)
+    if v is None and (ob == "xor" or oa == "xor" or oa == "and"):
+        v = _or_logic(sq, b, a, B, A)
+    if v is not None:
+        return v
+    if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
+        v = _logic_of_add_sub(sq, "or", a, b)
+        if v is not None:
+            return v
+    if oa == "or" or ob == "or":
+        v = simplify_associative(sq, "or", a, b, rec, cxt, A, B)
+        if v is not None:
+            return v
+    if oa == "and" or ob == "and":
+        v = expand_commutative(sq, "or", a, b, "and", rec, cxt, A, B)
+        if v is not None:
+            return v
+    # (A & C1) | (B & C2) with C1 == ~C2: ((V + N) & C1) | (V & C2) -> V + N
+    if oa == "and" and ob == "and":
+        aa, ba = A, B
+        c1, c2 = _cval(aa[2]), _cval(ba[2])
+        m = (1 << _bits(a)) - 1
+        if c1 is not None and c2 is not None and c1 == ~c2 & m:
+            A_, B_ = aa[1], ba[1]
+            for (P, Q, cm) in ((A_, B_, c2), (B_, A_, c1)):
+                ad = sq.binop(P, "add")
+                if cm and (cm & (cm + 1)) == 0 and ad is not None:
+                    for x_, n_ in ((ad[1], ad[2]), (ad[2], ad[1])):
+                        if _same(x_, Q) and known_bits(sq, n_)[0] & cm == cm:
+                            return P
+    if (type(a) is _INSTRUCTION and a.opcode == "phi") or (type(b) is _INSTRUCTION and b.opcode == "phi"):
+        v = thread_over_phi(sq, "or", a, b, rec, cxt)
+        if v is not None:
+            return v
+    if oa == "xor" and ob == "xor":  # (A ^ C) | (A ^ ~C) -> -1
+        xa, xb = A, B
+        c1, c2 = _cval(xa[2]), _cval(xb[2])
+        m = (1 << _bits(a)) - 1
+        if c1 is not None and c2 is not None and _same(xa[1], xb[1]) and c2 == ~c1 & m:
+            return sq.const(m, a)
+    if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
+        return None
+    return simplify_by_dom_eq(sq, "or", a, b, rec, cxt)
+
+
+def _and_or_not(sq, x, y, X, Y):
+    """simplifyXorInst's foldAndOrNot(X, Y); ``X``, ``Y``: their binop tuples."""
+    ox, oy = X[0], Y[0]
+    if ox == "and" and oy == "or":  # (~A & B) ^ (A | B) -> A
+        for nA, B in ((X[1], X[2]), (X[2], X[1])):
+            A = sq.is_not(nA)
+            if A is not None and _pair(sq, Y, A, B):
+                return A
+    if ox == "or" and oy == "and":  # (~A | B) ^ (A & B) -> ~A
+        for nA, B in ((X[1], X[2]), (X[2], X[1])):
+            A = sq.is_not(nA)
+            if A is not None and _pair(sq, Y, A, B):
+                return nA
+    return None
+
+
+def simplify_xor(sq, a, b, rec, cxt):
+    if type(a) is _CONSTANT:
+        if type(b) is _CONSTANT:
+            c, a, b = fold_constants(sq, "xor", a, b)
+            if c is not None:
+                return c
             if _cval(b) == 0:
                 return a
-        elif a is b:
-            return self.const(0, a)
-        bo = self.bo
-        if type(a) is _INSTRUCTION:
-            A = bo.get(a)
-            if A is None:
-                A = self._binop(a)
+            if sq.same(a, b):
+                return sq.const(0, a)
         else:
-            A = False
-        if type(b) is _INSTRUCTION:
-            B = bo.get(b)
-            if B is None:
-                B = self._binop(b)
-        else:
-            B = False
-        if A or B:
-            oa, ob = A and A[0], B and B[0]
-            if (oa == "xor" and _not_pair(A, b, a)) or (ob == "xor" and _not_pair(B, a, b)):
-                return self.const(-1, a)
-            if oa and ob:
-                if oa in _ANDOR and ob in _ANDOR and oa != ob:
-                    v = self._and_or_not(a, b, A, B) or self._and_or_not(b, a, B, A)
-                    if v is not None:
-                        return v
-                if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
-                    v = self._logic_add_sub("xor", a, b)
-                    if v is not None:
-                        return v
-            if oa == "xor" or ob == "xor":
-                v = self._assoc("xor", a, b, rec, cxt, A, B)
+            ca = _cval(a)
+            if ca is not None:  # (foldOrCommuteConstant moves the constant right)
+                if ca == 0:
+                    return b
+                a, b = b, a
+    elif type(b) is _CONSTANT:
+        # (foldOrCommuteConstant leaves a non-constant left operand where it is,
+        # and a constant is not the same value as it)
+        if _cval(b) == 0:
+            return a
+    elif a is b:
+        return sq.const(0, a)
+    bo = sq.bo
+    if type(a) is _INSTRUCTION:
+        A = bo.get(a)
+        if A is None:
+            A = sq._binop(a)
+    else:
+        A = False
+    if type(b) is _INSTRUCTION:
+        B = bo.get(b)
+        if B is None:
+            B = sq._binop(b)
+    else:
+        B = False
+    if A or B:
+        oa, ob = A and A[0], B and B[0]
+        if (oa == "xor" and _not_pair(A, b, a)) or (ob == "xor" and _not_pair(B, a, b)):
+            return sq.const(-1, a)
+        if oa and ob:
+            if oa in _ANDOR and ob in _ANDOR and oa != ob:
+                v = _and_or_not(sq, a, b, A, B) or _and_or_not(sq, b, a, B, A)
                 if v is not None:
                     return v
-        if rec != _RECURSION_LIMIT or cxt is None or self.dom_cond.get(cxt.block, 0) is None:
-            return None
-        return self._dom_eq("xor", a, b, rec, cxt)
+            if oa in _ADDSUB and ob in _ADDSUB and oa != ob:
+                v = _logic_of_add_sub(sq, "xor", a, b)
+                if v is not None:
+                    return v
+        if oa == "xor" or ob == "xor":
+            v = simplify_associative(sq, "xor", a, b, rec, cxt, A, B)
+            if v is not None:
+                return v
+    if rec != _RECURSION_LIMIT or cxt is None or sq.dom_cond.get(cxt.block, 0) is None:
+        return None
+    return simplify_by_dom_eq(sq, "xor", a, b, rec, cxt)
 
-    # --- compares -----------------------------------------------------------------------
-    def range_of(self, v, signed: bool, depth: int = 0):
-        """computeConstantRange for the modeled ops: (lo, hi) inclusive, in the signed or
-        unsigned order, or None (the full range)."""
-        bits = _bits(v)
-        m = (1 << bits) - 1
-        c = _cval(v)
-        if c is not None:
-            x = _signed(c, bits) if signed else c
-            return x, x
-        if depth >= _MAX_DEPTH:
-            return None
-        bo = self.binop(v)
-        if bo is None:
-            return self._intrinsic_range(v, signed, bits)
-        opc, a, b = bo
-        cb = _cval(b)
-        lo: Any = None
-        hi: Any = None
-        # setLimitsForBinOp: the unsigned limits
-        if opc == "and" and cb is not None:
-            lo, hi = 0, cb
-        elif opc == "or" and cb is not None:
-            lo, hi = cb, m
-        elif opc == "lshr" and cb is not None and cb < bits:
-            lo, hi = 0, m >> cb
-        elif opc == "lshr" and _cval(a) is not None:
-            lo, hi = 0, _cval(a)
-        elif opc == "shl" and _cval(a) is not None:
-            ca = _cval(a)
-            if ca >> (bits - 1) & 1:
-                pass
-            else:
-                lo, hi = ca, (ca << _clz(ca, bits)) & m if ca else 0
-        elif opc == "ashr" and cb is not None and cb < bits:
-            smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-            slo, shi = smin >> cb, smax >> cb
-            if signed:
-                return slo, shi
-            return None
-        if lo is None:
-            return None
-        if signed:
-            if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
-                return None  # wraps the signed range
-            return _signed(lo, bits), _signed(hi, bits)
-        return lo, hi
 
-    def _intrinsic_range(self, v, signed: bool, bits: int):
-        """setLimitsForIntrinsic: (lo, hi) of an intrinsic call in the asked order, or None."""
-        kind = _intrinsic(v)
-        if kind is None:
-            return None
-        if kind in ("ctpop", "ctlz", "cttz"):
-            return 0, bits
-        ops = self.ops(v)
-        smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-        if kind == "abs":
-            poison = _cval(ops[1]) == 1
-            if signed:
-                return (0, smax) if poison else None
-            return 0, smax if poison else smax + 1
-        if kind not in _MINMAX_PRED:
-            return None
-        c = _cval(ops[1])
-        if c is None:
-            c = _cval(ops[0])
-        if c is None:
-            return None
-        if kind[0] == "u":
-            lo, hi = (0, c) if kind == "umin" else (c, (1 << bits) - 1)
-            if not signed:
-                return lo, hi
-            if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
-                return None
-            return _signed(lo, bits), _signed(hi, bits)
-        sc = _signed(c, bits)
-        lo, hi = (smin, sc) if kind == "smin" else (sc, smax)
-        if signed:
-            return lo, hi
-        if lo < 0 <= hi:
-            return None
-        return lo & ((1 << bits) - 1), hi & ((1 << bits) - 1)
-
-    def icmp(self, pred, a, b, rec, cxt, truth: bool = False):
-        """simplifyICmpInst for the modeled cases: the i1 constant it folds to (``cxt``
-        an i1 instruction) or None; with ``truth`` True/False/None instead (what
-        isICmpTrue asks, ``cxt`` the instruction asking)."""
-        bits = _bits(a)
-        ca: int | None = _cval(a)
-        cb: int | None = _cval(b)
-        if truth:
-            one = _truth
+# --- compares -----------------------------------------------------------------------
+def constant_range(sq, v, signed: bool, depth: int = 0):
+    """computeConstantRange for the modeled ops: (lo, hi) inclusive, in the signed or
+    unsigned order, or None (the full range)."""
+    bits = _bits(v)
+    m = (1 << bits) - 1
+    c = _cval(v)
+    if c is not None:
+        x = _signed(c, bits) if signed else c
+        return x, x
+    if depth >= _MAX_DEPTH:
+        return None
+    bo = sq.binop(v)
+    if bo is None:
+        return _intrinsic_range(sq, v, signed, bits)
+    opc, a, b = bo
+    cb = _cval(b)
+    lo: Any = None
+    hi: Any = None
+    # setLimitsForBinOp: the unsigned limits
+    if opc == "and" and cb is not None:
+        lo, hi = 0, cb
+    elif opc == "or" and cb is not None:
+        lo, hi = cb, m
+    elif opc == "lshr" and cb is not None and cb < bits:
+        lo, hi = 0, m >> cb
+    elif opc == "lshr" and _cval(a) is not None:
+        lo, hi = 0, _cval(a)
+    elif opc == "shl" and _cval(a) is not None:
+        ca = _cval(a)
+        if ca >> (bits - 1) & 1:
+            pass
         else:
-            one = lambda t: self.const(1 if t else 0, cxt) if cxt is not None and _bits(cxt) == 1 else None  # noqa: E731
-        if ca is not None and cb is not None:
-            return one(_compare(pred, ca, cb, bits))
-        if ca is not None:
-            a, b, pred = b, a, _SWAP[pred]
-            cb = ca
-            ca = None
-        if self.same(a, b):
-            return one(pred in ("eq", "ule", "uge", "sle", "sge"))
-        if cb is not None:
-            signed = pred in ("slt", "sle", "sgt", "sge")
-            rg = self.range_of(a, signed)
-            if rg is not None:
-                x = _signed(cb, bits) if signed else cb
-                lo, hi = rg
-                t = _range_cmp(pred, lo, hi, x)
-                if t is not None:
-                    return one(t)
-        if cb is None:
-            # simplifyICmpWithBinOp: a binary operator on one side, the other side one
-            # of its operands
-            t = self._icmp_binop_lhs(pred, a, b)
-            if t is None:
-                t = self._icmp_binop_lhs(_SWAP[pred], b, a)
-            if t is not None:
-                return one(t)
-        if pred in ("eq", "ne") and cb != 0:
-            ka, kb = self.known(a), self.known(b)
-            if (ka[0] & kb[1]) or (ka[1] & kb[0]):
-                return one(pred == "ne")
-        if cxt is not None:
-            t = self.implied_by_dom_condition(pred, a, b, cxt)
-            if t is not None:
-                return one(t)
+            lo, hi = ca, (ca << _clz(ca, bits)) & m if ca else 0
+    elif opc == "ashr" and cb is not None and cb < bits:
+        smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        slo, shi = smin >> cb, smax >> cb
+        if signed:
+            return slo, shi
         return None
+    if lo is None:
+        return None
+    if signed:
+        if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
+            return None  # wraps the signed range
+        return _signed(lo, bits), _signed(hi, bits)
+    return lo, hi
 
-    def _icmp_binop_lhs(self, pred, lhs, rhs):
-        """simplifyICmpWithBinOpOnLHS for ``(lhs = X op Y) pred rhs`` with ``rhs`` one of
-        X, Y: or (never below X unsigned; signed by the sign bits), and (never above
-        X unsigned), lshr (x >>u y never above x)."""
-        bo = self.binop(lhs)
-        if bo is None:
+
+def _intrinsic_range(sq, v, signed: bool, bits: int):
+    """setLimitsForIntrinsic: (lo, hi) of an intrinsic call in the asked order, or None."""
+    kind = _intrinsic(v)
+    if kind is None:
+        return None
+    if kind in ("ctpop", "ctlz", "cttz"):
+        return 0, bits
+    ops = sq.ops(v)
+    smin, smax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if kind == "abs":
+        poison = _cval(ops[1]) == 1
+        if signed:
+            return (0, smax) if poison else None
+        return 0, smax if poison else smax + 1
+    if kind not in _MINMAX_PRED:
+        return None
+    c = _cval(ops[1])
+    if c is None:
+        c = _cval(ops[0])
+    if c is None:
+        return None
+    if kind[0] == "u":
+        lo, hi = (0, c) if kind == "umin" else (c, (1 << bits) - 1)
+        if not signed:
+            return lo, hi
+        if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
             return None
-        opc, x, y = bo
-        if opc == "or" or opc == "and":
-            if self.same(x, rhs):
-                other = y
-            elif self.same(y, rhs):
-                other = x
-            else:
-                return None
-            if opc == "and":
-                return False if pred == "ugt" else True if pred == "ule" else None
-            if pred == "ult":
-                return False
-            if pred == "uge":
-                return True
-            if pred == "slt" or pred == "sge":
-                bits = _bits(lhs)
-                sign = 1 << (bits - 1)
-                kr, ky = self.known(rhs), self.known(other)
-                if kr[0] & sign and ky[1] & sign:  # rhs >= 0, y < 0
-                    return pred == "slt"
-                if kr[1] & sign or ky[0] & sign:
-                    return pred != "slt"
+        return _signed(lo, bits), _signed(hi, bits)
+    sc = _signed(c, bits)
+    lo, hi = (smin, sc) if kind == "smin" else (sc, smax)
+    if signed:
+        return lo, hi
+    if lo < 0 <= hi:
+        return None
+    return lo & ((1 << bits) - 1), hi & ((1 << bits) - 1)
+
+
+def simplify_icmp(sq, pred, a, b, rec, cxt, truth: bool = False):
+    """simplifyICmpInst for the modeled cases: the i1 constant it folds to (``cxt``
+    an i1 instruction) or None; with ``truth`` True/False/None instead (what
+    isICmpTrue asks, ``cxt`` the instruction asking)."""
+    bits = _bits(a)
+    ca: int | None = _cval(a)
+    cb: int | None = _cval(b)
+    if truth:
+        one = _truth
+    else:
+        one = lambda t: sq.const(1 if t else 0, cxt) if cxt is not None and _bits(cxt) == 1 else None  # noqa: E731
+    if ca is not None and cb is not None:
+        return one(_compare(pred, ca, cb, bits))
+    if ca is not None:
+        a, b, pred = b, a, _SWAP[pred]
+        cb = ca
+        ca = None
+    if sq.same(a, b):
+        return one(pred in ("eq", "ule", "uge", "sle", "sge"))
+    if cb is not None:
+        signed = pred in ("slt", "sle", "sgt", "sge")
+        rg = constant_range(sq, a, signed)
+        if rg is not None:
+            x = _signed(cb, bits) if signed else cb
+            lo, hi = rg
+            t = _range_cmp(pred, lo, hi, x)
+            if t is not None:
+                return one(t)
+    if cb is None:
+        # simplifyICmpWithBinOp: a binary operator on one side, the other side one
+        # of its operands
+        t = _icmp_with_binop(sq, pred, a, b)
+        if t is None:
+            t = _icmp_with_binop(sq, _SWAP[pred], b, a)
+        if t is not None:
+            return one(t)
+    if pred in ("eq", "ne") and cb != 0:
+        ka, kb = known_bits(sq, a), known_bits(sq, b)
+        if (ka[0] & kb[1]) or (ka[1] & kb[0]):
+            return one(pred == "ne")
+    if cxt is not None:
+        t = implied_by_dom_condition(sq, pred, a, b, cxt)
+        if t is not None:
+            return one(t)
+    return None
+
+
+def _icmp_with_binop(sq, pred, lhs, rhs):
+    """simplifyICmpWithBinOpOnLHS for ``(lhs = X op Y) pred rhs`` with ``rhs`` one of
+    X, Y: or (never below X unsigned; signed by the sign bits), and (never above
+    X unsigned), lshr (x >>u y never above x)."""
+    bo = sq.binop(lhs)
+    if bo is None:
+        return None
+    opc, x, y = bo
+    if opc == "or" or opc == "and":
+        if sq.same(x, rhs):
+            other = y
+        elif sq.same(y, rhs):
+            other = x
+        else:
             return None
-        if opc == "lshr" and self.same(x, rhs):
+        if opc == "and":
             return False if pred == "ugt" else True if pred == "ule" else None
+        if pred == "ult":
+            return False
+        if pred == "uge":
+            return True
+        if pred == "slt" or pred == "sge":
+            bits = _bits(lhs)
+            sign = 1 << (bits - 1)
+            kr, ky = known_bits(sq, rhs), known_bits(sq, other)
+            if kr[0] & sign and ky[1] & sign:  # rhs >= 0, y < 0
+                return pred == "slt"
+            if kr[1] & sign or ky[0] & sign:
+                return pred != "slt"
         return None
+    if opc == "lshr" and sq.same(x, rhs):
+        return False if pred == "ugt" else True if pred == "ule" else None
+    return None
 
-    def _edge(self, blk):
-        """getDomPredecessorCondition: (predicate true on the edge, l0, l1) of the icmp
-        the single predecessor of ``blk`` branches on, or None."""
-        hit = self.dom_cond.get(blk, 0)
-        if hit != 0:
-            return hit
-        res = None
-        preds = blk.predecessors if blk is not None else ()
-        if len(preds) == 1 and preds[0].instructions:
-            term = preds[0].instructions[-1]
-            targets = term.targets if term.opcode == "br" else ()
-            if len(term.operands) == 1 and len(targets) == 2 and targets[0] is not targets[1] \
-                    and blk in targets:
-                cond = self.r(term.operands[0])
-                if type(cond) is _INSTRUCTION and cond.opcode == "icmp" and cond.predicate in _INVERSE:
-                    lp = cond.predicate if blk is targets[0] else _INVERSE[cond.predicate]
-                    res = (lp, self.r(cond.operands[0]), self.r(cond.operands[1]))
-        self.dom_cond[blk] = res
-        return res
 
-    def implied_by_dom_condition(self, pred, a, b, cxt):
-        """isImpliedByDomCondition: what the branch of ``cxt``'s block's single
-        predecessor says about ``a pred b`` on the edge into the block."""
-        e = self._edge(cxt.block)
-        if e is None:
-            return None
-        return self._implied(e[0], e[1], e[2], pred, a, b)
+def dom_edge(sq, blk):
+    """getDomPredecessorCondition: (predicate true on the edge, l0, l1) of the icmp
+    the single predecessor of ``blk`` branches on, or None."""
+    hit = sq.dom_cond.get(blk, 0)
+    if hit != 0:
+        return hit
+    res = None
+    preds = blk.predecessors if blk is not None else ()
+    if len(preds) == 1 and preds[0].instructions:
+        term = preds[0].instructions[-1]
+        targets = term.targets if term.opcode == "br" else ()
+        if len(term.operands) == 1 and len(targets) == 2 and targets[0] is not targets[1] \
+                and blk in targets:
+            cond = sq.r(term.operands[0])
+            if type(cond) is _INSTRUCTION and cond.opcode == "icmp" and cond.predicate in _INVERSE:
+                lp = cond.predicate if blk is targets[0] else _INVERSE[cond.predicate]
+                res = (lp, sq.r(cond.operands[0]), sq.r(cond.operands[1]))
+    sq.dom_cond[blk] = res
+    return res
 
-    def _implied(self, lp, l0, l1, rp, r0, r1):
-        """isImpliedCondICmps (the condition ``l0 lp l1`` is true)."""
-        if self.same(l0, r1) and not self.same(l0, r0):
-            r0, r1, rp = r1, r0, _SWAP[rp]
-        if self.same(r0, l1) and not self.same(r0, l0):
-            l0, l1, lp = l1, l0, _SWAP[lp]
-        if self.same(l1, r1) and not self.same(l0, r0):
-            l0, l1, lp = l1, l0, _SWAP[lp]
-            r0, r1, rp = r1, r0, _SWAP[rp]
-        bits = _bits(l0)
-        c1, c2 = _cval(l1), _cval(r1)
-        if self.same(l0, r0) and (c1 is not None or c2 is not None):
-            if c1 is not None and c2 is not None:
-                # isImpliedCondCommonOperandWithConstants: the dominating region inside
-                # the asked one -> true, the two disjoint -> false
-                dom = _region(lp, c1, bits)
-                sat = _region(rp, c2, bits)
-                if _disjoint(dom, sat):
-                    return False
-                if _subset(dom, sat):
-                    return True
-                return None
-        if self.same(l0, r0) and self.same(l1, r1):
-            if lp == rp:
-                return True
-            if lp == _INVERSE[rp]:
+
+def implied_by_dom_condition(sq, pred, a, b, cxt):
+    """isImpliedByDomCondition: what the branch of ``cxt``'s block's single
+    predecessor says about ``a pred b`` on the edge into the block."""
+    e = dom_edge(sq, cxt.block)
+    if e is None:
+        return None
+    return _implied(sq, e[0], e[1], e[2], pred, a, b)
+
+
+def _implied(sq, lp, l0, l1, rp, r0, r1):
+    """isImpliedCondICmps (the condition ``l0 lp l1`` is true)."""
+    if sq.same(l0, r1) and not sq.same(l0, r0):
+        r0, r1, rp = r1, r0, _SWAP[rp]
+    if sq.same(r0, l1) and not sq.same(r0, l0):
+        l0, l1, lp = l1, l0, _SWAP[lp]
+    if sq.same(l1, r1) and not sq.same(l0, r0):
+        l0, l1, lp = l1, l0, _SWAP[lp]
+        r0, r1, rp = r1, r0, _SWAP[rp]
+    bits = _bits(l0)
+    c1, c2 = _cval(l1), _cval(r1)
+    if sq.same(l0, r0) and (c1 is not None or c2 is not None):
+        if c1 is not None and c2 is not None:
+            # isImpliedCondCommonOperandWithConstants: the dominating region inside
+            # the asked one -> true, the two disjoint -> false
+            dom = _region(lp, c1, bits)
+            sat = _region(rp, c2, bits)
+            if _disjoint(dom, sat):
                 return False
-            return _IMPLIES.get((lp, rp))
-        return None
+            if _subset(dom, sat):
+                return True
+            return None
+    if sq.same(l0, r0) and sq.same(l1, r1):
+        if lp == rp:
+            return True
+        if lp == _INVERSE[rp]:
+            return False
+        return _IMPLIES.get((lp, rp))
+    return None
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 # (lhs predicate true, rhs predicate on the same operands) -> rhs value
@@ -1875,6 +1958,15 @@ def _truth(t):
 
 # The integer intrinsics modeled (no memory access, not convergent: EarlyCSE's
 # SimpleValue takes their calls, InstSimplify's simplifyIntrinsic folds them)
+BINOP_SIMPLIFIERS: Final = {"add": simplify_add, "sub": simplify_sub, "mul": simplify_mul, "and": simplify_and, "or": simplify_or,
+                             "xor": simplify_xor, "shl": simplify_shl, "lshr": simplify_lshr, "ashr": simplify_ashr}
+
+
+def new_simplify_query(fn, idom: dict | None, rep: dict, dom: tuple | None = None) -> SimplifyQuery:
+    """The simplifier's state for ``fn`` (``idom`` None: the analyses only, no dominance)."""
+    return SimplifyQuery(fn, idom, rep, BINOP_SIMPLIFIERS, dom)
+
+
 _PURE_INTRINSICS: Final = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
                                      "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
 _MINMAX_PRED: Final = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
@@ -1902,7 +1994,7 @@ def _saturation(kind: str, bits: int) -> int:
         return (1 << (bits - 1)) - 1
     return 1 << (bits - 1)
 _NOTHING: Final = (0, 0)  # known bits: nothing known
-_CUT: Final = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_Pass._kb`` of an integer instruction at the depth limit
+_CUT: Final = (_NOTHING, _MAX_DEPTH, _ANY_DEPTH)  # ``_kb`` of an integer instruction at the depth limit
 _AND_COMMUTED: Final = frozenset({"xor", "or", "sub", "add"})  # (the shapes _and_commutative looks at)
 
 
@@ -2116,11 +2208,11 @@ def simplify_function(fn, idom: dict, rep: dict | None = None) -> dict:
     """One EarlyCSE run over ``fn`` on top of ``rep`` (updated and returned)."""
     rep = {} if rep is None else rep
     if fn.blocks:
-        _run(_Pass(fn, idom, rep), fn)
+        _run(new_simplify_query(fn, idom, rep), fn)
     return rep
 
 
-def _run(p: _Pass, fn) -> None:
+def _run(p: SimplifyQuery, fn) -> None:
     """The EarlyCSE walk: blocks in dominator-tree preorder, each live instruction
     simplified first (a binary operator straight through its opcode's simplifier), then
     looked up among the available values. A visited instruction's ``binop`` entry is
@@ -2144,8 +2236,8 @@ def _run(p: _Pass, fn) -> None:
     table: dict = {}
     bo = p.bo
     r = p.r
-    simplify = p.simplify
-    phi = p.phi
+    simplify = simplify_instruction
+    phi = simplify_phi
     key_of = _cse_keys()
     handlers = p.h
     kids = p.kids
@@ -2172,7 +2264,7 @@ def _run(p: _Pass, fn) -> None:
                 if type(y) is Inst and y in rep:
                     y = r(y)
                 if type(i.type) is Int:
-                    v = handlers[opc](x, y, limit, i)
+                    v = handlers[opc](p, x, y, limit, i)
                     if v is not None and v is not i:
                         rep[i] = v
                         continue
@@ -2196,13 +2288,13 @@ def _run(p: _Pass, fn) -> None:
             else:
                 ops = None
                 if opc == "phi":
-                    v = phi(i)
+                    v = phi(p, i)
                     if v is not None and v is not i:
                         rep[i] = v
                         continue
                 elif opc in simplified:
                     ops = [o if type(o) is not Inst or o not in rep else r(o) for o in i.operands]
-                    v = simplify(i, ops)
+                    v = simplify(p, i, ops)
                     if v is not None and v is not i:
                         rep[i] = v
                         continue
@@ -2240,7 +2332,7 @@ def _run(p: _Pass, fn) -> None:
 _SIMPLIFIED: Final = _BINOPS | {"phi", "icmp", "select", "call"}
 
 
-def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
+def _resimplify(p: SimplifyQuery, fn, users_ok: bool = False) -> None:
     """What llc's next EarlyCSE run adds: a phi visited before a value it reads over a
     back edge was replaced is simplified again, and so (transitively) are the users of
     every value replaced that way. (Every other instruction was visited after its
@@ -2279,7 +2371,7 @@ def _resimplify(p: _Pass, fn, users_ok: bool = False) -> None:
         if i in rep or i.opcode not in _SIMPLIFIED or i not in p.bo:
             continue
         p.bo[i] = None
-        v = p.simplify(i)
+        v = simplify_instruction(p, i)
         if v is None or v is i:
             continue
         rep[i] = v
@@ -2307,7 +2399,7 @@ def early_cse(fn, idom: dict | None = None, dom: tuple | None = None) -> dict:
 
         idom = immediate_dominators(fn)
     users_ok = fn.uses is not None
-    p = _Pass(fn, idom, {}, dom)
+    p = new_simplify_query(fn, idom, {}, dom)
     _run(p, fn)
     if p.rep:
         _resimplify(p, fn, users_ok)
@@ -2447,7 +2539,7 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target
     floating-point reassociation (hoistMulAddAssociation also takes reassoc+nsz fmul/fadd),
     ``guaranteed`` does not prove a branch untaken on the first iteration
     (CanProveNotTakenFirstIteration), and the constant ranges hoistAddSub's overflow
-    checks use are those of ``_Pass.range_of``. One-use tests count the uses of
+    checks use are those of ``constant_range``. One-use tests count the uses of
     instructions that are still alive (EarlyCSE's replaced instructions and trivially dead
     code, which LLVM has deleted by then, do not count: ``_LicmState.is_dead``; when a
     reassociation erases an instruction, such dead readers of it go too).
@@ -2585,7 +2677,7 @@ class _LicmState:
         self.last_unique = 0
         self.erased_names: list = []  # (the names of the instructions ``erase`` removed)
         self.named: list = []  # (the instructions ``new`` gave a name of its caller's)
-        self.analysis: _Pass | None = None
+        self.analysis: SimplifyQuery | None = None
         self.moved: list = []  # hoisted, created or rewritten, in order
         self.recheck: list = []  # new or rewritten: their divergence, in order
         self.call_kinds: dict = {}
@@ -2962,10 +3054,10 @@ class _LicmState:
             if not self.is_dead(u):
                 self.moved.append(u)
 
-    def analyses(self) -> "_Pass":
+    def analyses(self) -> "SimplifyQuery":
         p = self.analysis
         if p is None:
-            p = self.analysis = _Pass(self.fn, None, {})
+            p = self.analysis = new_simplify_query(self.fn, None, {})
         return p
 
     # --- hoistArithmetics: LLVM 19 tries hoistMinMax, hoistGEP, hoistAddSub,
@@ -3070,7 +3162,7 @@ class _LicmState:
                 if type(x.type) is not _INT_TYPE:
                     inb = False
                     break
-                z, _o = p.known(x)
+                z, _o = known_bits(p, x)
                 if not (z >> (x.type.bits - 1)) & 1:
                     inb = False
                     break
@@ -3147,7 +3239,7 @@ class _LicmState:
             if type(a) is _CONSTANT and a.kind == "int":
                 return True
         p = self.analyses()
-        if p.sign_bits(a) > 1 and p.sign_bits(b) > 1:
+        if num_sign_bits(p, a) > 1 and num_sign_bits(p, b) > 1:
             return True
         ra, rb = self.signed_range(a), self.signed_range(b)
         if ra is None or rb is None:
@@ -3165,12 +3257,12 @@ class _LicmState:
         bits = _bits(v)
         m = (1 << bits) - 1
         sb = 1 << (bits - 1)
-        z, o = p.known(v)
+        z, o = known_bits(p, v)
         if (z | o) & sb:
             lo, hi = _signed(o, bits), _signed(~z & m, bits)
         else:
             lo, hi = _signed(o | sb, bits), _signed(~z & m & ~sb, bits)
-        r = p.range_of(v, True)
+        r = constant_range(p, v, True)
         if r is not None:
             lo, hi = max(lo, r[0]), min(hi, r[1])
         return (lo, hi) if lo <= hi else None
@@ -3302,14 +3394,14 @@ def mul24(fn: Function, ua, target=None, idom: dict | None = None) -> int:
            if i.opcode == "mul" and _bits(i) == 32 and is_div(i)]
     if not div:
         return 0
-    p = _Pass(fn, None, {})
+    p = new_simplify_query(fn, None, {})
     done = 0
     for i in div:
         x, y = i.operands
         # (numBitsUnsigned <= 24 for both, else numBitsSigned <= 24 for both)
-        if _lead_zeros(p.known(x), x) >= 8 and _lead_zeros(p.known(y), y) >= 8:
+        if _lead_zeros(known_bits(p, x), x) >= 8 and _lead_zeros(known_bits(p, y), y) >= 8:
             name = "llvm.amdgcn.mul.u24.i32"
-        elif p.sign_bits(x) >= 9 and p.sign_bits(y) >= 9:
+        elif num_sign_bits(p, x) >= 9 and num_sign_bits(p, y) >= 9:
             name = "llvm.amdgcn.mul.i24.i32"
         else:
             continue
