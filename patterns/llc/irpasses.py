@@ -2522,10 +2522,10 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target
     (isSafeToSpeculativelyExecute), calls of speculatable intrinsics that read no memory
     (the target's, by their IntrNoMem/IntrSpeculatable properties, and LLVM's integer
     intrinsics), and a division or a non-speculatable readnone intrinsic call where it is
-    guaranteed to run (``_LicmState.guaranteed``). An instruction that stays is offered
+    guaranteed to run (``guaranteed_to_execute``). An instruction that stays is offered
     to ``hoistArithmetics``, LLVM 19's four reassociations in its order: hoistMinMax,
-    hoistGEP, hoistAddSub, hoistMulAddAssociation (``_LicmState.min_max``, ``gep``,
-    ``add_sub``, ``mul_add``; each applies to its own opcodes; LLVM 19 has no
+    hoistGEP, hoistAddSub, hoistMulAddAssociation (``hoist_min_max``, ``hoist_gep``,
+    ``hoist_add_sub``, ``hoist_mul_add``; each applies to its own opcodes; LLVM 19 has no
     hoistBOAssociation: ``(x + a) + b`` stays). Their new instructions get LLVM's names
     (``factor.op.mul``, ``invariant.op``, ``invariant.smin``, ``invariant.gep``, ``gep``,
     ``X.reass``; a taken name gets the function's next unique number, as the
@@ -2541,7 +2541,7 @@ def licm(fn, idom: dict | None = None, dom: tuple | None = None, ua=None, target
     (CanProveNotTakenFirstIteration), and the constant ranges hoistAddSub's overflow
     checks use are those of ``constant_range``. One-use tests count the uses of
     instructions that are still alive (EarlyCSE's replaced instructions and trivially dead
-    code, which LLVM has deleted by then, do not count: ``_LicmState.is_dead``; when a
+    code, which LLVM has deleted by then, do not count: ``LicmState.is_dead``; when a
     reassociation erases an instruction, such dead readers of it go too).
 
     Mutates ``fn``; returns the instructions hoisted or created, and those the
@@ -2631,7 +2631,7 @@ def _licm(fn, idom, dom, ua, target, grew=None) -> "_LicmState | None":
         outside = [p for p in dict.fromkeys(h.predecessors) if p not in body]
         if len(outside) != 1 or len(outside[0].successors) != 1 or not outside[0].instructions:
             continue
-        st.hoist_region(h, body, outside[0], innermost)
+        hoist_region(st, h, body, outside[0], innermost)
     if st.moved:
         fn.uses = None
         if st.recheck and ua is not None:
@@ -2685,151 +2685,6 @@ class _LicmState:
     def result(self) -> list:
         """What moved, was created or rewritten, each once, in order (erased ones not)."""
         return [i for i in dict.fromkeys(self.moved) if i.block is not None]
-
-    # --- what may move ---------------------------------------------------------------
-    def call_kind(self, i) -> int:
-        """1: a call of a speculatable intrinsic that reads no memory; 2: of one that
-        reads no memory and is not speculatable; 0: any other call."""
-        callee = i.callee or ""
-        k = self.call_kinds.get(callee)
-        if k is not None:
-            return k
-        k = 0
-        if callee.startswith("llvm."):
-            parts = callee.split(".")
-            known = getattr(self.target, "intrinsics_by_ir_name", None) or {}
-            for n in range(len(parts), 1, -1):
-                base = ".".join(parts[:n])
-                if base in _SPECULATABLE_INTRINSICS:
-                    k = 1
-                    break
-                rec = known.get(base)
-                if rec is not None:
-                    props = {str(p) for p in rec.properties}
-                    if "IntrNoMem" in props and "IntrConvergent" not in props \
-                            and "IntrHasSideEffects" not in props:
-                        k = 1 if "IntrSpeculatable" in props else 2
-                    break
-        self.call_kinds[callee] = k
-        return k
-
-    @staticmethod
-    def division_is_safe(i) -> bool:
-        """isSafeToSpeculativelyExecute of a division: a constant divisor other than 0
-        (and for a signed one other than -1, unless the dividend is a constant other
-        than the smallest signed value)."""
-        d = _cval(i.operands[1])
-        if d is None or d == 0:
-            return False
-        if i.opcode in ("udiv", "urem"):
-            return True
-        bits = _bits(i)
-        if d != (1 << bits) - 1:
-            return True
-        n = _cval(i.operands[0])
-        return n is not None and n != 1 << (bits - 1)
-
-    @staticmethod
-    def guaranteed(i, b, h, body) -> bool:
-        """isGuaranteedToExecute: no call of a non-intrinsic before ``i`` in its block (an
-        instruction that may not return), and every path from the header that stays in
-        the loop reaches ``b`` (allLoopPathsLeadToBlock: the header; else no latch among
-        ``b``'s transitive predecessors in the loop, and no branch out of them to a block
-        that is neither one of them nor ``b``)."""
-        for x in b.instructions:
-            if x is i:
-                break
-            if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
-                return False
-        if b is h:
-            return True
-        preds = set(b.predecessors)
-        stack = list(preds)
-        while stack:
-            x = stack.pop()
-            if x is h:
-                continue
-            for p in x.predecessors:
-                if p not in preds:
-                    preds.add(p)
-                    stack.append(p)
-        for p in h.predecessors:
-            if p in preds:
-                return False
-        for p in preds:
-            for x in p.instructions:
-                if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
-                    return False
-            for s in p.successors:
-                if s is not b and s not in preds:
-                    return False
-        return True
-
-    # --- hoistRegion -----------------------------------------------------------------
-    def hoist_region(self, h, body, ph, innermost) -> None:
-        """LLVM's hoistRegion for the loop with header ``h``, blocks ``body`` and
-        preheader ``ph`` (see ``licm``)."""
-        Inst, Int = Instruction, IntType
-        kinds = _HOIST_KIND
-        roots = _REASSOCIATED
-        signed = _SIGNED_PREDICATES
-        i: Instruction
-        o: Any
-        pins = ph.instructions  # (each moved or new one goes before its terminator)
-        self.ph = ph
-        moved = self.moved
-        for b in _loop_rpo(h, body):
-            if innermost[b] is not h:
-                continue  # (a block of an inner loop)
-            insts: list = b.instructions
-            gone: Any = None
-            # (a snapshot: a reassociation erases the instruction visited or earlier
-            # ones and inserts before them, so the walk goes on as LLVM's does)
-            for i in insts[:]:
-                if i.name is None or i.block is not b:  # (void, or erased since)
-                    continue
-                opc = i.opcode
-                kind = kinds.get(opc)
-                if kind is None:
-                    continue
-                for o in i.operands:
-                    if type(o) is Inst and o.block in body:
-                        break
-                else:
-                    if kind == 1:
-                        ok = True
-                    elif kind == 2:
-                        ok = self.division_is_safe(i) or self.guaranteed(i, b, h, body)
-                    else:
-                        ck = self.call_kind(i)
-                        ok = ck == 1 or (ck == 2 and self.guaranteed(i, b, h, body))
-                    if ok:
-                        # (its block is the preheader from now on: a later
-                        # instruction reading it can move too)
-                        i.block = ph
-                        pins.insert(len(pins) - 1, i)
-                        moved.append(i)
-                        if gone is None:
-                            gone = set()
-                        gone.add(i)
-                        continue
-                # hoistArithmetics (the cheap part of each precondition inline)
-                r = roots.get(opc)
-                if r is None:
-                    continue
-                if r == 1:
-                    self.mul_add(i, body, ph)
-                elif r == 2:
-                    if i.predicate in signed:
-                        self.add_sub(i, body, ph)
-                elif r == 3:
-                    self.gep(i, body, ph)
-                else:
-                    t = i.type
-                    if type(t) is Int and t.bits == 1:
-                        self.min_max(i, body, ph)
-            if gone:
-                insts[:] = [i for i in insts if i not in gone]
 
     # --- use lists, names, new instructions ------------------------------------------
     def raw_users(self, v) -> list:
@@ -3060,288 +2915,6 @@ class _LicmState:
             p = self.analysis = new_simplify_query(self.fn, None, {})
         return p
 
-    # --- hoistArithmetics: LLVM 19 tries hoistMinMax, hoistGEP, hoistAddSub,
-    # hoistMulAddAssociation in turn; each applies to other opcodes -----------------
-    def min_max(self, i, body, ph) -> bool:
-        """hoistMinMax: ``(x < a) && (x < b)`` -> ``x < min(a, b)`` (and ``||`` with max;
-        either compare's operands in either order, the same predicate after putting the
-        variant side left; ``and``/``or`` of i1 or their select forms), the min/max
-        intrinsic in the preheader, the new compare in place of ``i`` with its name."""
-        t = i.type
-        if type(t) is not _INT_TYPE or t.bits != 1:
-            return False
-        ops = i.operands
-        if i.opcode == "select":
-            c, tv, fv = ops
-            if c.type is not t and _bits(c) != 1:
-                return False
-            if _cval(tv) == 1 and type(tv) is _CONSTANT:
-                inverse, c1, c2 = True, c, fv  # (m_LogicalOr first)
-            elif _cval(fv) == 0 and type(fv) is _CONSTANT:
-                inverse, c1, c2 = False, c, tv
-            else:
-                return False
-        else:
-            inverse = i.opcode == "or"
-            c1, c2 = ops
-
-        def inv(v):
-            return type(v) is not _INSTRUCTION or v.block not in body
-
-        def match(c):  # (its one use is asked last, below)
-            if type(c) is not _INSTRUCTION or c.opcode != "icmp":
-                return None
-            lhs, rhs = c.operands
-            p = c.predicate
-            if type(lhs.type) is not _INT_TYPE or p in ("eq", "ne"):
-                return None
-            if inv(lhs):
-                lhs, rhs, p = rhs, lhs, _SWAP[p]
-            if inv(lhs) or not inv(rhs):
-                return None
-            if inverse:
-                p = _INVERSE[p]
-            return p, lhs, rhs
-
-        m1 = match(c1)
-        if m1 is None:
-            return False
-        m2 = match(c2)
-        if m2 is None or m1[0] != m2[0] or m1[1] is not m2[1]:
-            return False
-        # (LLVM has deleted a dead ``i``; the preconditions are a conjunction, so the
-        # use counts, which cost most, come last)
-        if self.is_dead(i) or not self.one_use(c1) or not self.one_use(c2):
-            return False
-        p, lhs, rhs1 = m1
-        rhs2 = m2[2]
-        use_min = p in ("slt", "sle", "ult", "ule")
-        signed = p in _SIGNED_PREDICATES
-        if i.opcode == "select":
-            # (a new unconditional use of the second bound: frozen)
-            base = rhs2.name if type(rhs2) in (Instruction, Argument) and rhs2.name \
-                and not rhs2.name.isdigit() else ""
-            rhs2 = self.new("freeze", base + ".fr", rhs2.type, [rhs2], ph)
-        what = ("s" if signed else "u") + ("min" if use_min else "max")
-        callee = f"llvm.{what}.{rhs1.type}"
-        from patterns.ir.core import GlobalRef
-
-        mm = self.new("call", "invariant." + what, rhs1.type, [rhs1, rhs2], ph, callee=callee,
-                      callee_value=GlobalRef(callee), arg_attrs=[(), ()])
-        # (the compare takes the name of ``i``, which goes)
-        cmp = self.new("icmp", "", t, [lhs, mm], i.block, i, name=i.name, predicate=_INVERSE[p] if inverse else p)
-        self.replace_all_uses(i, cmp)
-        self.erase(i)
-        self.erase(c1)
-        self.erase(c2)
-        return True
-
-    def gep(self, i, body, ph) -> bool:
-        """hoistGEP: ``gep (gep p, i1), i2`` with ``p`` and ``i2`` invariant and the inner
-        GEP used once -> ``gep (gep p, i2), i1``, the invariant one in the preheader
-        (``invariant.gep``), the other (``gep``) in place of ``i``; inbounds kept when
-        both were and every index is known non-negative."""
-        src = i.operands[0]
-        if type(src) is not _INSTRUCTION or src.opcode != "getelementptr" or src.block not in body:
-            return False
-        Inst = Instruction
-
-        def inv(v):
-            return type(v) is not Inst or v.block not in body
-
-        if not inv(src.operands[0]) or not all(inv(x) for x in i.operands[1:]):
-            return False
-        if all(inv(x) for x in src.operands[1:]):
-            return False
-        if self.is_dead(i) or not self.one_use(src):
-            return False
-        inb = "inbounds" in src.flags and "inbounds" in i.flags
-        if inb:
-            p = self.analyses()
-            for x in src.operands[1:] + i.operands[1:]:
-                if type(x.type) is not _INT_TYPE:
-                    inb = False
-                    break
-                z, _o = known_bits(p, x)
-                if not (z >> (x.type.bits - 1)) & 1:
-                    inb = False
-                    break
-        flags = frozenset({"inbounds"}) if inb else frozenset()
-        new_src = self.new("getelementptr", "invariant.gep", i.type, [src.operands[0]] + i.operands[1:], ph,
-                           source_type=i.source_type, flags=flags)
-        g = self.new("getelementptr", "gep", i.type, [new_src] + src.operands[1:], i.block, i,
-                     source_type=src.source_type, flags=flags)
-        self.replace_all_uses(i, g)
-        self.erase(i)
-        self.erase(src)
-        return True
-
-    def add_sub(self, i, body, ph) -> bool:
-        """hoistAddSub: a signed compare of a once-used ``add nsw`` / ``sub nsw`` of a
-        variant and an invariant value against an invariant one moves the invariant part
-        to the other side when that cannot overflow: ``x + a < b`` -> ``x < b - a``,
-        ``x - a < b`` -> ``x < a + b``, ``a - x < b`` -> ``x > a - b`` (the new operation
-        ``invariant.op``, nsw, in the preheader; the compare rewritten in place, the add
-        or sub erased)."""
-        p = i.predicate
-        if p not in _SIGNED_PREDICATES:
-            return False
-        lhs, rhs = i.operands
-        Inst = Instruction
-
-        def inv(v):
-            return type(v) is not Inst or v.block not in body
-
-        if inv(lhs):
-            lhs, rhs, p = rhs, lhs, _SWAP[p]
-        if inv(lhs) or not inv(rhs):
-            return False
-        if lhs.opcode not in ("add", "sub") or "nsw" not in lhs.flags or type(lhs.type) is not _INT_TYPE:
-            return False
-        if self.is_dead(i) or not self.one_use(lhs):
-            return False
-        var, c1 = lhs.operands
-        if lhs.opcode == "add":  # hoistAdd
-            if inv(var):
-                var, c1 = c1, var
-            if inv(var) or not inv(c1) or not self.no_signed_overflow("sub", rhs, c1):
-                return False
-            new = self.binop("sub", rhs, c1, "invariant.op", ph, ("nsw",))
-        else:  # hoistSub
-            subtracted = False
-            if inv(var):
-                var, c1 = c1, var
-                subtracted = True
-                p = _SWAP[p]
-            if inv(var) or not inv(c1):
-                return False
-            if subtracted:
-                if not self.no_signed_overflow("sub", c1, rhs):
-                    return False
-                new = self.binop("sub", c1, rhs, "invariant.op", ph, ("nsw",))
-            else:
-                if not self.no_signed_overflow("add", c1, rhs):
-                    return False
-                new = self.binop("add", c1, rhs, "invariant.op", ph, ("nsw",))
-        i.predicate = p
-        self.set_operands(i, [var, new])
-        self.erase(lhs)
-        self.moved.append(i)
-        return True
-
-    def no_signed_overflow(self, opc: str, a, b) -> bool:
-        """computeOverflowForSignedAdd/Sub (``a`` op ``b``) says NeverOverflows: both have
-        two sign bits or more, or their signed ranges (known bits intersected with
-        computeConstantRange) cannot overflow; for a sub also ``a - (a srem y)`` and
-        ``a - (a -nsw y)`` with ``a`` a constant (isGuaranteedNotToBeUndef)."""
-        if opc == "sub" and type(b) is _INSTRUCTION and len(b.operands) == 2 and b.operands[0] is a \
-                and (b.opcode == "srem" or (b.opcode == "sub" and "nsw" in b.flags)):
-            if type(a) is _CONSTANT and a.kind == "int":
-                return True
-        p = self.analyses()
-        if num_sign_bits(p, a) > 1 and num_sign_bits(p, b) > 1:
-            return True
-        ra, rb = self.signed_range(a), self.signed_range(b)
-        if ra is None or rb is None:
-            return True  # (an empty range: MayNotOverflow)
-        bits = _bits(a)
-        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
-        if opc == "add":
-            return ra[0] + rb[0] >= lo and ra[1] + rb[1] <= hi
-        return ra[0] - rb[1] >= lo and ra[1] - rb[0] <= hi
-
-    def signed_range(self, v):
-        """computeConstantRangeIncludingKnownBits(v, ForSigned=true) as a signed interval
-        (None when empty)."""
-        p = self.analyses()
-        bits = _bits(v)
-        m = (1 << bits) - 1
-        sb = 1 << (bits - 1)
-        z, o = known_bits(p, v)
-        if (z | o) & sb:
-            lo, hi = _signed(o, bits), _signed(~z & m, bits)
-        else:
-            lo, hi = _signed(o | sb, bits), _signed(~z & m & ~sb, bits)
-        r = constant_range(p, v, True)
-        if r is not None:
-            lo, hi = max(lo, r[0]), min(hi, r[1])
-        return (lo, hi) if lo <= hi else None
-
-    def mul_add(self, i, body, ph) -> bool:
-        """hoistMulAddAssociation (integers): ``i = V * C`` with ``C`` invariant, where
-        ``V`` is a product ``x * a`` (``a`` invariant, either operand) or a sum of such
-        products (adds whose two operands are binary operators), every node used once,
-        at most five products: each product becomes ``x * (a * C)``, the invariant
-        ``a * C`` (``factor.op.mul``) in the preheader, in the order a last-in first-out
-        walk from ``V`` meets the products (second operand first), the rewritten product
-        ``X.reass`` where ``X`` was with the operand in its place; the adds lose
-        nuw/nsw; ``i``'s uses read ``V`` (or its rewrite)."""
-        var, factor = i.operands
-        Inst = Instruction
-        # (one operand defined in the loop, the other not)
-        if type(var) is not Inst or var.block not in body:
-            var, factor = factor, var
-            if type(var) is not Inst or var.block not in body:
-                return False
-        elif type(factor) is Inst and factor.block in body:
-            return False
-        if type(i.type) is not _INT_TYPE:
-            return False
-
-        def inv(v):
-            return type(v) is not Inst or v.block not in body
-
-        changes: list = []
-        adds: list = []
-        nodes: list = []
-        binops = _BINARY_OPERATORS
-        work = [var] if var.opcode in binops else []
-        while work:
-            bo = work.pop()
-            nodes.append(bo)  # (each must be used once: asked last, below)
-            if bo.opcode == "add":
-                x, y = bo.operands
-                if type(x) is Inst and x.opcode in binops and type(y) is Inst and y.opcode in binops:
-                    work.append(x)
-                    work.append(y)
-                    adds.append(bo)
-                    continue
-            if bo.opcode != "mul" or inv(bo):
-                return False
-            x, y = bo.operands
-            if inv(x):
-                changes.append((bo, 0))
-            elif inv(y):
-                changes.append((bo, 1))
-            else:
-                return False
-            if len(changes) > _INT_ASSOCIATION_LIMIT:
-                return False
-        if not changes or self.is_dead(i):
-            return False
-        for bo in nodes:
-            if not self.one_use(bo):
-                return False
-        for a in adds:
-            a.flags = a.flags - {"nuw", "nsw"}
-            a._text = None
-        for ins, k in changes:
-            u = ins.operands[k]
-            f = self.binop("mul", u, factor, "factor.op.mul", ph)
-            ops = list(ins.operands)
-            ops[k] = f
-            base = ins.name if not ins.name.isdigit() else ""
-            new = self.new("mul", base + ".reass", ins.type, ops, ins.block, ins)
-            if var is ins:
-                var = new
-            self.replace_all_uses(ins, new)
-            self.erase(ins)
-        for a in adds[::-1]:  # (their divergence after the products', inner first)
-            self.recheck.append(a)
-        self.replace_all_uses(i, var)
-        self.erase(i)
-        return True
-
     # --- divergence of what changed --------------------------------------------------
     def note_divergence(self) -> None:
         """The uniformity analysis's verdict for each new or rewritten instruction, as
@@ -3377,6 +2950,441 @@ class _LicmState:
                 fu.divergent[i] = cause
                 if table is not None and table is not fu.divergent:
                     table.add(i)
+
+
+# --- what may move ---------------------------------------------------------------
+def call_kind(st, i) -> int:
+    """1: a call of a speculatable intrinsic that reads no memory; 2: of one that
+    reads no memory and is not speculatable; 0: any other call."""
+    callee = i.callee or ""
+    k = st.call_kinds.get(callee)
+    if k is not None:
+        return k
+    k = 0
+    if callee.startswith("llvm."):
+        parts = callee.split(".")
+        known = getattr(st.target, "intrinsics_by_ir_name", None) or {}
+        for n in range(len(parts), 1, -1):
+            base = ".".join(parts[:n])
+            if base in _SPECULATABLE_INTRINSICS:
+                k = 1
+                break
+            rec = known.get(base)
+            if rec is not None:
+                props = {str(p) for p in rec.properties}
+                if "IntrNoMem" in props and "IntrConvergent" not in props \
+                        and "IntrHasSideEffects" not in props:
+                    k = 1 if "IntrSpeculatable" in props else 2
+                break
+    st.call_kinds[callee] = k
+    return k
+
+
+def division_is_safe(i) -> bool:
+    """isSafeToSpeculativelyExecute of a division: a constant divisor other than 0
+    (and for a signed one other than -1, unless the dividend is a constant other
+    than the smallest signed value)."""
+    d = _cval(i.operands[1])
+    if d is None or d == 0:
+        return False
+    if i.opcode in ("udiv", "urem"):
+        return True
+    bits = _bits(i)
+    if d != (1 << bits) - 1:
+        return True
+    n = _cval(i.operands[0])
+    return n is not None and n != 1 << (bits - 1)
+
+
+def guaranteed_to_execute(i, b, h, body) -> bool:
+    """isGuaranteedToExecute: no call of a non-intrinsic before ``i`` in its block (an
+    instruction that may not return), and every path from the header that stays in
+    the loop reaches ``b`` (allLoopPathsLeadToBlock: the header; else no latch among
+    ``b``'s transitive predecessors in the loop, and no branch out of them to a block
+    that is neither one of them nor ``b``)."""
+    for x in b.instructions:
+        if x is i:
+            break
+        if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
+            return False
+    if b is h:
+        return True
+    preds = set(b.predecessors)
+    stack = list(preds)
+    while stack:
+        x = stack.pop()
+        if x is h:
+            continue
+        for p in x.predecessors:
+            if p not in preds:
+                preds.add(p)
+                stack.append(p)
+    for p in h.predecessors:
+        if p in preds:
+            return False
+    for p in preds:
+        for x in p.instructions:
+            if x.opcode == "call" and not (x.callee or "").startswith("llvm."):
+                return False
+        for s in p.successors:
+            if s is not b and s not in preds:
+                return False
+    return True
+
+
+# --- hoistRegion -----------------------------------------------------------------
+def hoist_region(st, h, body, ph, innermost) -> None:
+    """LLVM's hoistRegion for the loop with header ``h``, blocks ``body`` and
+    preheader ``ph`` (see ``licm``)."""
+    Inst, Int = Instruction, IntType
+    kinds = _HOIST_KIND
+    roots = _REASSOCIATED
+    signed = _SIGNED_PREDICATES
+    i: Instruction
+    o: Any
+    pins = ph.instructions  # (each moved or new one goes before its terminator)
+    st.ph = ph
+    moved = st.moved
+    for b in _loop_rpo(h, body):
+        if innermost[b] is not h:
+            continue  # (a block of an inner loop)
+        insts: list = b.instructions
+        gone: Any = None
+        # (a snapshot: a reassociation erases the instruction visited or earlier
+        # ones and inserts before them, so the walk goes on as LLVM's does)
+        for i in insts[:]:
+            if i.name is None or i.block is not b:  # (void, or erased since)
+                continue
+            opc = i.opcode
+            kind = kinds.get(opc)
+            if kind is None:
+                continue
+            for o in i.operands:
+                if type(o) is Inst and o.block in body:
+                    break
+            else:
+                if kind == 1:
+                    ok = True
+                elif kind == 2:
+                    ok = division_is_safe(i) or guaranteed_to_execute(i, b, h, body)
+                else:
+                    ck = call_kind(st, i)
+                    ok = ck == 1 or (ck == 2 and guaranteed_to_execute(i, b, h, body))
+                if ok:
+                    # (its block is the preheader from now on: a later
+                    # instruction reading it can move too)
+                    i.block = ph
+                    pins.insert(len(pins) - 1, i)
+                    moved.append(i)
+                    if gone is None:
+                        gone = set()
+                    gone.add(i)
+                    continue
+            # hoistArithmetics (the cheap part of each precondition inline)
+            r = roots.get(opc)
+            if r is None:
+                continue
+            if r == 1:
+                hoist_mul_add(st, i, body, ph)
+            elif r == 2:
+                if i.predicate in signed:
+                    hoist_add_sub(st, i, body, ph)
+            elif r == 3:
+                hoist_gep(st, i, body, ph)
+            else:
+                t = i.type
+                if type(t) is Int and t.bits == 1:
+                    hoist_min_max(st, i, body, ph)
+        if gone:
+            insts[:] = [i for i in insts if i not in gone]
+
+
+# --- hoistArithmetics: LLVM 19 tries hoistMinMax, hoistGEP, hoistAddSub,
+# hoistMulAddAssociation in turn; each applies to other opcodes -----------------
+def hoist_min_max(st, i, body, ph) -> bool:
+    """hoistMinMax: ``(x < a) && (x < b)`` -> ``x < min(a, b)`` (and ``||`` with max;
+    either compare's operands in either order, the same predicate after putting the
+    variant side left; ``and``/``or`` of i1 or their select forms), the min/max
+    intrinsic in the preheader, the new compare in place of ``i`` with its name."""
+    t = i.type
+    if type(t) is not _INT_TYPE or t.bits != 1:
+        return False
+    ops = i.operands
+    if i.opcode == "select":
+        c, tv, fv = ops
+        if c.type is not t and _bits(c) != 1:
+            return False
+        if _cval(tv) == 1 and type(tv) is _CONSTANT:
+            inverse, c1, c2 = True, c, fv  # (m_LogicalOr first)
+        elif _cval(fv) == 0 and type(fv) is _CONSTANT:
+            inverse, c1, c2 = False, c, tv
+        else:
+            return False
+    else:
+        inverse = i.opcode == "or"
+        c1, c2 = ops
+
+    def inv(v):
+        return type(v) is not _INSTRUCTION or v.block not in body
+
+    def match(c):  # (its one use is asked last, below)
+        if type(c) is not _INSTRUCTION or c.opcode != "icmp":
+            return None
+        lhs, rhs = c.operands
+        p = c.predicate
+        if type(lhs.type) is not _INT_TYPE or p in ("eq", "ne"):
+            return None
+        if inv(lhs):
+            lhs, rhs, p = rhs, lhs, _SWAP[p]
+        if inv(lhs) or not inv(rhs):
+            return None
+        if inverse:
+            p = _INVERSE[p]
+        return p, lhs, rhs
+
+    m1 = match(c1)
+    if m1 is None:
+        return False
+    m2 = match(c2)
+    if m2 is None or m1[0] != m2[0] or m1[1] is not m2[1]:
+        return False
+    # (LLVM has deleted a dead ``i``; the preconditions are a conjunction, so the
+    # use counts, which cost most, come last)
+    if st.is_dead(i) or not st.one_use(c1) or not st.one_use(c2):
+        return False
+    p, lhs, rhs1 = m1
+    rhs2 = m2[2]
+    use_min = p in ("slt", "sle", "ult", "ule")
+    signed = p in _SIGNED_PREDICATES
+    if i.opcode == "select":
+        # (a new unconditional use of the second bound: frozen)
+        base = rhs2.name if type(rhs2) in (Instruction, Argument) and rhs2.name \
+            and not rhs2.name.isdigit() else ""
+        rhs2 = st.new("freeze", base + ".fr", rhs2.type, [rhs2], ph)
+    what = ("s" if signed else "u") + ("min" if use_min else "max")
+    callee = f"llvm.{what}.{rhs1.type}"
+    from patterns.ir.core import GlobalRef
+
+    mm = st.new("call", "invariant." + what, rhs1.type, [rhs1, rhs2], ph, callee=callee,
+                  callee_value=GlobalRef(callee), arg_attrs=[(), ()])
+    # (the compare takes the name of ``i``, which goes)
+    cmp = st.new("icmp", "", t, [lhs, mm], i.block, i, name=i.name, predicate=_INVERSE[p] if inverse else p)
+    st.replace_all_uses(i, cmp)
+    st.erase(i)
+    st.erase(c1)
+    st.erase(c2)
+    return True
+
+
+def hoist_gep(st, i, body, ph) -> bool:
+    """hoistGEP: ``gep (gep p, i1), i2`` with ``p`` and ``i2`` invariant and the inner
+    GEP used once -> ``gep (gep p, i2), i1``, the invariant one in the preheader
+    (``invariant.gep``), the other (``gep``) in place of ``i``; inbounds kept when
+    both were and every index is known non-negative."""
+    src = i.operands[0]
+    if type(src) is not _INSTRUCTION or src.opcode != "getelementptr" or src.block not in body:
+        return False
+    Inst = Instruction
+
+    def inv(v):
+        return type(v) is not Inst or v.block not in body
+
+    if not inv(src.operands[0]) or not all(inv(x) for x in i.operands[1:]):
+        return False
+    if all(inv(x) for x in src.operands[1:]):
+        return False
+    if st.is_dead(i) or not st.one_use(src):
+        return False
+    inb = "inbounds" in src.flags and "inbounds" in i.flags
+    if inb:
+        p = st.analyses()
+        for x in src.operands[1:] + i.operands[1:]:
+            if type(x.type) is not _INT_TYPE:
+                inb = False
+                break
+            z, _o = known_bits(p, x)
+            if not (z >> (x.type.bits - 1)) & 1:
+                inb = False
+                break
+    flags = frozenset({"inbounds"}) if inb else frozenset()
+    new_src = st.new("getelementptr", "invariant.gep", i.type, [src.operands[0]] + i.operands[1:], ph,
+                       source_type=i.source_type, flags=flags)
+    g = st.new("getelementptr", "gep", i.type, [new_src] + src.operands[1:], i.block, i,
+                 source_type=src.source_type, flags=flags)
+    st.replace_all_uses(i, g)
+    st.erase(i)
+    st.erase(src)
+    return True
+
+
+def hoist_add_sub(st, i, body, ph) -> bool:
+    """hoistAddSub: a signed compare of a once-used ``add nsw`` / ``sub nsw`` of a
+    variant and an invariant value against an invariant one moves the invariant part
+    to the other side when that cannot overflow: ``x + a < b`` -> ``x < b - a``,
+    ``x - a < b`` -> ``x < a + b``, ``a - x < b`` -> ``x > a - b`` (the new operation
+    ``invariant.op``, nsw, in the preheader; the compare rewritten in place, the add
+    or sub erased)."""
+    p = i.predicate
+    if p not in _SIGNED_PREDICATES:
+        return False
+    lhs, rhs = i.operands
+    Inst = Instruction
+
+    def inv(v):
+        return type(v) is not Inst or v.block not in body
+
+    if inv(lhs):
+        lhs, rhs, p = rhs, lhs, _SWAP[p]
+    if inv(lhs) or not inv(rhs):
+        return False
+    if lhs.opcode not in ("add", "sub") or "nsw" not in lhs.flags or type(lhs.type) is not _INT_TYPE:
+        return False
+    if st.is_dead(i) or not st.one_use(lhs):
+        return False
+    var, c1 = lhs.operands
+    if lhs.opcode == "add":  # hoistAdd
+        if inv(var):
+            var, c1 = c1, var
+        if inv(var) or not inv(c1) or not no_signed_overflow(st, "sub", rhs, c1):
+            return False
+        new = st.binop("sub", rhs, c1, "invariant.op", ph, ("nsw",))
+    else:  # hoistSub
+        subtracted = False
+        if inv(var):
+            var, c1 = c1, var
+            subtracted = True
+            p = _SWAP[p]
+        if inv(var) or not inv(c1):
+            return False
+        if subtracted:
+            if not no_signed_overflow(st, "sub", c1, rhs):
+                return False
+            new = st.binop("sub", c1, rhs, "invariant.op", ph, ("nsw",))
+        else:
+            if not no_signed_overflow(st, "add", c1, rhs):
+                return False
+            new = st.binop("add", c1, rhs, "invariant.op", ph, ("nsw",))
+    i.predicate = p
+    st.set_operands(i, [var, new])
+    st.erase(lhs)
+    st.moved.append(i)
+    return True
+
+
+def no_signed_overflow(st, opc: str, a, b) -> bool:
+    """computeOverflowForSignedAdd/Sub (``a`` op ``b``) says NeverOverflows: both have
+    two sign bits or more, or their signed ranges (known bits intersected with
+    computeConstantRange) cannot overflow; for a sub also ``a - (a srem y)`` and
+    ``a - (a -nsw y)`` with ``a`` a constant (isGuaranteedNotToBeUndef)."""
+    if opc == "sub" and type(b) is _INSTRUCTION and len(b.operands) == 2 and b.operands[0] is a \
+            and (b.opcode == "srem" or (b.opcode == "sub" and "nsw" in b.flags)):
+        if type(a) is _CONSTANT and a.kind == "int":
+            return True
+    p = st.analyses()
+    if num_sign_bits(p, a) > 1 and num_sign_bits(p, b) > 1:
+        return True
+    ra, rb = signed_range(st, a), signed_range(st, b)
+    if ra is None or rb is None:
+        return True  # (an empty range: MayNotOverflow)
+    bits = _bits(a)
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if opc == "add":
+        return ra[0] + rb[0] >= lo and ra[1] + rb[1] <= hi
+    return ra[0] - rb[1] >= lo and ra[1] - rb[0] <= hi
+
+
+def signed_range(st, v):
+    """computeConstantRangeIncludingKnownBits(v, ForSigned=true) as a signed interval
+    (None when empty)."""
+    p = st.analyses()
+    bits = _bits(v)
+    m = (1 << bits) - 1
+    sb = 1 << (bits - 1)
+    z, o = known_bits(p, v)
+    if (z | o) & sb:
+        lo, hi = _signed(o, bits), _signed(~z & m, bits)
+    else:
+        lo, hi = _signed(o | sb, bits), _signed(~z & m & ~sb, bits)
+    r = constant_range(p, v, True)
+    if r is not None:
+        lo, hi = max(lo, r[0]), min(hi, r[1])
+    return (lo, hi) if lo <= hi else None
+
+
+def hoist_mul_add(st, i, body, ph) -> bool:
+    """hoistMulAddAssociation (integers): ``i = V * C`` with ``C`` invariant, where
+    ``V`` is a product ``x * a`` (``a`` invariant, either operand) or a sum of such
+    products (adds whose two operands are binary operators), every node used once,
+    at most five products: each product becomes ``x * (a * C)``, the invariant
+    ``a * C`` (``factor.op.mul``) in the preheader, in the order a last-in first-out
+    walk from ``V`` meets the products (second operand first), the rewritten product
+    ``X.reass`` where ``X`` was with the operand in its place; the adds lose
+    nuw/nsw; ``i``'s uses read ``V`` (or its rewrite)."""
+    var, factor = i.operands
+    Inst = Instruction
+    # (one operand defined in the loop, the other not)
+    if type(var) is not Inst or var.block not in body:
+        var, factor = factor, var
+        if type(var) is not Inst or var.block not in body:
+            return False
+    elif type(factor) is Inst and factor.block in body:
+        return False
+    if type(i.type) is not _INT_TYPE:
+        return False
+
+    def inv(v):
+        return type(v) is not Inst or v.block not in body
+
+    changes: list = []
+    adds: list = []
+    nodes: list = []
+    binops = _BINARY_OPERATORS
+    work = [var] if var.opcode in binops else []
+    while work:
+        bo = work.pop()
+        nodes.append(bo)  # (each must be used once: asked last, below)
+        if bo.opcode == "add":
+            x, y = bo.operands
+            if type(x) is Inst and x.opcode in binops and type(y) is Inst and y.opcode in binops:
+                work.append(x)
+                work.append(y)
+                adds.append(bo)
+                continue
+        if bo.opcode != "mul" or inv(bo):
+            return False
+        x, y = bo.operands
+        if inv(x):
+            changes.append((bo, 0))
+        elif inv(y):
+            changes.append((bo, 1))
+        else:
+            return False
+        if len(changes) > _INT_ASSOCIATION_LIMIT:
+            return False
+    if not changes or st.is_dead(i):
+        return False
+    for bo in nodes:
+        if not st.one_use(bo):
+            return False
+    for a in adds:
+        a.flags = a.flags - {"nuw", "nsw"}
+        a._text = None
+    for ins, k in changes:
+        u = ins.operands[k]
+        f = st.binop("mul", u, factor, "factor.op.mul", ph)
+        ops = list(ins.operands)
+        ops[k] = f
+        base = ins.name if not ins.name.isdigit() else ""
+        new = st.new("mul", base + ".reass", ins.type, ops, ins.block, ins)
+        if var is ins:
+            var = new
+        st.replace_all_uses(ins, new)
+        st.erase(ins)
+    for a in adds[::-1]:  # (their divergence after the products', inner first)
+        st.recheck.append(a)
+    st.replace_all_uses(i, var)
+    st.erase(i)
+    return True
 
 
 def mul24(fn: Function, ua, target=None, idom: dict | None = None) -> int:
