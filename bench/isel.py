@@ -153,7 +153,7 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.dag.builder import _Builder, build_function_dags, shared_dominators
     from tdgen.target_cache import load_target as cached_target
 
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     out: dict[str, float] = {}
     out["load target (cache hit)"] = cpu(lambda: cached_target("amdgpu"), repeat)

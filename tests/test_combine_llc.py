@@ -582,7 +582,8 @@ def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import early_cse, run_ir_passes
+    from patterns.llc.earlycse import early_cse
+    from patterns.llc.pipeline import run_ir_passes
 
     decls = "".join(f"declare i32 @{n}(i32, i32)\n" for n in ("llvm.amdgcn.mul.u24.i32", "llvm.amdgcn.mul.i24.i32"))
     for seed in range(8):

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from patterns.llc.irpasses import _disjoint, _region, _subset
+from patterns.llc.instsimplify_icmp import constant_region, regions_disjoint, regions_subset
 
 @pytest.fixture(scope="module")
 def amdgpu():
@@ -42,10 +42,10 @@ def _members(region) -> set[int]:
 def test_region_is_the_exact_icmp_region(bits):
     for pred in _PREDS:
         for c in range(1 << bits):
-            region = _region(pred, c, bits)
+            region = constant_region(pred, c, bits)
             want = {v for v in range(1 << bits) if _holds(pred, v, c, bits)}
             assert _members(region) == want, (pred, c, region)
-            # sorted, disjoint and not adjacent (what _subset relies on)
+            # sorted, disjoint and not adjacent (what regions_subset relies on)
             assert all(a[1] + 1 < b[0] for a, b in zip(region, region[1:])), region
 
 
@@ -53,22 +53,22 @@ def test_region_is_the_exact_icmp_region(bits):
 def test_subset_and_disjoint_agree_with_sets(bits):
     for lp in _PREDS:
         for c1 in range(1 << bits):
-            dom = _region(lp, c1, bits)
+            dom = constant_region(lp, c1, bits)
             for rp in _PREDS:
                 for c2 in range(1 << bits):
-                    sat = _region(rp, c2, bits)
+                    sat = constant_region(rp, c2, bits)
                     a, b = _members(dom), _members(sat)
-                    assert _subset(dom, sat) == (a <= b)
-                    assert _disjoint(dom, sat) == (not (a & b))
+                    assert regions_subset(dom, sat) == (a <= b)
+                    assert regions_disjoint(dom, sat) == (not (a & b))
 
 
 def test_wide_regions_decide_implications():
     """32-bit regions far from small sets (x ugt 1000 implies x ugt 10; x slt -5 and
     x sgt 3 are disjoint) are decided, not given up on."""
-    assert _subset(_region("ugt", 1000, 32), _region("ugt", 10, 32))
-    assert not _subset(_region("ugt", 10, 32), _region("ugt", 1000, 32))
-    assert _disjoint(_region("slt", (-5) & 0xFFFFFFFF, 32), _region("sgt", 3, 32))
-    assert _subset(_region("slt", (-5) & 0xFFFFFFFF, 32), _region("ne", 0, 32))
+    assert regions_subset(constant_region("ugt", 1000, 32), constant_region("ugt", 10, 32))
+    assert not regions_subset(constant_region("ugt", 10, 32), constant_region("ugt", 1000, 32))
+    assert regions_disjoint(constant_region("slt", (-5) & 0xFFFFFFFF, 32), constant_region("sgt", 3, 32))
+    assert regions_subset(constant_region("slt", (-5) & 0xFFFFFFFF, 32), constant_region("ne", 0, 32))
 
 
 @pytest.mark.parametrize("seed", [64, 127] + list(range(0, 40)))
@@ -116,7 +116,7 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
     kernels made for LICM, ``_LoopGen``)."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     for text in list(_kernels()) + [_LoopGen(seed).kernel() for seed in range(24)]:
         out = []
@@ -132,17 +132,17 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
 
 
 def test_cse_keys_are_equal_exactly_when_cse_key_is():
-    """_cse_keys builds cheaper keys than _cse_key; the same instructions (operands as
+    """cse_keys builds cheaper keys than cse_key; the same instructions (operands as
     written) must get equal keys."""
-    from patterns.llc.irpasses import _CSE_OPS, _cse_key, _cse_keys
+    from patterns.llc.earlycse import CSE_OPS, cse_key, cse_keys
 
     for text in _kernels():
-        key_of = _cse_keys()
+        key_of = cse_keys()
         fn = _fn(text)
-        insts = [i for b in fn.blocks for i in b.instructions if i.opcode in _CSE_OPS]
+        insts = [i for b in fn.blocks for i in b.instructions if i.opcode in CSE_OPS]
         slow, fast = {}, {}
         for i in insts:
-            slow.setdefault(_cse_key(i, i.operands), []).append(i)
+            slow.setdefault(cse_key(i, i.operands), []).append(i)
             fast.setdefault(key_of(i, i.operands), []).append(i)
         assert sorted(map(tuple, map(lambda g: [id(x) for x in g], slow.values()))) == \
             sorted(map(tuple, map(lambda g: [id(x) for x in g], fast.values())))
@@ -177,7 +177,7 @@ def test_cse_table_holds_what_dominates():
     """EarlyCSE's table holds the instructions of the dominating blocks only: an equal
     instruction in a sibling block (then/else) or in a block that does not dominate
     (the join's predecessors) is no replacement; one in the entry is (commuted too)."""
-    from patterns.llc.irpasses import early_cse
+    from patterns.llc.earlycse import early_cse
 
     fn = _fn(_CSE_DIAMOND)
     rep = {i.name: getattr(v, "name", v) for i, v in early_cse(fn).items()}
@@ -291,14 +291,16 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
 
     from patterns.ir.core import Instruction, parse_module
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import _MAX_DEPTH, known_bits, new_simplify_query, num_sign_bits
+    from patterns.llc.instsimplify import new_simplify_query
+    from patterns.llc.instsimplify_query import MAX_DEPTH
+    from patterns.llc.valuetracking import known_bits, num_sign_bits
 
     fn = next(f for f in parse_module(generate_isel_kernel(11, 400, constants=True), "k.ll").functions
               if not f.is_declaration)
     values = [i for b in fn.blocks for i in b.instructions
               if isinstance(i, Instruction) and i.name is not None and getattr(i.type, "bits", 0) == 32]
     assert len(values) > 200
-    queries = [(v, d) for v in values for d in range(_MAX_DEPTH + 1)]
+    queries = [(v, d) for v in values for d in range(MAX_DEPTH + 1)]
     rng = random.Random(5)
     rng.shuffle(queries)
     memo = new_simplify_query(fn, None, {})
@@ -593,7 +595,7 @@ def test_licm_matches_opt_on_loops_made_for_it(amdgpu):
     from tests.llvm_tools import require
 
     opt = require("opt-19")
-    from patterns.llc.irpasses import licm
+    from patterns.llc.licm import licm
 
     stats = {"factor.op.mul": 0, "invariant.op": 0, "invariant.s": 0, "invariant.u": 0, "invariant.gep": 0,
              ".fr": 0}
@@ -626,7 +628,7 @@ def test_licm_matches_llc_licm_on_generated_kernels(amdgpu, constants):
     import subprocess
 
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import licm
+    from patterns.llc.licm import licm
     from tests.llvm_tools import require
 
     llc = require("llc-19")
@@ -696,7 +698,8 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import Constant
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import apply_early_cse, licm
+    from patterns.llc.earlycse import apply_early_cse
+    from patterns.llc.licm import licm
 
     seen = {False: 0, True: 0}
     for label, text in [("temporal", _TEMPORAL)] + [(f"seed {k}", _LoopGen(k).kernel()) for k in range(40)]:
@@ -724,7 +727,8 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
 def test_branch_folding_keeps_phi_operands_and_incoming_in_step():
     """A phi losing an entry (its block lost a predecessor) loses the operand too: the
     later passes read ``operands`` (LSR's dead-code count crashed on a stale one)."""
-    from patterns.llc.irpasses import fold_constant_branches, remove_unreachable_blocks
+    from patterns.llc.codegenprepare import fold_constant_branches
+    from patterns.llc.unreachable import remove_unreachable_blocks
 
     fn = _fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
 entry:
@@ -753,10 +757,10 @@ exit:
 def _dom_tree_listing(fn) -> list[str]:
     """Our dominator tree of ``fn`` as ``opt -passes='print<domtree>'`` lists it: a
     preorder walk, each block as ``[level] %name``, children in our order."""
-    from patterns.llc.irpasses import _dom_tree
+    from patterns.llc.analyses import dom_tree
     from patterns.dag.builder import immediate_dominators
 
-    kids = _dom_tree(fn, immediate_dominators(fn))[0]
+    kids = dom_tree(fn, immediate_dominators(fn))[0]
     out, work = [], [(fn.blocks[0], 1)]
     while work:
         b, level = work.pop()

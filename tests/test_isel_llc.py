@@ -946,7 +946,9 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
 
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
+    from patterns.llc.codegenprepare import fold_constant_branches
+    from patterns.llc.earlycse import apply_early_cse
+    from patterns.llc.unreachable import remove_unreachable_blocks
     from patterns.select.mir import compare_with_llc
 
     llc = require("llc-19")
@@ -991,7 +993,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     CodeGenPrepare: patterns.dag.builder._llc_survivors) are the ones llc's IR shows, and the
     selection that reads them agrees."""
     from patterns.ir.core import parse_module
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.mir import compare_with_llc
     from patterns.dag.builder import common_subexpressions, immediate_dominators, live_instructions, llc_survivors
@@ -1059,7 +1061,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
 
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
     from patterns.select.mir import compare_with_llc
     from patterns.dag.builder import shared_dominators
 

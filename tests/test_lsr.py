@@ -184,7 +184,7 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, tex
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     ua = analyze(fn, amdgpu)

@@ -611,9 +611,9 @@ _SINKABLE: Final = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "
 def _sinkable_call(ins) -> bool:
     """A call Sink may move: one of the integer intrinsics without memory effects that
     are not convergent (patterns.llc.irpasses._PURE_INTRINSICS: ctpop, ctlz, umin ...)."""
-    from patterns.llc.irpasses import _intrinsic
+    from patterns.llc.instsimplify_query import pure_intrinsic
 
-    return _intrinsic(ins) is not None
+    return pure_intrinsic(ins) is not None
 
 
 def sink_placement(fn, live: set, rep: dict | None = None) -> dict:
@@ -2274,7 +2274,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
 
     with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
         if combine:  # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM) first: patterns/llc/irpasses.py
-            from patterns.llc.irpasses import run_ir_passes
+            from patterns.llc.pipeline import run_ir_passes
             ua = run_ir_passes(fn, ua, target)  # (the analysis of the IR it leaves)
         elif ua is None:
             from patterns.uniformity.analysis import analyze

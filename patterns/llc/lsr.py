@@ -344,8 +344,8 @@ def _loops(fn, idom=None, dom=None, forest=...) -> tuple:
     """((header, body) of each innermost natural loop, in LLVM's loop pass manager
     order: a post-order walk of the loop forest, top-level loops in reverse program
     order; block -> loop depth; header -> body of every loop). ``forest``: the
-    ``_loop_forest`` of ``fn`` when the caller has it."""
-    from patterns.llc.irpasses import _dom_tree, _loop_forest
+    ``loop_forest`` of ``fn`` when the caller has it."""
+    from patterns.llc.analyses import dom_tree, loop_forest
 
     if forest is ...:
         if dom is None:
@@ -353,8 +353,8 @@ def _loops(fn, idom=None, dom=None, forest=...) -> tuple:
                 from patterns.dag.builder import immediate_dominators
 
                 idom = immediate_dominators(fn)
-            dom = _dom_tree(fn, idom)
-        forest = _loop_forest(fn, dom)
+            dom = dom_tree(fn, idom)
+        forest = loop_forest(fn, dom)
     if forest is None:
         return [], {}, {}
     order, bodies, kids, _innermost = forest
@@ -590,7 +590,7 @@ def _phi_reader_ok(u, v, sc, body, dom) -> bool:
 def claim(fn, header, body, users: Any = None, dom=None) -> "_Claim | None":
     """The loop's parts when it is of the modeled class (module docstring), else None.
     ``users``: each live instruction's live readers (``_live_users``); ``dom``: the
-    dominator tree (``patterns.llc.irpasses._dom_tree``), without which no phi reader of
+    dominator tree (``patterns.llc.analyses.dom_tree``), without which no phi reader of
     an interesting value is taken."""
     if users is None:
         users = _live_users(fn)
@@ -1331,8 +1331,8 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
     """Run the modeled LSR on ``fn`` in place; returns the headers of the loops
     rewritten (the others are untouched). ``ua``: the uniformity analysis, given the
     verdicts of the new instructions; ``idom``/``dom``: the dominator tree when known
-    (``patterns.llc.irpasses._dom_tree``; LSR's caller does not change the CFG);
-    ``forest``: its ``patterns.llc.irpasses._loop_forest`` when known (LICM's: LICM moves
+    (``patterns.llc.analyses.dom_tree``; LSR's caller does not change the CFG);
+    ``forest``: its ``patterns.llc.analyses.loop_forest`` when known (LICM's: LICM moves
     instructions only). ``readers``: when given and a loop is rewritten, gets the map
     instruction -> the instructions that may read it (each instruction in the function
     is listed under every instruction it reads; deleted ones and former readers may
@@ -1341,13 +1341,13 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:
-        from patterns.llc.irpasses import _dom_tree
+        from patterns.llc.analyses import dom_tree
 
         if idom is None:
             from patterns.dag.builder import immediate_dominators
 
             idom = immediate_dominators(fn)
-        dom = _dom_tree(fn, idom)
+        dom = dom_tree(fn, idom)
     loops, depth, bodies = _loops(fn, idom, dom, forest)
     if not loops:
         return []
@@ -1494,7 +1494,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
         # each new instruction under its operands; deletion changes no operand)
         readers.append(everyone)
     # unnamed values are numbered in program order (as LLVM prints them)
-    from patterns.llc.irpasses import number_unnamed
+    from patterns.llc.naming import number_unnamed
 
     # (an expansion is made unnamed: when one is left, names change)
     number_unnamed(fn, any(i.name is None and i.block is not None for i, _old in created))
