@@ -611,7 +611,7 @@ _SINKABLE: Final = frozenset(ISD_OF_BINOP) | frozenset(ISD_OF_CAST) | {"icmp", "
 def _sinkable_call(ins) -> bool:
     """A call Sink may move: one of the integer intrinsics without memory effects that
     are not convergent (patterns.llc.irpasses._PURE_INTRINSICS: ctpop, ctlz, umin ...)."""
-    from patterns.llc.instsimplify_query import pure_intrinsic
+    from patterns.ir.effects import pure_intrinsic
 
     return pure_intrinsic(ins) is not None
 

@@ -3,7 +3,7 @@ instruction it visits, and the CSE of what LICM hoisted (``cse_moved``).
 
 
 llc runs a short IR pipeline before its SelectionDAG (``llc-19 -debug-pass=Structure``):
-for amdgcn at -O2 it includes EarlyCSE three times (around SLSR / NaryReassociate and
+for the GPU target at -O2 it includes EarlyCSE three times (around SLSR / NaryReassociate and
 after LSR), and EarlyCSE simplifies every instruction it visits with InstSimplify
 (``simplifyInstruction``) before it looks the instruction up in its table of available
 values. Both act on the whole function: a value computed in one block folds with an
@@ -26,11 +26,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from patterns.ir.core import Constant, IntType
+from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Argument, Function, Instruction
 from patterns.llc.analyses import dom_tree
 from patterns.llc.instsimplify import new_simplify_query, simplify_instruction, simplify_phi
 from patterns.llc.instsimplify_query import (
-    BINOPS, COMMUTATIVE, const_value, pure_intrinsic, RECURSION_LIMIT, SimplifyQuery, SWAP,
+    BINOPS, COMMUTATIVE, const_value, RECURSION_LIMIT, SimplifyQuery, SWAP,
 )
 from patterns.llc.replace import candidate_users, rewrite_uses
 
@@ -49,7 +50,7 @@ def _trivially_dead(fn: Function) -> set:
     deletes them when it reaches them, so they never become a CSE representative).
     The scan for a function whose ``_users`` lists are not known to be current
     (``_run`` reads those lists when ``fn.uses`` says they are)."""
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     used: set = set()
     add = used.add
@@ -59,7 +60,7 @@ def _trivially_dead(fn: Function) -> set:
                 if type(v) is _INSTRUCTION:
                     add(v)
     return {i for b in fn.blocks for i in b.instructions
-            if i.name is not None and i not in used and not _has_side_effect(i)}
+            if i.name is not None and i not in used and not has_side_effect(i)}
 
 
 def cse_key(i, ops):
@@ -160,7 +161,7 @@ def _run(p: SimplifyQuery, fn) -> None:
     (an equal instruction in a dominating position would itself have been replaced, so
     at most one entry of a key dominates). A key seen in two blocks that do not dominate
     each other keeps a list."""
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     i: Instruction
     rep = p.rep
@@ -187,7 +188,7 @@ def _run(p: SimplifyQuery, fn) -> None:
             if i.name is None or (seeded and i in rep):
                 continue
             if use_users:
-                if i._users is None and not _has_side_effect(i):
+                if i._users is None and not has_side_effect(i):
                     continue
             elif i in dead:
                 continue
@@ -330,7 +331,7 @@ def early_cse(fn, idom: dict | None = None, dom: tuple | None = None) -> dict:
     if not fn.blocks:
         return {}
     if idom is None:
-        from patterns.dag.builder import immediate_dominators
+        from patterns.ir.dominators import immediate_dominators
 
         idom = immediate_dominators(fn)
     users_ok = fn.uses is not None
@@ -368,7 +369,7 @@ def _move_users(fn, rep: dict) -> None:
     make them. Only a replaced value and its replacement change: a reader of the
     replaced one reads the replacement now (unless it read it as a call's callee or
     bundle operand, which the rewrite leaves), in program order, each once."""
-    from patterns.uniformity.analysis import _operand_values
+    from patterns.uniformity.analysis import operand_values_of
 
     Inst, Arg = Instruction, Argument
     gained: dict = {}  # replacement -> the readers it gained
@@ -378,10 +379,10 @@ def _move_users(fn, rep: dict) -> None:
             continue
         if type(us) is not list:
             us = [us]
-        keep = [u for u in us if any(x is r for x in _operand_values(u))]
+        keep = [u for u in us if any(x is r for x in operand_values_of(u))]
         r._users = None if not keep else keep[0] if len(keep) == 1 else keep
         if type(w) is Inst or type(w) is Arg:
-            new = [u for u in us if any(x is w for x in _operand_values(u))]
+            new = [u for u in us if any(x is w for x in operand_values_of(u))]
             if new:
                 g = gained.get(w)
                 if g is None:

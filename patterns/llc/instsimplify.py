@@ -27,7 +27,7 @@ it: simplifyICmpWithBinOp) or by the branch condition of the single predecessor
 (isImpliedByDomCondition).
 
 The integer intrinsics without memory effects (``llvm.ctpop``, ``bitreverse``, ``bswap``,
-``ctlz``, ``cttz``, ``abs``, ``smin``, ``smax``, ``umin``, ``umax``; ``_PURE_INTRINSICS``):
+``ctlz``, ``cttz``, ``abs``, ``smin``, ``smax``, ``umin``, ``umax``; ``patterns.ir.effects.PURE_INTRINSICS``):
 EarlyCSE takes their calls like any other value; InstSimplify's simplifyIntrinsic folds
 them (a min/max of equal operands, of a saturating constant, of a nested min/max
 sharing an operand (foldMinMaxSharedOp), or whose order ``isICmpTrue`` decides;
@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import Final
 
 from patterns.ir.core import Constant, IntType
+from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_arith import (
     simplify_add, simplify_ashr, simplify_lshr, simplify_mul, simplify_shl, simplify_sub,
@@ -51,7 +52,7 @@ from patterns.llc.instsimplify_arith import (
 from patterns.llc.instsimplify_icmp import compare_pred, simplify_icmp
 from patterns.llc.instsimplify_logic import simplify_and, simplify_or, simplify_xor
 from patterns.llc.instsimplify_query import (
-    BINOPS, const_value, int_bits, MINMAX_INVERSE, MINMAX_PRED, pure_intrinsic, RECURSION_LIMIT, same_value,
+    BINOPS, const_value, int_bits, MINMAX_INVERSE, MINMAX_PRED, RECURSION_LIMIT, same_value,
     SimplifyQuery, to_signed,
 )
 from patterns.llc.valuetracking import is_power_of_two, known_bits
@@ -112,7 +113,7 @@ def call_of(sq, v, kind: str):
 
 
 def simplify_intrinsic(sq, kind: str, i, ops):
-    """simplifyIntrinsic for the pure integer intrinsics (``_PURE_INTRINSICS``):
+    """simplifyIntrinsic for the pure integer intrinsics (``patterns.ir.effects.PURE_INTRINSICS``):
     simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
     bits = i.type.bits
     m = (1 << bits) - 1
@@ -248,8 +249,7 @@ def simplify_phi(sq, p):
     return common
 
 
-# The integer intrinsics modeled (no memory access, not convergent: EarlyCSE's
-# SimpleValue takes their calls, InstSimplify's simplifyIntrinsic folds them)
+# the simplifier of each binary opcode, f(sq, a, b, rec, cxt) (``SimplifyQuery.h``)
 BINOP_SIMPLIFIERS: Final = {"add": simplify_add, "sub": simplify_sub, "mul": simplify_mul, "and": simplify_and, "or": simplify_or,
                              "xor": simplify_xor, "shl": simplify_shl, "lshr": simplify_lshr, "ashr": simplify_ashr}
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_query import (
-    const_value, int_bits, INVERSE, MAX_DEPTH, MINMAX_PRED, pure_intrinsic, SWAP, to_signed,
+    const_value, int_bits, INVERSE, MAX_DEPTH, MINMAX_PRED, SWAP, to_signed,
 )
 from patterns.llc.valuetracking import known_bits
 from patterns.support.knownbits import clz as _clz

@@ -1,8 +1,8 @@
 """The state InstSimplify's folds query (``SimplifyQuery``): the function, EarlyCSE's
 replacements (the IR as replaceAllUsesWith leaves it), dominance, the memos of
 ValueTracking, each binary operator's tuple; and the vocabulary the folds share
-(opcode sets, predicate swaps and inverses, constants' values, the pure integer
-intrinsics ``pure_intrinsic`` recognizes). The folds themselves are module-level
+(opcode sets, predicate swaps and inverses, constants' values, the min/max intrinsics'
+orders). The folds themselves are module-level
 functions of ``instsimplify`` and its ``instsimplify_*`` parts, taking the query.
 """
 
@@ -195,20 +195,7 @@ class SimplifyQuery:
         return self.dominates_block(v.block, phi.block)
 
 
-_PURE_INTRINSICS: Final = frozenset({"llvm.ctpop", "llvm.bitreverse", "llvm.bswap", "llvm.ctlz", "llvm.cttz", "llvm.abs",
-                                     "llvm.smin", "llvm.smax", "llvm.umin", "llvm.umax"})
-
-
 MINMAX_PRED: Final = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
 
 
 MINMAX_INVERSE: Final = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}
-
-
-def pure_intrinsic(v):
-    """``ctpop`` ... ``umax`` for a call of one of ``_PURE_INTRINSICS``, else None."""
-    c = v.callee if type(v) is _INSTRUCTION else None
-    if not c or not c.startswith("llvm."):
-        return None
-    base = c.rsplit(".", 1)[0]
-    return base[5:] if base in _PURE_INTRINSICS else None

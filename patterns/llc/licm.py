@@ -99,7 +99,7 @@ def run_licm(fn, idom, dom, ua, target, grew=None) -> "LicmState | None":
         return None
     if dom is None:
         if idom is None:
-            from patterns.dag.builder import immediate_dominators
+            from patterns.ir.dominators import immediate_dominators
 
             idom = immediate_dominators(fn)
         dom = dom_tree(fn, idom)

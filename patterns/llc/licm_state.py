@@ -103,10 +103,10 @@ class LicmState:
         r = memo.get(x)
         if r is not None:
             return r
-        from patterns.dag.builder import _has_side_effect
+        from patterns.ir.effects import has_side_effect
 
         def may_die(v) -> bool:
-            return v.name is not None and v.block is not None and not _has_side_effect(v)
+            return v.name is not None and v.block is not None and not has_side_effect(v)
 
         if not may_die(x):
             memo[x] = False

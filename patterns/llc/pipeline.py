@@ -44,7 +44,7 @@ def run_ir_passes(fn, ua=None, target=None):
     nothing changed)."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return ua
-    from patterns.dag.builder import immediate_dominators
+    from patterns.ir.dominators import immediate_dominators
 
     compat = getattr(ua, "llvm19_compat", False)
     stale = remove_unreachable_blocks(fn)  # (llc's UnreachableBlockElim comes first)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Final
 
 from patterns.ir.core import Constant, IntType
+from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_query import (
-    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, pure_intrinsic, to_signed,
+    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, to_signed,
 )
 from patterns.support.knownbits import (
     abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, count_masks as _count_masks,

@@ -115,7 +115,7 @@ def _is_inst(v: Any) -> bool:
     return isinstance(v, Instruction)
 
 
-def _operand_values(inst: Any) -> list[Any]:
+def operand_values_of(inst: Any) -> list[Any]:
     if inst.opcode == "phi":
         return [v for v, _b in inst.incoming]
     vals = inst.operands
@@ -659,7 +659,7 @@ class _FunctionAnalysis:
             return
         Inst = Instruction
         Arg = Argument
-        operand_values = _operand_values
+        operand_values = operand_values_of
         seed_ops = _SEED_OPCODES
         self.seed_candidates = cands = []
         terms = set()
