@@ -1305,7 +1305,9 @@ class Target(Record):
     uniformity: UniformityModel = field(default_factory=UniformityModel)
     wave: WaveModel = field(default_factory=WaveModel)
     xforms: tuple[SDNodeXForm, ...] = ()
+    hooks: str = ""  # a module of the spec's folder defining HOOKS = TargetHooks(...) (tdgen.hooks)
     spec_path: str = field(default="", compare=False)
+    spec_folder: str = field(default="", compare=False)
 
     # -- lookups --------------------------------------------------------------
     @cached_property

@@ -29,6 +29,7 @@ import types
 from pathlib import Path
 
 from .errors import Diagnostics, Span, SpecError, TdgenError, UsageError, expected
+from .hooks import load_hooks
 from .model import Target, collecting_construction_errors, is_invalid
 from .paths import TARGETS
 from .srcpos import display_path
@@ -102,6 +103,7 @@ def load_target(name_or_path: str | Path) -> Target:
             expected("records the checks can read", f"{type(e).__name__}: {e}"),
             record=target.name,
         ) from None
+    load_hooks(target)  # (the target's engine hooks, checked now: tdgen.hooks)
     _CACHE[key] = target
     return target
 
@@ -164,4 +166,5 @@ def _execute(path: Path) -> Target:
             expected("a module-level 'TARGET = Target(...)'", type(target).__name__ if target is not None else "none"),
         )
     object.__setattr__(target, "spec_path", shown)
+    object.__setattr__(target, "spec_folder", str(folder))
     return target

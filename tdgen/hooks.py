@@ -1,0 +1,107 @@
+"""Target hooks: the target behaviour the engine calls, declared by the target's own folder.
+
+LLVM keeps what a backend does differently behind virtual methods (``TargetLowering::
+PerformDAGCombine``, ``computeKnownBitsForTargetNode``, ``TargetTransformInfo``, the
+target's own IR passes such as ``AMDGPUCodeGenPrepare``). tdgen keeps it the same way:
+the engine (``patterns/``) names no target, and a spec that needs target behaviour
+names a module of its folder in ``Target(hooks="lowering")``; that module defines
+``HOOKS = TargetHooks(...)``. ``target_hooks(target)`` gives the engine that record (or
+``NO_HOOKS`` when the target declares none); every field has a default meaning "the
+target adds nothing here", so the engine asks without testing which target it runs.
+
+The fields are the hook points the engine calls; each field's comment names the
+engine stage that calls it and the LLVM hook it stands for. A hook module is Python
+(like ``CustomSelect.model``), loaded once per file and kept: it may import its
+siblings relatively (``from . import mul24``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from .errors import Span, SpecError, expected
+
+
+@dataclass(frozen=True)
+class TargetHooks:
+    """What a target adds to the engine's stages (empty: nothing)."""
+
+    # patterns.llc: IR passes the target runs before selection, in order (AMDGPU's
+    # AMDGPUCodeGenPrepare); each is called as ``f(fn, ctx)``, see patterns.llc.
+    ir_passes: tuple[Callable[..., Any], ...] = ()
+    # patterns.dag.combine: PerformDAGCombine, per opcode (``"ISD::MUL"`` or a target
+    # node's ``"<NS>ISD::X"``): ``f(ctx, node)`` returns the replacement node or None.
+    dag_combine: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # patterns.dag.combine: computeKnownBitsForTargetNode / ComputeNumSignBitsForTargetNode,
+    # per target opcode.
+    known_bits: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    num_sign_bits: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+
+
+NO_HOOKS = TargetHooks()
+
+_LOADED: dict[str, TargetHooks] = {}
+
+
+def hooks_file(target) -> Path | None:
+    """The file a target's ``hooks`` field names, or None when it names none."""
+    name = getattr(target, "hooks", "")
+    if not name:
+        return None
+    return Path(getattr(target, "spec_folder", "") or ".") / f"{name}.py"
+
+
+def load_hooks(target) -> TargetHooks:
+    """Load (once per file) and check the hook module of ``target``; SpecError at the
+    Target record's ``hooks`` field when the module is missing, fails, or defines no
+    ``HOOKS = TargetHooks(...)``."""
+    path = hooks_file(target)
+    if path is None:
+        return NO_HOOKS
+    key = str(path.resolve())
+    hit = _LOADED.get(key)
+    if hit is not None:
+        return hit
+    span = getattr(target, "span", None) or Span("")
+    record = getattr(target, "name", "")
+    if not path.is_file():
+        raise SpecError(span, expected(f"a module '{path.name}' beside the spec", "no such file"),
+                        record=record, field="hooks")
+    pkg = "_tdgen_hooks_" + hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:12]
+    if pkg not in sys.modules:
+        package = types.ModuleType(pkg)
+        package.__path__ = [str(path.parent)]  # type: ignore[attr-defined]
+        package.__package__ = pkg
+        sys.modules[pkg] = package
+    modname = f"{pkg}.{path.stem}"
+    spec = importlib.util.spec_from_file_location(modname, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[modname] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the hook module's own error, at the Target record
+        del sys.modules[modname]
+        raise SpecError(span, expected(f"a hook module '{path.name}' that runs", f"{type(e).__name__}: {e}"),
+                        record=record, field="hooks") from None
+    hooks = getattr(module, "HOOKS", None)
+    if not isinstance(hooks, TargetHooks):
+        raise SpecError(span, expected(f"'HOOKS = TargetHooks(...)' in {path.name}",
+                                       type(hooks).__name__ if hooks is not None else "none"),
+                        record=record, field="hooks")
+    _LOADED[key] = hooks
+    return hooks
+
+
+def target_hooks(target) -> TargetHooks:
+    """The hooks the engine calls for ``target`` (``NO_HOOKS`` for none). The spec
+    loader has checked the module already, so this does not fail for a loaded target."""
+    if not getattr(target, "hooks", ""):
+        return NO_HOOKS
+    return load_hooks(target)
