@@ -102,7 +102,7 @@ def _kernels():
         yield generate_kernel(seed, 200)
 
 
-def _fn(text):
+def parse_fn(text):
     from patterns.ir.core import parse_module
 
     return next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
@@ -121,7 +121,7 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
     for text in list(_kernels()) + [_LoopGen(seed).kernel() for seed in range(24)]:
         out = []
         for keep_uses in (True, False):
-            fn = _fn(text)
+            fn = parse_fn(text)
             ua = analyze(fn, amdgpu)
             assert fn.uses is not None
             if not keep_uses:
@@ -138,7 +138,7 @@ def test_cse_keys_are_equal_exactly_when_cse_key_is():
 
     for text in _kernels():
         key_of = cse_keys()
-        fn = _fn(text)
+        fn = parse_fn(text)
         insts = [i for b in fn.blocks for i in b.instructions if i.opcode in CSE_OPS]
         slow, fast = {}, {}
         for i in insts:
@@ -179,7 +179,7 @@ def test_cse_table_holds_what_dominates():
     (the join's predecessors) is no replacement; one in the entry is (commuted too)."""
     from patterns.llc.earlycse import early_cse
 
-    fn = _fn(_CSE_DIAMOND)
+    fn = parse_fn(_CSE_DIAMOND)
     rep = {i.name: getattr(v, "name", v) for i, v in early_cse(fn).items()}
     assert rep == {"y": "x", "s": "x"}
 
@@ -319,13 +319,13 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
 # --- LICM against LLVM 19's --------------------------------------------------------------
 
 
-def _live_text(fn) -> str:
+def live_text(fn) -> str:
     """The function as opt prints it without its trivially dead instructions (no users,
     no side effects, repeatedly): LICM deletes those it meets in a loop, our model
     leaves them to selection's dead-code removal, and neither changes what is selected."""
     from patterns.ir.core import Instruction
     from patterns.ir.printer import function_text
-    from patterns.dag.builder import _has_side_effect
+    from patterns.ir.effects import has_side_effect
 
     uses: dict = {}
     for b in fn.blocks:
@@ -334,7 +334,7 @@ def _live_text(fn) -> str:
                 if isinstance(o, Instruction):
                     uses[o] = uses.get(o, 0) + 1
     work = [i for b in fn.blocks for i in b.instructions
-            if i.name is not None and not uses.get(i) and not _has_side_effect(i)]
+            if i.name is not None and not uses.get(i) and not has_side_effect(i)]
     dead = set()
     while work:
         d = work.pop()
@@ -344,7 +344,7 @@ def _live_text(fn) -> str:
         for o in d.operands:
             if isinstance(o, Instruction):
                 uses[o] -= 1
-                if not uses[o] and o.name is not None and not _has_side_effect(o):
+                if not uses[o] and o.name is not None and not has_side_effect(o):
                     work.append(o)
     for b in fn.blocks:
         b.instructions[:] = [i for i in b.instructions if i not in dead]
@@ -601,18 +601,18 @@ def test_licm_matches_opt_on_loops_made_for_it(amdgpu):
              ".fr": 0}
     for seed in range(80):
         text = _opt(opt, _LoopGen(seed).kernel(), "loop-simplify,lcssa")
-        want = _live_text(_fn(_opt(opt, text, "loop-mssa(licm)")))
-        fn = _fn(text)
+        want = live_text(parse_fn(_opt(opt, text, "loop-mssa(licm)")))
+        fn = parse_fn(text)
         licm(fn, target=amdgpu)
-        got = _live_text(fn)
-        assert got == want, f"seed {seed}:\n" + "\n".join(_diff(want, got))
+        got = live_text(fn)
+        assert got == want, f"seed {seed}:\n" + "\n".join(line_diff(want, got))
         for k in stats:
             stats[k] += want.count(f"%{k}") if k != ".fr" else want.count(".fr =")
     # every reassociation happened somewhere (else this test would prove little)
     assert all(stats.values()), stats
 
 
-def _diff(want: str, got: str) -> list:
+def line_diff(want: str, got: str) -> list:
     import difflib
 
     return list(difflib.unified_diff(want.splitlines(), got.splitlines(), "opt-19", "ours", lineterm=""))
@@ -649,10 +649,10 @@ def test_licm_matches_llc_licm_on_generated_kernels(amdgpu, constants):
             continue  # (no loop)
         before = next(d for k, d in dumps if k == "Before")
         after = [d for k, d in dumps if k == "After"][-1]
-        fn = _fn(before)
+        fn = parse_fn(before)
         licm(fn, target=amdgpu)
-        want = _live_text(_fn(after))
-        assert _live_text(fn) == want, f"seed {seed}:\n" + "\n".join(_diff(want, _live_text(fn)))
+        want = live_text(parse_fn(after))
+        assert live_text(fn) == want, f"seed {seed}:\n" + "\n".join(line_diff(want, live_text(fn)))
         compared += 1
         reassociated += ".reass" in want
     assert compared > 40 and reassociated > 0, (compared, reassociated)
@@ -703,13 +703,13 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
 
     seen = {False: 0, True: 0}
     for label, text in [("temporal", _TEMPORAL)] + [(f"seed {k}", _LoopGen(k).kernel()) for k in range(40)]:
-        fn = _fn(text)
+        fn = parse_fn(text)
         ua = analyze(fn, amdgpu)
         old = {i.name for b in fn.blocks for i in b.instructions}
         apply_early_cse(fn)
         new = [i for i in licm(fn, ua=ua, target=amdgpu) if i.name not in old]
         head, tail = text[: text.index("{") + 1], text[text.index("\n}\n") + 3:]
-        again = _fn(f"{head}\n{function_text(fn)}}}\n{tail}")
+        again = parse_fn(f"{head}\n{function_text(fn)}}}\n{tail}")
         fresh = analyze(again, amdgpu)
         by_name = {v.name: v for v in list(again.args) + [i for b in again.blocks for i in b.instructions]}
 
@@ -730,7 +730,7 @@ def test_branch_folding_keeps_phi_operands_and_incoming_in_step():
     from patterns.llc.codegenprepare import fold_constant_branches
     from patterns.llc.unreachable import remove_unreachable_blocks
 
-    fn = _fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
+    fn = parse_fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
 entry:
   br i1 false, label %dead, label %loop
 dead:

@@ -349,7 +349,7 @@ def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew
     LLVM's replaceAllUsesWith does. The replaced instructions stay in their blocks
     without users (dead-code removal, ``patterns.dag.builder``, drops them); the function's
     derived user lists are reset, or with ``keep_uses``, when they were current, made
-    current again (``_move_users``). Returns the replacement map. ``grew``: see
+    current again (``move_users``). Returns the replacement map. ``grew``: see
     ``rewrite_uses``."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return {}
@@ -358,12 +358,12 @@ def apply_early_cse(fn, idom: dict | None = None, dom: tuple | None = None, grew
     if rep:
         rewrite_uses(fn, rep, candidate_users(rep, None) if uses is not None else None, grew)
         if keep_uses and uses is not None:
-            _move_users(fn, rep)
+            move_users(fn, rep)
             fn.uses = uses  # (no instruction or block added, removed or changed opcode)
     return rep
 
 
-def _move_users(fn, rep: dict) -> None:
+def move_users(fn, rep: dict) -> None:
     """The user lists (``_users``, see ``Function.uses``) after ``rewrite_uses`` of ``rep`` on
     a function whose lists were current before: as the uniformity analysis's scan would
     make them. Only a replaced value and its replacement change: a reader of the

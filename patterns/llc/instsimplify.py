@@ -105,14 +105,14 @@ def simplify_instruction(sq, i, ops=None):
     return None
 
 
-def call_of(sq, v, kind: str):
+def call_of(sq: SimplifyQuery, v, kind: str):
     """The resolved operands of ``v`` when it is a call of the intrinsic ``kind``."""
     if type(v) is not _INSTRUCTION or v.opcode != "call" or pure_intrinsic(v) != kind:
         return None
     return sq.ops(v)
 
 
-def simplify_intrinsic(sq, kind: str, i, ops):
+def simplify_intrinsic(sq: SimplifyQuery, kind: str, i, ops):
     """simplifyIntrinsic for the pure integer intrinsics (``patterns.ir.effects.PURE_INTRINSICS``):
     simplifyUnaryIntrinsic / simplifyBinaryIntrinsic, then constant folding."""
     bits = i.type.bits
@@ -173,7 +173,7 @@ def simplify_intrinsic(sq, kind: str, i, ops):
     return None
 
 
-def _simplify_minmax(sq, kind: str, i, a, b, bits: int):
+def _simplify_minmax(sq: SimplifyQuery, kind: str, i, a, b, bits: int):
     """simplifyBinaryIntrinsic for smin/smax/umin/umax."""
     if a is b or sq.same(a, b):
         return a
@@ -208,7 +208,7 @@ def _simplify_minmax(sq, kind: str, i, a, b, bits: int):
     return None
 
 
-def _minmax_shared_op(sq, kind: str, x, y):
+def _minmax_shared_op(sq: SimplifyQuery, kind: str, x, y):
     """foldMinMaxSharedOp: ``x`` a min/max of (p, q) and ``y`` p, q or a min/max of
     p and q: m(m(p, q), p) -> m(p, q); m(inverse-m(p, q), p) -> p."""
     if type(x) is not _INSTRUCTION or x.opcode != "call":

@@ -13,7 +13,7 @@ from typing import Any, Final
 from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_query import (
-    const_value, int_bits, INVERSE, MAX_DEPTH, MINMAX_PRED, SWAP, to_signed,
+    const_value, int_bits, INVERSE, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, SWAP, to_signed,
 )
 from patterns.llc.valuetracking import known_bits
 from patterns.support.knownbits import clz as _clz
@@ -23,7 +23,7 @@ _INSTRUCTION: Final = Instruction
 
 
 # --- compares -----------------------------------------------------------------------
-def constant_range(sq, v, signed: bool, depth: int = 0):
+def constant_range(sq: SimplifyQuery, v, signed: bool, depth: int = 0):
     """computeConstantRange for the modeled ops: (lo, hi) inclusive, in the signed or
     unsigned order, or None (the full range)."""
     bits = int_bits(v)
@@ -71,7 +71,7 @@ def constant_range(sq, v, signed: bool, depth: int = 0):
     return lo, hi
 
 
-def _intrinsic_range(sq, v, signed: bool, bits: int):
+def _intrinsic_range(sq: SimplifyQuery, v, signed: bool, bits: int):
     """setLimitsForIntrinsic: (lo, hi) of an intrinsic call in the asked order, or None."""
     kind = pure_intrinsic(v)
     if kind is None:
@@ -108,7 +108,7 @@ def _intrinsic_range(sq, v, signed: bool, bits: int):
     return lo & ((1 << bits) - 1), hi & ((1 << bits) - 1)
 
 
-def simplify_icmp(sq, pred, a, b, rec, cxt, truth: bool = False):
+def simplify_icmp(sq: SimplifyQuery, pred, a, b, rec, cxt, truth: bool = False):
     """simplifyICmpInst for the modeled cases: the i1 constant it folds to (``cxt``
     an i1 instruction) or None; with ``truth`` True/False/None instead (what
     isICmpTrue asks, ``cxt`` the instruction asking)."""

@@ -13,7 +13,9 @@ from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_binop import (
     expand_commutative, fold_constants, simplify_associative, simplify_by_dom_eq, thread_over_phi,
 )
-from patterns.llc.instsimplify_query import ADDSUB, ANDOR, const_value, int_bits, RECURSION_LIMIT, same_value
+from patterns.llc.instsimplify_query import (
+    ADDSUB, ANDOR, const_value, int_bits, RECURSION_LIMIT, same_value, SimplifyQuery,
+)
 from patterns.llc.valuetracking import is_power_of_two, known_bits
 
 
@@ -215,7 +217,7 @@ def _or_logic(sq, x, y, X, Y):
     return None
 
 
-def _pair(sq, bo, p, q) -> bool:
+def _pair(sq: SimplifyQuery, bo, p, q) -> bool:
     """``bo``'s operands are p and q in either order."""
     return (same_value(bo[1], p) and same_value(bo[2], q)) or (same_value(bo[1], q) and same_value(bo[2], p))
 

@@ -143,7 +143,7 @@ def _loop_rpo(h, body) -> list:
 
 
 # --- what may move ---------------------------------------------------------------
-def call_kind(st, i) -> int:
+def call_kind(st: LicmState, i) -> int:
     """1: a call of a speculatable intrinsic that reads no memory; 2: of one that
     reads no memory and is not speculatable; 0: any other call."""
     callee = i.callee or ""
@@ -223,7 +223,7 @@ def guaranteed_to_execute(i, b, h, body) -> bool:
 
 
 # --- hoistRegion -----------------------------------------------------------------
-def hoist_region(st, h, body, ph, innermost) -> None:
+def hoist_region(st: LicmState, h, body, ph, innermost) -> None:
     """LLVM's hoistRegion for the loop with header ``h``, blocks ``body`` and
     preheader ``ph`` (see ``licm``)."""
     Inst, Int = Instruction, IntType

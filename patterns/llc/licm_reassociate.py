@@ -12,6 +12,7 @@ from patterns.ir.core import Constant, IntType
 from patterns.ir.function import Argument, Instruction
 from patterns.llc.instsimplify_icmp import constant_range
 from patterns.llc.instsimplify_query import BINOPS, const_value, int_bits, INVERSE, SWAP, to_signed
+from patterns.llc.licm_state import LicmState
 from patterns.llc.valuetracking import known_bits, num_sign_bits
 
 
@@ -39,7 +40,7 @@ _INT_ASSOCIATION_LIMIT: Final = 5
 
 # --- hoistArithmetics: LLVM 19 tries hoistMinMax, hoistGEP, hoistAddSub,
 # hoistMulAddAssociation in turn; each applies to other opcodes -----------------
-def hoist_min_max(st, i, body, ph) -> bool:
+def hoist_min_max(st: LicmState, i, body, ph) -> bool:
     """hoistMinMax: ``(x < a) && (x < b)`` -> ``x < min(a, b)`` (and ``||`` with max;
     either compare's operands in either order, the same predicate after putting the
     variant side left; ``and``/``or`` of i1 or their select forms), the min/max
@@ -114,7 +115,7 @@ def hoist_min_max(st, i, body, ph) -> bool:
     return True
 
 
-def hoist_gep(st, i, body, ph) -> bool:
+def hoist_gep(st: LicmState, i, body, ph) -> bool:
     """hoistGEP: ``gep (gep p, i1), i2`` with ``p`` and ``i2`` invariant and the inner
     GEP used once -> ``gep (gep p, i2), i1``, the invariant one in the preheader
     (``invariant.gep``), the other (``gep``) in place of ``i``; inbounds kept when
@@ -155,7 +156,7 @@ def hoist_gep(st, i, body, ph) -> bool:
     return True
 
 
-def hoist_add_sub(st, i, body, ph) -> bool:
+def hoist_add_sub(st: LicmState, i, body, ph) -> bool:
     """hoistAddSub: a signed compare of a once-used ``add nsw`` / ``sub nsw`` of a
     variant and an invariant value against an invariant one moves the invariant part
     to the other side when that cannot overflow: ``x + a < b`` -> ``x < b - a``,
@@ -209,7 +210,7 @@ def hoist_add_sub(st, i, body, ph) -> bool:
     return True
 
 
-def no_signed_overflow(st, opc: str, a, b) -> bool:
+def no_signed_overflow(st: LicmState, opc: str, a, b) -> bool:
     """computeOverflowForSignedAdd/Sub (``a`` op ``b``) says NeverOverflows: both have
     two sign bits or more, or their signed ranges (known bits intersected with
     computeConstantRange) cannot overflow; for a sub also ``a - (a srem y)`` and
@@ -249,7 +250,7 @@ def signed_range(st, v):
     return (lo, hi) if lo <= hi else None
 
 
-def hoist_mul_add(st, i, body, ph) -> bool:
+def hoist_mul_add(st: LicmState, i, body, ph) -> bool:
     """hoistMulAddAssociation (integers): ``i = V * C`` with ``C`` invariant, where
     ``V`` is a product ``x * a`` (``a`` invariant, either operand) or a sum of such
     products (adds whose two operands are binary operators), every node used once,

@@ -31,6 +31,7 @@ class LicmState:
         self.grew = grew
         self.lists_ok = grew is not None  # (see ``run_licm``)
         self.forest: Any = None  # (the loop forest, for LSR; set by ``run_licm``)
+        self.ph: Any = None  # (the preheader of the loop ``hoist_region`` works on)
         self.full: dict | None = None  # (else: every instruction's users, from one scan)
         self.extra: dict = {}  # instruction -> users this pass gave it
         self.dead: dict = {}  # instruction -> whether LLVM has deleted it (``is_dead``)

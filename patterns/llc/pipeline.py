@@ -2,44 +2,75 @@
 
 ``run_ir_passes(fn, ua, target)`` (run before the DAGs are built) runs
 them in llc's order on the IR, in place (uses rewritten as replaceAllUsesWith leaves them,
-hoisted instructions moved, a multiply turned into an intrinsic call): UnreachableBlockElim
-(``remove_unreachable_blocks``), EarlyCSE with InstSimplify (``early_cse``),
-AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``), LICM (``licm``), the CSE llc's last
-EarlyCSE finds for hoisted code, CodeGenPrepare's shift sinking (``sink_extract_bits``)
-and folding of branches on constants (``fold_constant_branches``) and UnreachableBlockElim
-again; the uniformity analysis is
-made again where llc's pipeline makes it. The parts not modeled
-are listed in the report of bench/isel_triage.py ``--pass-cause`` (LoopStrengthReduce,
-NaryReassociate/SLSR, CodeGenPrepare's block and compare sinking).
-
+hoisted instructions moved, an instruction rewritten by the target's own passes):
+UnreachableBlockElim (``remove_unreachable_blocks``), EarlyCSE with InstSimplify
+(``early_cse``), the target's IR passes (``TargetHooks.ir_passes``, tdgen.hooks), LICM
+(``licm``), LoopStrengthReduce's modeled case (``lsr``), the CSE llc's last EarlyCSE finds
+for hoisted code, CodeGenPrepare's shift sinking (``sink_extract_bits``) and folding of
+branches on constants (``fold_constant_branches``) and UnreachableBlockElim again; the
+uniformity analysis is made again where llc's pipeline makes it. The parts not modeled
+are listed in the report of bench/isel_triage.py ``--pass-cause`` (NaryReassociate/SLSR,
+CodeGenPrepare's block and compare sinking).
 
 Each pass is a module of this package: ``unreachable``, ``earlycse`` (over ``instsimplify``),
-``mul24``, ``licm``, ``lsr``, ``codegenprepare``; ``run_ir_passes`` below calls them in order.
+``licm``, ``lsr``, ``codegenprepare``; ``run_ir_passes`` below calls them in order. A
+target's IR pass is called as ``f(fn, ctx)`` with ``ctx`` an ``IRPassContext``.
 """
 
 from __future__ import annotations
 
 from patterns.llc.analyses import dom_tree
 from patterns.llc.codegenprepare import fold_constant_branches_into, sink_extract_bits
-from patterns.llc.earlycse import apply_early_cse, cse_moved
+from patterns.llc.earlycse import apply_early_cse, cse_moved, move_users
 from patterns.llc.licm import run_licm
-from patterns.llc.mul24 import has_mul24_candidates, mul24
 from patterns.llc.unreachable import remove_unreachable_blocks, remove_unreachable_blocks_into, replace_phis
+from tdgen.hooks import target_hooks
+
+
+class IRPassContext:
+    """What a target's IR pass (``TargetHooks.ir_passes``) is given besides the function:
+    ``target``, ``idom`` (the immediate dominators, unchanged by the passes) and
+    ``analysis()``, the uniformity analysis of the function as it is now (made again,
+    in the mode of the one given, when the IR changed since: as llc's pipeline computes
+    it again for the target's passes). A pass that changes the IR without changing any
+    value's verdict leaves the analysis as it is."""
+
+    def __init__(self, fn, target, idom: dict, ua, stale: bool, compat: bool, moved: tuple | None):
+        self.fn = fn
+        self.target = target
+        self.idom = idom
+        self.ua = ua
+        self.stale = stale
+        self.compat = compat
+        # (EarlyCSE's replacements and the parser's user lists before it, when they were
+        # current: brought up to date when the analysis is made, rather than left for
+        # the analysis to scan the function again)
+        self.moved = moved
+
+    def analysis(self):
+        if self.stale:
+            if self.moved is not None:
+                rep, uses = self.moved
+                self.moved = None
+                move_users(self.fn, rep)
+                self.fn.uses = uses  # (no instruction or block added, removed or changed opcode)
+            self.ua, self.stale = _analysis(self.fn, self.target, self.compat), False
+        return self.ua
 
 
 def run_ir_passes(fn, ua=None, target=None):
     """The IR passes of llc's pipeline modeled here, in its order, on ``fn`` in place:
-    EarlyCSE (with InstSimplify), AMDGPUCodeGenPrepare's 24-bit multiplies, LICM, the
+    EarlyCSE (with InstSimplify), the target's IR passes (``TargetHooks.ir_passes``), LICM, the
     modeled case of LoopStrengthReduce (``patterns.llc.lsr``), and EarlyCSE again when LICM
     moved code (llc's last EarlyCSE runs after its loop passes). The dominator tree is
     built once (none of the passes changes the CFG); the parser's user lists, when
     current, tell each rewrite which instructions read a replaced value.
 
     ``ua``: the uniformity analysis of ``fn`` as given, or None. As in llc, whose
-    pipeline computes the analysis again after its first EarlyCSE runs (for
-    AMDGPUCodeGenPrepare) and again before selection, it is (re)computed, in ``ua``'s
-    mode, on the IR the pass that reads it sees: after EarlyCSE when there is a 32-bit
-    multiply for mul24 to ask about, and at the end when the function changed since.
+    pipeline computes the analysis again after its first EarlyCSE runs (for the
+    target's passes) and again before selection, it is (re)computed, in ``ua``'s
+    mode, on the IR the pass that reads it sees: after EarlyCSE when a target pass asks
+    for it (``IRPassContext.analysis``), and at the end when the function changed since.
     Returns the analysis of the function as the passes leave it (``ua`` itself when
     nothing changed)."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
@@ -52,20 +83,22 @@ def run_ir_passes(fn, ua=None, target=None):
     dom = dom_tree(fn, idom)
     grew: dict | None = {} if fn.uses is not None else None
     stale = stale or ua is None  # (``ua`` not the analysis of the IR as it is)
-    # (EarlyCSE changes no opcode and leaves the instructions it replaces in place: the
-    # multiplies are those it leaves)
-    mul24_cands = has_mul24_candidates(fn, target)
-    # (LLVM erases what EarlyCSE replaces.) When the analysis is made next, for mul24
-    # (``stale`` then, whenever EarlyCSE replaced anything), the parser's user lists are
-    # brought up to date rather than left for the analysis to scan the function again:
-    # the same lists, which LICM then reads as it would read the analysis's
-    erased = apply_early_cse(fn, idom, dom, grew, keep_uses=mul24_cands)
+    passes = target_hooks(target).ir_passes
+    uses = fn.uses  # (read before EarlyCSE, whose rewrite resets it)
+    erased = apply_early_cse(fn, idom, dom, grew)
     if erased:
         stale = True
-    if mul24_cands:
-        if stale:
-            ua, stale = _analysis(fn, target, compat), False
-        mul24(fn, ua, target, idom)  # (a mul -> mul24 call keeps its verdict)
+    if passes:
+        # (LLVM erases what EarlyCSE replaces.) When the analysis is made next, for a
+        # target pass (``stale`` then, whenever EarlyCSE replaced anything), the parser's
+        # user lists are brought up to date rather than left for the analysis to scan the
+        # function again: the same lists, which LICM then reads as it would read the
+        # analysis's
+        ctx = IRPassContext(fn, target, idom, ua, stale, compat,
+                            (erased, uses) if erased and uses is not None else None)
+        for f in passes:
+            f(fn, ctx)
+        ua, stale = ctx.ua, ctx.stale
     # (LICM and LSR are given no analysis: the one made at the end replaces the
     # verdicts they would note for what they move and make)
     st = run_licm(fn, idom, dom, None, target, grew)

@@ -15,7 +15,7 @@ from patterns.ir.core import Constant, IntType
 from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_query import (
-    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, to_signed,
+    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, to_signed,
 )
 from patterns.support.knownbits import (
     abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, count_masks as _count_masks,
@@ -50,12 +50,12 @@ def _up(lo1: int, hi1: int, lo2: int, hi2: int) -> tuple[int, int]:
 # answer holds at every depth before that) -- and reused only for a query inside
 # that range. Facts stay true under replaceAllUsesWith, so the memo is kept for the
 # whole pass.
-def known_bits(sq, v, depth: int = 0) -> tuple:
+def known_bits(sq: SimplifyQuery, v, depth: int = 0) -> tuple:
     """computeKnownBits: (known zero, known one) of ``v`` asked at ``depth``."""
     return _kb(sq, v, depth)[0]
 
 
-def _kb(sq, v, depth: int) -> tuple:
+def _kb(sq: SimplifyQuery, v, depth: int) -> tuple:
     """(known bits, lo, hi): the answer at ``depth`` and the query depths giving it."""
     c = type(v)
     if c is _INSTRUCTION:
@@ -94,7 +94,7 @@ def _kb(sq, v, depth: int) -> tuple:
     return _NOTHING, 0, ANY_DEPTH  # arguments, undef, poison: nothing known
 
 
-def _known_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
+def _known_inst(sq: SimplifyQuery, v: Instruction, depth: int, bits: int) -> tuple:
     """computeKnownBits of the integer instruction ``v`` at ``depth`` (below the
     limit) for the modeled opcodes, with the range of depths giving the same answer
     (see ``_kb``)."""
@@ -232,12 +232,12 @@ def _known_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
     return _NOTHING, 0, MAX_DEPTH - 1
 
 
-def num_sign_bits(sq, v, depth: int = 0) -> int:
+def num_sign_bits(sq: SimplifyQuery, v, depth: int = 0) -> int:
     """ComputeNumSignBits of ``v`` asked at ``depth`` (memoized like ``known``)."""
     return _sb(sq, v, depth)[0]
 
 
-def _sb(sq, v, depth: int) -> tuple:
+def _sb(sq: SimplifyQuery, v, depth: int) -> tuple:
     """(sign bits, lo, hi), as ``_kb``."""
     if depth >= MAX_DEPTH:
         return 1, MAX_DEPTH, ANY_DEPTH  # (constants too: the limit is tested first)
@@ -273,7 +273,7 @@ def _sb(sq, v, depth: int) -> tuple:
     return 1, 0, ANY_DEPTH  # (arguments, undef: nothing known)
 
 
-def _sign_bits_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
+def _sign_bits_inst(sq: SimplifyQuery, v: Instruction, depth: int, bits: int) -> tuple:
     """ComputeNumSignBitsImpl of the integer instruction ``v`` at ``depth`` (below
     the limit), in LLVM 19's order for the modeled opcodes: most operators answer
     from their operands and return; ``and``/``or``/``xor`` (and any operator whose
@@ -452,7 +452,7 @@ def _sign_bits_inst(sq, v: Instruction, depth: int, bits: int) -> tuple:
     return (n if n > first else first), lo, hi
 
 
-def is_power_of_two(sq, v, or_zero: bool, depth: int = 0) -> bool:
+def is_power_of_two(sq: SimplifyQuery, v, or_zero: bool, depth: int = 0) -> bool:
     """isKnownToBeAPowerOfTwo for the shapes the modeled ops build."""
     c = const_value(v)
     if c is not None:

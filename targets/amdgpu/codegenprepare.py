@@ -1,6 +1,8 @@
-"""AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``): a divergent 32-bit multiply whose
-operands fit in 24 bits becomes a call of the target's 24-bit multiply intrinsic. Target
-code kept apart until the target hooks take it.
+"""AMDGPU's IR pass before selection, AMDGPUCodeGenPrepare's replaceMulWithMul24 (``mul24``):
+a divergent 32-bit multiply whose operands fit in 24 bits becomes a call of
+``llvm.amdgcn.mul.u24`` / ``.i24``. Run by the engine's IR pipeline (patterns.llc.pipeline)
+as one of this target's ``TargetHooks.ir_passes`` (lowering.py), after EarlyCSE; the
+operand widths come from the engine's ValueTracking (patterns.llc.valuetracking).
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ def _lead_zeros(k: tuple, v) -> int:
     return bits - (~k[0] & ((1 << bits) - 1)).bit_length()
 
 
-def mul24(fn: Function, ua, target=None, idom: dict | None = None) -> int:
+def mul24(fn: Function, ctx) -> int:
     """AMDGPUCodeGenPrepare's replaceMulWithMul24: a divergent i32 ``mul`` whose operands
     both fit in 24 bits -- unsigned (known leading zeros), else signed (sign bits) --
     becomes a call of ``llvm.amdgcn.mul.u24`` / ``llvm.amdgcn.mul.i24`` (the instruction is
-    rewritten in place). Uniform multiplies stay (s_mul_i32). Only when ``target`` lowers
-    those intrinsics. ``ua``: the uniformity analysis of ``fn`` as it is now (llc's
-    rerun after EarlyCSE; see ``run_ir_passes``). Returns how many were rewritten."""
-    known = getattr(target, "intrinsics_by_ir_name", None) or {}
-    if "llvm.amdgcn.mul.u24" not in known or ua is None:
+    rewritten in place). Uniform multiplies stay (s_mul_i32). Only when the target
+    lowers those intrinsics. ``ctx`` (patterns.llc.pipeline.IRPassContext): the target, and
+    the uniformity analysis of ``fn`` as it is now (llc's rerun after EarlyCSE), asked for
+    only when there is a 32-bit multiply. Returns how many were rewritten."""
+    if not has_mul24_candidates(fn, ctx.target):
         return 0
+    ua = ctx.analysis()
     is_div = ua.is_divergent
     div = [i for b in fn.blocks for i in b.instructions
            if i.opcode == "mul" and int_bits(i) == 32 and is_div(i)]
@@ -48,7 +51,7 @@ def mul24(fn: Function, ua, target=None, idom: dict | None = None) -> int:
         i._text = None
         done += 1
     if done:
-        fn.uses = None
+        fn.uses = None  # (a mul -> mul24 call keeps its verdict: the analysis stays)
     return done
 
 
