@@ -1,5 +1,5 @@
-"""patterns.llc.irpasses: the constant-range implication of isImpliedCondICmps, and that the
-IR passes never fail on valid IR.
+"""llc's IR passes (patterns.llc): the constant-range implication of isImpliedCondICmps, and
+that the IR passes never fail on valid IR.
 
 The regions are checked against brute-force enumeration on narrow integers (every
 predicate, every constant); the implication is then exactly LLVM's rule: the dominating
@@ -89,7 +89,7 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
         pass
 
 
-# --- the fast paths of patterns.llc.irpasses against the plain ones ---------------------------
+# --- the fast paths of patterns.llc against the plain ones ---------------------------
 
 
 def _kernels():

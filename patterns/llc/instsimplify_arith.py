@@ -43,13 +43,13 @@ def simplify_add(sq, a, b, rec, cxt):
     if type(a) is _INSTRUCTION:
         A = bo.get(a)
         if A is None:
-            A = sq._binop(a)
+            A = sq.binop_tuple(a)
     else:
         A = False
     if type(b) is _INSTRUCTION:
         B = bo.get(b)
         if B is None:
-            B = sq._binop(b)
+            B = sq.binop_tuple(b)
     else:
         B = False
     oa, ob = A and A[0], B and B[0]
@@ -156,13 +156,13 @@ def simplify_mul(sq, a, b, rec, cxt):
     if type(a) is _INSTRUCTION:
         A = bo.get(a)
         if A is None:
-            A = sq._binop(a)
+            A = sq.binop_tuple(a)
     else:
         A = False
     if type(b) is _INSTRUCTION:
         B = bo.get(b)
         if B is None:
-            B = sq._binop(b)
+            B = sq.binop_tuple(b)
     else:
         B = False
     oa, ob = A and A[0], B and B[0]

@@ -84,7 +84,7 @@ class SimplifyQuery:
         self.idom = idom
         self.rep = rep
         # value -> (answer, lo, hi) or a list of them, per range of query depths (see
-        # ``_kb``): facts stay true under replacement
+        # ``valuetracking._kb``): facts stay true under replacement
         self.known_cache: dict = {}
         self.sign_cache: dict = {}
         # visited instruction -> its binop tuple (opcode, a, b), False when it is no
@@ -122,12 +122,12 @@ class SimplifyQuery:
             return None
         bo = self.bo.get(v)
         if bo is None:
-            bo = self._binop(v)
+            bo = self.binop_tuple(v)
         if bo is False or (opc is not None and bo[0] != opc):
             return None
         return bo
 
-    def _binop(self, v):
+    def binop_tuple(self, v):
         """``binop``'s tuple, or False for any other instruction, when none is kept."""
         if v.opcode not in BINOPS or v.block is None or len(v.operands) != 2:
             bo = False
@@ -161,7 +161,7 @@ class SimplifyQuery:
             return None
         bo = self.bo.get(v)
         if bo is None:
-            bo = self._binop(v)
+            bo = self.binop_tuple(v)
         if bo is False or bo[0] != "xor":
             return None
         _, a, b = bo

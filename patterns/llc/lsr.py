@@ -163,7 +163,7 @@ def loop_strength_reduce(fn, ua=None, idom=None, dom=None, forest=..., readers: 
     instruction -> the instructions that may read it (each instruction in the function
     is listed under every instruction it reads; deleted ones and former readers may
     be listed too). ``names``: the names the function's values and blocks have, when
-    the caller keeps them (LICM's ``_LicmState.names_now``); taken over."""
+    the caller keeps them (LICM's ``LicmState.names_now``); taken over."""
     if getattr(fn, "is_declaration", False) or len(fn.blocks) < 2:
         return []
     if dom is None:

@@ -291,7 +291,7 @@ def _sign_bits_inst(sq: SimplifyQuery, v: Instruction, depth: int, bits: int) ->
     first = 1
     bo = sq.bo.get(v)
     if bo is None:
-        bo = sq._binop(v)
+        bo = sq.binop_tuple(v)
     if bo:
         _, a, b = bo
         if opc == "ashr":
