@@ -26,7 +26,7 @@ _EXTRACT_SHIFTS: Final = frozenset({"lshr", "ashr"})
 
 
 def sink_extract_bits(fn: Function, erased=()) -> bool:
-    """CodeGenPrepare's OptimizeExtractBits (AMDGPU has a bit-field extract, so it runs):
+    """CodeGenPrepare's OptimizeExtractBits (run for a target with a bit-field extract):
     an ``lshr``/``ashr`` by a constant read in another block by a ``trunc``, or by an
     ``and`` with a low-bit mask constant (``m & (m + 1) == 0``) as its second operand, is
     copied to the top of that block (after its phis; one copy per block, a later shift's

@@ -42,7 +42,7 @@ _INSTRUCTION: Final = Instruction
 
 
 CSE_OPS: Final = BINOPS | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze", "call",
-                             "udiv", "sdiv", "urem", "srem"}
+                           "udiv", "sdiv", "urem", "srem"}
 
 
 def _trivially_dead(fn: Function) -> set:
@@ -410,7 +410,7 @@ def move_users(fn, rep: dict) -> None:
 
 
 def cse_moved(fn: Function, moved: list, idom: dict, dom: tuple | None = None, grew: dict | None = None,
-               readers: dict | None = None) -> dict:
+              readers: dict | None = None) -> dict:
     """What llc's EarlyCSE after its loop passes finds for code LICM hoisted: a hoisted
     instruction equal to one that now dominates it (same key as EarlyCSE's) is replaced
     by it (every use rewritten). Only the hoisted instructions can have a new dominating

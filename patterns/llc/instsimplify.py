@@ -251,7 +251,7 @@ def simplify_phi(sq, p):
 
 # the simplifier of each binary opcode, f(sq, a, b, rec, cxt) (``SimplifyQuery.h``)
 BINOP_SIMPLIFIERS: Final = {"add": simplify_add, "sub": simplify_sub, "mul": simplify_mul, "and": simplify_and, "or": simplify_or,
-                             "xor": simplify_xor, "shl": simplify_shl, "lshr": simplify_lshr, "ashr": simplify_ashr}
+                            "xor": simplify_xor, "shl": simplify_shl, "lshr": simplify_lshr, "ashr": simplify_ashr}
 
 
 def new_simplify_query(fn, idom: dict | None, rep: dict, dom: tuple | None = None) -> SimplifyQuery:

@@ -22,31 +22,18 @@ _INT_TYPE: Final = IntType
 
 
 BINOPS: Final = frozenset({"add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr"})
-
-
 ANDOR: Final = frozenset({"and", "or"})
 
-
 ADDSUB: Final = frozenset({"add", "sub"})
-
-
 COMMUTATIVE: Final = frozenset({"add", "mul", "and", "or", "xor"})
 
 
 SWAP: Final = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-                "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
-
-
+               "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
 INVERSE: Final = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-                   "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
-
-
+                  "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
 MAX_DEPTH: Final = 6  # ValueTracking's MaxAnalysisRecursionDepth
-
-
 RECURSION_LIMIT: Final = 3  # InstSimplify's RecursionLimit
-
-
 ANY_DEPTH: Final = 1 << 30  # the top of a memoized answer's depth range when no depth changes it
 
 
@@ -196,6 +183,4 @@ class SimplifyQuery:
 
 
 MINMAX_PRED: Final = {"smax": "sge", "smin": "sle", "umax": "uge", "umin": "ule"}  # (the non-strict order)
-
-
 MINMAX_INVERSE: Final = {"smax": "smin", "smin": "smax", "umax": "umin", "umin": "umax"}

@@ -31,9 +31,7 @@ _HOIST_KIND: Final[dict] = dict.fromkeys((
     "ptrtoint", "inttoptr", "bitcast", "addrspacecast",
     "icmp", "fcmp", "select", "getelementptr", "freeze",
     "extractelement", "insertelement", "shufflevector", "extractvalue", "insertvalue"), 1)
-
 _HOIST_KIND.update(dict.fromkeys(("udiv", "sdiv", "urem", "srem"), 2))
-
 _HOIST_KIND["call"] = 3
 
 

@@ -25,14 +25,8 @@ _INT_TYPE: Final = IntType
 # the opcodes hoistArithmetics may rewrite: hoistMulAddAssociation, hoistAddSub, hoistGEP,
 # hoistMinMax (an i1 and/or/select)
 REASSOCIATED: Final = {"mul": 1, "icmp": 2, "getelementptr": 3, "and": 4, "or": 4, "select": 4}
-
-
 _BINARY_OPERATORS: Final = BINOPS | {"udiv", "sdiv", "urem", "srem", "fadd", "fsub", "fmul", "fdiv", "frem"}
-
-
 SIGNED_PREDICATES: Final = frozenset({"slt", "sle", "sgt", "sge"})
-
-
 # LICM's IntAssociationUpperLimit (-licm-max-num-int-reassociations): measured with opt-19,
 # a sum of five products is rewritten, one of six is not
 _INT_ASSOCIATION_LIMIT: Final = 5
@@ -105,7 +99,7 @@ def hoist_min_max(st: LicmState, i, body, ph) -> bool:
     from patterns.ir.core import GlobalRef
 
     mm = st.new("call", "invariant." + what, rhs1.type, [rhs1, rhs2], ph, callee=callee,
-                  callee_value=GlobalRef(callee), arg_attrs=[(), ()])
+                callee_value=GlobalRef(callee), arg_attrs=[(), ()])
     # (the compare takes the name of ``i``, which goes)
     cmp = st.new("icmp", "", t, [lhs, mm], i.block, i, name=i.name, predicate=INVERSE[p] if inverse else p)
     st.replace_all_uses(i, cmp)
@@ -147,9 +141,9 @@ def hoist_gep(st: LicmState, i, body, ph) -> bool:
                 break
     flags = frozenset({"inbounds"}) if inb else frozenset()
     new_src = st.new("getelementptr", "invariant.gep", i.type, [src.operands[0]] + i.operands[1:], ph,
-                       source_type=i.source_type, flags=flags)
+                     source_type=i.source_type, flags=flags)
     g = st.new("getelementptr", "gep", i.type, [new_src] + src.operands[1:], i.block, i,
-                 source_type=src.source_type, flags=flags)
+               source_type=src.source_type, flags=flags)
     st.replace_all_uses(i, g)
     st.erase(i)
     st.erase(src)

@@ -331,7 +331,7 @@ def decided(c, ex, dom) -> bool:
                 # (C * x: the expander finds the atom, its SCEV computed with the sum's,
                 # when no other value has that SCEV; -C * x finds no value: visitMulExpr)
                 if x not in computed(c) or any(y is not x and _same_scaled(y, x) for b in c.body
-                                                for y in b.instructions):
+                                               for y in b.instructions):
                     return False
             elif x.opcode == "mul":
                 fa, fb = ex.factors(x)

@@ -116,7 +116,7 @@ def run_ir_passes(fn, ua=None, target=None):
             for v, us in st.extra.items():  # (the users the reassociations gave values)
                 grew.setdefault(v, []).extend(us)
         erased = {**erased, **cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew,
-                                         readers[0] if readers else None)}
+                                        readers[0] if readers else None)}
     # CodeGenPrepare, after the last EarlyCSE: its instruction step first (here the
     # shift sinking), then its branch folding; then UnreachableBlockElim (the phis
     # they replace are rewritten in one scan)

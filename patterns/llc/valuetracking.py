@@ -488,6 +488,4 @@ _MINMAX_KNOWN: Final = {"smax": smax_masks, "smin": smin_masks, "umax": umax_mas
 
 
 _NOTHING: Final = (0, 0)  # known bits: nothing known
-
-
 _CUT: Final = (_NOTHING, MAX_DEPTH, ANY_DEPTH)  # ``_kb`` of an integer instruction at the depth limit
