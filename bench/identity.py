@@ -43,6 +43,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -65,14 +66,16 @@ def blob(rc, out: str, err: str, side: str) -> bytes:
 
 # the worker run in each copy: every command of a list, in-process, through tdgen.cli.main
 WORKER = inspect.getsource(blob) + r'''
-import contextlib, hashlib, io, json, os, sys
+import contextlib, gc, hashlib, io, json, os, sys
 import tdgen.cli
 
 side, todo, out = sys.argv[1:4]
 if not os.path.abspath(tdgen.cli.__file__).startswith(side + os.sep):
     sys.exit(f"worker: tdgen.cli imported from {tdgen.cli.__file__}, not from {side}")
 with open(out, "w") as res:
-    for key, argv in json.load(open(todo)):
+    for n, (key, argv) in enumerate(json.load(open(todo))):
+        if n % 50 == 49:
+            gc.collect()  # (commands leave cyclic garbage in the oldest generation)
         o, e = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
             try:
@@ -89,16 +92,25 @@ with open(out, "w") as res:
                 e.write(f"{type(x).__name__}: {x}\n")
         b = blob(rc, o.getvalue(), e.getvalue(), side)
         res.write(json.dumps([key, hashlib.sha256(b).hexdigest(), rc]) + "\n")
+os._exit(0)  # (no teardown of the heap: the results are written and closed)
 '''
 
-# run with the old copy on sys.path: writes the generated kernels into a folder
+# run with the old copy on sys.path: writes the generated kernels into a folder (the
+# generators are found by their definitions, wherever the old revision keeps them)
 GENERATOR = r'''
-import sys
+import importlib, re, sys
 from pathlib import Path
-from patterns.divergence_gen import generate_cfg_module
-from patterns.irgen import generate_kernel
-from patterns.iselgen import generate_isel_kernel
 
+
+def find(name):
+    for f in sorted(Path(".").rglob("*.py"), key=lambda f: (len(f.parts), str(f))):
+        if re.search(rf"^def {name}\(", f.read_text(errors="replace"), re.M):
+            return getattr(importlib.import_module(".".join(f.with_suffix("").parts)), name)
+    sys.exit(f"no module of the old copy defines {name}()")
+
+
+generate_isel_kernel, generate_kernel = find("generate_isel_kernel"), find("generate_kernel")
+generate_cfg_module = find("generate_cfg_module")
 out, n_isel, n_div = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 sizes = (30, 30, 60, 120, 250, 500)
 for i in range(n_isel):
@@ -135,7 +147,10 @@ def snapshot(spec: str, dest: Path) -> None:
     """Copy the sources named by ``spec`` (worktree, folder or git revision) into ``dest``."""
     dest.mkdir(parents=True)
     if kind(spec) == "rev":
-        git("rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+        try:
+            git("rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}")
+        except Failure:
+            raise Failure(f"{spec!r} is neither 'worktree', a folder nor a git revision") from None
         top = git("ls-tree", "--name-only", spec).split("\n")
         names = [n for n in top if n in COPIED or (n and f"{n}/__init__.py" in git("ls-tree", "--name-only", spec,
                                                                                        f"{n}/__init__.py"))]
@@ -162,6 +177,8 @@ def test_files(spec: str, dest: Path) -> list[Path]:
         listed = git("ls-files", "-z", "--", "tests") if spec == "worktree" else \
             git("ls-tree", "-r", "-z", "--name-only", spec, "--", "tests")
         rels = sorted(r for r in listed.split("\0") if r.endswith(".ll"))
+    if kind(spec) == "worktree":
+        rels = [r for r in rels if (ROOT / r).is_file()]  # (tracked, but deleted in the working tree)
     for rel in rels:
         (dest / rel).parent.mkdir(parents=True, exist_ok=True)
         if kind(spec) == "rev":
@@ -218,10 +235,16 @@ class Side:
                     p.stderr.decode("utf-8", "surrogateescape"), str(self.root))
 
     def mode(self) -> str:
-        p = subprocess.run([sys.executable, "-m", "patterns.build_native", "--status"], cwd=self.src,
-                           env=self.env, capture_output=True, text=True)
-        lines = (p.stdout.strip() or "?").splitlines()
-        return lines[0] if p.returncode == 0 else "unknown (no patterns.build_native --status)"
+        """What the copy's own build command says about the native mode (found by its
+        ``--status`` option, wherever the revision keeps it)."""
+        for f in sorted(self.src.rglob("*.py"), key=lambda f: (len(f.parts), str(f))):
+            if 'add_argument("--status"' in f.read_text(errors="replace"):
+                mod = ".".join(f.relative_to(self.src).with_suffix("").parts)
+                p = subprocess.run([sys.executable, "-m", mod, "--status"], cwd=self.src, env=self.env,
+                                   capture_output=True, text=True)
+                if p.returncode == 0 and p.stdout.strip():
+                    return p.stdout.strip().splitlines()[0]
+        return "native mode unknown"
 
 
 def values(path: Path) -> list[str]:
@@ -302,7 +325,7 @@ def tree(d: Path, side: Side) -> dict[str, bytes]:
             for p in sorted(d.rglob("*")) if p.is_file()} if d.is_dir() else {}
 
 
-def run_workers(sides: list[Side], cmds: list[tuple[str, list[str]]], jobs: int, tmp: Path) -> list[dict[int, tuple]]:
+def run_workers(sides: list[Side], cmds: list[tuple[str, list[str]]], jobs: int) -> list[dict[int, tuple]]:
     """Run every command in-process, ``jobs`` workers per side, all side by side; per side,
     command index -> (sha256, exit code)."""
     procs = []
@@ -313,10 +336,16 @@ def run_workers(sides: list[Side], cmds: list[tuple[str, list[str]]], jobs: int,
             res = side.root / f"done-{j}.jsonl"
             procs.append((side, res, subprocess.Popen([sys.executable, str(side.root / "worker.py"), str(side.root),
                                                        str(todo), str(res)], cwd=side.src, env=side.env)))
+    try:
+        codes = [p.wait() for _, _, p in procs]
+    finally:
+        for _, _, p in procs:
+            if p.poll() is None:
+                p.kill()
     out: list[dict[int, tuple]] = [{} for _ in sides]
-    for side, res, p in procs:
-        if p.wait() != 0:
-            raise Failure(f"{side.name} worker failed (exit {p.returncode})")
+    for (side, res, p), code in zip(procs, codes):
+        if code != 0:
+            raise Failure(f"{side.name} worker failed (exit {code})")
         for line in res.read_text().splitlines():
             i, sha, rc = json.loads(line)
             out[sides.index(side)][i] = (sha, rc)
@@ -343,6 +372,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
     t0 = time.time()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # (the temporary folder is removed)
     tmp = Path(tempfile.mkdtemp(prefix="tdgen-identity-")).resolve()
     try:
         return check(args, tmp)
@@ -350,7 +380,7 @@ def main() -> int:
         print(f"error: {e}")
         return 2
     finally:
-        print(f"({time.time() - t0:.0f} s)", file=sys.stderr)
+        print(f"elapsed: {time.time() - t0:.0f} s", file=sys.stderr)
         if args.keep:
             print(f"kept {tmp}", file=sys.stderr)
         else:
@@ -383,16 +413,15 @@ def check(args, tmp: Path) -> int:
     print(f"inputs: {n_isel} generated isel kernels, {len(generated) - n_isel} generated divergence kernels, "
           f"{len(corpus)} corpus files, {len(tests)} tests/ files")
 
-    # whole commands first (they also fill each side's target cache), the two sides at once
-    whole = {}
+    # whole commands first (they also fill each side's target cache): one after the other
+    # within a side, the two sides at once
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {(s.name, i): pool.submit(s.run, argv) for s in sides for i, (_, argv) in enumerate(whole_commands(s))}
-        for key, fut in futures.items():
-            whole[key] = fut.result()
+        done = {s.name: pool.submit(lambda s: [s.run(argv) for _, argv in whole_commands(s)], s) for s in sides}
+        whole = {(name, i): b for name, fut in done.items() for i, b in enumerate(fut.result())}
 
     # the per-file and shuffle commands, in-process
     cmds = [c for f in inputs for c in file_commands(f)] + shuffle_commands(args.quick)
-    res = run_workers(sides, cmds, jobs, tmp)
+    res = run_workers(sides, cmds, jobs)
 
     # in-process == python3 -m tdgen, for a handful of inputs (one of each kind) and shuffles
     picked = {str(g[0]) for g in (generated[:1], generated[n_isel:n_isel + 1], corpus[:1], tests[:1]) if g}

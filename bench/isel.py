@@ -17,7 +17,7 @@ Best of ``--repeat`` runs for each number. In-process numbers are CPU time of th
 (``time.process_time``, cyclic GC off), which other processes on a loaded machine do not
 inflate; the whole-command numbers are wall time, so the 1-minute load average is printed
 next to them (on a shared machine, compare ratios taken at low load). Selection rewrites
-the parsed function in place (the IR passes of ``patterns.llc.irpasses``), so every timed run
+the parsed function in place (the IR passes of ``patterns.llc``), so every timed run
 of a stage from the DAG build on starts from a fresh parse (parsed and analysed untimed).
 
 With a compiled build of the hot modules for the current sources (``python3 -m
@@ -81,7 +81,7 @@ def load_average() -> str:
 def fresh(text: str, target):
     """A newly parsed kernel function of ``text`` (untimed) and None for its uniformity
     analysis: as in ``tdgen isel``, the IR passes of the DAG stage make the analysis
-    where they read it and for the IR they leave (patterns.llc.irpasses.run_ir_passes)."""
+    where they read it and for the IR they leave (patterns.llc.pipeline.run_ir_passes)."""
     from patterns.ir.core import parse_module
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
@@ -138,7 +138,7 @@ def select_only(text: str, target, table, repeat: int) -> tuple[float, int]:
 
 def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     """Best-of-``repeat`` CPU time of each stage of ``tdgen isel`` on ``text``; the DAG
-    stage also split into its parts: the IR passes of ``patterns.llc.irpasses`` (when
+    stage also split into its parts: the IR passes of ``patterns.llc`` (when
     present), the function-wide prepasses (EarlyCSE, dead code, Sink, value
     classification), building the block DAGs and combining them."""
     import gc
@@ -155,7 +155,7 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.pipeline import build_function_dags
     from tdgen.target_cache import load_target as cached_target
 
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     out: dict[str, float] = {}
     out["load target (cache hit)"] = cpu(lambda: cached_target("amdgpu"), repeat)

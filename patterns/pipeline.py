@@ -8,7 +8,7 @@ from patterns.dag.builder import DAGBuilder, build_dags
 from patterns.dag.nodes import FunctionDAGs
 from patterns.dag.combine.driver import run as combine_block
 from patterns.ir.dominators import shared_dominators
-from patterns.llc.irpasses import run_ir_passes
+from patterns.llc.pipeline import run_ir_passes
 from patterns.uniformity.analysis import analyze
 from tdgen.errors import ParseError, expected
 
@@ -18,7 +18,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     (``patterns.dag.combine``) unless ``combine=False``; ``dce`` see
     ``patterns.dag.deadcode.live_instructions``.
 
-    With ``combine``, llc's IR passes run first (patterns/llc/irpasses.py, on ``fn`` in place)
+    With ``combine``, llc's IR passes run first (patterns/llc/pipeline.py, on ``fn`` in place)
     and, when they changed the IR, the uniformity analysis is run again on the result
     (``run_ir_passes``): llc's instruction selector reads an analysis computed on the IR
     it selects (its pipeline recomputes it after the IR passes), so a value whose divergent inputs

@@ -15,7 +15,7 @@ modeled opcodes must agree; llc's side must also contain the opcodes that show t
   an ``and (srl x, c), mask`` under an ``or`` stays for ``v_and_or_b32``.
 - ``(mul (shl x, C), y)`` with the shl used once -> ``(shl (mul x, y), C)`` (visitMUL).
 - ``C2 - (x + C1)`` -> ``(C2 - C1) - x``; ``x - (y + C)`` -> ``(x - y) + -C`` (visitSUB).
-- IR passes before the DAG (patterns/llc/irpasses.py): EarlyCSE's InstSimplify across blocks (a
+- IR passes before the DAG (patterns/llc/): EarlyCSE's InstSimplify across blocks (a
   not of a not, absorption, simplifyByDomEq under a dominating ``icmp eq``, a phi of one
   value), LICM (an invariant ``not`` hoisted next to its xor becomes s_xnor_b32),
   AMDGPUCodeGenPrepare's 24-bit multiplies (v_mul_u32_u24 / v_mul_i32_i24 / v_mad_u32_u24).
@@ -574,7 +574,7 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
 
 
 def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
-    """patterns.llc.irpasses rewrites the IR in place (uses read the replacements, hoisted
+    """patterns.llc rewrites the IR in place (uses read the replacements, hoisted
     instructions sit at the end of the preheader); running it again changes nothing,
     and every operand is still defined before its use (the IR verifier of patterns.ir.core
     accepts the printed function)."""
@@ -582,7 +582,8 @@ def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import early_cse, run_ir_passes
+    from patterns.llc.earlycse import early_cse
+    from patterns.llc.pipeline import run_ir_passes
 
     decls = "".join(f"declare i32 @{n}(i32, i32)\n" for n in ("llvm.amdgcn.mul.u24.i32", "llvm.amdgcn.mul.i24.i32"))
     for seed in range(8):

@@ -1,5 +1,5 @@
-"""patterns.llc.irpasses: the constant-range implication of isImpliedCondICmps, and that the
-IR passes never fail on valid IR.
+"""llc's IR passes (patterns.llc): the constant-range implication of isImpliedCondICmps, and
+that the IR passes never fail on valid IR.
 
 The regions are checked against brute-force enumeration on narrow integers (every
 predicate, every constant); the implication is then exactly LLVM's rule: the dominating
@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from patterns.llc.irpasses import _disjoint, _region, _subset
+from patterns.llc.instsimplify_icmp import constant_region, regions_disjoint, regions_subset
 
 @pytest.fixture(scope="module")
 def amdgpu():
@@ -42,10 +42,10 @@ def _members(region) -> set[int]:
 def test_region_is_the_exact_icmp_region(bits):
     for pred in _PREDS:
         for c in range(1 << bits):
-            region = _region(pred, c, bits)
+            region = constant_region(pred, c, bits)
             want = {v for v in range(1 << bits) if _holds(pred, v, c, bits)}
             assert _members(region) == want, (pred, c, region)
-            # sorted, disjoint and not adjacent (what _subset relies on)
+            # sorted, disjoint and not adjacent (what regions_subset relies on)
             assert all(a[1] + 1 < b[0] for a, b in zip(region, region[1:])), region
 
 
@@ -53,22 +53,22 @@ def test_region_is_the_exact_icmp_region(bits):
 def test_subset_and_disjoint_agree_with_sets(bits):
     for lp in _PREDS:
         for c1 in range(1 << bits):
-            dom = _region(lp, c1, bits)
+            dom = constant_region(lp, c1, bits)
             for rp in _PREDS:
                 for c2 in range(1 << bits):
-                    sat = _region(rp, c2, bits)
+                    sat = constant_region(rp, c2, bits)
                     a, b = _members(dom), _members(sat)
-                    assert _subset(dom, sat) == (a <= b)
-                    assert _disjoint(dom, sat) == (not (a & b))
+                    assert regions_subset(dom, sat) == (a <= b)
+                    assert regions_disjoint(dom, sat) == (not (a & b))
 
 
 def test_wide_regions_decide_implications():
     """32-bit regions far from small sets (x ugt 1000 implies x ugt 10; x slt -5 and
     x sgt 3 are disjoint) are decided, not given up on."""
-    assert _subset(_region("ugt", 1000, 32), _region("ugt", 10, 32))
-    assert not _subset(_region("ugt", 10, 32), _region("ugt", 1000, 32))
-    assert _disjoint(_region("slt", (-5) & 0xFFFFFFFF, 32), _region("sgt", 3, 32))
-    assert _subset(_region("slt", (-5) & 0xFFFFFFFF, 32), _region("ne", 0, 32))
+    assert regions_subset(constant_region("ugt", 1000, 32), constant_region("ugt", 10, 32))
+    assert not regions_subset(constant_region("ugt", 10, 32), constant_region("ugt", 1000, 32))
+    assert regions_disjoint(constant_region("slt", (-5) & 0xFFFFFFFF, 32), constant_region("sgt", 3, 32))
+    assert regions_subset(constant_region("slt", (-5) & 0xFFFFFFFF, 32), constant_region("ne", 0, 32))
 
 
 @pytest.mark.parametrize("seed", [64, 127] + list(range(0, 40)))
@@ -89,7 +89,7 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
         pass
 
 
-# --- the fast paths of patterns.llc.irpasses against the plain ones ---------------------------
+# --- the fast paths of patterns.llc against the plain ones ---------------------------
 
 
 def _kernels():
@@ -102,7 +102,7 @@ def _kernels():
         yield generate_kernel(seed, 200)
 
 
-def _fn(text):
+def parse_fn(text):
     from patterns.ir.core import parse_module
 
     return next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
@@ -116,12 +116,12 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
     kernels made for LICM, ``_LoopGen``)."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     for text in list(_kernels()) + [_LoopGen(seed).kernel() for seed in range(24)]:
         out = []
         for keep_uses in (True, False):
-            fn = _fn(text)
+            fn = parse_fn(text)
             ua = analyze(fn, amdgpu)
             assert fn.uses is not None
             if not keep_uses:
@@ -132,17 +132,17 @@ def test_user_lists_and_scans_give_the_same_ir(amdgpu):
 
 
 def test_cse_keys_are_equal_exactly_when_cse_key_is():
-    """_cse_keys builds cheaper keys than _cse_key; the same instructions (operands as
+    """cse_keys builds cheaper keys than cse_key; the same instructions (operands as
     written) must get equal keys."""
-    from patterns.llc.irpasses import _CSE_OPS, _cse_key, _cse_keys
+    from patterns.llc.earlycse import CSE_OPS, cse_key, cse_keys
 
     for text in _kernels():
-        key_of = _cse_keys()
-        fn = _fn(text)
-        insts = [i for b in fn.blocks for i in b.instructions if i.opcode in _CSE_OPS]
+        key_of = cse_keys()
+        fn = parse_fn(text)
+        insts = [i for b in fn.blocks for i in b.instructions if i.opcode in CSE_OPS]
         slow, fast = {}, {}
         for i in insts:
-            slow.setdefault(_cse_key(i, i.operands), []).append(i)
+            slow.setdefault(cse_key(i, i.operands), []).append(i)
             fast.setdefault(key_of(i, i.operands), []).append(i)
         assert sorted(map(tuple, map(lambda g: [id(x) for x in g], slow.values()))) == \
             sorted(map(tuple, map(lambda g: [id(x) for x in g], fast.values())))
@@ -177,9 +177,9 @@ def test_cse_table_holds_what_dominates():
     """EarlyCSE's table holds the instructions of the dominating blocks only: an equal
     instruction in a sibling block (then/else) or in a block that does not dominate
     (the join's predecessors) is no replacement; one in the entry is (commuted too)."""
-    from patterns.llc.irpasses import early_cse
+    from patterns.llc.earlycse import early_cse
 
-    fn = _fn(_CSE_DIAMOND)
+    fn = parse_fn(_CSE_DIAMOND)
     rep = {i.name: getattr(v, "name", v) for i, v in early_cse(fn).items()}
     assert rep == {"y": "x", "s": "x"}
 
@@ -291,24 +291,26 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
 
     from patterns.ir.core import Instruction, parse_module
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import _MAX_DEPTH, _Pass
+    from patterns.llc.instsimplify import new_simplify_query
+    from patterns.llc.instsimplify_query import MAX_DEPTH
+    from patterns.llc.valuetracking import known_bits, num_sign_bits
 
     fn = next(f for f in parse_module(generate_isel_kernel(11, 400, constants=True), "k.ll").functions
               if not f.is_declaration)
     values = [i for b in fn.blocks for i in b.instructions
               if isinstance(i, Instruction) and i.name is not None and getattr(i.type, "bits", 0) == 32]
     assert len(values) > 200
-    queries = [(v, d) for v in values for d in range(_MAX_DEPTH + 1)]
+    queries = [(v, d) for v in values for d in range(MAX_DEPTH + 1)]
     rng = random.Random(5)
     rng.shuffle(queries)
-    memo = _Pass(fn, None, {})
+    memo = new_simplify_query(fn, None, {})
     differing_depths = 0
     for v, d in queries[:1500]:
-        fresh_k = _Pass(fn, None, {}).known(v, d)
-        fresh_s = _Pass(fn, None, {}).sign_bits(v, d)
-        assert memo.known(v, d) == fresh_k, (v.name, d)
-        assert memo.sign_bits(v, d) == fresh_s, (v.name, d)
-        if fresh_k != _Pass(fn, None, {}).known(v, 0):
+        fresh_k = known_bits(new_simplify_query(fn, None, {}), v, d)
+        fresh_s = num_sign_bits(new_simplify_query(fn, None, {}), v, d)
+        assert known_bits(memo, v, d) == fresh_k, (v.name, d)
+        assert num_sign_bits(memo, v, d) == fresh_s, (v.name, d)
+        if fresh_k != known_bits(new_simplify_query(fn, None, {}), v, 0):
             differing_depths += 1
     # the depth really matters for some of them (else this test would prove nothing)
     assert differing_depths > 0
@@ -317,7 +319,7 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
 # --- LICM against LLVM 19's --------------------------------------------------------------
 
 
-def _live_text(fn) -> str:
+def live_text(fn) -> str:
     """The function as opt prints it without its trivially dead instructions (no users,
     no side effects, repeatedly): LICM deletes those it meets in a loop, our model
     leaves them to selection's dead-code removal, and neither changes what is selected."""
@@ -593,24 +595,24 @@ def test_licm_matches_opt_on_loops_made_for_it(amdgpu):
     from tests.llvm_tools import require
 
     opt = require("opt-19")
-    from patterns.llc.irpasses import licm
+    from patterns.llc.licm import licm
 
     stats = {"factor.op.mul": 0, "invariant.op": 0, "invariant.s": 0, "invariant.u": 0, "invariant.gep": 0,
              ".fr": 0}
     for seed in range(80):
         text = _opt(opt, _LoopGen(seed).kernel(), "loop-simplify,lcssa")
-        want = _live_text(_fn(_opt(opt, text, "loop-mssa(licm)")))
-        fn = _fn(text)
+        want = live_text(parse_fn(_opt(opt, text, "loop-mssa(licm)")))
+        fn = parse_fn(text)
         licm(fn, target=amdgpu)
-        got = _live_text(fn)
-        assert got == want, f"seed {seed}:\n" + "\n".join(_diff(want, got))
+        got = live_text(fn)
+        assert got == want, f"seed {seed}:\n" + "\n".join(line_diff(want, got))
         for k in stats:
             stats[k] += want.count(f"%{k}") if k != ".fr" else want.count(".fr =")
     # every reassociation happened somewhere (else this test would prove little)
     assert all(stats.values()), stats
 
 
-def _diff(want: str, got: str) -> list:
+def line_diff(want: str, got: str) -> list:
     import difflib
 
     return list(difflib.unified_diff(want.splitlines(), got.splitlines(), "opt-19", "ours", lineterm=""))
@@ -626,7 +628,7 @@ def test_licm_matches_llc_licm_on_generated_kernels(amdgpu, constants):
     import subprocess
 
     from testkit.iselgen import generate_isel_kernel
-    from patterns.llc.irpasses import licm
+    from patterns.llc.licm import licm
     from tests.llvm_tools import require
 
     llc = require("llc-19")
@@ -647,10 +649,10 @@ def test_licm_matches_llc_licm_on_generated_kernels(amdgpu, constants):
             continue  # (no loop)
         before = next(d for k, d in dumps if k == "Before")
         after = [d for k, d in dumps if k == "After"][-1]
-        fn = _fn(before)
+        fn = parse_fn(before)
         licm(fn, target=amdgpu)
-        want = _live_text(_fn(after))
-        assert _live_text(fn) == want, f"seed {seed}:\n" + "\n".join(_diff(want, _live_text(fn)))
+        want = live_text(parse_fn(after))
+        assert live_text(fn) == want, f"seed {seed}:\n" + "\n".join(line_diff(want, live_text(fn)))
         compared += 1
         reassociated += ".reass" in want
     assert compared > 40 and reassociated > 0, (compared, reassociated)
@@ -696,17 +698,18 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import Constant
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import apply_early_cse, licm
+    from patterns.llc.earlycse import apply_early_cse
+    from patterns.llc.licm import licm
 
     seen = {False: 0, True: 0}
     for label, text in [("temporal", _TEMPORAL)] + [(f"seed {k}", _LoopGen(k).kernel()) for k in range(40)]:
-        fn = _fn(text)
+        fn = parse_fn(text)
         ua = analyze(fn, amdgpu)
         old = {i.name for b in fn.blocks for i in b.instructions}
         apply_early_cse(fn)
         new = [i for i in licm(fn, ua=ua, target=amdgpu) if i.name not in old]
         head, tail = text[: text.index("{") + 1], text[text.index("\n}\n") + 3:]
-        again = _fn(f"{head}\n{function_text(fn)}}}\n{tail}")
+        again = parse_fn(f"{head}\n{function_text(fn)}}}\n{tail}")
         fresh = analyze(again, amdgpu)
         by_name = {v.name: v for v in list(again.args) + [i for b in again.blocks for i in b.instructions]}
 
@@ -724,9 +727,10 @@ def test_licm_divergence_of_what_it_creates_matches_a_fresh_analysis(amdgpu):
 def test_branch_folding_keeps_phi_operands_and_incoming_in_step():
     """A phi losing an entry (its block lost a predecessor) loses the operand too: the
     later passes read ``operands`` (LSR's dead-code count crashed on a stale one)."""
-    from patterns.llc.irpasses import fold_constant_branches, remove_unreachable_blocks
+    from patterns.llc.codegenprepare import fold_constant_branches
+    from patterns.llc.unreachable import remove_unreachable_blocks
 
-    fn = _fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
+    fn = parse_fn("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a, i32 %n) {
 entry:
   br i1 false, label %dead, label %loop
 dead:
@@ -753,10 +757,10 @@ exit:
 def _dom_tree_listing(fn) -> list[str]:
     """Our dominator tree of ``fn`` as ``opt -passes='print<domtree>'`` lists it: a
     preorder walk, each block as ``[level] %name``, children in our order."""
-    from patterns.llc.irpasses import _dom_tree
+    from patterns.llc.analyses import dom_tree
     from patterns.ir.dominators import immediate_dominators
 
-    kids = _dom_tree(fn, immediate_dominators(fn))[0]
+    kids = dom_tree(fn, immediate_dominators(fn))[0]
     out, work = [], [(fn.blocks[0], 1)]
     while work:
         b, level = work.pop()

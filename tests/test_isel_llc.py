@@ -16,7 +16,7 @@ must equal the one in ``llc-19 -mtriple=amdgcn -mcpu=gfx900 -stop-after=amdgpu-i
   builder, IR passes, combines or matcher fails the test. Full agreement is the goal, not
   yet met: the remaining differences are mostly llc's LoopStrengthReduce (patterns/llc/lsr.py
   models one case of it) and combines not modeled or modeled in another order within a
-  visit (see patterns/llc/irpasses.py and patterns/dag/combine/); ``python
+  visit (see patterns/llc/ and patterns/dag/combine/); ``python
   bench/isel_triage.py --count 500 [--constants] [--ir-cause] [--pass-cause]`` lists them
   with the IR passes involved.
 - ``test_sinking_matches_llc``: the IR Sink pass placement (patterns.dag.sink.sink_placement).
@@ -847,7 +847,7 @@ def test_mad_result_shape_matches_llc(amdgpu):
 # Branches on constants (EarlyCSE folds the compare, or the IR has them): llc's
 # CodeGenPrepare makes them unconditional, deletes the blocks left without predecessors
 # and merges fall-through blocks into their predecessor; UnreachableBlockElim then
-# deletes what the entry no longer reaches (patterns.llc.irpasses.fold_constant_branches,
+# deletes what the entry no longer reaches (patterns.llc.codegenprepare.fold_constant_branches,
 # remove_unreachable_blocks).
 _HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndefine amdgpu_kernel void @{name}(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {{\nentry:\n  %tid = call i32 @llvm.amdgcn.workitem.id.x()\n  %d = xor i32 %tid, %a\n"
 _CONST_BRANCHES = {
@@ -947,7 +947,9 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
 
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
+    from patterns.llc.codegenprepare import fold_constant_branches
+    from patterns.llc.earlycse import apply_early_cse
+    from patterns.llc.unreachable import remove_unreachable_blocks
     from testkit.llc import compare_with_llc
 
     llc = require("llc-19")
@@ -992,7 +994,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     CodeGenPrepare: patterns.dag.deadcode.survivors_at_sink) are the ones llc's IR shows, and the
     selection that reads them agrees."""
     from patterns.ir.core import parse_module
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from testkit.llc import compare_with_llc
     from patterns.dag.cse import common_subexpressions
@@ -1017,7 +1019,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
 
 # CodeGenPrepare's OptimizeExtractBits: a shift by a constant read in another block by a
 # trunc or an ``and`` with a low-bit mask is copied into that block (one copy per block);
-# phis and other readers keep the original (patterns.llc.irpasses.sink_extract_bits).
+# phis and other readers keep the original (patterns.llc.codegenprepare.sink_extract_bits).
 _EXTRACT_BITS = """declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @xb(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
 entry:
@@ -1062,7 +1064,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
 
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
     from testkit.llc import compare_with_llc
     from patterns.ir.dominators import shared_dominators
 

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.test_irpasses import _diff, _fn, _live_text
+from tests.test_irpasses import line_diff, live_text, parse_fn
 
 
 @pytest.fixture(scope="module")
@@ -70,15 +70,15 @@ def test_lsr_matches_llc_loop_reduce_on_generated_kernels(constants):
         if d is None:
             continue  # (no loop)
         before, after = d
-        fn = _fn(before)
-        unchanged = _numbered(_live_text(fn))
+        fn = parse_fn(before)
+        unchanged = _numbered(live_text(fn))
         heads = loop_strength_reduce(fn)
-        got = _numbered(_live_text(fn))
+        got = _numbered(live_text(fn))
         if not heads:
             assert got == unchanged, f"seed {seed}: changed without a claim"
             continue
-        want = _numbered(_live_text(_fn(after)))
-        assert got == want, f"seed {seed}:\n" + "\n".join(_diff(want, got))
+        want = _numbered(live_text(parse_fn(after)))
+        assert got == want, f"seed {seed}:\n" + "\n".join(line_diff(want, got))
         claimed += 1
         rewritten += want != unchanged
         new_iv += "%lsr.iv" in want
@@ -116,9 +116,9 @@ def _rewrite_both(text: str):
 
     llc = require("llc-19")
     before, after = _dumps(llc, text, "f")
-    fn = _fn(before)
+    fn = parse_fn(before)
     heads = loop_strength_reduce(fn)
-    return heads, _numbered(_live_text(fn)), _numbered(_live_text(_fn(after))), _numbered(_live_text(_fn(before)))
+    return heads, _numbered(live_text(fn)), _numbered(live_text(parse_fn(after))), _numbered(live_text(parse_fn(before)))
 
 
 def test_negated_induction_variable_becomes_a_new_counter():
@@ -126,7 +126,7 @@ def test_negated_induction_variable_becomes_a_new_counter():
     and adds it to ``%acc``; the model does the same."""
     heads, got, want, old = _rewrite_both(_NEGATED)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
     assert "%lsr.iv = phi" in got and "%lsr.iv.next = add i32 %lsr.iv, -1" in got
 
 
@@ -137,7 +137,7 @@ def test_two_negated_uses_share_the_new_counter():
                             "  %s2 = sub i32 %u, %i\n  %u2 = or i32 %s2, %b\n  %accn = xor i32 %u2, %i\n")
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
     assert got.count("= phi i32 [ %lsr.iv.next") == 1
 
 
@@ -151,7 +151,7 @@ def test_negated_uses_from_zero_and_an_invariant_part_share_a_counter_from_zero(
     text = _NEGATED.replace("  %accn = xor i32 %u, %i\n", second + "  %u2 = or i32 %s2, %u\n  %accn = xor i32 %u2, %i\n")
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
     assert "%lsr.iv = phi i32 [ %lsr.iv.next, %loop ], [ 0, %entry ]" in got
 
 
@@ -184,7 +184,7 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, tex
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from patterns.ir.printer import function_text
-    from patterns.llc.irpasses import run_ir_passes
+    from patterns.llc.pipeline import run_ir_passes
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     ua = analyze(fn, amdgpu)
@@ -218,7 +218,7 @@ def test_counting_up_with_an_invariant_part(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("compare", ["icmp ne i32 %i, %a", "icmp eq i32 %acc, %i", "icmp eq i32 %a, %i"],
@@ -231,7 +231,7 @@ def test_equality_compares_of_the_counter(compare):
         "  %accn = xor i32 %u, %i\n", f"  %e = {compare}\n  %z = select i1 %e, i32 %u, i32 %t\n  %accn = xor i32 %z, %i\n")
     heads, got, want, old = _rewrite_both(text)
     assert heads
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
     assert (want != old) == (compare != "icmp eq i32 %a, %i")
 
 
@@ -255,7 +255,7 @@ def test_counter_times_a_varying_value_is_not_interesting(factor):
                             factor + "  %q = mul i32 %i, %p\n  %accn = xor i32 %u, %q\n")
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 # a diamond in the loop: the join's phi reads a value counting down (``%s``) or up
@@ -305,7 +305,7 @@ def test_use_by_a_phi_is_expanded_in_the_incoming_block(then):
     text = _DIAMOND.replace("  %t = and i32 %acc, %a\n  %s = sub i32 %t, %i\n", then)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 def test_select_like_phi_reader_is_left_alone():
@@ -327,7 +327,7 @@ def test_expansion_finds_an_instruction_with_the_same_scev():
         "  %t = and i32 %acc, %a\n  %s = sub i32 %t, %i\n", "  %s = xor i32 %acc, %a\n")
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 def test_up_counting_uses_with_different_invariant_parts_are_left_alone():
@@ -360,7 +360,7 @@ def test_product_of_values_is_a_term(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 def test_product_sharing_a_factor_with_another_term_is_left_alone():
@@ -390,7 +390,7 @@ def test_negated_value_with_a_known_sign_gets_nsw(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %q = lshr i32 %h, 3\n  %s = sub i32 %q, %i\n",
@@ -408,7 +408,7 @@ def test_quotient_by_a_power_of_two_is_a_term(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("pair", [("  %s1 = add i32 %acc, %i\n  %s2 = add i32 %s1, 5\n  %s = add i32 %s2, %dv\n",
@@ -427,7 +427,7 @@ def test_counting_up_with_an_invariant_value_read_in_the_loop(pair):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body).replace("  %t = xor i32 %s, %b\n", reader)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 def test_up_counting_use_holding_an_earlier_uses_register_is_left_alone():
@@ -463,7 +463,7 @@ def test_constant_multiple_of_a_value_is_a_term(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %m = mul i32 %h, 4\n  %m2 = shl i32 %h, 2\n"
@@ -528,7 +528,7 @@ def test_leading_negated_product_is_multiplied_out(pair):
         text = text.replace("  %t = xor i32 %s, %b\n", reader)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("body", ["  %h = or i32 %acc, %b\n  %q = lshr i32 %h, %a\n  %g = shl i32 %acc, %b\n"
@@ -543,7 +543,7 @@ def test_shift_right_by_a_variable_amount_is_a_value(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("body", ["  %h0 = and i32 %acc, 7\n  %h1 = xor i32 %h0, -1\n  %h = ashr i32 %h1, %b\n"
@@ -560,7 +560,7 @@ def test_sign_bits_from_known_bits_give_nsw(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))
 
 
 @pytest.mark.parametrize("body", ["  %s1 = sub i32 %acc, %i\n  %s = sub i32 %s1, %i\n",
@@ -574,4 +574,4 @@ def test_counting_down_by_two_gets_a_counter_with_that_step(body):
     text = _NEGATED.replace("  %s = sub i32 %acc, %i\n", body)
     heads, got, want, old = _rewrite_both(text)
     assert heads and want != old and "%lsr.iv.next = add i32 %lsr.iv, -2" in want
-    assert got == want, "\n".join(_diff(want, got))
+    assert got == want, "\n".join(line_diff(want, got))

@@ -136,7 +136,7 @@ def survivors_at_sink(blocks, live: set, rep: dict, kids: dict, tree: "SinkTree"
     blocks with the subloop: innermost loops first), and after the third CodeGenPrepare
     erases a dead ``lshr``/``ashr`` by a constant (OptimizeExtractBits nukes a shift
     left without uses). The walks run on the IR as the modeled passes leave it
-    (``patterns.llc.irpasses``), taken as the state before llc's first EarlyCSE: a
+    (``patterns.llc``), taken as the state before llc's first EarlyCSE: a
     replaced instruction (it no longer has users there; or a key of ``rep``) is
     erased when the first run reaches it, as EarlyCSE erases what it simplifies or
     CSEs. Users are counted among the dead instructions only (a live instruction reads

@@ -44,7 +44,7 @@ class shared_dominators:
 def immediate_dominators(fn: Function) -> dict:
     """Block -> immediate dominator for the blocks reachable from the entry (the entry
     maps to itself), from the dominator tree the uniformity analysis uses. While
-    ``build_function_dags`` works on ``fn`` (the IR passes of ``patterns.llc.irpasses`` ask
+    ``build_function_dags`` works on ``fn`` (the IR passes of ``patterns.llc`` ask
     for it too), the one it built is returned as long as the CFG is the same, so the
     tree is built once. Callers must not change the dictionary."""
     shared = _SHARED_IDOM

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from tdgen.errors import SpecError, expected
 
-from patterns.dag.builder import SDNode
+from patterns.dag.nodes import SDNode
 
 __all__ = ["SlotFields", "MachineNode", "TargetConstant", "Decline", "CurDAG", "CUR", "custom_steps", "model_error",
            "run_custom", "checked_custom", "explain_custom"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tdgen.errors import VerifyError, expected
 
-from patterns.dag.builder import SDNode
+from patterns.dag.nodes import SDNode
 from patterns.select.matcher import MatcherTable
 
 __all__ = ["divergence_path", "describe_failure", "closest_patterns", "cannot_select"]

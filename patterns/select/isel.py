@@ -161,6 +161,10 @@ class IselView:
 
         self.name = target.name
         self.spec_path = getattr(target, "spec_path", "")
+        # (what tdgen.hooks.target_hooks reads: the IR pipeline asks for the target's hooks)
+        self.hooks = getattr(target, "hooks", "")
+        self.spec_folder = getattr(target, "spec_folder", "")
+        self.span = getattr(target, "span", None)
         self.uniformity = target.uniformity
         self._facts = DivergenceFacts.of(target)
         self._source = source  # how to load the target again (a spec folder), after unpickling

@@ -5,7 +5,7 @@ one) and the transfer functions the IR and DAG analyses share: KnownBits::comput
 
 Each transfer function also exists on the two masks as plain integers (``*_masks``:
 operands and result as ``(zero, one)`` pairs, no object per step), which
-patterns.llc.irpasses uses for the many values its known-bits queries reach; the ``Known``
+patterns.llc.valuetracking uses for the many values its known-bits queries reach; the ``Known``
 versions wrap them."""
 
 from __future__ import annotations

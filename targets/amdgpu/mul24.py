@@ -4,7 +4,7 @@ A divergent 32-bit multiply whose operands both fit in 24 bits (unsigned, or sig
 done by the 24-bit VALU multiplier. LLVM forms it twice: on the IR, AMDGPUCodeGenPrepare's
 replaceMulWithMul24 rewrites such a ``mul`` into ``llvm.amdgcn.mul.u24``/``.i24``
 (lowered to AMDGPUISD::MUL_U24/MUL_I24), and on the DAG AMDGPUTargetLowering's
-performMulCombine does the same for a divergent ISD::MUL (patterns.llc.irpasses and
+performMulCombine does the same for a divergent ISD::MUL (patterns.llc and
 patterns.dag.combine model both; operand widths from known bits). Selection as LLVM 19's
 VOP2/VOP3 definitions have it: the node to v_mul_*24 (no divergence predicate), and an add
 of it -- in either operand order, the multiply may have other users -- to v_mad_*24

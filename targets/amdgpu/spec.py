@@ -55,4 +55,5 @@ TARGET = Target(
     custom_selects=_all("CUSTOM_SELECTS"),
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
+    hooks="lowering",
 )

@@ -31,7 +31,7 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``~(and x, C)`` -> ``~x | ~C`` and ``~(or x, C)`` -> ``~x & ~C`` (the and/or used once;
   visitXOR's De Morgan with a constant); ``~(0 - x)`` -> ``x + -1``; ``~(x + -1)`` -> ``0 - x``; ``(x & ~y) ^ y`` -> ``x | y``; ``(x & y) ^ y`` -> ``~x & y``; absorption ``x | (x & y)`` -> ``x`` (visitORCommutative; visitAND has no ``x & (x | y)`` fold);
 - (InstSimplify, which llc's EarlyCSE applies to the IR across blocks, is modeled on the
-  IR before the DAGs are built: patterns/llc/irpasses.py); ``sra``/``srl``/``shl`` of 0 and
+  IR before the DAGs are built: patterns/llc/); ``sra``/``srl``/``shl`` of 0 and
   ``sra`` of -1 fold to that constant;
 - constant folding of a binary op on two constants; constants move to the RHS of
   commutative ops; ``sub x, C`` -> ``add x, -C``; ``mul x, 2^k`` -> ``shl x, k``;
