@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-__all__ = ["CppUnreadable", "CTX_IMM", "CTX_NODE", "HELPERS", "to_signed", "translate_cpp", "compile_imm_code",
+from patterns.support.intops import clz, ctz, mask, to_signed
+
+__all__ = ["CppUnreadable", "CTX_IMM", "CTX_NODE", "HELPERS", "translate_cpp", "compile_imm_code",
            "imm_code_problem", "xform_code_problem", "compile_xform_code"]
 
 # ImmLeaf code (``ImmediateCode``) runs where ``int64_t Imm`` holds the constant
@@ -73,16 +75,6 @@ def _tokens(code: str) -> list[str]:
     return out
 
 
-def _mask(bits: int) -> int:
-    return (1 << bits) - 1
-
-
-def to_signed(x: int, bits: int) -> int:
-    """``x`` as a signed ``bits``-bit value (two's complement wrap-around)."""
-    x &= (1 << bits) - 1
-    return x - (1 << bits) if x >> (bits - 1) else x
-
-
 def _div(a: int, b: int) -> int:
     q = abs(a) // abs(b)  # (ZeroDivisionError for b == 0: undefined in C++, the predicate fails)
     return q if (a < 0) == (b < 0) else -q
@@ -104,14 +96,6 @@ def _is_shifted_mask(u: int) -> bool:
     return u != 0 and _is_mask((u - 1) | u)
 
 
-def _ctz(u: int, bits: int) -> int:
-    return bits if u == 0 else (u & -u).bit_length() - 1
-
-
-def _clz(u: int, bits: int) -> int:
-    return bits - u.bit_length()
-
-
 def _isintn(n: int, x: int) -> bool:
     return n >= 64 or -(1 << (n - 1)) <= x < (1 << (n - 1))
 
@@ -122,7 +106,7 @@ def _isuintn(n: int, x: int) -> bool:
 
 # the names the translated Python calls (its evaluation namespace)
 HELPERS = {"_s": to_signed, "_div": _div, "_mod": _mod, "_pow2": _pow2, "_is_mask": _is_mask,
-           "_is_shifted_mask": _is_shifted_mask, "_ctz": _ctz, "_clz": _clz, "_isintn": _isintn,
+           "_is_shifted_mask": _is_shifted_mask, "_ctz": ctz, "_clz": clz, "_isintn": _isintn,
            "_isuintn": _isuintn, "_popcount": lambda u: bin(u).count("1")}
 
 
@@ -136,7 +120,7 @@ def _conv(e: str, frm: tuple, to: tuple) -> str:
     fits = frm[1] == signed and frm[0] <= bits or (signed and not frm[1] and frm[0] < bits)
     if fits:
         return e
-    return f"_s({e}, {bits})" if signed else f"({e} & {_mask(bits)})"
+    return f"_s({e}, {bits})" if signed else f"({e} & {mask(bits)})"
 
 
 def _promote(t: tuple) -> tuple:
@@ -177,7 +161,7 @@ def _literal(tok: str) -> tuple[str, tuple]:
         cands += [t for t in ([_UINT, _U64] if "l" not in suffix else [_U64])]
         cands.sort(key=lambda t: (t[0], not t[1]))
     for t in cands:
-        if v <= (_mask(t[0] - 1) if t[1] else _mask(t[0])):
+        if v <= (mask(t[0] - 1) if t[1] else mask(t[0])):
             return str(v), t
     raise CppUnreadable(f"'{tok}' does not fit a 64-bit integer type")
 

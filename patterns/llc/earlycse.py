@@ -31,8 +31,9 @@ from patterns.ir.function import Argument, Function, Instruction
 from patterns.llc.analyses import dom_tree
 from patterns.llc.instsimplify import new_simplify_query, simplify_instruction, simplify_phi
 from patterns.llc.instsimplify_query import (
-    BINOPS, COMMUTATIVE, const_value, RECURSION_LIMIT, SimplifyQuery, SWAP,
+    BINOPS, const_value, RECURSION_LIMIT, SimplifyQuery,
 )
+from patterns.ir.opcodes import COMMUTATIVE_BINOPS as COMMUTATIVE, SWAPPED_PREDICATE as SWAP
 from patterns.llc.replace import candidate_users, rewrite_uses
 
 

@@ -51,10 +51,10 @@ from patterns.llc.instsimplify_arith import (
 )
 from patterns.llc.instsimplify_icmp import compare_pred, simplify_icmp
 from patterns.llc.instsimplify_logic import simplify_and, simplify_or, simplify_xor
+from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
     BINOPS, const_value, int_bits, MINMAX_INVERSE, MINMAX_PRED, RECURSION_LIMIT, same_value,
-    SimplifyQuery, to_signed,
-)
+    SimplifyQuery, )
 from patterns.llc.valuetracking import is_power_of_two, known_bits
 
 
@@ -148,7 +148,7 @@ def simplify_intrinsic(sq: SimplifyQuery, kind: str, i, ops):
         if call_of(sq, a, "abs") is not None:  # abs (abs x) -> abs x
             return a
         if ca is not None and cb is not None:
-            s = to_signed(ca, bits)
+            s = signed_of_unsigned(ca, bits)
             if s == -(1 << (bits - 1)) and cb:
                 return None  # (poison: not modeled)
             return sq.const(abs(s), i)

@@ -13,9 +13,10 @@ from typing import Final
 from patterns.ir.core import Constant
 from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_icmp import dom_edge, implied_by_dom_condition, NO_EDGE
+from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    COMMUTATIVE, const_value, int_bits, RECURSION_LIMIT, same_value, to_signed,
-)
+    const_value, int_bits, RECURSION_LIMIT, same_value, )
+from patterns.ir.opcodes import COMMUTATIVE_BINOPS as COMMUTATIVE
 
 
 # (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
@@ -54,7 +55,7 @@ def fold_constants(sq, opc, a, b):
         elif opc == "lshr":
             r = ca >> cb
         else:
-            r = to_signed(ca, bits) >> cb
+            r = signed_of_unsigned(ca, bits) >> cb
         return sq.const(r & m, a), a, b
     if ca is not None and opc in COMMUTATIVE:
         a, b = b, a

@@ -12,11 +12,12 @@ from typing import Any, Final
 
 from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
+from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    const_value, int_bits, INVERSE, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, SWAP, to_signed,
-)
+    const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, )
+from patterns.ir.opcodes import INVERSE_PREDICATE as INVERSE, SWAPPED_PREDICATE as SWAP
 from patterns.llc.valuetracking import known_bits
-from patterns.support.knownbits import clz as _clz
+from patterns.support.intops import clz as _clz
 
 
 _INSTRUCTION: Final = Instruction
@@ -30,7 +31,7 @@ def constant_range(sq: SimplifyQuery, v, signed: bool, depth: int = 0):
     m = (1 << bits) - 1
     c = const_value(v)
     if c is not None:
-        x = to_signed(c, bits) if signed else c
+        x = signed_of_unsigned(c, bits) if signed else c
         return x, x
     if depth >= MAX_DEPTH:
         return None
@@ -67,7 +68,7 @@ def constant_range(sq: SimplifyQuery, v, signed: bool, depth: int = 0):
     if signed:
         if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
             return None  # wraps the signed range
-        return to_signed(lo, bits), to_signed(hi, bits)
+        return signed_of_unsigned(lo, bits), signed_of_unsigned(hi, bits)
     return lo, hi
 
 
@@ -98,8 +99,8 @@ def _intrinsic_range(sq: SimplifyQuery, v, signed: bool, bits: int):
             return lo, hi
         if hi >> (bits - 1) & 1 and not lo >> (bits - 1) & 1:
             return None
-        return to_signed(lo, bits), to_signed(hi, bits)
-    sc = to_signed(c, bits)
+        return signed_of_unsigned(lo, bits), signed_of_unsigned(hi, bits)
+    sc = signed_of_unsigned(c, bits)
     lo, hi = (smin, sc) if kind == "smin" else (sc, smax)
     if signed:
         return lo, hi
@@ -131,7 +132,7 @@ def simplify_icmp(sq: SimplifyQuery, pred, a, b, rec, cxt, truth: bool = False):
         signed = pred in ("slt", "sle", "sgt", "sge")
         rg = constant_range(sq, a, signed)
         if rg is not None:
-            x = to_signed(cb, bits) if signed else cb
+            x = signed_of_unsigned(cb, bits) if signed else cb
             lo, hi = rg
             t = _range_cmp(pred, lo, hi, x)
             if t is not None:
@@ -273,7 +274,7 @@ def _truth(t):
 
 def compare_pred(pred: str, a: int, b: int, bits: int) -> bool:
     if pred[0] == "s":
-        a, b = to_signed(a, bits), to_signed(b, bits)
+        a, b = signed_of_unsigned(a, bits), signed_of_unsigned(b, bits)
     return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b}[
         pred if pred in ("eq", "ne") else pred[1:]]
 

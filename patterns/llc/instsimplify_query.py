@@ -13,6 +13,7 @@ from typing import Any, Final
 from patterns.ir.core import Constant, IntType
 from patterns.ir.function import Instruction
 from patterns.llc.analyses import dom_tree
+from patterns.support.intops import signed_of_unsigned
 
 
 # (the IR classes as finals: a compiled build reads a final name without a dictionary lookup)
@@ -25,13 +26,7 @@ BINOPS: Final = frozenset({"add", "sub", "mul", "and", "or", "xor", "shl", "lshr
 ANDOR: Final = frozenset({"and", "or"})
 
 ADDSUB: Final = frozenset({"add", "sub"})
-COMMUTATIVE: Final = frozenset({"add", "mul", "and", "or", "xor"})
-
-
-SWAP: Final = {"eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
-               "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule"}
-INVERSE: Final = {"eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sgt": "sle", "sle": "sgt",
-                  "ult": "uge", "uge": "ult", "ugt": "ule", "ule": "ugt"}
+# (commutativity and the swapped/inverse predicates: patterns.ir.opcodes)
 MAX_DEPTH: Final = 6  # ValueTracking's MaxAnalysisRecursionDepth
 RECURSION_LIMIT: Final = 3  # InstSimplify's RecursionLimit
 ANY_DEPTH: Final = 1 << 30  # the top of a memoized answer's depth range when no depth changes it
@@ -57,10 +52,6 @@ def same_value(a, b) -> bool:
         ca = const_value(a)
         return ca is not None and ca == const_value(b) and int_bits(a) == int_bits(b)
     return False
-
-
-def to_signed(u: int, bits: int) -> int:
-    return u - (1 << bits) if u >> (bits - 1) else u
 
 
 class SimplifyQuery:
@@ -131,7 +122,7 @@ class SimplifyQuery:
         u &= (1 << bits) - 1
         if bits == 1:
             return Constant(t, "true" if u else "false", "int", 1 if u else 0)
-        s = to_signed(u, bits)
+        s = signed_of_unsigned(u, bits)
         return Constant(t, str(s), "int", s)
 
     def same(self, a, b) -> bool:

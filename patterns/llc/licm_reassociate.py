@@ -11,7 +11,10 @@ from typing import Final
 from patterns.ir.core import Constant, IntType
 from patterns.ir.function import Argument, Instruction
 from patterns.llc.instsimplify_icmp import constant_range
-from patterns.llc.instsimplify_query import BINOPS, const_value, int_bits, INVERSE, SWAP, to_signed
+from patterns.support.intops import signed_of_unsigned
+from patterns.llc.instsimplify_query import (
+    BINOPS, const_value, int_bits, )
+from patterns.ir.opcodes import BINOPS as ALL_BINOPS, INVERSE_PREDICATE as INVERSE, SIGNED_PREDICATES, SWAPPED_PREDICATE as SWAP
 from patterns.llc.licm_state import LicmState
 from patterns.llc.valuetracking import known_bits, num_sign_bits
 
@@ -25,8 +28,8 @@ _INT_TYPE: Final = IntType
 # the opcodes hoistArithmetics may rewrite: hoistMulAddAssociation, hoistAddSub, hoistGEP,
 # hoistMinMax (an i1 and/or/select)
 REASSOCIATED: Final = {"mul": 1, "icmp": 2, "getelementptr": 3, "and": 4, "or": 4, "select": 4}
-_BINARY_OPERATORS: Final = BINOPS | {"udiv", "sdiv", "urem", "srem", "fadd", "fsub", "fmul", "fdiv", "frem"}
-SIGNED_PREDICATES: Final = frozenset({"slt", "sle", "sgt", "sge"})
+_BINARY_OPERATORS: Final = frozenset(ALL_BINOPS)  # (Instruction::isBinaryOp)
+
 # LICM's IntAssociationUpperLimit (-licm-max-num-int-reassociations): measured with opt-19,
 # a sum of five products is rewritten, one of six is not
 _INT_ASSOCIATION_LIMIT: Final = 5
@@ -235,9 +238,9 @@ def signed_range(st, v):
     sb = 1 << (bits - 1)
     z, o = known_bits(p, v)
     if (z | o) & sb:
-        lo, hi = to_signed(o, bits), to_signed(~z & m, bits)
+        lo, hi = signed_of_unsigned(o, bits), signed_of_unsigned(~z & m, bits)
     else:
-        lo, hi = to_signed(o | sb, bits), to_signed(~z & m & ~sb, bits)
+        lo, hi = signed_of_unsigned(o | sb, bits), signed_of_unsigned(~z & m & ~sb, bits)
     r = constant_range(p, v, True)
     if r is not None:
         lo, hi = max(lo, r[0]), min(hi, r[1])

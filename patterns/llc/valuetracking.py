@@ -14,9 +14,9 @@ from typing import Final
 from patterns.ir.core import Constant, IntType
 from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
+from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, to_signed,
-)
+    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, )
 from patterns.support.knownbits import (
     abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, count_masks as _count_masks,
     mul_masks as _mul_masks, reverse_masks as _reverse_masks, shift_masks as _shift_masks, smax_masks,
@@ -268,7 +268,7 @@ def _sb(sq: SimplifyQuery, v, depth: int) -> tuple:
     c = const_value(v)
     if c is not None:
         bits = v.type.bits
-        s = to_signed(c, bits)
+        s = signed_of_unsigned(c, bits)
         return _clz(~s & ((1 << bits) - 1) if s < 0 else s, bits), 0, MAX_DEPTH - 1
     return 1, 0, ANY_DEPTH  # (arguments, undef: nothing known)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from tdgen.cppexpr import compile_xform_code, to_signed
+from tdgen.cppexpr import compile_xform_code
+from patterns.support.intops import to_signed
 
 __all__ = ["XformConstant", "apply_xform"]
 

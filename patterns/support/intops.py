@@ -1,7 +1,8 @@
 """Fixed-width integer arithmetic: the one definition of wrap-around, sign, width and bit counts.
 
-Every stage that folds or reasons about an ``iN`` value (the IR passes, the DAG builder
-and combiner, the matcher's C++ predicate evaluation, known bits) uses these, so a
+Every stage that folds or reasons about an ``iN`` value (the IR readers and passes, the
+DAG builder and combiner, the C++ predicate evaluation of ``tdgen.cppexpr``, known bits)
+uses these, so a
 value means the same thing everywhere: an ``iN`` value is held as a Python int, either
 unsigned (``0 <= u < 2**N``, as ``APInt::getZExtValue``) or signed (``-2**(N-1) <= s <
 2**(N-1)``, as ``getSExtValue``). A value type that is not an integer has width 0.
@@ -22,9 +23,10 @@ def mask(bits: int) -> int:
 
 
 def to_signed(x: int, bits: int) -> int:
-    """``x`` wrapped to ``bits`` bits and read as two's complement (getSExtValue)."""
+    """``x`` wrapped to ``bits`` bits and read as two's complement (getSExtValue); 0
+    for ``bits`` 0."""
     x &= (1 << bits) - 1
-    return x - (1 << bits) if x >> (bits - 1) else x
+    return x - (1 << bits) if bits and x >> (bits - 1) else x
 
 
 def signed_of_unsigned(u: int, bits: int) -> int:

@@ -10,16 +10,10 @@ versions wrap them."""
 
 from __future__ import annotations
 
-__all__ = ["Known", "clz", "ctz", "const_known", "add_carry", "add_carry_masks", "shift_const", "shift_known",
+from patterns.support.intops import clz, ctz
+
+__all__ = ["Known", "const_known", "add_carry", "add_carry_masks", "shift_const", "shift_known",
            "shift_masks", "mul_known", "mul_masks"]
-
-
-def clz(u: int, bits: int) -> int:
-    return bits - u.bit_length()
-
-
-def ctz(u: int, bits: int) -> int:
-    return bits if u == 0 else (u & -u).bit_length() - 1
 
 
 class Known:
@@ -157,8 +151,8 @@ def mul_masks(lz: int, lo: int, rz: int, ro: int, b: int, rb: int) -> tuple:
     rm = (1 << rb) - 1
     prod = (~lz & m) * (~rz & rm)
     lead = 0 if prod > m else b - prod.bit_length()
-    t0, t1 = _ctz(~(lz | lo) & m, b), _ctz(~(rz | ro) & m, b)
-    z0, z1 = _ctz(~lz & m, b), _ctz(~rz & rm, rb)
+    t0, t1 = ctz(~(lz | lo) & m, b), ctz(~(rz | ro) & m, b)
+    z0, z1 = ctz(~lz & m, b), ctz(~rz & rm, rb)
     tz = z0 + z1
     small = min(t0 - z0, t1 - z1)
     known = min(small + tz, b)
@@ -166,10 +160,6 @@ def mul_masks(lz: int, lo: int, rz: int, ro: int, b: int, rb: int) -> tuple:
     lowmask = (1 << known) - 1
     zero = (m & ~(m >> lead)) | (~bottom & lowmask)
     return zero & m, bottom & lowmask
-
-
-def _ctz(u: int, bits: int) -> int:
-    return bits if u == 0 else (u & -u).bit_length() - 1
 
 
 # --- the integer intrinsics: KnownBits::umax/umin/smax/smin/abs and the counts --------

@@ -12,7 +12,8 @@ from patterns.dag.combine.inert import sdb_inert, SDB_ROOTS
 from patterns.dag.combine.known import known_bits, sign_bits
 from patterns.dag.combine.known_ops import KB_BINOPS, unknown
 from patterns.dag.nodes import SDNode
-from patterns.support.knownbits import add_carry, clz, ctz, Known, mul_known
+from patterns.support.intops import clz, ctz
+from patterns.support.knownbits import add_carry, Known, mul_known
 
 
 def demanded_root(n: SDNode, ctx: Ctx) -> bool:

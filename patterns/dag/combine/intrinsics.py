@@ -14,7 +14,8 @@ from patterns.dag.combine.queries import sign_bit_zero
 from patterns.dag.combine.reassoc import commuted_other
 from patterns.dag.combine.setcc import visit_other
 from patterns.dag.nodes import SDNode
-from patterns.support.knownbits import ctz, Known, signed_min_max
+from patterns.support.intops import ctz
+from patterns.support.knownbits import Known, signed_min_max
 
 
 def visit_COUNT(n: SDNode, ctx: Ctx) -> bool:

@@ -13,7 +13,8 @@ from typing import Any, Final
 from patterns.dag.combine.context import Ctx, is_c, MAX_DEPTH, SDB_LOGIC, SHIFTS, width
 from patterns.dag.combine.known_ops import kb_binop, KB_BINOPS, KB_INTRINSIC, kb_intrinsic, KB_MINMAX, kb_shift_masks, lz_known, sext_in_reg_known, sign_bits_step, UNK32, unknown
 from patterns.dag.nodes import SDNode, wrap
-from patterns.support.knownbits import add_carry_masks, clz, const_known, Known, mul_masks
+from patterns.support.intops import clz
+from patterns.support.knownbits import add_carry_masks, const_known, Known, mul_masks
 
 
 def copy_assert(n: SDNode) -> tuple[int, int]:
