@@ -9,6 +9,7 @@ from typing import Any, Final
 
 from patterns.dag.isd import ISD_OF_BINOP
 from patterns.ir.dominators import immediate_dominators
+from patterns.ir.opcodes import COMMUTATIVE_BINOPS
 
 # (``reversed`` through a name mypyc does not know: mypyc 2.4 stops with an internal
 # error on ``for x in reversed(lst)`` over an untyped list in a compiled build)
@@ -16,7 +17,6 @@ _rev: Final[Any] = reversed
 
 
 CSE_OPS: Final = frozenset(ISD_OF_BINOP) | {"icmp", "select", "zext", "sext", "trunc", "getelementptr", "freeze"}
-COMMUTATIVE_IR: Final = frozenset({"add", "mul", "and", "or", "xor"})
 
 
 def _class_is(cls, name: str, cache: dict) -> bool:
@@ -77,7 +77,7 @@ def common_subexpressions(fn, idom: dict | None = None) -> dict:
     type_canon: dict = {}
     canon: dict = {}
     cse_ops = CSE_OPS
-    commutative = COMMUTATIVE_IR
+    commutative = COMMUTATIVE_BINOPS
     # iterative preorder walk with scoped table: ("enter", block) / ("leave", marker)
     work = [("enter", fn.blocks[0])]
     while work:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from patterns.ir.opcodes import COMMUTATIVE_BINOPS, INT_PREDICATE_ORDER, SWAPPED_PREDICATE
+
 
 # IR binary opcode -> ISD opcode
 ISD_OF_BINOP: Final = {
@@ -26,8 +28,13 @@ ISD_OF_INTRINSIC: Final = {
     "llvm.umax": "ISD::UMAX", "llvm.abs": "ISD::ABS",
     "llvm.ctlz": "ISD::CTLZ", "llvm.cttz": "ISD::CTTZ",
 }
-COMMUTATIVE: Final = frozenset({"ISD::ADD", "ISD::MUL", "ISD::AND", "ISD::OR", "ISD::XOR",
-                                "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
+# the ISD condition code of each ordered compare with its operands exchanged (the
+# IR's swapped predicate, spelled in ISD; SETEQ/SETNE need no swap and are not listed)
+SWAPPED_CONDCODE: Final = {CONDCODES[p]: CONDCODES[SWAPPED_PREDICATE[p]] for p in INT_PREDICATE_ORDER
+                           if p not in ("eq", "ne")}
+# the commutative opcodes: the IR's commutative binary operators and the min/max nodes
+COMMUTATIVE: Final = frozenset(ISD_OF_BINOP[op] for op in COMMUTATIVE_BINOPS) | frozenset(
+    {"ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
 
 GLUE_OPCODES: Final = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::CopyToReg", "ISD::TokenFactor",
                                  "ISD::Register", "ISD::BR", "ISD::BRCOND", "ISD::RET", "ISD::PHI_USE",

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.cse import common_subexpressions, COMMUTATIVE_IR, CSE_OPS, value_kind, KINDS
+from patterns.dag.cse import common_subexpressions, CSE_OPS, value_kind, KINDS
+from patterns.ir.opcodes import COMMUTATIVE_BINOPS
 from patterns.dag.deadcode import drop_unselected, live_instructions, survivors_at_sink, llc_survivors
 from patterns.dag.sink import sink, SINKABLE, sinkable_call, SinkTree
 from patterns.ir.dominators import immediate_dominators
@@ -159,7 +160,7 @@ def prepare(fn: Function) -> _Prepared:
     canon: dict = {}
     type_text: dict = {}
     cse_ops = CSE_OPS
-    commutative = COMMUTATIVE_IR
+    commutative = COMMUTATIVE_BINOPS
     side = SIDE_EFFECTS
     roots = []
     last_t = tcid = None  # (the type of the previous instruction and its canonical id)

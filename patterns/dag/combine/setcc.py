@@ -12,7 +12,7 @@ from patterns.dag.combine.demanded import demanded_const, sdb
 from patterns.dag.combine.known import known_bits, sign_bits
 from patterns.dag.combine.queries import never_zero
 from patterns.dag.combine.reassoc import commuted_other
-from patterns.dag.isd import COMMUTATIVE
+from patterns.dag.isd import COMMUTATIVE, SWAPPED_CONDCODE
 from patterns.dag.nodes import SDNode
 
 
@@ -171,8 +171,7 @@ def _setcc_rules(n: SDNode, ctx: Ctx) -> bool:
     return False
 
 
-_SWAPPED_CC: Final = {"SETLT": "SETGT", "SETGT": "SETLT", "SETLE": "SETGE", "SETGE": "SETLE",
-                      "SETULT": "SETUGT", "SETUGT": "SETULT", "SETULE": "SETUGE", "SETUGE": "SETULE"}
+_SWAPPED_CC: Final = SWAPPED_CONDCODE
 
 
 def _setcc_ordered(n: SDNode, n0: SDNode, n1: SDNode, ctx: Ctx) -> bool:
