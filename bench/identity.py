@@ -66,16 +66,14 @@ def blob(rc, out: str, err: str, side: str) -> bytes:
 
 # the worker run in each copy: every command of a list, in-process, through tdgen.cli.main
 WORKER = inspect.getsource(blob) + r'''
-import contextlib, gc, hashlib, io, json, os, sys
+import contextlib, hashlib, io, json, os, sys
 import tdgen.cli
 
 side, todo, out = sys.argv[1:4]
 if not os.path.abspath(tdgen.cli.__file__).startswith(side + os.sep):
     sys.exit(f"worker: tdgen.cli imported from {tdgen.cli.__file__}, not from {side}")
 with open(out, "w") as res:
-    for n, (key, argv) in enumerate(json.load(open(todo))):
-        if n % 50 == 49:
-            gc.collect()  # (commands leave cyclic garbage in the oldest generation)
+    for key, argv in json.load(open(todo)):
         o, e = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e):
             try:

@@ -147,7 +147,7 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.ir.cfg import reverse_post_order
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
     from patterns.select.matcher import build_table
     from patterns.select.mir import print_function
     from patterns.dag.builder import DAGBuilder
@@ -215,7 +215,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
     from tdgen.spec import load_target

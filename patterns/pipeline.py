@@ -1,16 +1,73 @@
-"""The engine's pipeline from one IR function to its combined SelectionDAGs, in the order
-llc runs it: llc's IR passes (which rerun the uniformity analysis on the IR they leave),
-the DAG builder's IR prepasses, then each block's DAG built and combined."""
+"""The engine's pipeline, top to bottom, as llc runs it on one IR module.
+
+    IR module (patterns.ir.reader.parse_module: text -> Module)
+      -> per defined function:
+         llc's IR passes, with the uniformity analysis of the IR they leave
+                                       (patterns.llc.pipeline.run_ir_passes, patterns.uniformity)
+         the SelectionDAG of each block, built from that IR (patterns.dag.builder)
+         and combined/legalized                     (patterns.dag.combine)
+         selected into machine instructions          (patterns.select.isel.select_dags)
+
+``select_module`` and ``select_function`` run the whole chain; ``build_function_dags``
+stops before selection (``tdgen explain`` and the tests read the DAGs)."""
 
 from __future__ import annotations
 
 from patterns.dag.builder import DAGBuilder, build_dags
-from patterns.dag.nodes import FunctionDAGs
 from patterns.dag.combine.driver import run as combine_block
+from patterns.dag.nodes import FunctionDAGs
 from patterns.ir.dominators import shared_dominators
 from patterns.llc.pipeline import run_ir_passes
+from patterns.select.isel import SelectedFunction, select_dags
+from patterns.select.matcher import MatcherTable, build_table
 from patterns.uniformity.analysis import analyze
-from tdgen.errors import ParseError, expected
+from tdgen.errors import Diagnostics, ParseError, expected
+
+__all__ = ["select_module", "select_function", "build_function_dags"]
+
+
+def select_module(module, target, table: MatcherTable | None = None, *,
+                  keep: list | None = None) -> list[SelectedFunction]:
+    """Select every defined function; all cannot-select errors are reported together.
+    ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
+    being freed here (``tdgen isel`` keeps them until the process exits without tearing
+    down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
+    import gc
+
+    table = table or build_table(target)
+    diags = Diagnostics()
+    out = []
+    enabled = gc.isenabled()
+    gc.disable()  # the DAGs are acyclic garbage-free graphs: collection passes only cost time
+    try:
+        for fn in module.functions:
+            if fn.is_declaration:
+                continue
+            # (no analysis given: the IR passes make it where they read it, and for
+            # the IR they leave, which is the one selection reads)
+            sf, fdags = select_function(fn, target, None, table, diags)
+            out.append(sf)
+            if keep is not None:
+                keep.append(fdags)
+    finally:
+        if enabled:
+            gc.enable()
+    diags.check()
+    return out
+
+
+def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
+    """Select ``fn``: (its ``SelectedFunction``, its ``FunctionDAGs``); ``ua``: its
+    uniformity analysis, or None (made where needed, see ``build_function_dags``)."""
+    table = table or build_table(target)
+    own = diags is None
+    if diags is None:
+        diags = Diagnostics()
+    fdags = build_function_dags(fn, target, ua)
+    sf = select_dags(fdags, target, table, diags)
+    if own:
+        diags.check()
+    return sf, fdags
 
 
 def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: bool = True) -> FunctionDAGs:
@@ -31,8 +88,8 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
     with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
         if combine:
-            # llc's IR passes (EarlyCSE+InstSimplify, mul24, LICM), then the uniformity
-            # analysis of the IR they leave
+            # llc's IR passes (EarlyCSE+InstSimplify, the target's passes, LICM), then the
+            # uniformity analysis of the IR they leave
             ua = run_ir_passes(fn, ua, target)
         elif ua is None:
             ua = analyze(fn, target)

@@ -551,7 +551,7 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
     from testkit.iselgen import generate_isel_kernel
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
 
     def mir(text: str) -> list[str]:
         fn = parse_module(text, "k.ll").functions[0]

@@ -365,7 +365,7 @@ def test_xform_rewrites_the_result_operand(divergent, form):
 
 
 def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
-    import patterns.select.isel as isel
+    import patterns.pipeline as pipeline
     import patterns.select.selgen as selgen
     from patterns.select.matcher import MatcherTable, build_table
     from patterns.select.mir import print_function
@@ -378,7 +378,7 @@ def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
     monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     from patterns.ir.core import parse_module
 
-    slow = isel.select_module(parse_module(text, "k.ll"), t, table)
+    slow = pipeline.select_module(parse_module(text, "k.ll"), t, table)
     assert [print_function(f) for f in fast] == [print_function(f) for f in slow]
     assert sum(1 for f in fast for mi in f.instrs() if "SUB" in mi.opcode) == 2 * (hi - lo + 1)
 
@@ -684,7 +684,7 @@ def test_negsub_range_agrees_with_llc(tmp_path):
 
     from llvm_tools import require
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_module
+    from patterns.pipeline import select_module
     from patterns.select.matcher import build_table
     from tdgen.spec import load_target
 

@@ -79,7 +79,7 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
     (an operation the reference target does not model), never an internal exception."""
     from patterns.ir.core import parse_module
     from testkit.irgen import generate_kernel
-    from patterns.select.isel import select_module
+    from patterns.pipeline import select_module
     from tdgen.errors import TdgenError
 
     module = parse_module(generate_kernel(seed, 300), f"k{seed}.ll")

@@ -79,7 +79,8 @@ def test_json_writer_matches_json_dumps(tmp_path):
     ``json.dumps(data, indent=2, sort_keys=True)`` of the same data: on selected kernels
     (extra results, PHIs, several functions, none) and on hand-made instructions with
     text to escape, empty lists and values of other types (which go through json.dumps)."""
-    from patterns.select.isel import SelectedBlock, SelectedFunction, select_module
+    from patterns.select.isel import SelectedBlock, SelectedFunction
+    from patterns.pipeline import select_module
     from patterns.select.mir import MachineInstr
     from testkit.iselgen import generate_isel_kernel
     from patterns.ir.core import parse_module
@@ -178,7 +179,8 @@ def test_isel_view_selects_like_the_target():
     what selecting with the target gives, and the view answers like the target."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.select.isel import IselBundle, select_function
+    from patterns.select.isel import IselBundle
+    from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
     from patterns.select.mir import print_function

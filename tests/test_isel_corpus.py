@@ -140,7 +140,7 @@ def amdgpu():
 
 def _select_one(module, fn, target):
     from patterns.uniformity.analysis import analyze
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
 
     ua = analyze(fn, target)
     sf, _ = select_function(fn, target, ua)
@@ -219,7 +219,7 @@ def test_bfe_immediates_match_check_lines(amdgpu):
         if fn.name not in want:
             continue
         from patterns.uniformity.analysis import analyze
-        from patterns.select.isel import select_function
+        from patterns.pipeline import select_function
 
         sf, _ = select_function(fn, amdgpu, analyze(fn, amdgpu))
         (mi,) = [mi for mi in sf.instrs() if "BFE" in mi.opcode]

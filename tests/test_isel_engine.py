@@ -74,7 +74,7 @@ entry:
 
 def _select(text, target):
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_module
+    from patterns.pipeline import select_module
     from patterns.select.matcher import build_table
 
     mod = parse_module(text, "k.ll")
@@ -135,7 +135,7 @@ def test_lowering_map_turns_intrinsic_into_target_node():
     the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
     from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 

@@ -821,7 +821,7 @@ def test_mad_result_shape_matches_llc(amdgpu):
 
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
 
     llc = require("llc-19")
     proc = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=amdgpu-isel", "-o", "-"],

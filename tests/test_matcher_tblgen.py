@@ -104,7 +104,7 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     import patterns.select.selgen as selgen
     from patterns.uniformity.analysis import analyze
     from patterns.ir.core import parse_module
-    from patterns.select.isel import select_function
+    from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import MatcherTable, build_table
     from patterns.select.mir import print_function

@@ -44,14 +44,13 @@ from __future__ import annotations
 from tdgen.errors import Diagnostics
 
 from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
-from patterns.pipeline import build_function_dags
 from patterns.select import selgen
 from patterns.select.custom import SlotFields
 from patterns.select.machine import SELECTOR_NAMES, FnSelector
 from patterns.select.matcher import MatcherTable, adopt_table, build_table
 from patterns.select.mir import MachineInstr
 
-__all__ = ["SelectedBlock", "SelectedFunction", "select_module", "select_function", "IselView", "IselBundle"]
+__all__ = ["SelectedBlock", "SelectedFunction", "select_dags", "IselView", "IselBundle"]
 
 
 class SelectedBlock(SlotFields):
@@ -76,14 +75,10 @@ class SelectedFunction(SlotFields):
             yield from b.instrs
 
 
-def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
-    """Select ``fn``; ``ua``: its uniformity analysis, or None (made where needed, see
-    ``build_function_dags``)."""
-    table = table or build_table(target)
-    own = diags is None
-    if diags is None:
-        diags = Diagnostics()
-    fdags = build_function_dags(fn, target, ua)
+def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics) -> SelectedFunction:
+    """The machine code of one function from its combined DAGs (``patterns.pipeline``
+    builds them): each block's DAG selected (``FnSelector.select_dag``, cannot-select
+    errors added to ``diags``), its phis as ``PHI`` instructions in front."""
     sel = FnSelector(target, table, fdags)
     blocks = []
     for bi, dag in enumerate(fdags.dags):
@@ -95,39 +90,7 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
             phis.append(MachineInstr("PHI", f"%{reg}", rc, "vector" if div else "scalar", ops,
                                      f"%{phi.name}", "phi"))
         blocks.append(SelectedBlock(dag.block.name, phis + instrs))
-    if own:
-        diags.check()
-    return SelectedFunction(fn.name, blocks), fdags
-
-
-def select_module(module, target, table: MatcherTable | None = None, *,
-                  keep: list | None = None) -> list[SelectedFunction]:
-    """Select every defined function; all cannot-select errors are reported together.
-    ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
-    being freed here (``tdgen isel`` keeps them until the process exits without tearing
-    down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
-    import gc
-
-    table = table or build_table(target)
-    diags = Diagnostics()
-    out = []
-    enabled = gc.isenabled()
-    gc.disable()  # the DAGs are acyclic garbage-free graphs: collection passes only cost time
-    try:
-        for fn in module.functions:
-            if fn.is_declaration:
-                continue
-            # (no analysis given: the IR passes make it where they read it, and for
-            # the IR they leave, which is the one selection reads)
-            sf, fdags = select_function(fn, target, None, table, diags)
-            out.append(sf)
-            if keep is not None:
-                keep.append(fdags)
-    finally:
-        if enabled:
-            gc.enable()
-    diags.check()
-    return out
+    return SelectedFunction(fdags.function.name, blocks)
 
 
 # ---------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from patterns.select.isel import select_module
+    from patterns.pipeline import select_module
     from patterns.select.mir import print_function
 
     target = load_isel_target(args.target)
