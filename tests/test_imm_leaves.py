@@ -375,7 +375,7 @@ def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
     fast = _select(text, t)
     table = MatcherTable(build_table(t).patterns)
     monkeypatch.setattr(isel, "_compile_selector", isel._interpreted_selector)
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     slow = isel.select_module(parse_module(text, "k.ll"), t, table)
     assert [print_function(f) for f in fast] == [print_function(f) for f in slow]
@@ -682,7 +682,7 @@ def test_negsub_range_agrees_with_llc(tmp_path):
     import subprocess
 
     from llvm_tools import require
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.select.isel import select_module
     from patterns.select.matcher import build_table
     from tdgen.spec import load_target

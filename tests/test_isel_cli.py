@@ -81,7 +81,7 @@ def test_json_writer_matches_json_dumps(tmp_path):
     text to escape, empty lists and values of other types (which go through json.dumps)."""
     from patterns.select.isel import MachineInstr, SelectedBlock, SelectedFunction, select_module
     from testkit.iselgen import generate_isel_kernel
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from tdgen.commands.isel import json_data, json_text
     from tdgen.commands._iselcommon import load_isel_target
 
@@ -176,7 +176,7 @@ def test_isel_view_selects_like_the_target():
     """Selecting with the target's ``IselView`` (what the cached CLI selects with) gives
     what selecting with the target gives, and the view answers like the target."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.select.isel import IselBundle, select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
@@ -305,7 +305,7 @@ def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
     """Both hook owners (Target, DivergenceFacts) define intrinsic_divergence: an exception
     from it is a real bug and must surface, not turn the intrinsic into 'follows'."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.dag.builder import build_function_dags
     from tdgen.spec import load_target
 

@@ -258,7 +258,7 @@ def test_sinking_matches_llc(amdgpu):
     ``exit`` (llc-19 -stop-before=amdgpu-isel shows them there); there ``(%d + %b) + %accn``
     is reassociated so the uniform ``%b + %accn`` is one s_add_i32 and a single v_add_u32
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.select.mir import compare_with_llc
     from patterns.dag.builder import live_instructions, sink_placement
 
@@ -819,7 +819,7 @@ def test_mad_result_shape_matches_llc(amdgpu):
     import subprocess
 
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.select.isel import select_function
 
     llc = require("llc-19")
@@ -944,7 +944,7 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
     import subprocess
     import textwrap
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import apply_early_cse, fold_constant_branches, remove_unreachable_blocks
     from patterns.select.mir import compare_with_llc
@@ -990,7 +990,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     """The dead instructions llc still has when Sink runs (EarlyCSE's three walks, LICM,
     CodeGenPrepare: patterns.dag.builder._llc_survivors) are the ones llc's IR shows, and the
     selection that reads them agrees."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.llc.irpasses import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.mir import compare_with_llc
@@ -1057,7 +1057,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     import subprocess
     import textwrap
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.irpasses import run_ir_passes
     from patterns.select.mir import compare_with_llc

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from patterns.dag import combine
 from patterns.uniformity.analysis import analyze
-from patterns.ir.core import parse_module
+from patterns.ir import parse_module
 from testkit.iselgen import generate_isel_kernel
 from patterns.dag.builder import (NODE_FIELDS, _prepare, _prepare_plain, _sink, _wrap, build_function_dags, common_subexpressions,
                            immediate_dominators, live_instructions, shared_dominators)
