@@ -1,7 +1,8 @@
 """The direct builder (patterns/ir/direct_re.py) keeps what ``re`` compiled its expressions
-(patterns/ir/direct_syntax.py) to in tdgen's cache folder: a cold import writes the file, a warm one compiles nothing and gets patterns
-equal to ``re.compile``'s (equal patterns have the same flags and compiled code), a
-damaged or stale file is ignored and rewritten, ``TDGEN_NO_CACHE=1`` writes nothing."""
+(patterns/ir/direct_syntax.py) to in tdgen's cache folder: a cold import writes the file,
+a warm one compiles nothing and gets patterns equal to ``re.compile``'s (equal patterns
+have the same flags and compiled code), a damaged or stale file is ignored and
+rewritten, ``TDGEN_NO_CACHE=1`` writes nothing."""
 
 from __future__ import annotations
 

@@ -17,11 +17,11 @@ from typing import Any, Final
 
 from patterns.ir.core import I1, VOID, Constant, IntType, PtrType
 from patterns.ir.direct_blocks import finish_body, labeled_block
-from patterns.ir.direct_syntax import (CALL_ARG, CANON_BINFLAGS, CANON_CASTFLAGS, CANON_GEPFLAGS, DISPATCH,
-                                       DISPATCH3, GEP_IDX, INT_BINOP_FLAGS, INT_CAST_FLAGS, ODD_TYPES, PHI_PAIR,
-                                       TYPES, parse_type, plain_types)
-from patterns.ir.direct_values import (C_ELEMENTS, C_KIND, C_TEXT, C_TYPE, C_U, C_VALUE, Bail, cast_ok,
-                                       const_entry, new_span)
+from patterns.ir.direct_syntax import (CALL_ARG, CANON_BINFLAGS, CANON_CASTFLAGS, CANON_GEPFLAGS, DISPATCH, DISPATCH3,
+                                       GEP_IDX, INT_BINOP_FLAGS, INT_CAST_FLAGS, ODD_TYPES, PHI_PAIR, TYPES,
+                                       parse_type, plain_types)
+from patterns.ir.direct_values import (C_ELEMENTS, C_KIND, C_TEXT, C_TYPE, C_U, C_VALUE, Bail, cast_ok, const_entry,
+                                       new_span)
 from patterns.ir.function import Argument, BasicBlock, Function, Instruction, blank_instruction
 
 _new: Final = object.__new__

@@ -1,4 +1,4 @@
-"""The line forms the direct IR builder reads: one regular expression per opcode family, the dispatch tables, the type spellings.
+"""The line forms the direct IR builder reads: its regular expressions, dispatch tables, type spellings.
 
 Stage job: the syntax of ``patterns/ir/reader_direct.py`` and ``patterns/ir/direct_body.py``
 (the common simple forms of LLVM IR; anything else is left to the exact path). The
@@ -63,17 +63,17 @@ ATTR_GROUP: Final = compile_cached(r'attributes #([0-9]+) = \{((?: (?:[a-zA-Z_][
 ATTR_ITEM: Final = compile_cached(r'[a-zA-Z_][a-zA-Z_0-9.]*|"[^"\\]*"(?:="[^"\\]*")?')
 PARAM: Final = compile_cached(r'(' + _T + r')((?: (?:noundef|inreg|zeroext|signext|noalias|nonnull))*)'
                     r'(?: %(' + _N + r'))?$')
-# Kept source text: a line whose text is provably what ir_print prints for it keeps
-# its (stripped) source text as ``Instruction.text`` instead of being re-printed.
-# The regular expressions above only admit single spaces between tokens; what else
-# opt (and ir_print) may spell differently is excluded: lines containing a type
-# written differently from its printed form (``ptr addrspace(0)`` is printed as
-# ``ptr``, ``i032`` as ``i32``: ODD_TYPES, filled by ``parse_type``); calls with ``#N`` attribute references (renumbered) or of numbered
-# globals; every line of a function that has any numbered value or block (opt
-# renumbers them; a line can only name values and blocks of its own function); and,
-# checked per token, constants not in their canonical spelling, flags out of canonical
-# order, a missing or non-canonical ``align``. tests/test_ir.py compares every kept
-# text with ir_print's output.
+# Kept source text: a line whose text is provably what the printer (patterns/ir/printer.py)
+# prints for it keeps its (stripped) source text as ``Instruction.text`` instead of
+# being re-printed. The regular expressions above only admit single spaces between
+# tokens; what else opt (and the printer) may spell differently is excluded: lines
+# containing a type written differently from its printed form (``ptr addrspace(0)`` is
+# printed as ``ptr``, ``i032`` as ``i32``: ODD_TYPES, filled by ``parse_type``); calls
+# with ``#N`` attribute references (renumbered) or of numbered globals; every line of a
+# function that has any numbered value or block (opt renumbers them; a line can only
+# name values and blocks of its own function); and, checked per token, constants not in
+# their canonical spelling, flags out of canonical order, a missing or non-canonical
+# ``align``. tests/test_ir.py compares every kept text with the printer's output.
 ODD_TYPES: Final[list] = []  # type spellings seen whose printed text differs
 CANON_BINFLAGS: Final = frozenset({"", " nuw", " nsw", " nuw nsw", " exact", " disjoint"})
 CANON_CASTFLAGS: Final = frozenset({"", " nuw", " nsw", " nuw nsw", " nneg"})

@@ -27,7 +27,7 @@ def _make_builder_class():
         """Parse tree -> raw records (runs inline in the LALR parser)."""
 
         path = "<input>"
-        line_offset = 0  # when parsing one line or chunk of a larger file (ir_fast)
+        line_offset = 0  # when parsing one line or chunk of a larger file (reader_lines)
 
         def _span(self, tok) -> Span:
             return Span(self.path, tok.line + self.line_offset, tok.column)

@@ -15,8 +15,8 @@ import struct
 
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
-from patterns.ir.core import (ArrayType, Constant, FloatType, GlobalRef, GlobalVar, I1, IntType, LABEL, MetadataRef,
-                              PTR, PtrType, StructType, TOKEN, Type, Value, VectorType, float_text, is_first_class,
+from patterns.ir.core import (I1, LABEL, PTR, TOKEN, ArrayType, Constant, FloatType, GlobalRef, GlobalVar, IntType,
+                              MetadataRef, PtrType, StructType, Type, Value, VectorType, float_text, is_first_class,
                               parse_float_literal, quote_name, wrap_signed)
 from patterns.ir.exact_raw import RawFunc, RawVal, raw_text
 from patterns.ir.function import BasicBlock, Function

@@ -217,7 +217,7 @@ class Instruction:
     @property
     def text(self) -> str:
         """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
-        Printed by ir_print on first read, unless the direct builder already kept the
+        Printed by patterns/ir/printer.py on first read, unless the direct builder already kept the
         source line, which it does only where that line is provably the printed text.
         ``_text`` holds it indented by two spaces (a kept line as it is: no copy), or
         None before the first read."""

@@ -7,7 +7,7 @@ canonical (``true``, ``-1``, ``1.000000e+00``, ``0xH3C00``), ``align`` always pr
 atomicrmw/cmpxchg), flags in opt's order, call-site attribute groups renumbered as
 opt numbers them.
 
-Not reproduced (see tests/test_ir_print.py for the comparison with opt): metadata
+Not reproduced (see tests/test_ir.py for the comparison with opt): metadata
 node renumbering (``!N`` is printed as written), attribute groups of intrinsic
 declarations (opt replaces them with the intrinsic's own attributes, which changes the
 numbering of later call-site groups), and ``bfloat`` rounding of decimal literals.
@@ -19,7 +19,7 @@ The instructions, blocks and functions printed here are those of
 
 from __future__ import annotations
 
-from patterns.ir.core import (ArrayType, Constant, FAST_MATH, FloatType, IntType, Module, PtrType, StructType, Type,
+from patterns.ir.core import (FAST_MATH, ArrayType, Constant, FloatType, IntType, Module, PtrType, StructType, Type,
                               Value, VectorType, quote_name)
 
 # pointer sizes (bits) of the AMDGPU data layout, by address space

@@ -1,44 +1,49 @@
-"""Direct builder: LLVM IR text of simple kernels -> ``ir.Module`` in one pass.
+"""Direct builder: LLVM IR text of simple kernels -> ``Module`` in one pass (the module level here).
 
-Stage job: the fast path of ``parse_module``; this module reads the module level
-(headers, attribute groups, calls linked to their callees), ``patterns/ir/direct_body.py``
-each function body, ``patterns/ir/direct_blocks.py`` the end of a body. For modules written in the common
-simple forms (named or numbered values, labels, the integer/pointer instructions
-``irgen`` emits and most hand-written GPU kernels use: binary ops, icmp, select, phi,
-br, ret, direct calls, load, store, getelementptr, casts, unreachable; ``declare`` and
-``define`` headers, ``#N`` attribute groups of plain words and strings) it builds the final AST directly from
-the text -- no raw records, no lark, no second resolution pass. A line's opcode family
-is found from the first three characters after " = " (or after the indentation of
-two spaces; other lines take ``str.split``), the whole line is matched by the one
-regular expression of that family (whose groups give result names and local operands
-without their '%', so names are never sliced), and its operands are bound with dict
-lookups; forward references (phi incoming values, branch targets, values defined later)
-are patched once at the end of the function, where redefinitions are found by counting
-the names. Instructions store only where they are (``_loc``: for the usual two-space
-indentation just the line number) and, where it is provably opt's spelling, their
-source line (``_text``, the line itself, not a copy); the ``Span`` is made when someone
-reads ``inst.span``. Every constant operand is a new ``Constant``
-object, as on the exact path (the SelectionDAG builder relies on object identity).
-For the uniformity analysis the builder also records each value's users on the value
-(``_users``) and the rest of ``Function.uses``, while the objects are fresh in the cache.
+Stage job: the fast path of ``parse_module`` (``patterns/ir/reader.py``). For modules
+written in the common simple forms (named or numbered values, labels, the
+integer/pointer instructions ``irgen`` emits and most hand-written GPU kernels use:
+binary ops, icmp, select, phi, br, ret, direct calls, load, store, getelementptr, casts,
+unreachable; ``declare`` and ``define`` headers, ``#N`` attribute groups of plain words
+and strings) it builds the final AST directly from the text -- no raw records, no lark,
+no second resolution pass. This module reads the module level (headers, attribute
+groups, the calls linked to their callees once every declaration is read);
+``patterns/ir/direct_body.py`` reads each function body line by line and
+``patterns/ir/direct_blocks.py`` finishes it; the expressions are in
+``patterns/ir/direct_syntax.py``, the value helpers in ``patterns/ir/direct_values.py``.
+
+A line's opcode family is found from the first three characters after " = " (or after
+the indentation of two spaces; other lines take ``str.split``), the whole line is
+matched by the one regular expression of that family (whose groups give result names
+and local operands without their '%', so names are never sliced), and its operands
+are bound with dict lookups; forward references (phi incoming values, branch targets,
+values defined later) are patched once at the end of the function, where
+redefinitions are found by counting the names. Instructions store only where they are
+(``_loc``: for the usual two-space indentation just the line number) and, where it is
+provably opt's spelling, their source line (``_text``, the line itself, not a copy);
+the ``Span`` is made when someone reads ``inst.span``. Every constant operand is a new
+``Constant`` object, as on the exact path (the SelectionDAG builder relies on object
+identity). For the uniformity analysis the builder also records each value's users on
+the value (``_users``) and the rest of ``Function.uses``, while the objects are fresh
+in the cache.
 
 The builder never reports errors itself. Whenever a line is outside the forms above,
 or anything is wrong (undefined value, type mismatch, missing terminator, redefinition,
 unknown callee, a use its definition does not dominate, a phi naming a block that is
 not a predecessor, ...), it gives up (``build_module`` returns ``None``) and
-``parse_module`` (``patterns/ir/reader.py``) parses the file with the exact path
-(``patterns/ir/reader_exact.py``: line-reader records or lark, then ``Resolver``), which
-produces the error text. So the error messages have one
-source, and the AST built here must equal the resolver's: tests/test_ir.py compares
-both field by field on the whole corpus and on generated kernels.
+``parse_module`` parses the file with the exact path (``patterns/ir/reader_exact.py``:
+line-reader records or lark, then ``Resolver``), which produces the error text. So the
+error messages have one source, and the AST built here must equal the resolver's:
+tests/test_ir.py compares both field by field on the whole corpus and on generated
+kernels.
 
-SSA dominance (the rules of ``patterns/ir/verify.py``) is checked here, so ``parse_module``
-runs the verifier only on the exact path: a use of a value defined earlier in the
-same block is valid as parsed; for the others (earlier in another block, later in the
-text, phi incoming values) the blocks that must dominate are collected per using block
-and checked at the end of the function against one dominator tree (integer DFS
-intervals). tests/test_ir_verify.py checks on operand swaps that the builder gives up
-exactly when the verifier rejects.
+SSA dominance (the rules of ``patterns/ir/verify.py``) is checked here, so
+``parse_module`` runs the verifier only on the exact path: a use of a value defined
+earlier in the same block is valid as parsed; for the others (earlier in another
+block, later in the text, phi incoming values) the blocks that must dominate are
+collected per using block and checked at the end of the function against one
+dominator tree (integer DFS intervals). tests/test_ir_verify.py checks on operand
+swaps that the builder gives up exactly when the verifier rejects.
 """
 
 from __future__ import annotations

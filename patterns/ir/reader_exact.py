@@ -17,9 +17,8 @@ from __future__ import annotations
 from tdgen.errors import Span
 
 from patterns.ir.core import (BINOP_FLAGS, CALLING_CONVENTIONS, CAST_FLAGS, CAST_OPS, FAST_MATH, FP_PREDICATES,
-                              GEP_FLAGS, GlobalVar, I1, INT_PREDICATES, LINKAGE_WORDS, Module, ORDERINGS, PTR,
-                              RMW_OPS, StructType, Type, VOID, Value, VectorType, VoidType, is_first_class,
-                              quote_name)
+                              GEP_FLAGS, I1, INT_PREDICATES, LINKAGE_WORDS, ORDERINGS, PTR, RMW_OPS, VOID, GlobalVar,
+                              Module, StructType, Type, Value, VectorType, VoidType, is_first_class, quote_name)
 from patterns.ir.exact_operands import OperandResolver
 from patterns.ir.exact_raw import RawFunc, RawInst
 from patterns.ir.function import Argument, BasicBlock, Function, Instruction
@@ -166,7 +165,7 @@ class Resolver(OperandResolver):
                     preds[id(s)].append(b)
         for b in blocks:
             b.predecessors = preds[id(b)]
-        assign_slots(f)
+        _assign_slots(f)
 
     # ------------------------------------------------------- instructions
     def make_instruction(self, r: RawInst, rec: str) -> Instruction | None:
@@ -355,7 +354,7 @@ def _cmp_type(t: Type) -> Type:
     return I1
 
 
-def assign_slots(f: Function) -> None:
+def _assign_slots(f: Function) -> None:
     """The names opt prints: named values keep their names, unnamed ones are renumbered
     0, 1, ... over arguments, then blocks and instructions in order."""
     n = 0
