@@ -20,9 +20,8 @@ class OperandResolver(ValueResolver):
     """Instruction operands over the value resolution of ``ValueResolver``."""
 
     def resolve(self, inst: Instruction, r: RawInst, rec: str, f: Function) -> None:
+        """The operands and operand-derived fields of ``inst`` (made from ``r``), by opcode."""
         op = inst.opcode
-        ops = r.ops
-        val = self.value
         tail = r.tail
         md = []
         rest = []
@@ -36,9 +35,35 @@ class OperandResolver(ValueResolver):
                 rest.append(t)
         inst.metadata = md
 
-        def bad_tail(t):
-            self.err(t[2], f"no further operands of '{op}'", f"'{t[0]}' item", record=rec)
+        if op in BINOP_FLAGS or op in ("icmp", "fcmp", "fneg", "select"):
+            self._resolve_arith(inst, r, rec, f, rest)
+        elif op == "phi":
+            self._resolve_phi(inst, r, rec, f, rest)
+        elif op in ("br", "switch", "ret", "unreachable"):
+            self._resolve_branch(inst, r, rec, f, rest)
+        elif op in ("call", "callbr"):
+            self.resolve_call(inst, r, rec, f)
+            for t in rest:
+                self.bad_tail(t, op, rec)
+        elif op in ("load", "store", "atomicrmw", "cmpxchg", "fence", "getelementptr", "alloca"):
+            self._resolve_memory(inst, r, rec, f, rest)
+        elif op in CAST_OPS:
+            (ts, s) = r.ops[0]
+            inst.operands = [self.value(ts, s, rec, f)]
+            inst.source_type = ts
+            self.check_cast(op, ts, inst.type, r, rec)
+        elif op in ("extractelement", "insertelement", "shufflevector", "extractvalue", "insertvalue", "freeze"):
+            self._resolve_aggregate(inst, r, rec, f, rest)
 
+    def bad_tail(self, t, op: str, rec: str) -> None:
+        """Report a trailing item the opcode does not take."""
+        self.err(t[2], f"no further operands of '{op}'", f"'{t[0]}' item", record=rec)
+
+    def _resolve_arith(self, inst: Instruction, r: RawInst, rec: str, f: Function, rest: list) -> None:
+        """Binary operators, comparisons, fneg and select: operands of one type."""
+        op = inst.opcode
+        ops = r.ops
+        val = self.value
         if op in BINOP_FLAGS or op in ("icmp", "fcmp"):
             ty = ops[0][0]
             if op in ("icmp",):
@@ -52,7 +77,7 @@ class OperandResolver(ValueResolver):
                 self.err(r.span, f"an integer type for {op}", f"'{ty}'", record=rec)
             inst.operands = [val(ty, ops[0][1], rec, f), val(ty, ops[1][1], rec, f)]
             for t in rest:
-                bad_tail(t)
+                self.bad_tail(t, op, rec)
         elif op == "fneg":
             inst.operands = [val(ops[0][0], ops[0][1], rec, f)]
         elif op == "select":
@@ -63,26 +88,34 @@ class OperandResolver(ValueResolver):
                 self.err(b.span, f"both select values of type {ta}", f"type {tb}", record=rec)
             inst.type = ta
             inst.operands = [val(tc, c, rec, f), val(ta, a, rec, f), val(tb, b, rec, f)]
-        elif op == "phi":
-            pairs = list(r.extra["incoming"])
-            for t in rest:
-                if t[0] == "phi":
-                    pairs.append(t[1])
-                else:
-                    bad_tail(t)
-            inc = []
-            for (v, bname, bspan) in pairs:
-                x = val(inst.type, v, rec, f, "phi incoming value")
-                b = self.block_ref(None, rec, bname, bspan)
-                inc.append((x, b))
-            inst.incoming = inc
-            inst.operands = [x for x, _ in inc]
-        elif op == "br":
+
+    def _resolve_phi(self, inst: Instruction, r: RawInst, rec: str, f: Function, rest: list) -> None:
+        """A phi's incoming (value, block) pairs."""
+        pairs = list(r.extra["incoming"])
+        for t in rest:
+            if t[0] == "phi":
+                pairs.append(t[1])
+            else:
+                self.bad_tail(t, "phi", rec)
+        inc = []
+        for (v, bname, bspan) in pairs:
+            x = self.value(inst.type, v, rec, f, "phi incoming value")
+            b = self.block_ref(None, rec, bname, bspan)
+            inc.append((x, b))
+        inst.incoming = inc
+        inst.operands = [x for x, _ in inc]
+
+    def _resolve_branch(self, inst: Instruction, r: RawInst, rec: str, f: Function, rest: list) -> None:
+        """br, switch, ret and unreachable: the condition or value, and the targets."""
+        op = inst.opcode
+        ops = r.ops
+        val = self.value
+        if op == "br":
             (t0, v0) = ops[0]
             items = [(t0, v0)] + [t[1] for t in rest if t[0] == "typed"]
             for t in rest:
                 if t[0] != "typed":
-                    bad_tail(t)
+                    self.bad_tail(t, op, rec)
             if len(items) == 1:
                 b = self.label(t0, v0, rec)
                 inst.targets = [b] if b is not None else []
@@ -132,17 +165,19 @@ class OperandResolver(ValueResolver):
                 inst.operands = [val(ty, v, rec, f)]
         elif op == "unreachable":
             pass
-        elif op in ("call", "callbr"):
-            self.resolve_call(inst, r, rec, f)
-            for t in rest:
-                bad_tail(t)
-        elif op == "load":
+
+    def _resolve_memory(self, inst: Instruction, r: RawInst, rec: str, f: Function, rest: list) -> None:
+        """Loads, stores, atomics, fences, getelementptr and alloca: pointer operands and address spaces."""
+        op = inst.opcode
+        ops = r.ops
+        val = self.value
+        if op == "load":
             (tp, p) = ops[0]
             self.need_ptr(tp, p, rec)
             inst.operands = [val(tp, p, rec, f)]
             inst.addrspace = getattr(tp, "addrspace", None)
             for t in rest:
-                bad_tail(t)
+                self.bad_tail(t, op, rec)
         elif op == "store":
             (tv, v), (tp, p) = ops
             self.need_ptr(tp, p, rec)
@@ -150,7 +185,7 @@ class OperandResolver(ValueResolver):
             inst.addrspace = getattr(tp, "addrspace", None)
             inst.source_type = tv
             for t in rest:
-                bad_tail(t)
+                self.bad_tail(t, op, rec)
         elif op == "atomicrmw":
             (tp, p), (tv, v) = ops
             self.need_ptr(tp, p, rec)
@@ -178,7 +213,7 @@ class OperandResolver(ValueResolver):
                         self.err(t[2], "an integer index", f"type {ti}", record=rec)
                     idx.append(val(ti, vi, rec, f))
                 else:
-                    bad_tail(t)
+                    self.bad_tail(t, op, rec)
             inst.operands = [base] + idx
             inst.type = tp
             inst.addrspace = getattr(tp.scalar, "addrspace", None)
@@ -188,12 +223,22 @@ class OperandResolver(ValueResolver):
                 for x in idx:
                     if x is not None and isinstance(x.type, VectorType) and not isinstance(tp, VectorType):
                         inst.type = VectorType(x.type.count, tp)
-        elif op in CAST_OPS:
-            (ts, s) = ops[0]
-            inst.operands = [val(ts, s, rec, f)]
-            inst.source_type = ts
-            self.check_cast(op, ts, inst.type, r, rec)
-        elif op == "extractelement":
+        elif op == "alloca":
+            for t in rest:
+                if t[0] == "typed":
+                    inst.operands.append(val(t[1][0], t[1][1], rec, f))
+                elif t[0] == "addrspace":
+                    inst.type = PtrType(t[1])
+                    inst.addrspace = t[1]
+                else:
+                    self.bad_tail(t, op, rec)
+
+    def _resolve_aggregate(self, inst: Instruction, r: RawInst, rec: str, f: Function, rest: list) -> None:
+        """Vector element and aggregate member operations, and freeze."""
+        op = inst.opcode
+        ops = r.ops
+        val = self.value
+        if op == "extractelement":
             (tv, v), (ti, i) = ops
             if not isinstance(tv, VectorType):
                 self.err(v.span, "a vector operand", f"type {tv}", record=rec)
@@ -219,7 +264,7 @@ class OperandResolver(ValueResolver):
                 if t[0] == "index":
                     idx.append(t[1])
                 else:
-                    bad_tail(t)
+                    self.bad_tail(t, op, rec)
             inst.indices = tuple(idx)
             (ta, a) = ops[0]
             inst.operands = [val(ta, a, rec, f)]
@@ -243,19 +288,11 @@ class OperandResolver(ValueResolver):
                     self.err(b.span, f"inserted value of type {cur}", f"type {tb}", record=rec)
                 inst.operands.append(val(tb, b, rec, f))
                 inst.type = ta
-        elif op == "alloca":
-            for t in rest:
-                if t[0] == "typed":
-                    inst.operands.append(val(t[1][0], t[1][1], rec, f))
-                elif t[0] == "addrspace":
-                    inst.type = PtrType(t[1])
-                    inst.addrspace = t[1]
-                else:
-                    bad_tail(t)
         elif op == "freeze":
             (tv, v) = ops[0]
             inst.type = tv
             inst.operands = [val(tv, v, rec, f)]
+
 
     def need_ptr(self, tp, p, rec) -> None:
         if not isinstance(tp, PtrType):
