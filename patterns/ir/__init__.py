@@ -2,7 +2,8 @@
 
 - ``core``: types, constants and other values, globals, ``Module``, the syntax's word
   tables; ``function``: ``Instruction``, ``Argument``, ``BasicBlock``, ``Function``
-  (native classes of the compiled build);
+  (native classes of the compiled build); ``spelling``: names and numbers as IR text
+  writes them;
 - ``reader``: ``parse_module``/``parse_file``, which try the direct builder
   (``reader_direct`` with ``direct_body``, ``direct_blocks``, ``direct_syntax``,
   ``direct_values``, ``direct_re``) and otherwise take the exact path that words every

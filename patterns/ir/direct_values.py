@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from tdgen.errors import Span
 
-from patterns.ir.core import I1, Constant, IntType, PtrType, unsigned_value, wrap_signed
+from patterns.ir.core import I1, Constant, IntType, PtrType, unsigned_value
+from patterns.ir.spelling import wrap_signed
 
 
 class Bail(Exception):

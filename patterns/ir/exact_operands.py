@@ -10,10 +10,11 @@ its span. Operands and constants come from ``patterns/ir/exact_values.py``.
 from __future__ import annotations
 
 from patterns.ir.core import (BINOP_FLAGS, CAST_OPS, I1, PTR, VOID, ArrayType, Constant, FloatType, GlobalRef,
-                              InlineAsm, IntType, PtrType, StructType, Type, VectorType, quote_name)
+                              InlineAsm, IntType, PtrType, StructType, Type, VectorType)
 from patterns.ir.exact_raw import RawFunc, RawInst, raw_text
 from patterns.ir.exact_values import ValueResolver
 from patterns.ir.function import Function, Instruction
+from patterns.ir.spelling import quote_name
 
 
 class OperandResolver(ValueResolver):

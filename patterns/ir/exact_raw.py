@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from tdgen.errors import Span
 
-from patterns.ir.core import Type, quote_name
+from patterns.ir.core import Type
+from patterns.ir.spelling import quote_name
 
 
 @dataclass(slots=True)

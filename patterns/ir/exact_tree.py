@@ -11,8 +11,9 @@ from __future__ import annotations
 from tdgen.errors import ParseError, Span, expected
 
 from patterns.ir.core import (LABEL, MAX_INT_BITS, MAX_VECTOR_ELEMENTS, METADATA, PTR, TOKEN, VOID, ArrayType,
-                              FloatType, PtrType, StructType, Type, VectorType, int_type, sigil_name, unquote)
+                              FloatType, PtrType, StructType, Type, VectorType, int_type)
 from patterns.ir.exact_raw import RawFunc, RawInst, RawVal, raw_text
+from patterns.ir.spelling import sigil_name, unquote
 
 
 def _syntax(span: Span, what: str, found: str) -> ParseError:

@@ -16,10 +16,10 @@ import struct
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
 from patterns.ir.core import (I1, LABEL, PTR, TOKEN, ArrayType, Constant, FloatType, GlobalRef, GlobalVar, IntType,
-                              MetadataRef, PtrType, StructType, Type, Value, VectorType, float_text, is_first_class,
-                              parse_float_literal, quote_name, wrap_signed)
+                              MetadataRef, PtrType, StructType, Type, Value, VectorType, is_first_class)
 from patterns.ir.exact_raw import RawFunc, RawVal, raw_text
 from patterns.ir.function import BasicBlock, Function
+from patterns.ir.spelling import float_text, parse_float_literal, quote_name, wrap_signed
 
 
 class ValueResolver:

@@ -20,7 +20,8 @@ The instructions, blocks and functions printed here are those of
 from __future__ import annotations
 
 from patterns.ir.core import (FAST_MATH, ArrayType, Constant, FloatType, IntType, Module, PtrType, StructType, Type,
-                              Value, VectorType, quote_name)
+                              Value, VectorType)
+from patterns.ir.spelling import quote_name
 
 # pointer sizes (bits) of the AMDGPU data layout, by address space
 _PTR_BITS = {0: 64, 1: 64, 2: 32, 3: 32, 4: 64, 5: 32, 6: 32, 7: 256, 8: 128, 9: 256}

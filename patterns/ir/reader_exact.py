@@ -18,10 +18,11 @@ from tdgen.errors import Span
 
 from patterns.ir.core import (BINOP_FLAGS, CALLING_CONVENTIONS, CAST_FLAGS, CAST_OPS, FAST_MATH, FP_PREDICATES,
                               GEP_FLAGS, I1, INT_PREDICATES, LINKAGE_WORDS, ORDERINGS, PTR, RMW_OPS, VOID, GlobalVar,
-                              Module, StructType, Type, Value, VectorType, VoidType, is_first_class, quote_name)
+                              Module, StructType, Type, Value, VectorType, VoidType, is_first_class)
 from patterns.ir.exact_operands import OperandResolver
 from patterns.ir.exact_raw import RawFunc, RawInst
 from patterns.ir.function import Argument, BasicBlock, Function, Instruction
+from patterns.ir.spelling import quote_name
 
 
 class Resolver(OperandResolver):

@@ -20,9 +20,10 @@ import re
 
 from tdgen.errors import Span
 
-from patterns.ir.core import LABEL, PTR, VOID, FloatType, PtrType, int_type, unquote
+from patterns.ir.core import LABEL, PTR, VOID, FloatType, PtrType, int_type
 from patterns.ir.exact_lark import parse_raw_lark
 from patterns.ir.exact_raw import RawFunc, RawInst, RawVal
+from patterns.ir.spelling import unquote
 
 _NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _TY = r'i[0-9]+|float|double|half|bfloat|ptr(?: addrspace\([0-9]+\))?'
