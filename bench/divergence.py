@@ -57,7 +57,7 @@ def cpu():
     return r.ru_utime + r.ru_stime
 from patterns.uniformity.analysis import analyze
 from patterns.uniformity.printer import format_llvm
-from patterns.ir.core import parse_module
+from patterns.ir import parse_module
 from tdgen.commands.divergence import load_target_facts
 path = sys.argv[1]
 t0 = cpu()

@@ -82,7 +82,7 @@ def fresh(text: str, target):
     """A newly parsed kernel function of ``text`` (untimed) and None for its uniformity
     analysis: as in ``tdgen isel``, the IR passes of the DAG stage make the analysis
     where they read it and for the IR they leave (patterns.llc.pipeline.run_ir_passes)."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
     return fn, None
@@ -146,7 +146,7 @@ def stage_split(text: str, target, repeat: int) -> dict[str, float]:
     from patterns.dag.combine.driver import run as combine_block
     from patterns.ir.cfg import reverse_post_order
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from patterns.select.matcher import build_table
     from patterns.select.mir import print_function
@@ -214,7 +214,7 @@ def main() -> int:
     ap.add_argument("--no-scaling", action="store_true", help="skip the per-size scaling table")
     args = ap.parse_args()
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table

@@ -53,7 +53,7 @@ def dags(path):
     """Every block's combined DAG, per function (node labels in order, divergence bits
     and use counts), whether or not the function can be selected."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
     from tdgen.commands.common import load_isel_target
 

@@ -7,7 +7,7 @@ on a loaded machine CPU time is the steadier of the two):
   opt verify        opt-19 -passes=verify -disable-output FILE                (parse + verify)
   opt uniformity    opt-19 -mtriple=amdgcn -passes='print<uniformity>' -disable-output FILE
   direct            parse_module in-process: the direct builder (patterns/ir/reader_direct.py)
-  records           in-process, the previous fast path: ir_fast line records + ir._Resolver
+  records           in-process, the previous fast path: ir_fast line records + reader_exact.Resolver
   lark              in-process, the .lark grammar for every line (only with --lark; slow)
   parse process     a fresh python process: imports + parse_file
   divergence        a fresh process: python -m tdgen divergence FILE (parse + analysis + print),
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from patterns.ir import reader_exact as ir_exact
 from patterns.ir import reader_lines as ir_fast  # noqa: E402
-from patterns.ir.core import parse_module  # noqa: E402
+from patterns.ir import parse_module  # noqa: E402
 from testkit.irgen import generate_kernel  # noqa: E402
 
 
@@ -70,11 +70,11 @@ def best_proc(cmd, runs: int, env=None) -> tuple[float, float]:
 
 
 def records_path(text: str, path: str):
-    """The previous fast path: line records (ir_fast) resolved by ir._Resolver."""
+    """The previous fast path: line records (ir_fast) resolved by reader_exact.Resolver."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return ir_exact._Resolver(path).run(ir_fast.parse_raw(text, path))
+        return ir_exact.Resolver(path).run(ir_fast.parse_raw(text, path))
     finally:
         if enabled:
             gc.enable()
@@ -119,7 +119,7 @@ def main() -> int:
                 r["records"] = best_call(lambda: records_path(text, str(path)), 1)
             if args.lark:
                 r["lark"] = best_call(lambda: parse_module(text, str(path), fast=False), 1)
-            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir.core import parse_file; "
+            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from patterns.ir import parse_file; "
                     f"parse_file({str(path)!r})")
             parse_cmd = [sys.executable, "-c", code]
             div_cmd = [sys.executable, "-m", "tdgen", "divergence", str(path)]

@@ -186,7 +186,7 @@ def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>
                      stop_after: str = "amdgpu-isel", modeled=None) -> list[Agreement]:
     """Select ``ir_text`` with ``target`` and with llc; compare modeled opcode multisets."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from patterns.select.matcher import build_table
 

@@ -498,7 +498,7 @@ def _phi_copies(amdgpu, text: str):
     """(function, block, IR name) -> known leading zeros of each CopyFromReg."""
     from patterns.dag.combine.known import known_lz
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
 
     out = {}
@@ -524,7 +524,7 @@ def test_live_out_known_zeros(amdgpu):
     assert k[("phi_loop", "loop", "p")] == 0
     # without combining nothing is recorded (llc records after its combines)
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
 
     fn = next(f for f in parse_module(_LIVEOUT, "k.ll").functions if f.name == "phi_lz")
@@ -549,7 +549,7 @@ def test_demanded_bits_shortcuts_change_nothing(amdgpu):
     running it everywhere, on generated kernels with and without constants."""
     from patterns.dag.combine.demanded import SDB_SHORTCUTS
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.pipeline import select_function
 
@@ -579,7 +579,7 @@ def test_ir_passes_are_idempotent_and_keep_the_ir_valid(amdgpu):
     and every operand is still defined before its use (the IR verifier of patterns.ir.core
     accepts the printed function)."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from testkit.iselgen import generate_isel_kernel
     from patterns.llc.earlycse import early_cse
@@ -613,7 +613,7 @@ def test_known_bits_memo_is_exact(amdgpu, request):
     from patterns.dag.combine import driver, known, known_ops
     from patterns.dag.combine.context import width
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.support.knownbits import Known, const_known
     from patterns.pipeline import build_function_dags

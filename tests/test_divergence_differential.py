@@ -30,7 +30,7 @@ N_KERNELS = COUNT or 20
 def _ours(text: str, path: str, compat: bool) -> str:
     from patterns.uniformity.analysis import analyze
     from patterns.uniformity.printer import format_llvm
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from tdgen.commands.divergence import load_target_facts
 
     return format_llvm(analyze(parse_module(text, path), load_target_facts("amdgpu"), llvm19_compat=compat))

@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 from llvm_tools import require_corpus  # noqa: E402
 from patterns.uniformity.analysis import analyze  # noqa: E402
 from patterns.uniformity.printer import format_json, format_llvm  # noqa: E402
-from patterns.ir.core import parse_module  # noqa: E402
+from patterns.ir import parse_module  # noqa: E402
 from testkit.irgen import generate_kernel  # noqa: E402
 from tdgen.errors import TdgenError  # noqa: E402
 from tdgen.commands.divergence import module_ir  # noqa: E402

@@ -27,7 +27,7 @@ declare i32 @ext(i32)
 
 def _analyze(text: str, compat: bool = False):
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from tdgen.commands.divergence import load_target_facts
 
     m = parse_module(text, "<rule>")
@@ -460,7 +460,7 @@ def test_dominator_trees_match_networkx():
 
     from patterns.ir.cycles import DomTree
     from testkit.divergence_gen import generate_cfg_module
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     exit_node = "<exit>"
     checked = 0
@@ -579,7 +579,7 @@ def test_branch_naming_one_block_twice():
     from patterns.uniformity.analysis import FunctionAnalysis, analyze
     from patterns.uniformity.seeds import SeedModel
     from patterns.uniformity.printer import format_json, format_llvm
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     text = """define amdgpu_kernel void @k(i32 %n) {
 entry:

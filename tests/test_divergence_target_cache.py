@@ -186,7 +186,7 @@ def test_cli_warm_cache_same_output_and_no_spec_model_import(tmp_path):
     # the CLI ends its process early (os._exit after flushing): nothing may be lost
     from patterns.uniformity.analysis import analyze
     from patterns.uniformity.printer import format_llvm
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     text = kernel.read_text()
     assert off.stdout == format_llvm(analyze(parse_module(text, str(kernel)), load_uncached("amdgpu")))

@@ -23,6 +23,7 @@ import pytest
 
 from patterns.uniformity import explain, rules
 from patterns.ir import core as ir
+from patterns.ir import function as irf
 from tdgen import errors, hw
 
 # ---------------------------------------------------------------- the references
@@ -232,7 +233,7 @@ FROZEN = [(Span, errors.Span), (DivergenceRule, hw.DivergenceRule), (UniformityM
           (LabelType, ir.LabelType), (TokenType, ir.TokenType), (MetadataType, ir.MetadataType),
           (Constant, ir.Constant), (GlobalRef, ir.GlobalRef), (InlineAsm, ir.InlineAsm),
           (MetadataRef, ir.MetadataRef)]
-IDENTITY = [(Argument, ir.Argument), (BasicBlock, ir.BasicBlock), (Function, ir.Function),
+IDENTITY = [(Argument, irf.Argument), (BasicBlock, irf.BasicBlock), (Function, irf.Function),
             (GlobalVar, ir.GlobalVar), (Module, ir.Module)]
 SLOTS = {IntType, FloatType, PtrType, VectorType, ArrayType, StructType, VoidType, LabelType, TokenType,
          MetadataType, Constant, GlobalRef, InlineAsm, MetadataRef, Argument, BasicBlock, Function, GlobalVar}
@@ -416,10 +417,10 @@ def test_identity_classes():
 def test_block_span_made_on_first_read():
     """The direct builder gives a block's span as ``line << 20 | column``."""
     mod = ir.Module([], "k.ll")
-    fn = ir.Function("f", None, ir.VOID, [], frozenset(), False, module=mod)
-    b = ir.BasicBlock("entry", [], fn, [], [], 7 << 20 | 3)
+    fn = irf.Function("f", None, ir.VOID, [], frozenset(), False, module=mod)
+    b = irf.BasicBlock("entry", [], fn, [], [], 7 << 20 | 3)
     assert b.span == errors.Span("k.ll", 7, 3) and b.span is b.span
-    assert ir.BasicBlock("x", span=5 << 20 | 1).span == errors.Span("<input>", 5, 1)
+    assert irf.BasicBlock("x", span=5 << 20 | 1).span == errors.Span("<input>", 5, 1)
     b.span = None
     assert b.span is None
 

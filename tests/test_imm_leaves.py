@@ -376,7 +376,7 @@ def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
     fast = _select(text, t)
     table = MatcherTable(build_table(t).patterns)
     monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     slow = pipeline.select_module(parse_module(text, "k.ll"), t, table)
     assert [print_function(f) for f in fast] == [print_function(f) for f in slow]
@@ -683,7 +683,7 @@ def test_negsub_range_agrees_with_llc(tmp_path):
     import subprocess
 
     from llvm_tools import require
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_module
     from patterns.select.matcher import build_table
     from tdgen.spec import load_target

@@ -17,11 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from patterns.ir import cfg
-from patterns.ir import core as ir
 from patterns.ir import reader_direct as ir_direct
 from patterns.ir import reader_lines as ir_fast  # noqa: E402
-from patterns.ir.core import (I32, INSTRUCTION_FIELDS, Argument, BasicBlock, Constant, Function,  # noqa: E402
-                         Instruction, parse_file, parse_module, parse_raw_lark)
+from patterns.ir.core import I32, Constant  # noqa: E402
+from patterns.ir.exact_lark import parse_raw_lark  # noqa: E402
+from patterns.ir.function import INSTRUCTION_FIELDS, Argument, BasicBlock, Function, Instruction  # noqa: E402
+from patterns.ir.reader import parse_file, parse_module  # noqa: E402
+from patterns.ir.reader_exact import Resolver  # noqa: E402
 from testkit.irgen import generate_kernel  # noqa: E402
 from tdgen.errors import Span, TdgenError  # noqa: E402
 
@@ -300,7 +302,7 @@ def _ast(mod) -> list:
 
 
 def _exact(text, path):
-    return ir._Resolver(path).run(parse_raw_lark(text, path))
+    return Resolver(path).run(parse_raw_lark(text, path))
 
 
 def test_direct_builder_equals_exact_path_on_corpus():
@@ -680,7 +682,7 @@ def test_generator_output_valid_for_opt_and_llc(seed, n, kw):
 
 def test_texts_identical_across_hash_seeds():
     script = ("import sys; sys.path.insert(0, %r)\n"
-              "from patterns.ir.core import parse_module\nfrom testkit.irgen import generate_kernel\n"
+              "from patterns.ir import parse_module\nfrom testkit.irgen import generate_kernel\n"
               "for m in (parse_module(generate_kernel(9, 800)), parse_module(open(%r).read())):\n"
               "    print('\\n'.join(i.text for f in m.functions for i in f.instructions()))\n"
               "    print(sorted(m.functions[0].attrs))\n") % (

@@ -1,7 +1,8 @@
-"""patterns/ir/reader_direct.py keeps what ``re`` compiled its expressions to in tdgen's cache
-folder: a cold import writes the file, a warm one compiles nothing and gets patterns
-equal to ``re.compile``'s (equal patterns have the same flags and compiled code), a
-damaged or stale file is ignored and rewritten, ``TDGEN_NO_CACHE=1`` writes nothing."""
+"""The direct builder (patterns/ir/direct_re.py) keeps what ``re`` compiled its expressions
+(patterns/ir/direct_syntax.py) to in tdgen's cache folder: a cold import writes the file,
+a warm one compiles nothing and gets patterns equal to ``re.compile``'s (equal patterns
+have the same flags and compiled code), a damaged or stale file is ignored and
+rewritten, ``TDGEN_NO_CACHE=1`` writes nothing."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _PROBE = """
 import re, sys
-import patterns.ir.reader_direct as d
+import patterns.ir.direct_re as c
+import patterns.ir.direct_syntax as d
 pats = {k: v for k, v in vars(d).items() if isinstance(v, re.Pattern)}
 assert pats and all(p == re.compile(p.pattern) for p in pats.values()), "differs from re.compile"
 assert all(p.groupindex == re.compile(p.pattern).groupindex for p in pats.values())
-print(sum(1 for k in d._RE_NEW if k in d._RE_OLD), len(d._RE_NEW), len(pats))  # from the file, known, all
+print(sum(1 for k in c.NEW_ENTRIES if k in c.READ_ENTRIES), len(c.NEW_ENTRIES), len(pats))  # from the file, known, all
 """
 
 
@@ -63,7 +65,7 @@ def test_no_cache_writes_nothing(tmp_path):
 
 
 def test_direct_builder_patterns_are_re_patterns():
-    from patterns.ir import reader_direct as ir_direct
+    from patterns.ir import direct_syntax
 
-    assert isinstance(ir_direct._BIN, re.Pattern)
-    assert ir_direct._BIN.match("  %x = add i32 %a, 1").group(3) == "x"
+    assert isinstance(direct_syntax.BIN, re.Pattern)
+    assert direct_syntax.BIN.match("  %x = add i32 %a, 1").group(3) == "x"

@@ -110,7 +110,7 @@ def _swap_operands(text: str, rng, tries: int):
     import re
 
     from patterns.ir import reader_direct as ir_direct
-    from patterns.ir.core import Instruction
+    from patterns.ir.function import Instruction
 
     mod = ir_direct.build_module(text, "g.ll")
     assert mod is not None
@@ -138,8 +138,9 @@ def test_direct_builder_dominance_check_agrees_with_verifier():
     from patterns.ir import reader_direct as ir_direct
     from patterns.ir import reader_lines as ir_fast
     from testkit.divergence_gen import generate_cfg_function
-    from patterns.ir.core import verify_dominance
-    from patterns.ir.reader_exact import _Resolver, parse_raw_lark
+    from patterns.ir.exact_lark import parse_raw_lark
+    from patterns.ir.reader_exact import Resolver
+    from patterns.ir.verify import verify_dominance
     from testkit.irgen import generate_kernel
     from tdgen.errors import TdgenError
 
@@ -155,7 +156,7 @@ def test_direct_builder_dominance_check_agrees_with_verifier():
             direct_ok = ir_direct.build_module(text, "g.ll") is not None
             try:
                 records = ir_fast.parse_raw(text, "g.ll")
-                mod = _Resolver("g.ll").run(records if records is not None else parse_raw_lark(text, "g.ll"))
+                mod = Resolver("g.ll").run(records if records is not None else parse_raw_lark(text, "g.ll"))
                 verify_dominance(mod)
                 exact_ok = True
             except TdgenError:

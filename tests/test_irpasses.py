@@ -77,7 +77,7 @@ def test_isel_never_fails_on_generated_cfgs(amdgpu, seed):
     constants under dominating branches (seeds 64 and 127 made isImpliedCondICmps fail
     before regions became exact intervals): selected, or rejected with a TdgenError
     (an operation the reference target does not model), never an internal exception."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.irgen import generate_kernel
     from patterns.pipeline import select_module
     from tdgen.errors import TdgenError
@@ -103,7 +103,7 @@ def _kernels():
 
 
 def parse_fn(text):
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     return next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
 
@@ -289,7 +289,7 @@ def test_known_and_sign_bits_do_not_depend_on_query_order():
     and mix masks, shifts, adds, multiplies, selects and phis."""
     import random
 
-    from patterns.ir.core import Instruction, parse_module
+    from patterns.ir import Instruction, parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.llc.instsimplify import new_simplify_query
     from patterns.llc.instsimplify_query import MAX_DEPTH
@@ -323,7 +323,7 @@ def live_text(fn) -> str:
     """The function as opt prints it without its trivially dead instructions (no users,
     no side effects, repeatedly): LICM deletes those it meets in a loop, our model
     leaves them to selection's dead-code removal, and neither changes what is selected."""
-    from patterns.ir.core import Instruction
+    from patterns.ir.function import Instruction
     from patterns.ir.printer import function_text
     from patterns.ir.effects import has_side_effect
 
@@ -777,7 +777,7 @@ def test_dom_tree_children_in_llvm_order(constants):
     generated kernels with loops and diamonds."""
     import re
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.iselgen import generate_isel_kernel
     from tests.llvm_tools import require
 

@@ -83,7 +83,7 @@ def test_json_writer_matches_json_dumps(tmp_path):
     from patterns.pipeline import select_module
     from patterns.select.mir import MachineInstr
     from testkit.iselgen import generate_isel_kernel
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from tdgen.commands.isel import json_data, json_text
     from tdgen.commands.common import load_isel_target
 
@@ -178,7 +178,7 @@ def test_isel_view_selects_like_the_target():
     """Selecting with the target's ``IselView`` (what the cached CLI selects with) gives
     what selecting with the target gives, and the view answers like the target."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.select.isel import IselBundle
     from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
@@ -308,7 +308,7 @@ def test_intrinsic_divergence_errors_are_not_swallowed(monkeypatch):
     """Both hook owners (Target, DivergenceFacts) define intrinsic_divergence: an exception
     from it is a real bug and must surface, not turn the intrinsic into 'follows'."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 

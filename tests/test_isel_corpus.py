@@ -152,7 +152,7 @@ def _agrees(expected: list[str], ours: list[str]) -> bool:
 
 
 def test_corpus_choices_match_check_lines(amdgpu):
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from tdgen.errors import TdgenError
 
     corpus = require_corpus()
@@ -205,7 +205,7 @@ def test_check_line_reader_finds_both_kinds():
 def test_bfe_immediates_match_check_lines(amdgpu):
     """Not only the opcode: the s_bfe_u32 packed immediate (offset | width << 16) and the
     v_bfe_u32 offset/width operands are the ones the corpus CHECK lines spell out."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     corpus = require_corpus()
     path = corpus / "isel/divergence-driven-bfe-isel.ll"

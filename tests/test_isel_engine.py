@@ -73,7 +73,7 @@ entry:
 
 
 def _select(text, target):
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_module
     from patterns.select.matcher import build_table
 
@@ -134,7 +134,7 @@ def test_lowering_map_turns_intrinsic_into_target_node():
     """dslike lowers llvm.dslike.shfl.idx.i32 to DSLikeISD::SHFLIDX_I32 (its Lowering);
     the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
@@ -215,7 +215,7 @@ def test_sext_inreg_forms_agree_with_llc():
 
 def test_sext_inreg_node_has_uniform_vt_operand():
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
 

@@ -258,7 +258,7 @@ def test_sinking_matches_llc(amdgpu):
     ``exit`` (llc-19 -stop-before=amdgpu-isel shows them there); there ``(%d + %b) + %accn``
     is reassociated so the uniform ``%b + %accn`` is one s_add_i32 and a single v_add_u32
     remains; selected in ``entry``, ``%s`` would be a v_add_u32 of its own (two in all)."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.llc import compare_with_llc
     from patterns.dag.deadcode import live_instructions
     from patterns.dag.sink import sink_placement
@@ -820,7 +820,7 @@ def test_mad_result_shape_matches_llc(amdgpu):
     import subprocess
 
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
 
     llc = require("llc-19")
@@ -945,7 +945,7 @@ def test_constant_branches_match_codegenprepare_and_llc(amdgpu, name):
     import subprocess
     import textwrap
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.codegenprepare import fold_constant_branches
     from patterns.llc.earlycse import apply_early_cse
@@ -993,7 +993,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     """The dead instructions llc still has when Sink runs (EarlyCSE's three walks, LICM,
     CodeGenPrepare: patterns.dag.deadcode.survivors_at_sink) are the ones llc's IR shows, and the
     selection that reads them agrees."""
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.llc.pipeline import run_ir_passes
     from testkit.iselgen import generate_isel_kernel
     from testkit.llc import compare_with_llc
@@ -1062,7 +1062,7 @@ def test_shift_sinking_matches_codegenprepare_and_llc(amdgpu):
     import subprocess
     import textwrap
 
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.pipeline import run_ir_passes
     from testkit.llc import compare_with_llc

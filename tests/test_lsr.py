@@ -182,7 +182,7 @@ def test_pipeline_runs_lsr_and_gives_new_values_a_divergence_verdict(amdgpu, tex
     it creates reads the divergent ``%acc`` and is divergent, the new IV is as divergent
     as its start, as the analysis of the printed result, parsed again, says."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.ir.printer import function_text
     from patterns.llc.pipeline import run_ir_passes
 

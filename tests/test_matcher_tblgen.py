@@ -103,7 +103,7 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     (copies checking other root types), so the compiled type switch is used."""
     import patterns.select.selgen as selgen
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import MatcherTable, build_table
@@ -141,7 +141,7 @@ def test_factored_matcher_agrees_with_interpreter_on_every_node(amdgpu, multiply
     table order, on every node of the combined DAGs of generated kernels -- nodes no
     pattern matches included."""
     from patterns.uniformity.analysis import analyze
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
     from patterns.pipeline import build_function_dags

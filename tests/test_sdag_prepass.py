@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from patterns.dag.combine.context import Ctx
 from patterns.dag.combine.driver import resort, visit
 from patterns.uniformity.analysis import analyze
-from patterns.ir.core import parse_module
+from patterns.ir import parse_module
 from testkit.iselgen import generate_isel_kernel
 from patterns.dag.cse import common_subexpressions
 from patterns.dag.deadcode import live_instructions

@@ -1,23 +1,12 @@
-"""LLVM IR front end: parse the textual IR of GPU kernels into an AST.
+"""The IR's value data: types, constants and other operands, globals, the module, and the
+word tables of the syntax.
 
-Stage job: text -> ``Module`` (functions, basic blocks, instructions with resolved
-operands, CFG edges), or one clear ``file:line:col`` error per problem found, all the
-problems of a file reported together (``ErrorList``).
-
-This module holds the AST classes and ``parse_module``, which tries two paths:
-
-- the direct builder (``patterns/ir/reader_direct.py``): one pass over the lines of kernels
-  written in the common simple forms, building the AST directly; it never reports
-  errors, it gives up instead;
-- the exact path (``patterns/ir/reader_exact.py``): syntax in ``patterns/ir/ir.lark``
-  (lark, LALR(1), contextual lexer) or the line reader ``patterns/ir/reader_lines.py`` ->
-  raw records -> ``_Resolver``, which numbers unnamed values exactly as LLVM does, binds
-  names, checks operand types, builds the CFG and reports every error of the file.
-
-Both give identical ASTs (tests/test_ir.py compares them field by field). The exact
-path's names (``parse_raw_lark``, ``_Resolver``, ``RawInst``, ...) can still be imported
-from here; they are loaded on first use, so parsing simple kernels neither compiles that
-module nor imports lark.
+Stage job: the vocabulary every other module of the IR front end (and the passes)
+builds on. It imports no reader: of ``patterns.ir`` only ``patterns/ir/spelling.py`` (how
+names and numbers are spelled in the text). The mutable classes (``Instruction``,
+``Argument``, ``BasicBlock``, ``Function``) are in ``patterns/ir/function.py`` (native
+classes in the compiled build), and ``patterns.ir.reader.parse_module`` turns text
+into a ``Module``.
 
 AST contract (used by the divergence analysis and the SelectionDAG builder):
 
@@ -37,37 +26,27 @@ AST contract (used by the divergence analysis and the SelectionDAG builder):
   ``GlobalRef``, ``InlineAsm``, ``MetadataRef``.
 
 The classes behave as the dataclasses they were declared as (noted on each: frozen
-value classes with slots; ``Argument``, ``BasicBlock``, ``Function``, ``GlobalVar``,
-``Module`` with identity equality), but are written out: creating ~20 dataclasses (and
-importing ``dataclasses``) cost every ``tdgen divergence`` run about 10 ms of start-up.
-``Instruction``, ``Argument``, ``BasicBlock`` and ``Function`` are defined in
-``patterns/ir/function.py`` (native classes in the compiled build, see there) and loaded from
-here on first use. ``_Frozen`` supplies ``__repr__``,
-frozenness and pickling over ``__slots__``;
-tests/test_frozen_records.py compares every class with its dataclass declaration
-(constructor signature, repr, equality, hash, frozenness, pickling).
+value classes with slots; ``GlobalVar`` and ``Module`` with identity equality), but are
+written out: creating ~20 dataclasses (and importing ``dataclasses``) cost every
+``tdgen divergence`` run about 10 ms of start-up. ``_Frozen`` supplies ``__repr__``,
+frozenness and pickling over ``__slots__``; tests/test_frozen_records.py compares every
+class with its dataclass declaration (constructor signature, repr, equality, hash,
+frozenness, pickling).
 """
 
 from __future__ import annotations
 
-import math
-import struct
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from tdgen.errors import Diagnostics, ErrorList, ParseError, Span, TdgenError, expected, frozen_error
+from tdgen.errors import Span, frozen_error
 
-if TYPE_CHECKING:
-    from patterns.ir.function import INSTRUCTION_FIELDS, Argument, BasicBlock, Function, Instruction
-
-GRAMMAR = Path(__file__).resolve().parent / "ir.lark"
+from patterns.ir.spelling import quote_name
 
 # ============================================================================ types
 
 
 _setattr = object.__setattr__
-_FACTORY = object()  # the default of a field whose default is made per instance
+FACTORY = object()  # the default of a field whose default is made per instance (Module, function.py's classes)
 
 
 class _Frozen:
@@ -405,7 +384,7 @@ class GlobalRef(Value, _Frozen):
 
     @property
     def ref(self) -> str:
-        return "@" + _quote_name(self.name)
+        return "@" + quote_name(self.name)
 
     def __str__(self) -> str:
         return f"{self.type} {self.ref}"
@@ -528,128 +507,27 @@ class Module:
     attr_groups: dict
     globals: dict
 
-    def __init__(self, functions: list, path: str = "<input>", attr_groups: dict = _FACTORY,
-                 globals: dict = _FACTORY) -> None:
+    def __init__(self, functions: list, path: str = "<input>", attr_groups: dict = FACTORY,
+                 globals: dict = FACTORY) -> None:
         self.functions = functions
         self.path = path
-        self.attr_groups = {} if attr_groups is _FACTORY else attr_groups
-        self.globals = {} if globals is _FACTORY else globals
+        self.attr_groups = {} if attr_groups is FACTORY else attr_groups
+        self.globals = {} if globals is FACTORY else globals
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}(functions={self.functions!r}, path={self.path!r}, "
                 f"attr_groups={self.attr_groups!r}, globals={self.globals!r})")
 
-    def function(self, name: str) -> Function:
+    def function(self, name: str):
+        """The function named ``name`` (a ``patterns.ir.function.Function``)."""
         for f in self.functions:
             if f.name == name:
                 return f
         raise KeyError(name)
 
-    def definitions(self) -> list[Function]:
+    def definitions(self) -> list:
+        """The functions with a body, in source order."""
         return [f for f in self.functions if not f.is_declaration]
-
-
-# ======================================================================= utilities
-
-
-_QUOTED: dict[str, str] = {}
-
-
-def _quote_name(name: str) -> str:
-    """A name as LLVM prints it after the sigil (quoted if it has odd characters)."""
-    q = _QUOTED.get(name)
-    if q is None:
-        q = _QUOTED[name] = _quote_name_uncached(name)
-    return q
-
-
-def _quote_name_uncached(name: str) -> str:
-    if name and all(c.isalnum() or c in "-$._" for c in name) and (not name[0].isdigit() or name.isdigit()):
-        return name
-    out = []
-    for c in name:
-        if c == '"' or c == "\\" or not (32 <= ord(c) < 127):
-            out.append("\\%02X" % ord(c))
-        else:
-            out.append(c)
-    return '"' + "".join(out) + '"'
-
-
-def _unquote(name: str) -> str:
-    if name.startswith('"'):
-        body = name[1:-1]
-        if "\\" in body:
-            out, i = [], 0
-            while i < len(body):
-                if body[i] == "\\" and i + 2 < len(body) + 0 and all(
-                        c in "0123456789abcdefABCDEF" for c in body[i + 1:i + 3]) and len(body[i + 1:i + 3]) == 2:
-                    out.append(chr(int(body[i + 1:i + 3], 16)))
-                    i += 3
-                else:
-                    out.append(body[i])
-                    i += 1
-            body = "".join(out)
-        return body
-    return name
-
-
-def sigil_name(tok: str) -> str:
-    """``%x`` / ``@x`` / ``%"a b"`` / ``%x =`` -> the bare name."""
-    s = tok[1:]
-    if s.endswith("="):
-        s = s[:-1].rstrip()
-    return _unquote(s)
-
-
-def wrap_signed(v: int, bits: int) -> int:
-    v &= (1 << bits) - 1
-    if bits and v >> (bits - 1):
-        v -= 1 << bits
-    return v
-
-
-def float_text(ftype: str, v: float | None, bits_override: int | None = None) -> str:
-    """A floating-point constant as opt prints it."""
-    if ftype == "half":
-        b = bits_override if bits_override is not None else struct.unpack("<H", struct.pack("<e", v))[0]
-        return "0xH%04X" % b
-    if ftype == "bfloat":
-        if bits_override is not None:
-            b = bits_override
-        else:
-            b32 = struct.unpack("<I", struct.pack("<f", v))[0]
-            b = b32 >> 16  # exact for the values the corpus uses; rounding not modelled
-        return "0xR%04X" % b
-    if ftype in ("float", "double"):
-        if not math.isfinite(v):
-            return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
-        s = "%e" % v
-        if float(s) == v:
-            return s
-        return "0x%016X" % struct.unpack("<Q", struct.pack("<d", v))[0]
-    raise ValueError(ftype)
-
-
-def parse_float_literal(text: str, ftype: str) -> tuple[float | None, int | None]:
-    """(value, raw bits for half/bfloat hex) of a float literal for ``ftype``."""
-    if text.startswith("0x"):
-        kind = text[2]
-        if kind in "HR":
-            return None, int(text[3:], 16)
-        if kind in "KLM":
-            raise ValueError("unsupported long-double hex literal")
-        bits = int(text[2:], 16)
-        v = struct.unpack("<d", struct.pack("<Q", bits))[0]
-    else:
-        v = float(text)
-    if ftype == "float":
-        v = struct.unpack("<f", struct.pack("<f", v))[0]
-    elif ftype == "half":
-        return v, struct.unpack("<H", struct.pack("<e", v))[0]
-    elif ftype == "bfloat":
-        b32 = struct.unpack("<I", struct.pack("<f", v))[0]
-        return v, b32 >> 16
-    return v, None
 
 
 # LLVM's limits: IntegerType::MAX_INT_BITS and a vector's 32-bit element count.
@@ -658,7 +536,8 @@ MAX_VECTOR_ELEMENTS = (1 << 32) - 1
 
 
 @lru_cache(maxsize=None)
-def _int_type(bits: int) -> IntType:
+def int_type(bits: int) -> IntType:
+    """The ``IntType`` of ``bits`` bits (one object per width)."""
     return IntType(bits)
 
 
@@ -696,159 +575,3 @@ GEP_FLAGS = ("inbounds", "nusw", "nuw")
 
 CAST_OPS = frozenset({"trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp",
                       "sitofp", "ptrtoint", "inttoptr", "bitcast", "addrspacecast"})
-
-
-# ================================================================= public API
-
-
-def parse_module(text: str, path: str = "<input>", *, fast: bool = True) -> Module:
-    """Parse LLVM IR text. Raises ``ParseError`` (one problem) or ``ErrorList``.
-
-    ``fast=True`` uses the line reader of ``patterns/ir/reader_lines.py`` for the common
-    instruction forms (same AST); ``fast=False`` parses everything with lark."""
-    import gc
-
-    enabled = gc.isenabled()
-    gc.disable()  # collection passes over the growing AST would only cost time here
-    try:
-        mod, verified = _parse_module(text, path, fast)
-        if not verified:
-            verify_dominance(mod)
-        if enabled and gc.get_freeze_count() == 0:
-            # Move every tracked object to the oldest generation (two list splices, no
-            # traversal): otherwise the next young collections of the caller each walk
-            # the whole new AST once (about 0.2 s for a 50k-instruction kernel). The
-            # objects stay collectable; full collections still see them.
-            gc.freeze()
-            gc.unfreeze()
-        return mod
-    except TdgenError:
-        raise
-    except RecursionError:
-        raise ParseError(Span(path), expected("types and constants nested at most about a thousand levels deep",
-                                              "deeper nesting")) from None
-    except (IndexError, KeyError, AttributeError, TypeError, ValueError) as e:
-        # a construct the front end does not model reached an unchecked path: still a
-        # clear input error, never a traceback
-        raise ParseError(Span(path), expected("IR within the supported subset",
-                                              f"an unsupported construct ({type(e).__name__}: {e})")) from None
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def verify_dominance(mod: "Module") -> None:
-    """The SSA rules LLVM's verifier enforces and the analyses rely on: every use of an
-    instruction is dominated by its definition (for a phi: the end of the incoming block
-    is), and a phi's incoming blocks are predecessors of its block. All violations of a
-    module are reported together. One pass over the instructions; the dominator tree is
-    built only for functions with uses that cross blocks. ``parse_module`` runs it on
-    modules of the exact path; the direct builder checks the same rules itself (and
-    leaves a violating file to the exact path, so the messages come from here)."""
-    from patterns.ir.cycles import DomTree
-    from patterns.ir.function import Instruction
-
-    errors = Diagnostics()
-    for fn in mod.functions:
-        if not fn.blocks:
-            continue
-        tree = None
-        for blk in fn.blocks:
-            seen = set()
-            for inst in blk.instructions:
-                if inst.opcode == "phi":
-                    preds = blk.predecessors
-                    for v, inc in inst.incoming:
-                        if inc not in preds:
-                            errors.add(ParseError(inst.span, expected(
-                                f"a predecessor of {blk.ref} as incoming block", inc.ref)))
-                        elif v.__class__ is Instruction and v.block is not inc:
-                            if tree is None:
-                                tree = DomTree(fn.blocks[0], lambda b: b.successors)
-                            if not tree.dominates(v.block, inc):
-                                errors.add(ParseError(inst.span, expected(
-                                    f"a value available at the end of {inc.ref}",
-                                    f"{v.ref}, defined in {v.block.ref} which does not dominate it")))
-                else:
-                    for v in inst.operands:
-                        if v.__class__ is not Instruction:
-                            continue
-                        if v.block is blk:
-                            if v not in seen:
-                                errors.add(ParseError(inst.span, expected(
-                                    "a value defined before its use", f"{v.ref} used before its definition")))
-                            continue
-                        if tree is None:
-                            tree = DomTree(fn.blocks[0], lambda b: b.successors)
-                        if not tree.dominates(v.block, blk):
-                            errors.add(ParseError(inst.span, expected(
-                                "a value whose definition dominates its use",
-                                f"{v.ref}, defined in {v.block.ref} which does not dominate {blk.ref}")))
-                seen.add(inst)
-    errors.check()
-
-
-def _parse_module(text: str, path: str, fast: bool) -> tuple[Module, bool]:
-    """The module, and whether its SSA dominance is already verified (the direct
-    builder checks it itself and gives up on any violation)."""
-    records = None
-    if fast:
-        from patterns.ir.reader_direct import build_module
-
-        try:
-            mod = build_module(text, path)
-        except Exception:  # pragma: no cover - a defect of the direct builder: use the exact path
-            mod = None
-        if mod is not None:
-            return mod, True
-        from patterns.ir import reader_lines as ir_fast
-
-        records = ir_fast.parse_raw(text, path)
-    from patterns.ir.reader_exact import _Resolver, parse_raw_lark
-
-    if records is None:
-        records = parse_raw_lark(text, path)
-    return _Resolver(path).run(records), False
-
-
-def parse_file(path) -> Module:
-    p = Path(path)
-    try:
-        text = p.read_text()
-    except OSError as e:
-        raise ParseError(Span(str(path)), expected("a readable IR file", f"'{e.strerror}'")) from None
-    except UnicodeDecodeError as e:
-        raise ParseError(Span(str(path)), expected("UTF-8 text", f"byte {e.start}")) from None
-    return parse_module(text, str(path))
-
-
-# names of the exact path (patterns/ir/reader_exact.py), still importable from here
-_EXACT_NAMES = frozenset({"INT_PREDICATES_WORDS", "RawFunc", "RawInst", "RawVal", "_BUILDER_CLASS", "_Builder", "_ConstErr", "_KNOWN_FLAG_WORDS", "_PARSER", "_Resolver", "_TERMINAL_NAMES", "_assign_slots", "_bit_size", "_cmp_type", "_convert_lark_error", "_describe_expected", "_found", "_half_value", "_lark_parser", "_make_builder_class", "_raw_text", "_result_type", "_syntax", "parse_raw_lark"})
-
-
-_IR_INST_NAMES = frozenset({"Instruction", "INSTRUCTION_FIELDS", "Argument", "BasicBlock", "Function"})
-
-
-def __getattr__(name: str):
-    if name in _IR_INST_NAMES:
-        # ``Instruction``, ``Argument``, ``BasicBlock`` and ``Function`` live in
-        # patterns/ir/function.py (compiled into native classes in the native build), which
-        # imports this module: loaded on first use, then bound here
-        from patterns.ir import function as ir_inst
-
-        value = globals()[name] = getattr(ir_inst, name)
-        return value
-    if name in _EXACT_NAMES:
-        from patterns.ir import reader_exact as ir_exact
-
-        return getattr(ir_exact, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = [
-    "parse_module", "parse_file", "Module", "Function", "Argument", "BasicBlock",
-    "Instruction", "Value", "Constant", "GlobalRef", "InlineAsm", "MetadataRef",
-    "Type", "IntType", "FloatType", "PtrType", "VectorType", "ArrayType", "StructType",
-    "VoidType", "LabelType", "TokenType", "MetadataType", "GlobalVar", "TERMINATORS",
-    "ErrorList", "ParseError",
-]

@@ -1,4 +1,4 @@
-"""The IR's mutable classes (``patterns.ir.core.Instruction``, ``Argument``, ``BasicBlock``, ``Function``), in a module of their own so the compiled build makes them native classes.
+"""The IR's mutable classes (``Instruction``, ``Argument``, ``BasicBlock``, ``Function``), in a module of their own so the compiled build makes them native classes.
 
 Every pass of the execution engine reads instructions' fields millions of times on a
 large kernel (and blocks' instruction and edge lists, functions' block lists). As a plain class with an instance ``__dict__``, each read from a compiled
@@ -23,7 +23,7 @@ from typing import Any, Final, Iterator
 
 from tdgen.errors import Span
 
-from patterns.ir.core import _FACTORY, LABEL, TERMINATORS, VOID
+from patterns.ir.core import FACTORY, LABEL, TERMINATORS, VOID
 
 INSTRUCTION_FIELDS: Final = (
     "opcode", "name", "type", "operands", "block", "span", "flags", "predicate", "incoming",
@@ -217,7 +217,7 @@ class Instruction:
     @property
     def text(self) -> str:
         """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
-        Printed by ir_print on first read, unless the direct builder already kept the
+        Printed by patterns/ir/printer.py on first read, unless the direct builder already kept the
         source line, which it does only where that line is provably the printed text.
         ``_text`` holds it indented by two spaces (a kept line as it is: no copy), or
         None before the first read."""
@@ -302,13 +302,13 @@ class BasicBlock:
     slot: Any
     index: int
 
-    def __init__(self, name: Any, instructions: Any = _FACTORY, function: Any = None, successors: Any = _FACTORY,
-                 predecessors: Any = _FACTORY, span: Any = None, slot: Any = "", index: int = 0) -> None:
+    def __init__(self, name: Any, instructions: Any = FACTORY, function: Any = None, successors: Any = FACTORY,
+                 predecessors: Any = FACTORY, span: Any = None, slot: Any = "", index: int = 0) -> None:
         self.name = name
-        self.instructions = [] if instructions is _FACTORY else instructions
+        self.instructions = [] if instructions is FACTORY else instructions
         self.function = function
-        self.successors = [] if successors is _FACTORY else successors
-        self.predecessors = [] if predecessors is _FACTORY else predecessors
+        self.successors = [] if successors is FACTORY else successors
+        self.predecessors = [] if predecessors is FACTORY else predecessors
         self._span = span
         self.slot = slot
         self.index = index
@@ -382,7 +382,7 @@ class Function:
     uses: Any
 
     def __init__(self, name: Any, cc: Any, ret_type: Any, args: list, attrs: Any, is_declaration: Any,
-                 blocks: Any = _FACTORY, span: Any = None, module: Any = None, attr_items: Any = (),
+                 blocks: Any = FACTORY, span: Any = None, module: Any = None, attr_items: Any = (),
                  header_words: Any = (), vararg: Any = False, uses: Any = None) -> None:
         self.name = name
         self.cc = cc
@@ -390,7 +390,7 @@ class Function:
         self.args = args
         self.attrs = attrs
         self.is_declaration = is_declaration
-        self.blocks = [] if blocks is _FACTORY else blocks
+        self.blocks = [] if blocks is FACTORY else blocks
         self.span = span
         self.module = module
         self.attr_items = attr_items

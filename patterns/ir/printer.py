@@ -7,17 +7,21 @@ canonical (``true``, ``-1``, ``1.000000e+00``, ``0xH3C00``), ``align`` always pr
 atomicrmw/cmpxchg), flags in opt's order, call-site attribute groups renumbered as
 opt numbers them.
 
-Not reproduced (see tests/test_ir_print.py for the comparison with opt): metadata
+Not reproduced (see tests/test_ir.py for the comparison with opt): metadata
 node renumbering (``!N`` is printed as written), attribute groups of intrinsic
 declarations (opt replaces them with the intrinsic's own attributes, which changes the
 numbering of later call-site groups), and ``bfloat`` rounding of decimal literals.
+
+The instructions, blocks and functions printed here are those of
+``patterns/ir/function.py``, read by their fields only: that module's
+``Instruction.text`` calls this one, so this one does not import it back.
 """
 
 from __future__ import annotations
 
-from patterns.ir.core import (ArrayType, BasicBlock, Constant, FloatType, Function, Instruction, IntType,
-                 Module, PtrType, StructType, Type, Value, VectorType, VOID, FAST_MATH,
-                 _quote_name)
+from patterns.ir.core import (FAST_MATH, ArrayType, Constant, FloatType, IntType, Module, PtrType, StructType, Type,
+                              Value, VectorType)
+from patterns.ir.spelling import quote_name
 
 # pointer sizes (bits) of the AMDGPU data layout, by address space
 _PTR_BITS = {0: 64, 1: 64, 2: 32, 3: 32, 4: 64, 5: 32, 6: 32, 7: 256, 8: 128, 9: 256}
@@ -103,7 +107,7 @@ def _fmf(flags) -> str:
 _BINOP_FLAG_ORDER = ("nuw", "nsw", "exact", "disjoint")
 
 
-def _mem_tail(inst: Instruction) -> str:
+def _mem_tail(inst) -> str:
     s = ""
     if inst.syncscope is not None:
         s += f' syncscope("{inst.syncscope}")'
@@ -114,14 +118,14 @@ def _mem_tail(inst: Instruction) -> str:
     return s
 
 
-def _md(inst: Instruction) -> str:
+def _md(inst) -> str:
     md = inst._metadata  # not ``inst.metadata``: that would allocate a list
     if not md:
         return ""
     return "".join(f", {name} {body}" for name, body in md)
 
 
-def _attr_slot(inst: Instruction) -> str:
+def _attr_slot(inst) -> str:
     f = inst.function
     m = f.module if f is not None else None
     if not inst.attrs and not inst.attr_items:
@@ -156,12 +160,12 @@ _INT_BINOPS = frozenset({"add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "as
                          "urem", "srem"})
 
 
-def instruction_text(inst: Instruction) -> str:
+def instruction_text(inst) -> str:
     op = inst.opcode
     name = inst.name
     if name is not None:
         slot = inst.slot
-        pre = "%" + (slot if slot is not None else _quote_name(name)) + " = "
+        pre = "%" + (slot if slot is not None else quote_name(name)) + " = "
     else:
         pre = ""
     o = inst.operands
@@ -256,7 +260,7 @@ def instruction_text(inst: Instruction) -> str:
     return pre + body + _md(inst)
 
 
-def _call_text(inst: Instruction) -> str:
+def _call_text(inst) -> str:
     parts = []
     if inst.tail:
         parts.append(inst.tail + " ")
@@ -349,7 +353,7 @@ def _module_attr_slots(m: Module) -> dict:
     return slots
 
 
-def function_text(f: Function) -> str:
+def function_text(f) -> str:
     """The body of a function as opt prints it (instructions and labels only)."""
     lines = []
     for b in f.blocks:

@@ -1,9 +1,9 @@
 """Fast line reader for the common LLVM IR instruction forms (same records as lark).
 
-Stage job: text -> the raw records of ``patterns/ir/reader_exact.py`` (``RawFunc``/``RawInst``/
-``RawVal``), identical to what the lark grammar produces, but much faster on large
-kernels. The reader splits the module into lines. Inside a function body each line is
-a label, ``}``, or an instruction; instructions in the common simple forms (binary ops,
+Stage job: text -> the raw records of ``patterns/ir/exact_raw.py`` (``RawFunc``/``RawInst``/
+``RawVal``) for the resolver of ``patterns/ir/reader_exact.py``, identical to what the
+lark grammar produces, but much faster on large kernels. The reader splits the module
+into lines. Inside a function body each line is a label, ``}``, or an instruction; instructions in the common simple forms (binary ops,
 icmp, select, phi, br, ret, direct calls with simple arguments, load, store, gep,
 casts, unreachable) are read with one regular expression each. Every other line,
 every function header and everything outside function bodies is handed to the lark
@@ -20,8 +20,10 @@ import re
 
 from tdgen.errors import Span
 
-from patterns.ir.core import FloatType, PtrType, VOID, PTR, _int_type, _unquote
-from patterns.ir.reader_exact import RawFunc, RawInst, RawVal, parse_raw_lark
+from patterns.ir.core import LABEL, PTR, VOID, FloatType, PtrType, int_type
+from patterns.ir.exact_lark import parse_raw_lark
+from patterns.ir.exact_raw import RawFunc, RawInst, RawVal
+from patterns.ir.spelling import unquote
 
 _NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _TY = r'i[0-9]+|float|double|half|bfloat|ptr(?: addrspace\([0-9]+\))?'
@@ -61,7 +63,7 @@ def _ty(s: str):
     t = _TYPES.get(s)
     if t is None:
         if s[0] == "i":
-            t = _int_type(int(s[1:]))
+            t = int_type(int(s[1:]))
         elif s in _FLOAT_NAMES:
             t = FloatType(s)
         elif s == "ptr":
@@ -109,13 +111,13 @@ def _fast_inst(body: str, L: _Line, base: int) -> RawInst | None:
         m = _BR1.match(body)
         if m:
             r = RawInst("br", L.span(off))
-            r.ops = [(_ty("label") if False else _label_type(), L.val(m.group(2), off + m.start(2)))]
+            r.ops = [(LABEL, L.val(m.group(2), off + m.start(2)))]
             return r
         m = _BR3.match(body)
         if m:
             r = RawInst("br", L.span(off))
             r.ops = [(_ty("i1"), L.val(m.group(2), off + m.start(2)))]
-            lt = _label_type()
+            lt = LABEL
             r.tail = [("typed", (lt, L.val(m.group(4), off + m.start(4))), L.span(off + m.start(4))),
                       ("typed", (lt, L.val(m.group(6), off + m.start(6))), L.span(off + m.start(6)))]
             return r
@@ -139,12 +141,12 @@ def _fast_inst(body: str, L: _Line, base: int) -> RawInst | None:
         pairs = list(_PHI_PAIR.finditer(body, m.start(2)))
         first = pairs[0]
         lab = first.group(2)
-        r.extra["incoming"] = [(L.val(first.group(1), off + first.start(1)), _unquote(lab[1:]),
+        r.extra["incoming"] = [(L.val(first.group(1), off + first.start(1)), unquote(lab[1:]),
                                 L.span(off + first.start(2)))]
         tail = []
         for p in pairs[1:]:
             v = L.val(p.group(1), off + p.start(1))
-            tail.append(("phi", (v, _unquote(p.group(2)[1:]), L.span(off + p.start(2))), v.span))
+            tail.append(("phi", (v, unquote(p.group(2)[1:]), L.span(off + p.start(2))), v.span))
         r.tail = tail
         return r
     if op == "ret":
@@ -174,7 +176,7 @@ def _fast_inst(body: str, L: _Line, base: int) -> RawInst | None:
         if m.group(1):
             r.extra["tail"] = m.group(1)
         r.extra.update({"words": [], "ret": _ty(m.group(3)), "fn_params": None,
-                        "callee": RawVal("global", _unquote(m.group(4)[1:]), L.span(off + m.start(4))),
+                        "callee": RawVal("global", unquote(m.group(4)[1:]), L.span(off + m.start(4))),
                         "args": args, "attrs": m.group(6).split(), "bundles": []})
         return r
     if op == "load":
@@ -240,18 +242,6 @@ def _fast_inst(body: str, L: _Line, base: int) -> RawInst | None:
     return None
 
 
-_LABEL_TYPE = None
-
-
-def _label_type():
-    global _LABEL_TYPE
-    if _LABEL_TYPE is None:
-        from patterns.ir.core import LABEL
-
-        _LABEL_TYPE = LABEL
-    return _LABEL_TYPE
-
-
 def parse_raw(text: str, path: str) -> list | None:
     """Records of the module, or ``None`` when the file's layout needs the full grammar
     (e.g. a function body on the header's line)."""
@@ -302,7 +292,7 @@ def parse_raw(text: str, path: str) -> list | None:
             ind = len(code) - len(code.lstrip())
             m = _LABEL.match(code, ind)
             if m:
-                body.append(("label", _unquote(m.group(1)), Span(path, k + 1, ind + 1)))
+                body.append(("label", unquote(m.group(1)), Span(path, k + 1, ind + 1)))
                 k += 1
                 continue
             # multi-line instructions (switch cases, callbr continuation)
@@ -324,7 +314,7 @@ def parse_raw(text: str, path: str) -> list | None:
                 if d:
                     inst = _fast_inst(code[d.end():].rstrip(), L, d.end())
                     if inst is not None:
-                        inst.name = _unquote(d.group(1)[1:])
+                        inst.name = unquote(d.group(1)[1:])
                         inst.name_span = Span(path, k + 1, ind + 1)
                         inst.span = inst.name_span
                 else:

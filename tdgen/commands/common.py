@@ -43,7 +43,7 @@ def load_isel_target(name: str):
 
 
 def load_ir(path: str):
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     p = Path(path)
     if p.is_dir():

@@ -116,7 +116,7 @@ def module_ir(module) -> str:
 def run(args) -> int:
     from patterns.uniformity.analysis import analyze
     from patterns.uniformity.printer import format_json, format_llvm
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
 
     if args.why is not None:
         clash = [o for o, given in (("--format", args.format is not None), ("-S", args.emit_ir)) if given]
