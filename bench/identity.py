@@ -14,7 +14,8 @@ side is imported: it is driven only through ``tdgen.cli.main(argv)`` in-process 
 long-lived worker per ``--jobs`` per side) and ``python3 -m tdgen`` commands.
 
 Inputs: isel kernels (``--kernels``) and divergence kernels made by the OLD copy's
-generators (patterns.iselgen, patterns.irgen, patterns.divergence_gen), every ``.ll``
+generators (``generate_isel_kernel``, ``generate_kernel``, ``generate_cfg_module``, found
+by their definitions: patterns/ before the layout change, testkit/ after), every ``.ll``
 file of ../shared/corpus/llvm and ../shared/corpus/llvm-codegen, and every ``.ll`` file
 the old revision has under tests/. Per input: ``divergence`` (default, ``--format json``,
 ``--format llvm``, ``--llvm19-compat``, ``--why`` the first value defined), ``isel
@@ -23,8 +24,8 @@ the old revision has under tests/. Per input: ``divergence`` (default, ``--forma
 ``--lowered``), and as commands: ``lint amdgpu|dslike``, ``list``, ``verify-shuffles
 --wave 32|64``, ``generate --check``, ``generate --out DIR`` (the written files compared
 too). Each is compared on exit code, stdout and stderr, byte for byte, after the copy's
-own folder is replaced by ``<SIDE>``. In-process results are first checked against
-``python3 -m tdgen`` runs for a few inputs.
+own folder is replaced by ``<SIDE>``. The in-process results of a few inputs are checked
+against ``python3 -m tdgen`` runs (reported before the comparison).
 
 Prints one line per command family (inputs compared, differences, exit codes of the old
 side), then each difference (command line and the first lines of a unified diff).

@@ -96,7 +96,7 @@ def test_build_key_covers_every_source_it_was_typed_from(tmp_path, monkeypatch):
 
     for pkg in ("patterns", "tdgen"):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(native, "_ROOT", str(tmp_path))
+    monkeypatch.setattr(native, "SOURCE_ROOT", str(tmp_path))
     base = native.source_key()
     assert native.source_key() == base
     (tmp_path / "patterns" / "__pycache__").mkdir(exist_ok=True)
@@ -182,7 +182,7 @@ def test_compiled_and_plain_python_give_identical_output(tmp_path):
 def test_build_folder_keeps_the_newest_builds(tmp_path):
     """After a build, older builds beyond the newest few are removed; the new build and
     a build running now (its temp folder) stay."""
-    from patterns.native.build import _prune
+    from patterns.native.build import prune_builds
 
     for i in range(9):
         d = tmp_path / f"key{i}"
@@ -190,7 +190,7 @@ def test_build_folder_keeps_the_newest_builds(tmp_path):
         os.utime(d, (1000 + i, 1000 + i))
     (tmp_path / "build-running").mkdir()
     current = tmp_path / "key0"  # (the oldest by time, but the one just built)
-    _prune(str(tmp_path), str(current), keep=4)
+    prune_builds(str(tmp_path), str(current), keep=4)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["build-running", "key0", "key6", "key7", "key8"]
 
 

@@ -56,7 +56,8 @@ import sys
 # The hot modules, in no particular order (what the profile of ``tdgen isel`` on the
 # 50k-operation bench kernel spends its time in; see bench/isel.py).
 MODULES = (
-    "patterns.ir.cfg",
+    "patterns.dag.builder",
+    "patterns.dag.calls",
     "patterns.dag.combine.amdgpu_rules",
     "patterns.dag.combine.arith",
     "patterns.dag.combine.context",
@@ -72,17 +73,24 @@ MODULES = (
     "patterns.dag.combine.reassoc",
     "patterns.dag.combine.setcc",
     "patterns.dag.combine.shifts",
+    "patterns.dag.cse",
+    "patterns.dag.deadcode",
+    "patterns.dag.isd",
+    "patterns.dag.liveout",
+    "patterns.dag.nodes",
+    "patterns.dag.prepare",
+    "patterns.dag.sink",
+    "patterns.ir.cfg",
     "patterns.ir.cycles",
-    "patterns.uniformity.analysis",
-    "patterns.uniformity.joins",
-    "patterns.uniformity.results",
-    "patterns.uniformity.seeds",
     "patterns.ir.direct_blocks",
     "patterns.ir.direct_body",
     "patterns.ir.direct_syntax",
     "patterns.ir.direct_values",
-    "patterns.ir.reader_direct",
+    "patterns.ir.dominators",
+    "patterns.ir.effects",
     "patterns.ir.function",
+    "patterns.ir.opcodes",
+    "patterns.ir.reader_direct",
     "patterns.llc.analyses",
     "patterns.llc.codegenprepare",
     "patterns.llc.earlycse",
@@ -95,29 +103,23 @@ MODULES = (
     "patterns.llc.licm",
     "patterns.llc.licm_reassociate",
     "patterns.llc.licm_state",
+    "patterns.llc.lsr",
+    "patterns.llc.lsr_claim",
+    "patterns.llc.lsr_expand",
+    "patterns.llc.lsr_scev",
     "patterns.llc.naming",
     "patterns.llc.pipeline",
     "patterns.llc.replace",
     "patterns.llc.unreachable",
     "patterns.llc.valuetracking",
-    "patterns.support.knownbits",
-    "patterns.llc.lsr",
-    "patterns.llc.lsr_claim",
-    "patterns.llc.lsr_expand",
-    "patterns.llc.lsr_scev",
     "patterns.select.machine",
     "patterns.select.mir",
-    "patterns.dag.builder",
-    "patterns.dag.calls",
-    "patterns.dag.cse",
-    "patterns.dag.deadcode",
-    "patterns.dag.isd",
-    "patterns.dag.liveout",
-    "patterns.dag.nodes",
-    "patterns.dag.prepare",
-    "patterns.dag.sink",
-    "patterns.ir.dominators",
-    "patterns.ir.effects",
+    "patterns.support.intops",
+    "patterns.support.knownbits",
+    "patterns.uniformity.analysis",
+    "patterns.uniformity.joins",
+    "patterns.uniformity.results",
+    "patterns.uniformity.seeds",
 )
 GROUP = "tdgen_native"  # mypyc's shared library: ``tdgen_native__mypyc``
 FORMAT = 1
@@ -142,12 +144,12 @@ ignore_errors = False
 """
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(os.path.dirname(_HERE))
+SOURCE_ROOT = os.path.dirname(os.path.dirname(_HERE))
 _status = "plain Python: not checked"
 
 
-def _source(mod: str) -> str:
-    return os.path.join(_ROOT, *mod.split(".")) + ".py"
+def module_source(mod: str) -> str:
+    return os.path.join(SOURCE_ROOT, *mod.split(".")) + ".py"
 
 
 def _type_sources() -> list[str]:
@@ -156,7 +158,7 @@ def _type_sources() -> list[str]:
     sorted by path."""
     out = []
     for pkg in ("patterns", "tdgen"):
-        for dirpath, dirnames, names in os.walk(os.path.join(_ROOT, pkg)):
+        for dirpath, dirnames, names in os.walk(os.path.join(SOURCE_ROOT, pkg)):
             dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
             out += [os.path.join(dirpath, n) for n in names if n.endswith(".py")]
     return sorted(out)
@@ -178,7 +180,7 @@ def source_key() -> str:
     for path in _type_sources():
         with open(path, "rb") as f:
             data = f.read()
-        h.update(f"\0{os.path.relpath(path, _ROOT)}\0{len(data)}\0".encode())
+        h.update(f"\0{os.path.relpath(path, SOURCE_ROOT)}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()
 
@@ -197,7 +199,7 @@ def native_root() -> str | None:
     return os.path.join(home, ".cache", "tdgen", "native")
 
 
-def _build_files(folder: str) -> dict[str, str] | None:
+def build_files(folder: str) -> dict[str, str] | None:
     """Module name -> extension file of the build in ``folder`` (its MANIFEST: one
     ``name file`` line per module, the shared library included), or None."""
     try:
@@ -255,7 +257,7 @@ def install() -> None:
     except OSError as e:
         _status = f"plain Python: cannot read a source ({e})"
         return
-    files = _build_files(os.path.join(root, key))
+    files = build_files(os.path.join(root, key))
     if files is None:
         _status = f"plain Python: no build for these sources in {root} (run: python3 -m patterns.native.build)"
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from patterns.native import _ROOT, GROUP, MODULES, MYPY_CONFIG, _build_files, _source, native_root, source_key, status
+from patterns.native import SOURCE_ROOT, GROUP, MODULES, MYPY_CONFIG, build_files, module_source, native_root, source_key, status
 
 _BUILD_SCRIPT = """\
 import sys
@@ -43,7 +43,7 @@ def build(*, force: bool = False, quiet: bool = False) -> str:
         raise RuntimeError("no folder for builds: set TDGEN_NATIVE_DIR")
     key = source_key()
     dest = os.path.join(root, key)
-    if not force and _build_files(dest) is not None:
+    if not force and build_files(dest) is not None:
         return dest
     try:
         import mypyc  # noqa: F401
@@ -54,9 +54,9 @@ def build(*, force: bool = False, quiet: bool = False) -> str:
         config = os.path.join(tmp, "mypy.ini")
         with open(config, "w", encoding="utf-8") as f:
             f.write(MYPY_CONFIG.format(compiled=",".join(MODULES)))
-        paths = [os.path.relpath(_source(m), _ROOT) for m in MODULES]
+        paths = [os.path.relpath(module_source(m), SOURCE_ROOT) for m in MODULES]
         env = dict(os.environ, TDGEN_PURE="1", MYPY_CACHE_DIR=os.path.join(tmp, "mypy-cache"))
-        r = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, tmp, config, *paths], cwd=_ROOT,
+        r = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, tmp, config, *paths], cwd=SOURCE_ROOT,
                            env=env, capture_output=True, text=True)
         if r.returncode != 0:
             out = "\n".join(x for x in (r.stdout + r.stderr).splitlines()
@@ -84,15 +84,15 @@ def build(*, force: bool = False, quiet: bool = False) -> str:
         try:
             os.rename(stage, dest)
         except OSError:
-            if _build_files(dest) is None:  # (not another build of the same key winning the race)
+            if build_files(dest) is None:  # (not another build of the same key winning the race)
                 raise
-    _prune(root, dest)
+    prune_builds(root, dest)
     if not quiet:
         print(f"built {len(MODULES)} modules: {dest}")
     return dest
 
 
-def _prune(root: str, current: str, keep: int = 6) -> None:
+def prune_builds(root: str, current: str, keep: int = 6) -> None:
     """Remove all builds in ``root`` but ``current`` and the ``keep - 1`` newest others
     (every edit of a source gives a new key, so old builds pile up otherwise; ~3.4 MB
     each; a few are kept for other checkouts of the project sharing the folder). Temp
