@@ -54,7 +54,8 @@ from patterns.llc.instsimplify_logic import simplify_and, simplify_or, simplify_
 from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
     BINOPS, const_value, int_bits, MINMAX_INVERSE, MINMAX_PRED, RECURSION_LIMIT, same_value,
-    SimplifyQuery, )
+    SimplifyQuery,
+)
 from patterns.llc.valuetracking import is_power_of_two, known_bits
 
 

@@ -15,7 +15,8 @@ from patterns.ir.function import Instruction
 from patterns.llc.instsimplify_icmp import dom_edge, implied_by_dom_condition, NO_EDGE
 from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    const_value, int_bits, RECURSION_LIMIT, same_value, )
+    const_value, int_bits, RECURSION_LIMIT, same_value,
+)
 from patterns.ir.opcodes import COMMUTATIVE_BINOPS as COMMUTATIVE
 
 

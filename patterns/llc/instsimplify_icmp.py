@@ -14,7 +14,8 @@ from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, )
+    const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery,
+)
 from patterns.ir.opcodes import INVERSE_PREDICATE as INVERSE, SWAPPED_PREDICATE as SWAP
 from patterns.llc.valuetracking import known_bits
 from patterns.support.intops import clz as _clz

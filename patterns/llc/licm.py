@@ -11,9 +11,10 @@ from typing import Any, Final
 from patterns.ir.core import IntType
 from patterns.ir.function import Instruction
 from patterns.llc.analyses import dom_tree, loop_forest
+from patterns.ir.opcodes import SIGNED_PREDICATES
 from patterns.llc.instsimplify_query import const_value, int_bits
 from patterns.llc.licm_reassociate import (
-    hoist_add_sub, hoist_gep, hoist_min_max, hoist_mul_add, REASSOCIATED, SIGNED_PREDICATES,
+    hoist_add_sub, hoist_gep, hoist_min_max, hoist_mul_add, REASSOCIATED,
 )
 from patterns.llc.licm_state import LicmState
 

@@ -12,8 +12,7 @@ from patterns.ir.core import Constant, IntType
 from patterns.ir.function import Argument, Instruction
 from patterns.llc.instsimplify_icmp import constant_range
 from patterns.support.intops import signed_of_unsigned
-from patterns.llc.instsimplify_query import (
-    BINOPS, const_value, int_bits, )
+from patterns.llc.instsimplify_query import const_value, int_bits
 from patterns.ir.opcodes import BINOPS as ALL_BINOPS, INVERSE_PREDICATE as INVERSE, SIGNED_PREDICATES, SWAPPED_PREDICATE as SWAP
 from patterns.llc.licm_state import LicmState
 from patterns.llc.valuetracking import known_bits, num_sign_bits

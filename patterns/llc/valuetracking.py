@@ -16,7 +16,8 @@ from patterns.ir.effects import pure_intrinsic
 from patterns.ir.function import Instruction
 from patterns.support.intops import signed_of_unsigned
 from patterns.llc.instsimplify_query import (
-    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery, )
+    ANY_DEPTH, BINOPS, const_value, int_bits, MAX_DEPTH, MINMAX_PRED, SimplifyQuery,
+)
 from patterns.support.knownbits import (
     abs_masks as _abs_masks, add_carry_masks as _add_carry_masks, clz as _clz, count_masks as _count_masks,
     mul_masks as _mul_masks, reverse_masks as _reverse_masks, shift_masks as _shift_masks, smax_masks,
