@@ -228,3 +228,15 @@ def test_no_binary_artefacts_tracked():
         elif path.is_file() and b"\0" in path.read_bytes()[:8192]:
             bad.append(str(path.relative_to(ROOT)))
     assert not bad, "\n".join(bad)
+
+
+def test_the_grammar_spells_the_opcode_tables():
+    """``ir.lark``'s binary-operator and cast alternations are the tables of
+    ``patterns.ir.opcodes`` (the readers build their expressions from the tables)."""
+    import re
+
+    from patterns.ir.opcodes import BINOPS, CASTS
+
+    grammar = (ROOT / "patterns" / "ir" / "ir.lark").read_text()
+    found = {m.group(1): m.group(2) for m in re.finditer(r"^(BINOP|CASTOP)\.2: /\(([a-z|]+)\)", grammar, re.M)}
+    assert found == {"BINOP": "|".join(BINOPS), "CASTOP": "|".join(CASTS)}, found

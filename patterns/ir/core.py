@@ -40,6 +40,7 @@ from functools import lru_cache
 
 from tdgen.errors import Span, frozen_error
 
+from patterns.ir.opcodes import CASTS, INT_PREDICATE_ORDER
 from patterns.ir.spelling import quote_name
 
 # ============================================================================ types
@@ -556,7 +557,7 @@ LINKAGE_WORDS = frozenset({
     "unnamed_addr", "local_unnamed_addr", "thread_local",
 })
 FAST_MATH = ("nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc", "fast")
-INT_PREDICATES = frozenset({"eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"})
+INT_PREDICATES = frozenset(INT_PREDICATE_ORDER)
 FP_PREDICATES = frozenset({"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq",
                            "ugt", "uge", "ult", "ule", "une", "uno", "true"})
 ORDERINGS = frozenset({"unordered", "monotonic", "acquire", "release", "acq_rel", "seq_cst"})
@@ -573,5 +574,4 @@ CAST_FLAGS = {"trunc": ("nuw", "nsw"), "zext": ("nneg",), "uitofp": ("nneg",)}
 GEP_FLAGS = ("inbounds", "nusw", "nuw")
 
 
-CAST_OPS = frozenset({"trunc", "zext", "sext", "fptrunc", "fpext", "fptoui", "fptosi", "uitofp",
-                      "sitofp", "ptrtoint", "inttoptr", "bitcast", "addrspacecast"})
+CAST_OPS = frozenset(CASTS)

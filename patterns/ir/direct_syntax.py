@@ -13,6 +13,7 @@ from typing import Final
 
 from patterns.ir.core import CALLING_CONVENTIONS, MAX_INT_BITS, PTR, VOID, FloatType, PtrType, int_type
 from patterns.ir.direct_re import compile_cached, write_cache
+from patterns.ir.opcodes import INT_BINOPS, INT_CASTS, INT_PREDICATE_ORDER, alternation
 
 _N: Final = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
 _T: Final = r'i[0-9]+|ptr(?: addrspace\([0-9]+\))?|float|double|half|bfloat'
@@ -34,9 +35,9 @@ _PV: Final = r'([ \t]*)()()()(?:'
 LABEL_LINE: Final = compile_cached(r'[ \t]*([-a-zA-Z$._0-9]+):$')
 # one regular expression per opcode family, each for the whole line; the opcode itself
 # comes from the dispatch table (the expression only checks it)
-BIN: Final = compile_cached(_P + r'(?:add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor)((?: (?:nuw|nsw|exact|disjoint))*) ('
+BIN: Final = compile_cached(_P + r'(?:' + alternation(INT_BINOPS) + r')((?: (?:nuw|nsw|exact|disjoint))*) ('
                   + _T + r') ' + _V + r', ' + _V + r')$')
-ICMP: Final = compile_cached(_P + r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _T + r') ' + _V + r', ' + _V + r')$')
+ICMP: Final = compile_cached(_P + r'icmp (' + alternation(INT_PREDICATE_ORDER) + r') (' + _T + r') ' + _V + r', ' + _V + r')$')
 SELECT: Final = compile_cached(_P + r'select i1 ' + _V + r', (' + _T + r') ' + _V + r', (' + _T + r') ' + _V + r')$')
 PHI: Final = compile_cached(_P + r'phi (' + _T + r') ((?:\[ (?:' + _VN + r'), %(?:' + _N + r') \], )*\[ (?:' + _VN
                   + r'), %(?:' + _N + r') \]))$')
@@ -52,7 +53,7 @@ STORE: Final = compile_cached(_PV + r'store (' + _T + r') ' + _V + r', (' + _T +
 GEP: Final = compile_cached(_P + r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _T + r'), (' + _T + r') ' + _V
                   + r'((?:, (?:' + _T + r') (?:' + _VN + r'))*))$')
 GEP_IDX: Final = compile_cached(r', (' + _T + r') ' + _V)
-CAST: Final = compile_cached(_P + r'(?:trunc|zext|sext|ptrtoint|inttoptr|addrspacecast|bitcast)((?: (?:nuw|nsw|nneg))*) ('
+CAST: Final = compile_cached(_P + r'(?:' + alternation(INT_CASTS) + r')((?: (?:nuw|nsw|nneg))*) ('
                    + _T + r') ' + _V + r' to (' + _T + r'))$')
 UNREACHABLE: Final = compile_cached(_PV + r'unreachable)$')
 HEADER: Final = compile_cached(r'(define|declare) ((?:[a-z_][a-z_0-9]* )*)(void|' + _T + r') @(' + _N
@@ -81,13 +82,11 @@ CANON_GEPFLAGS: Final = frozenset({"", " inbounds", " nusw", " nuw", " inbounds 
 MODULE_LINE: Final = compile_cached(r'(?:target (?:datalayout|triple)|source_filename) = "[^"\\]*"$')
 write_cache()
 
-_BINOPS: Final = ("add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor")
-_CASTS: Final = ("trunc", "zext", "sext", "ptrtoint", "inttoptr", "addrspacecast", "bitcast")
 # opcode -> (family, regular expression, the opcode string shared by all its
 # instructions). Families 0-6 always have a result, 7 (call) may have one, 8 and up never
 # do; 10 and up are the terminators.
-DISPATCH: Final = {op: (0, BIN, op) for op in _BINOPS}
-DISPATCH.update({op: (6, CAST, op) for op in _CASTS})
+DISPATCH: Final = {op: (0, BIN, op) for op in INT_BINOPS}
+DISPATCH.update({op: (6, CAST, op) for op in INT_CASTS})
 DISPATCH.update({"icmp": (1, ICMP, "icmp"), "phi": (2, PHI, "phi"), "select": (3, SELECT, "select"),
                   "load": (4, LOAD, "load"), "getelementptr": (5, GEP, "getelementptr"),
                   "call": (7, CALL, "call"), "tail": (7, CALL, "call"), "musttail": (7, CALL, "call"),

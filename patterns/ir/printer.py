@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from patterns.ir.core import (FAST_MATH, ArrayType, Constant, FloatType, IntType, Module, PtrType, StructType, Type,
                               Value, VectorType)
+from patterns.ir.opcodes import INT_BINOPS
 from patterns.ir.spelling import quote_name
 
 # pointer sizes (bits) of the AMDGPU data layout, by address space
@@ -156,8 +157,7 @@ def _type_text(t: Type) -> str:
     return s
 
 
-_INT_BINOPS = frozenset({"add", "sub", "mul", "shl", "udiv", "sdiv", "lshr", "ashr", "or", "and", "xor",
-                         "urem", "srem"})
+_INT_BINOPS = frozenset(INT_BINOPS)
 
 
 def instruction_text(inst) -> str:

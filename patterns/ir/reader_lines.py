@@ -23,6 +23,7 @@ from tdgen.errors import Span
 from patterns.ir.core import LABEL, PTR, VOID, FloatType, PtrType, int_type
 from patterns.ir.exact_lark import parse_raw_lark
 from patterns.ir.exact_raw import RawFunc, RawInst, RawVal
+from patterns.ir.opcodes import BINOPS, CASTS, INT_PREDICATE_ORDER, alternation
 from patterns.ir.spelling import unquote
 
 _NAME = r'[-a-zA-Z$._][-a-zA-Z$._0-9]*|[0-9]+'
@@ -31,9 +32,9 @@ _VAL = (r'%(?:' + _NAME + r')|@(?:' + _NAME + r')|-?[0-9]+(?:\.[0-9]*(?:[eE][-+]
         r'|true|false|undef|poison|null|zeroinitializer')
 
 _DEF = re.compile(r'(%(?:' + _NAME + r'))[ \t]*=[ \t]*')
-_BINOP = re.compile(r'(add|sub|mul|udiv|sdiv|urem|srem|shl|lshr|ashr|and|or|xor|fadd|fsub|fmul|fdiv|frem)'
+_BINOP = re.compile(r'(' + alternation(BINOPS) + r')'
                     r'((?: (?:nuw|nsw|exact|disjoint))*) (' + _TY + r') (' + _VAL + r'), (' + _VAL + r')$')
-_ICMP = re.compile(r'icmp (eq|ne|ugt|uge|ult|ule|sgt|sge|slt|sle) (' + _TY + r') (' + _VAL + r'), ('
+_ICMP = re.compile(r'icmp (' + alternation(INT_PREDICATE_ORDER) + r') (' + _TY + r') (' + _VAL + r'), ('
                    + _VAL + r')$')
 _SELECT = re.compile(r'select (i1) (' + _VAL + r'), (' + _TY + r') (' + _VAL + r'), (' + _TY + r') ('
                      + _VAL + r')$')
@@ -50,8 +51,7 @@ _STORE = re.compile(r'store (' + _TY + r') (' + _VAL + r'), (' + _TY + r') (' + 
 _GEP = re.compile(r'getelementptr((?: (?:inbounds|nuw|nusw))*) (' + _TY + r'), (' + _TY + r') (' + _VAL + r')'
                   r'((?:, (?:' + _TY + r') (?:' + _VAL + r'))*)$')
 _GEP_IDX = re.compile(r', (' + _TY + r') (' + _VAL + r')')
-_CAST = re.compile(r'(trunc|zext|sext|fptrunc|fpext|fptoui|fptosi|uitofp|sitofp|ptrtoint|inttoptr|bitcast'
-                   r'|addrspacecast)((?: (?:nuw|nsw|nneg))*) (' + _TY + r') (' + _VAL + r') to (' + _TY + r')$')
+_CAST = re.compile(r'(' + alternation(CASTS) + r')((?: (?:nuw|nsw|nneg))*) (' + _TY + r') (' + _VAL + r') to (' + _TY + r')$')
 _LABEL = re.compile(r'([-a-zA-Z$._0-9]+):[ \t]*(?:;.*)?$')
 
 _TYPES: dict = {}
