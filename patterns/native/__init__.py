@@ -57,7 +57,6 @@ import sys
 # 50k-operation bench kernel spends its time in; see bench/isel.py).
 MODULES = (
     "patterns.ir.cfg",
-    "patterns.dag.combine.amdgpu_rules",
     "patterns.dag.combine.arith",
     "patterns.dag.combine.context",
     "patterns.dag.combine.demanded",
