@@ -125,7 +125,8 @@ def test_amdgpus_dag_hooks_fire():
 def test_a_targets_own_dag_combine_is_called(tmp_path):
     """A target of one's own declares a combine of ISD::MUL: the driver calls it with the
     node and the combine run once the generic visitMUL changed nothing, and keeps its
-    rewrite (here ``mul x, y`` -> ``add x, x``)."""
+    rewrite (here ``mul x, y`` -> ``add x, x``); one of ISD::ADD, whose visit does not call
+    the target's, is called after that visit."""
     spec = _target(tmp_path / "t", "lowering", {
         "lowering.py": """
             from tdgen.hooks import TargetHooks
@@ -136,7 +137,10 @@ def test_a_targets_own_dag_combine_is_called(tmp_path):
                 a, b = node.ops
                 set_result(ctx, node, "ISD::ADD", [a, a])
                 return True
-            HOOKS = TargetHooks(dag_combine={"ISD::MUL": combine_mul})
+            def note(node, ctx):
+                SEEN.append(node.opcode)
+                return False
+            HOOKS = TargetHooks(dag_combine={"ISD::MUL": combine_mul, "ISD::ADD": note})
         """,
     })
     t = load_target(spec)
@@ -144,4 +148,4 @@ def test_a_targets_own_dag_combine_is_called(tmp_path):
     ops = _opcodes(t)
     assert "ISD::MUL" not in ops and "ISD::ADD" in ops
     seen = hooks.dag_combine["ISD::MUL"].__globals__["SEEN"]
-    assert seen and set(seen) == {"ISD::MUL"}
+    assert set(seen) == {"ISD::MUL", "ISD::ADD"}

@@ -39,8 +39,9 @@ for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted
 
 # the opcodes whose visit calls the target's combine itself (DAGCombiner::combine's
 # PerformDAGCombine after the generic visit: arith.visit_MUL, logic.visit_AND,
-# intrinsics.visit_MINMAX); a target's combine of another opcode follows its visit
-# (``_then_target``), or is the visit of an opcode without one (a target node)
+# intrinsics.visit_MINMAX); a target's combine of another opcode follows its whole visit
+# (``_then_target``: after the commuted-form step too), or is the visit of an opcode
+# without one (a target node)
 TARGET_COMBINE_IN_VISIT: Final = frozenset({"ISD::MUL", "ISD::AND", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
 
 # the opcodes legalization rewrites whatever the target (``_legalize_abs``)
@@ -84,6 +85,7 @@ def _then_target(vis, f):
     def visit_then_target(n: SDNode, ctx: Ctx) -> bool:
         return bool(vis(n, ctx)) or bool(f(n, ctx))
     return visit_then_target
+
 
 # A run stops after this many visits per node of the block (a guard against two rules
 # undoing each other forever; no generated kernel comes near it)
