@@ -35,13 +35,33 @@ class TargetHooks:
     # patterns.llc: IR passes the target runs before selection, in order (AMDGPU's
     # AMDGPUCodeGenPrepare); each is called as ``f(fn, ctx)``, see patterns.llc.
     ir_passes: tuple[Callable[..., Any], ...] = ()
-    # patterns.dag.combine: PerformDAGCombine, per opcode (``"ISD::MUL"`` or a target
-    # node's ``"<NS>ISD::X"``): ``f(ctx, node)`` returns the replacement node or None.
-    dag_combine: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    # patterns.dag.combine: computeKnownBitsForTargetNode / ComputeNumSignBitsForTargetNode,
-    # per target opcode.
-    known_bits: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    num_sign_bits: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    # patterns.dag.combine (the combine driver, both runs): TargetLowering::PerformDAGCombine,
+    # per opcode (``"ISD::MUL"``, or a target node's ``"<NS>ISD::X"``; LLVM's
+    # setTargetDAGCombine): ``f(node, ctx) -> bool``, called when the engine's own visit
+    # of the node changed nothing (a target node has no such visit: this is its visit),
+    # as DAGCombiner::combine calls it. It commits its result through the combine run
+    # ``ctx`` (patterns.dag.combine.context: ``set_result``, ``ctx.replace``; ``ctx.legal``
+    # the selectable opcodes, ``ctx.legal_ops`` set in the run after legalization) and
+    # says whether it changed the DAG.
+    dag_combine: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    # patterns.dag.combine (the legalization between the two combine runs, after the
+    # generic expansions): TargetLowering::LowerOperation of the opcodes the target marks
+    # Custom, per opcode: ``f(node, ctx) -> bool``, called for each live node of the
+    # opcode, like a combine.
+    legalize: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    # patterns.dag.combine.known (known bits, leading zeros and sign bits, in the combines
+    # and in the counts a block exports): computeKnownBitsForTargetNode as the known
+    # leading zeros of a node of that opcode (a target node, or a target intrinsic's
+    # ``ISD::INTRINSIC_WO_CHAIN``): ``f(node) -> int``, asked of the node alone.
+    known_lz: Mapping[str, Callable[..., int]] = field(default_factory=dict)
+    # patterns.dag.combine (SelectionDAG's CSE map, getNode): the target's node opcodes
+    # an identical node is found for (a target node not listed is never CSE'd).
+    cse_nodes: frozenset[str] = frozenset()
+    # patterns.dag.combine.freeze (isGuaranteedNotToBeUndefOrPoison): the calling
+    # conventions whose arguments llc lowers as loads from memory (LowerFormalArguments;
+    # AMDGPU's amdgpu_kernel reads them from the kernarg segment), so an argument read
+    # in the entry block may be poison; other arguments arrive in registers.
+    argument_load_ccs: frozenset[str] = frozenset()
 
 
 NO_HOOKS = TargetHooks()

@@ -496,6 +496,7 @@ def test_sub_of_add_constant_folds_like_llc(tmp_path):
 
 def _phi_copies(amdgpu, text: str):
     """(function, block, IR name) -> known leading zeros of each CopyFromReg."""
+    from patterns.dag.combine.driver import dag_target
     from patterns.dag.combine.known import known_lz
     from patterns.uniformity.analysis import analyze
     from patterns.ir import parse_module
@@ -509,7 +510,7 @@ def _phi_copies(amdgpu, text: str):
         for dag in fd.dags:
             for n in dag.nodes:
                 if n.opcode == "ISD::CopyFromReg" and getattr(n.ir, "name", None):
-                    out[(fn.name, dag.block.name, n.ir.name)] = known_lz(n)
+                    out[(fn.name, dag.block.name, n.ir.name)] = known_lz(n, dag_target(amdgpu))
     return out
 
 
@@ -628,7 +629,7 @@ def test_known_bits_memo_is_exact(amdgpu, request):
             return known_ops.kb_binop(n.opcode, bits, fresh(n.ops[0], depth + 1), fresh(n.ops[1], depth + 1))
         if n.opcode == "ISD::SELECT" and len(n.ops) == 3:
             return fresh(n.ops[1], depth + 1).intersect(fresh(n.ops[2], depth + 1))
-        return known.kb_leaf(n, n.opcode, bits)
+        return known.kb_leaf(n, n.opcode, bits, driver.dag_target(amdgpu))
 
     memo = known.known_bits
     readers = [m for m in (importlib.import_module(f"patterns.dag.combine.{i.name}")

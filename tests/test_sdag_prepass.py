@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patterns.dag.combine.context import Ctx
-from patterns.dag.combine.driver import resort, visit
+from patterns.dag.combine.driver import dag_target, resort, visit
 from patterns.uniformity.analysis import analyze
 from patterns.ir import parse_module
 from testkit.iselgen import generate_isel_kernel
@@ -123,7 +123,7 @@ def test_combining_again_finds_nothing(amdgpu):
         fd = build_function_dags(fn, amdgpu, analyze(fn, amdgpu))
         for dag in fd.dags:
             got = _state(dag)
-            ctx = Ctx(dag, amdgpu)
+            ctx = Ctx(dag, dag_target(amdgpu))
             fired = [n.label() for n in reversed(list(dag.nodes)) if visit(n, ctx)]
             assert not fired, (seed, fired)
             assert _state(dag)[: len(got)] == got

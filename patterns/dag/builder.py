@@ -31,6 +31,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from patterns.dag.calls import CallLowering
+from patterns.dag.combine.context import DAGTarget
+from patterns.dag.combine.driver import dag_target
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import CONDCODES, const_int, ISD_OF_BINOP, ISD_OF_CAST, vt_of
 from patterns.dag.liveout import const_sign_bits, phi_lz, phi_sb, record_exports
@@ -64,6 +66,7 @@ class DAGBuilder:
         # and their sign bits (ComputeNumSignBits), the same way
         self.live_sb: dict = {}
         self.track_lz = False  # set by build_dags when it combines
+        self.dag_target: DAGTarget | None = None  # (then: the target's, for the counts)
         if dce == "aggressive":
             prep = prepare(fn)
         else:
@@ -415,8 +418,10 @@ class DAGBuilder:
                     n.reg = self.reg_of(ins)
                     nodes.append(n)
                     if self.track_lz:
-                        n.klz = live_lz[ins] = phi_lz(ins, live_lz, rep, vt_cache)
-                        n.ksb = live_sb[ins] = phi_sb(ins, live_sb, rep, vt_cache)
+                        dtg = self.dag_target
+                        assert dtg is not None  # (set with track_lz)
+                        n.klz = live_lz[ins] = phi_lz(ins, live_lz, rep, vt_cache, dtg)
+                        n.ksb = live_sb[ins] = phi_sb(ins, live_sb, rep, vt_cache, dtg)
                     div = self.phi_divergent(ins)
                     n.source = "divergent" if div else "uniform"
                     n.divergent = div
@@ -554,6 +559,8 @@ def build_dags(b: DAGBuilder, combine=None) -> FunctionDAGs:
     fn = b.fn
     target = b.target
     b.track_lz = combine is not None
+    if combine is not None:
+        b.dag_target = dag_target(target)
     live_lz = b.live_lz
     live_sb = b.live_sb
     built: dict = {}

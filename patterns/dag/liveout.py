@@ -3,33 +3,36 @@ and sign bits of each i32 value a block exports, recorded after the block's comb
 (``record_exports``; the exporting node is kept and counted when a rule first asks:
 ``patterns.dag.combine.known.known_lz`` / ``live_sign_bits``), and those of an i32 phi, the
 minimum over its incoming values (ComputePHILiveOutRegInfo: ``phi_lz``, ``phi_sb``). The
-CopyFromRegs that read a value carry them (``SDNode.klz``, ``SDNode.ksb``)."""
+CopyFromRegs that read a value carry them (``SDNode.klz``, ``SDNode.ksb``). The counts are
+given the function's target (``patterns.dag.combine.context.DAGTarget``: the known bits of
+its nodes)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from patterns.dag.combine.context import DAGTarget
 from patterns.dag.combine.known import known_lz, live_sign_bits
 from patterns.dag.isd import const_int, is_ir_constant, vt_of
 from patterns.dag.nodes import SelectionDAG
 
 
-def phi_lz(phi, live_lz: dict, rep: dict, vt_cache: dict) -> int:
+def phi_lz(phi, live_lz: dict, rep: dict, vt_cache: dict, dt: DAGTarget) -> int:
     """Known leading zeros of an i32 phi: the minimum over its incoming values, a
     constant's own, a value's recorded one (``live_lz``), 0 for a value not recorded yet
     (a back edge, an argument) or undef (ComputePHILiveOutRegInfo gives up on those)."""
-    return phi_live(phi, live_lz, rep, vt_cache, 0, const_lead_zeros, known_lz)
+    return phi_live(phi, live_lz, rep, vt_cache, 0, const_lead_zeros, known_lz, dt)
 
 
-def phi_sb(phi, live_sb: dict, rep: dict, vt_cache: dict) -> int:
+def phi_sb(phi, live_sb: dict, rep: dict, vt_cache: dict, dt: DAGTarget) -> int:
     """Sign bits of an i32 phi, the same way (1 where nothing is known)."""
-    return phi_live(phi, live_sb, rep, vt_cache, 1, const_sign_bits, live_sign_bits)
+    return phi_live(phi, live_sb, rep, vt_cache, 1, const_sign_bits, live_sign_bits, dt)
 
 
-def phi_live(phi, live: dict, rep: dict, vt_cache: dict, nothing: int, of_const, count) -> int:
+def phi_live(phi, live: dict, rep: dict, vt_cache: dict, nothing: int, of_const, count, dt: DAGTarget) -> int:
     """The minimum over an i32 phi's incoming values of a count recorded per value in
-    ``live`` (an int, or the exporting node until ``count`` counts it), a constant's by
-    ``of_const``; ``nothing`` for another type, undef, or as soon as the minimum reaches
+    ``live`` (an int, or the exporting node until ``count(node, dt)`` counts it), a constant's
+    by ``of_const``; ``nothing`` for another type, undef, or as soon as the minimum reaches
     it. ``rep``: CSE'd instruction -> its representative; ``vt_cache``: the builder's
     value types per type object."""
     v: Any
@@ -48,7 +51,7 @@ def phi_live(phi, live: dict, rep: dict, vt_cache: dict, nothing: int, of_const,
             v = rep.get(v, v)
             k = live.get(v, nothing)
             if type(k) is not int:
-                k = live[v] = count(k)
+                k = live[v] = count(k, dt)
         if k < best:
             best = k
             if best <= nothing:

@@ -66,7 +66,7 @@ def alloc_size(t: Type) -> int:
 
 
 def abi_align(t: Type) -> int:
-    """ABI alignment in bytes under the AMDGPU data layout (opt -mtriple=amdgcn)."""
+    """ABI alignment in bytes under the AMDGPU data layout (what opt prints for the AMDGPU triple)."""
     if isinstance(t, IntType):
         if t.bits <= 8:
             return 1

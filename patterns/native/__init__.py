@@ -58,7 +58,6 @@ import sys
 MODULES = (
     "patterns.dag.builder",
     "patterns.dag.calls",
-    "patterns.dag.combine.amdgpu_rules",
     "patterns.dag.combine.arith",
     "patterns.dag.combine.context",
     "patterns.dag.combine.demanded",

@@ -1,9 +1,14 @@
 """The DAG combines and legalizations that make our DAG look like llc's before selection
 (the package: ``driver.run`` runs them on a block).
 
-Each rule is an llc-19 behaviour (DAGCombiner / SITargetLowering combines, AMDGPU
-legalization) checked with llc-19 on gfx900, stopped after instruction selection,
-on small uniform/divergent kernels and by the differential test (tests/test_isel_llc.py):
+Each rule is an llc-19 behaviour (DAGCombiner combines and legalization) checked with
+llc-19 on gfx900, stopped after instruction selection, on small uniform/divergent kernels
+and by the differential test (tests/test_isel_llc.py). What a target adds (LLVM's
+TargetLowering::PerformDAGCombine, LowerOperation, computeKnownBitsForTargetNode, its CSE'd
+nodes, its calling conventions) is a hook its folder declares (``tdgen.hooks.TargetHooks``:
+AMDGPU's are targets/amdgpu/dag_combine.py), read once per target
+(``driver.dag_target``, a ``context.DAGTarget``) and carried by each run's ``Ctx``; the
+engine names no target:
 
 - ``x | x``, ``x & x`` -> ``x``; ``x ^ x``, ``x - x`` -> 0; ``x + (y - x)`` -> ``y``;
   ``(x + y) - x`` -> ``y``; ``x - (x - y)`` -> ``y``; ``x - (y - z)`` -> ``x + (z - y)``;
@@ -67,9 +72,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ``y - ~x`` -> ``(y + x) + 1``, constant hoisting, ``x - (srl y, 31)`` -> add of sra (combine1 only),
   ``x - (y << 31)``, ``C - x`` without a possible borrow -> ``x ^ C``;
 - visitMUL: ``(mul (shl X, c1), c2)`` -> ``mul X, c2 << c1``; ``(mul (add x, c1), c2)`` ->
-  ``(mul x, c2) + c1 * c2`` (the add used once); AMDGPU's performMulCombine: a divergent
-  ``mul x, (y + 1)`` -> ``x * y + x`` and a divergent multiply of 24-bit operands ->
-  24-bit multiplies (known bits; the target rules, ``amdgpu_rules``);
+  ``(mul x, c2) + c1 * c2`` (the add used once); then the target's combine of a mul
+  (AMDGPU's performMulCombine: a divergent ``mul x, (y + 1)`` -> ``x * y + x`` and a
+  divergent multiply of 24-bit operands -> 24-bit multiplies);
 - visitOR's last step: an or without common bits (isADDLike) is given visitADDLike's rules
   (``visit_ADD`` with ``or_like``), e.g. ``(0 - (x << 3)) | 7`` -> ``7 - (x << 3)``;
 - logic: hoistLogicOpWithSameOpcodeHands (``op (sh x, z), (sh y, z)`` -> ``sh (op x, y), z``
@@ -85,9 +90,10 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   sign bits of both operands are known zero; then SimplifyDemandedBits' min/max case:
   an operand whose known bits decide the order is the result); their known bits from
   their operands' (KnownBits::umin/umax/smin/smax/abs, counts bounded by the operand's
-  known bits, bitreverse); SITargetLowering's performMinMaxCombine: a min/max of a
-  one-use min/max of the same kind is the three-operand node (v_min3/v_max3, VALU for
-  either divergence). Not modeled: its MED3 clamp of two constants, visitCTPOP's shift
+  known bits, bitreverse); then the target's combine of the opcode (AMDGPU's
+  performMinMaxCombine: a min/max of a one-use min/max of the same kind is the
+  three-operand node, v_min3/v_max3, VALU for either divergence; not modeled: its MED3
+  clamp of two constants). Not modeled: visitCTPOP's shift
   look-through, visitBITREVERSE, SimplifyDemandedBits' sign-bit
   OR/AND form of a min/max of all-sign-bit values;
 - visitSIGN_EXTEND_INREG (``visit_SIGN_EXTEND_INREG``): a constant, an input already
@@ -97,8 +103,9 @@ on small uniform/divergent kernels and by the differential test (tests/test_isel
   ops (``sdb``): constants shrunk, and/or/xor operands that contribute no demanded bit
   dropped, xor -> or / not, sra -> srl, shift pairs merged, add/sub/mul demanding only low
   bits, every demanded bit known -> a constant; known bits (``known_bits``) from constants,
-  the modeled ops, CopyFromReg leading zeros and a workitem id's 22 known-zero high bits
-  (AssertZext); the SDB run at the end of each visit where it can change something;
+  the modeled ops, CopyFromReg leading zeros and the target's nodes (its ``known_lz``
+  hook: AMDGPU's workitem id has 22 known-zero high bits, an AssertZext); the SDB run at
+  the end of each visit where it can change something;
 - TargetLowering::SimplifySetCC for eq/ne: ``(X op Y) == (X op Z)``, ``(X + C1) == C2``,
   ``(X ^ C1) == C2``, ``(C1 - X) == C2``, foldSetCCWithBinOp (``(X ^ Y) == Y`` -> ``X == 0``,
   ``(X - Y) == Y`` -> ``X == Y << 1``).
@@ -124,8 +131,10 @@ LegalOperations set: rules LLVM limits to the first run are skipped there).
   when the visit changes the DAG, become candidates for pruning).
 - The visit (DAGCombiner::combine): the node's rules, one function per opcode
   (``driver.VISITORS``: ``visit_ADD`` ... ``visit_SRA`` for the binary ops, ``other_rules``
-  for the others), then, when none fired, the commuted form of a commutative binary node
-  if it exists already (``commuted``).
+  for the others), then, when none fired, the target's combine of the opcode
+  (PerformDAGCombine, ``TargetHooks.dag_combine``; the visit of a target node), then the
+  commuted form of a commutative binary node if it exists already (``commuted``; a
+  min/max looks for it before the target's combine).
 - A rule's result (``set_result`` builds it with ``Ctx.get``, ``Ctx.replace`` names an
   existing value) goes through ``Ctx.commit``: ReplaceAllUsesWith, then the result's
   users and the result on the worklist (so the result is combined next), then the old

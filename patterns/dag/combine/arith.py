@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.amdgpu_rules import perform_mul_combine
 from patterns.dag.combine.context import Ctx, is_c, is_neg, is_not, set_result, width
 from patterns.dag.combine.demanded import demanded_root
 from patterns.dag.combine.known import known_bits
@@ -332,7 +331,8 @@ def visit_SUB(n: SDNode, ctx: Ctx) -> bool:
 
 
 def visit_MUL(n: SDNode, ctx: Ctx) -> bool:
-    """DAGCombiner::visitMUL, then AMDGPUTargetLowering::performMulCombine."""
+    """DAGCombiner::visitMUL, then the target's combine of a mul (PerformDAGCombine:
+    ``TargetHooks.dag_combine``), then the commuted form."""
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -394,6 +394,7 @@ def visit_MUL(n: SDNode, ctx: Ctx) -> bool:
     # SimplifyDemandedBits (passed over where it cannot change anything: demanded_root)
     if demanded_root(n, ctx):
         return True
-    if n.divergent and perform_mul_combine(n, ctx, a, b):
+    f = ctx.combines.get("ISD::MUL")
+    if f is not None and f(n, ctx):
         return True
     return commuted(n, ctx, "ISD::MUL", a, b)

@@ -24,50 +24,76 @@ def is_c(n: SDNode) -> bool:
     return n.opcode == "ISD::Constant" and isinstance(n.value, int)
 
 
-_LEGAL: Final[dict[int, tuple[object, frozenset]]] = {}
-
-
-def _legal(target) -> frozenset:
-    """Root opcodes the target has patterns for (cached per target)."""
-    if target is None:
-        return frozenset()
-    hit = _LEGAL.get(id(target))
-    if hit is not None and hit[0] is target:
-        return hit[1]
-    from patterns.select.matcher import build_table
-
-    legal = frozenset(build_table(target).by_opcode)
-    _LEGAL[id(target)] = (target, legal)
-    return legal
-
-
 # SDNode.wlix (DAGCombiner's CombinerWorklistIndex): a position on the worklist, or one of
 FRESH: Final = -1  # not on the worklist and never combined (a new node, or one taken off)
 DONE: Final = -2   # popped and combined, not on the worklist since
 DEAD: Final = -3   # deleted from the DAG
 
 # opcodes SelectionDAG's CSE map keeps, besides the binary ops of FOLD (keyed by opcode
-# and operands: their type follows from the first operand) and constants (ctx.consts)
-CSE_OTHER: Final[set] = {
+# and operands: their type follows from the first operand) and constants (ctx.consts);
+# a target adds its own nodes (TargetHooks.cse_nodes: DAGTarget.cse_other)
+CSE_OTHER: Final = frozenset({
     "ISD::SETCC", "ISD::SELECT", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX", "ISD::ABS",
     "ISD::CTLZ", "ISD::CTTZ", "ISD::CTLZ_ZERO_UNDEF", "ISD::CTTZ_ZERO_UNDEF", "ISD::CTPOP",
     "ISD::BITREVERSE", "ISD::BSWAP", "ISD::SIGN_EXTEND_INREG", "ISD::SIGN_EXTEND", "ISD::ZERO_EXTEND",
-    "ISD::TRUNCATE", "ISD::AssertZext", "ISD::USUBSAT", "ISD::FREEZE"}
-# (and the target nodes the target's rules add: patterns.dag.combine.amdgpu_rules)
+    "ISD::TRUNCATE", "ISD::AssertZext", "ISD::USUBSAT", "ISD::FREEZE"})
 
 
-def cse_map_key(opc: str, vt: str, ops, cc=None):
-    """The CSE-map key of a node ``opc vt ops`` (None: a node that is not CSE'd here)."""
-    if opc in FOLD:
-        return (opc, ops[0], ops[1]) if len(ops) == 2 else None
-    if opc in CSE_OTHER:
-        return (opc, vt, cc, *ops)
-    return None
+class DAGTarget:
+    """What the DAG stage knows of the target, made once per target
+    (``patterns.dag.combine.driver.dag_target``): the root opcodes it can select (like
+    TLI.isOperationLegal: a rule forms only nodes in ``legal``) and its hooks
+    (``tdgen.hooks.TargetHooks``) as opcode-keyed tables. A combine run (``Ctx``) is one
+    (it copies the target's, ``share``); the known-bits functions
+    (``patterns.dag.combine.known``) are given one, a Ctx or the builder's."""
+
+    legal: frozenset
+    visitors: dict      # opcode -> the visit of its nodes, the target's combines included
+    visit_ops: frozenset  # the opcodes with a visit
+    combines: dict      # opcode -> TargetHooks.dag_combine (PerformDAGCombine)
+    lower: dict         # opcode -> TargetHooks.legalize (LowerOperation)
+    legalized: frozenset  # the opcodes legalization rewrites (the generic ones, ``lower``'s)
+    known_lz: dict      # opcode -> TargetHooks.known_lz (computeKnownBitsForTargetNode)
+    cse_other: frozenset  # CSE_OTHER and the target's TargetHooks.cse_nodes
+    argument_load_ccs: frozenset  # TargetHooks.argument_load_ccs
+
+    def __init__(self, legal: frozenset, visitors: dict, combines: dict, lower: dict, legalized: frozenset,
+                 known_lz: dict, cse_other: frozenset, argument_load_ccs: frozenset) -> None:
+        self.legal = legal
+        self.visitors = visitors
+        self.visit_ops = frozenset(visitors)
+        self.combines = combines
+        self.lower = lower
+        self.legalized = legalized
+        self.known_lz = known_lz
+        self.cse_other = cse_other
+        self.argument_load_ccs = argument_load_ccs
+
+    def share(self, t: DAGTarget) -> None:
+        """Take ``t``'s tables (the same objects)."""
+        self.legal = t.legal
+        self.visitors = t.visitors
+        self.visit_ops = t.visit_ops
+        self.combines = t.combines
+        self.lower = t.lower
+        self.legalized = t.legalized
+        self.known_lz = t.known_lz
+        self.cse_other = t.cse_other
+        self.argument_load_ccs = t.argument_load_ccs
+
+    def cse_key(self, opc: str, vt: str, ops, cc=None):
+        """The CSE-map key of a node ``opc vt ops`` (None: a node that is not CSE'd here)."""
+        if opc in FOLD:
+            return (opc, ops[0], ops[1]) if len(ops) == 2 else None
+        if opc in self.cse_other:
+            return (opc, vt, cc, *ops)
+        return None
 
 
-class Ctx:
-    """One combine run over a block's DAG: the worklist, the pruning list, the CSE map and
-    the DAG mutations with their worklist bookkeeping (see the package docstring, patterns.dag.combine)."""
+class Ctx(DAGTarget):
+    """One combine run over a block's DAG of the target ``t``: the worklist, the pruning
+    list, the CSE map and the DAG mutations with their worklist bookkeeping (see the
+    package docstring, patterns.dag.combine)."""
 
     # (the fields that hold values of several kinds, or are set after ``__init__``)
     consts: Any
@@ -75,14 +101,13 @@ class Ctx:
     prune: dict
     wl: list  # (None in a slot emptied by ``remove``)
 
-    def __init__(self, dag: SelectionDAG, target=None) -> None:
+    def __init__(self, dag: SelectionDAG, t: DAGTarget) -> None:
+        self.share(t)
         self.dag = dag
         self.block = dag.block
-        # like DAGCombiner's TLI.isOperationLegal: only form nodes the target can select
-        self.legal = _legal(target)
         self.legal_ops = False   # DAGCombiner's LegalOperations: set for combine2
         self.consts = None       # (value, vt) -> Constant, ("VT", vt) -> VTSDNode (made when needed)
-        self.cse: dict = {}      # cse_map_key -> node
+        self.cse: dict = {}      # cse_key -> node
         self.users_built = False  # the use lists are made when first needed (ensure_users)
         self.roots = set(dag.roots)
         self.created: list = []  # every node made in this run
@@ -92,14 +117,14 @@ class Ctx:
         self.quiet: dict = {}    # node -> _quiet's answer, while ``events`` is quiet_ev
         self.quiet_ev = -1
         self.dry = False         # set while _any_change tries visits
-        self.late: list = []     # nodes a combine2-only target rule may rewrite (sdwa_bfe)
+        self.late: list = []     # nodes a combine2-only rule (a target's, when legal_ops) may rewrite
         # the CSE map, and the worklist seeded with every node in creation order, so that
         # users are popped before their operands; the nodes nothing uses are the first
         # candidates for pruning. (The builder's use counts are exact.)
         nodes: list[SDNode] = dag.nodes
         cse = self.cse
         prune = self.prune = {}
-        fold, other, roots = FOLD, CSE_OTHER, self.roots
+        fold, other, roots = FOLD, self.cse_other, self.roots
         i = 0
         for n in nodes:
             n.wlix = i
@@ -234,7 +259,7 @@ class Ctx:
             ops = (a, b)
             key: Any = (opc, a, b)
         else:
-            key = cse_map_key(opc, vt, ops, cc)
+            key = self.cse_key(opc, vt, ops, cc)
         if key is not None:
             e = self.cse.get(key)
             if e is not None:
@@ -284,7 +309,7 @@ class Ctx:
             u = next(reversed(users))
             k = users.pop(u)
             uops = u.ops
-            key = cse_map_key(u.opcode, u.vt, uops, u.cc)
+            key = self.cse_key(u.opcode, u.vt, uops, u.cc)
             if key is not None and cse.get(key) is u:
                 del cse[key]
             u.ops = uops = [to if o is frm else o for o in uops]
@@ -297,7 +322,7 @@ class Ctx:
             if div:
                 self.update_divergence(u)
             if key is not None:
-                key = cse_map_key(u.opcode, u.vt, uops, u.cc)
+                key = self.cse_key(u.opcode, u.vt, uops, u.cc)
                 e = cse.get(key)
                 if e is None:
                     cse[key] = u
@@ -356,7 +381,7 @@ class Ctx:
             if consts is not None and consts.get(("VT", n.vt)) is n:
                 del consts[("VT", n.vt)]
         else:
-            key = cse_map_key(opc, n.vt, n.ops, n.cc)
+            key = self.cse_key(opc, n.vt, n.ops, n.cc)
             if key is not None and self.cse.get(key) is n:
                 del self.cse[key]
         self.drop(n)

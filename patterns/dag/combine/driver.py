@@ -2,16 +2,15 @@
 (``run``): before legalization (combine1) and after SelectionDAG::Legalize (combine2, with
 LegalOperations set), the legalizations between them, and the block's final form for the
 selector (re-sorted topologically from the roots, renumbered, use counts and divergence
-bits recomputed). The visit of a node is the one of its opcode (``VISITORS``); see the
-package's docstring for the worklist rules."""
+bits recomputed). The visit of a node is the one of its opcode (``VISITORS``, with the
+target's combines: ``dag_target``); see the package's docstring for the worklist rules."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.amdgpu_rules import FFB, TARGET_VISITS
 from patterns.dag.combine.arith import visit_ADD, visit_MUL, visit_SUB
-from patterns.dag.combine.context import Ctx, DEAD, DONE, FRESH, set_result, TRACE, WouldChange
+from patterns.dag.combine.context import CSE_OTHER, Ctx, DAGTarget, DEAD, DONE, FRESH, set_result, TRACE, WouldChange
 from patterns.dag.combine.freeze import get_freeze, visit_FREEZE
 from patterns.dag.combine.intrinsics import visit_ABS, visit_COUNT, visit_MINMAX
 from patterns.dag.combine.logic import visit_AND, visit_OR, visit_XOR
@@ -20,6 +19,7 @@ from patterns.dag.combine.setcc import visit_other, visit_SIGN_EXTEND_INREG
 from patterns.dag.combine.shifts import visit_SHL, visit_SRA, visit_SRL
 from patterns.dag.isd import COMMUTATIVE
 from patterns.dag.nodes import SDNode, SelectionDAG
+from tdgen.hooks import target_hooks
 
 
 VISITORS: Final = {
@@ -34,13 +34,58 @@ VISITORS: Final = {
     "ISD::ABS": visit_ABS, "ISD::SIGN_EXTEND_INREG": visit_SIGN_EXTEND_INREG,
     "ISD::FREEZE": visit_FREEZE,
 }
-VISITORS.update(TARGET_VISITS)  # (the target's nodes: PerformDAGCombine)
 for _opc in COMMUTATIVE:  # (every commutative opcode gets at least the commuted-form step)
     VISITORS.setdefault(_opc, commuted_other)
 
+# the opcodes whose visit calls the target's combine itself (DAGCombiner::combine's
+# PerformDAGCombine after the generic visit: arith.visit_MUL, logic.visit_AND,
+# intrinsics.visit_MINMAX); a target's combine of another opcode follows its whole visit
+# (``_then_target``: after the commuted-form step too), or is the visit of an opcode
+# without one (a target node)
+TARGET_COMBINE_IN_VISIT: Final = frozenset({"ISD::MUL", "ISD::AND", "ISD::SMIN", "ISD::SMAX", "ISD::UMIN", "ISD::UMAX"})
 
-# the opcodes with a visit (between_runs: the nodes combine2 may have to visit)
-VISIT_OPS: Final = frozenset(VISITORS)
+# the opcodes legalization rewrites whatever the target (``_legalize_abs``)
+_LEGALIZED: Final = frozenset({"ISD::ABS"})
+
+_TARGETS: Final[dict] = {}  # id(target) -> (target, its DAGTarget)
+
+
+def dag_target(target) -> DAGTarget:
+    """The DAG stage's view of ``target`` (``patterns.dag.combine.context.DAGTarget``),
+    made once per target: the root opcodes it has patterns for, and its hooks
+    (``tdgen.hooks.target_hooks``) as opcode-keyed tables, the visits with its combines.
+    ``None``: no target (nothing legal, no hooks)."""
+    hit = _TARGETS.get(id(target))
+    if hit is not None and hit[0] is target:
+        return hit[1]
+    if target is None:
+        legal: frozenset = frozenset()
+    else:
+        from patterns.select.matcher import build_table
+
+        legal = frozenset(build_table(target).by_opcode)
+    hooks = target_hooks(target)
+    combines = dict(hooks.dag_combine)
+    visitors = dict(VISITORS)
+    for opc, f in combines.items():
+        vis = visitors.get(opc)
+        if vis is None:
+            visitors[opc] = f  # (a target node: its visit is the target's combine)
+        elif opc not in TARGET_COMBINE_IN_VISIT:
+            visitors[opc] = _then_target(vis, f)
+    lower = dict(hooks.legalize)
+    t = DAGTarget(legal, visitors, combines, lower, _LEGALIZED | frozenset(lower), dict(hooks.known_lz),
+                  CSE_OTHER | frozenset(hooks.cse_nodes), frozenset(hooks.argument_load_ccs))
+    _TARGETS[id(target)] = (target, t)
+    return t
+
+
+def _then_target(vis, f):
+    """The visit ``vis``, then, when it changed nothing, the target's combine ``f``."""
+    def visit_then_target(n: SDNode, ctx: Ctx) -> bool:
+        return bool(vis(n, ctx)) or bool(f(n, ctx))
+    return visit_then_target
+
 
 # A run stops after this many visits per node of the block (a guard against two rules
 # undoing each other forever; no generated kernel comes near it)
@@ -52,8 +97,8 @@ def visit(n: SDNode, ctx: Ctx) -> bool:
     """DAGCombiner::combine: the node's visit (the generic rules, then the target's), then,
     when nothing fired, the commuted form of a commutative binary node if it exists
     already (getNodeIfExists). Whether something changed."""
-    vis = VISITORS.get(n.opcode)
-    return vis is not None and vis(n, ctx)
+    vis = ctx.visitors.get(n.opcode)
+    return vis is not None and bool(vis(n, ctx))
 
 
 def _any_change(ctx: Ctx, nodes: list) -> bool:
@@ -80,7 +125,7 @@ def between_runs(ctx: Ctx) -> list:
     combine2 has to visit: those with rules whose surroundings changed since their
     last visit (``stamp``), all of them when RemoveDeadNodes changed something."""
     n: SDNode
-    stamp, ops, roots = ctx.stamp, VISIT_OPS, ctx.roots
+    stamp, ops, roots = ctx.stamp, ctx.visit_ops, ctx.roots
     stale = []
     dead = False
     ev = ctx.events
@@ -106,7 +151,7 @@ def run(dag: SelectionDAG, target=None) -> None:
     modeled operations are legal already), DAGCombiner::Run after it (combine2); then
     give the DAG the selector's form: nodes in topological order from the roots,
     numbered, with use counts and divergence bits."""
-    ctx = Ctx(dag, target)
+    ctx = Ctx(dag, dag_target(target))
     _combine_run(ctx)
     _legalize(ctx)
     if ctx.events or ctx.late:
@@ -133,14 +178,15 @@ def run(dag: SelectionDAG, target=None) -> None:
 
 def _legalize(ctx: Ctx) -> None:
     """The legalizations between the combine runs that change what combine2 and the
-    blocks reading a value see: ``_legalize_abs``, and the i32 zero-undef counts
-    becoming the target's find-first-bit nodes (AMDGPUTargetLowering::LowerCTLZ_CTTZ),
-    whose result for a zero input is -1, so nothing is known of their bits any more
-    (the known bits a later block reads, and combine2's)."""
+    blocks reading a value see: ``_legalize_abs``, then the target's LowerOperation of
+    the opcodes it marks Custom (``TargetHooks.legalize``; e.g. AMDGPU's i32 zero-undef
+    counts becoming its find-first-bit nodes), called for each live node of such an
+    opcode, in AllNodes order."""
     n: SDNode
+    legalized = ctx.legalized
     for group in (ctx.dag.nodes, ctx.created):
         for n in group:
-            if n.opcode in _LEGALIZED:
+            if n.opcode in legalized:
                 break
         else:
             continue
@@ -148,13 +194,12 @@ def _legalize(ctx: Ctx) -> None:
     else:
         return  # (nothing to legalize: one pass instead of two)
     _legalize_abs(ctx)
-    todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
-            if n.opcode in FFB and n.wlix != DEAD and n.vt == "i32" and FFB[n.opcode] in ctx.legal]
-    for n in todo:
-        set_result(ctx, n, FFB[n.opcode], [n.ops[0]])
-
-
-_LEGALIZED: Final = frozenset(FFB) | {"ISD::ABS"}  # (the opcodes _legalize rewrites)
+    lower = ctx.lower
+    if lower:
+        todo = [n for group in (ctx.dag.nodes, ctx.created) for n in group
+                if n.opcode in lower and n.wlix != DEAD]
+        for n in todo:
+            lower[n.opcode](n, ctx)
 
 
 def _legalize_abs(ctx: Ctx) -> None:
@@ -188,7 +233,7 @@ def _combine_run(ctx: Ctx, again: bool = False) -> None:
     wl = ctx.wl
     prune = ctx.prune
     stamp = ctx.stamp
-    visitors = VISITORS
+    visitors = ctx.visitors
     fresh, done, dead = FRESH, DONE, DEAD
     budget = _VISITS_PER_NODE * len(wl) + 1000
     roots = ctx.roots

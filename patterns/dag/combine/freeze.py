@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.amdgpu_rules import kernel_argument_load
-from patterns.dag.combine.context import Ctx, DEAD, cse_map_key, SHIFTS, width
+from patterns.dag.combine.context import Ctx, DEAD, SHIFTS, width
 from patterns.dag.combine.known import copy_assert, shift_amount_range
 from patterns.dag.nodes import SDNode
 
@@ -26,15 +25,27 @@ _GUARANTEED_LEAVES: Final = frozenset({"ISD::Constant", "ISD::VALUETYPE", "ISD::
                                        "ISD::CopyFromReg"})
 
 
-def _asserted_copy(n: SDNode) -> bool:
+def _asserted_copy(n: SDNode, ctx: Ctx) -> bool:
     """A CopyFromReg llc reads through an AssertZext or an AssertSext (``copy_assert``):
     those nodes are not among the ones known to make no poison, so the value counts as
     maybe poison."""
-    lz, sb = copy_assert(n)
+    lz, sb = copy_assert(n, ctx)
     return lz > 0 or sb > 1
 
 
-def _can_create_poison(n: SDNode, ctx: Ctx | None) -> bool:
+def argument_load(n: SDNode, ctx: Ctx) -> bool:
+    """An argument of a function whose calling convention the target lowers as loads
+    (``TargetHooks.argument_load_ccs``: e.g. a kernel's arguments, read from the kernel
+    argument segment), read in its entry block: llc's load may be poison, where this DAG
+    has a CopyFromReg (a register copy, which is not)."""
+    a = n.ir
+    if a is None or type(a).__name__ != "Argument":
+        return False
+    fn = a.function
+    return fn is not None and fn.cc in ctx.argument_load_ccs and bool(fn.blocks) and n.block is fn.blocks[0]
+
+
+def _can_create_poison(n: SDNode, ctx: Ctx) -> bool:
     """SelectionDAG::canCreateUndefOrPoison for ``n`` (see ``_NO_NEW_POISON``)."""
     opc = n.opcode
     if opc in SHIFTS and len(n.ops) == 2:
@@ -43,13 +54,13 @@ def _can_create_poison(n: SDNode, ctx: Ctx | None) -> bool:
     return opc not in _NO_NEW_POISON
 
 
-def _not_poison(n: SDNode, ctx: Ctx | None, depth: int = 0) -> bool:
+def _not_poison(n: SDNode, ctx: Ctx, depth: int = 0) -> bool:
     """SelectionDAG::isGuaranteedNotToBeUndefOrPoison: a freeze, a constant, or a node
     that makes no poison of operands that are none (searched to depth 6)."""
     opc = n.opcode
     if opc in _GUARANTEED_LEAVES:
         if opc == "ISD::CopyFromReg":
-            return not kernel_argument_load(n) and not _asserted_copy(n)
+            return not argument_load(n, ctx) and not _asserted_copy(n, ctx)
         return opc != "ISD::Constant" or type(n.value) is int
     if depth >= 6 or _can_create_poison(n, ctx):
         return False
@@ -98,7 +109,7 @@ def visit_FREEZE(n: SDNode, ctx: Ctx) -> bool:
             ctx.rauw(o, f)  # (the new freeze reads ``o`` again, not itself)
             if f.ops[0] is f:  # (UpdateNodeOperands: back to ``o``, and so in the CSE map)
                 cse = ctx.cse
-                k = cse_map_key(f.opcode, f.vt, f.ops, f.cc)
+                k = ctx.cse_key(f.opcode, f.vt, f.ops, f.cc)
                 if cse.get(k) is f:
                     del cse[k]
                 f.ops = [o]
@@ -106,7 +117,7 @@ def visit_FREEZE(n: SDNode, ctx: Ctx) -> bool:
                 f.uses -= 1
                 o.users[f] = o.users.get(f, 0) + 1
                 o.uses += 1
-                cse[cse_map_key(f.opcode, f.vt, f.ops, f.cc)] = f
+                cse[ctx.cse_key(f.opcode, f.vt, f.ops, f.cc)] = f
     if n.wlix == DEAD:
         return True
     x = n.ops[0]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.amdgpu_rules import min3_max3
 from patterns.dag.combine.context import Ctx, is_c, set_result, width
 from patterns.dag.combine.known import known_bits
 from patterns.dag.combine.queries import sign_bit_zero
@@ -77,7 +76,8 @@ def visit_MINMAX(n: SDNode, ctx: Ctx) -> bool:
     InstCombine breaks, the one flip a target with all four legal makes); then
     SimplifyDemandedBits with every bit demanded: an operand whose known bits decide the
     order is the result (KnownBits::ule/ult, uge/ugt, sle/slt, sge/sgt). Then the
-    existing steps of the opcode (the commuted form, smax(x, 0 - x) -> abs)."""
+    existing steps of the opcode (the commuted form, smax(x, 0 - x) -> abs), and last the
+    target's combine of the opcode (PerformDAGCombine: ``TargetHooks.dag_combine``)."""
     ops = n.ops
     if len(ops) == 2:
         a, b = ops
@@ -99,7 +99,8 @@ def visit_MINMAX(n: SDNode, ctx: Ctx) -> bool:
             return True
     elif commuted_other(n, ctx):
         return True
-    return min3_max3(n, ctx)
+    f = ctx.combines.get(n.opcode)  # (the target's combine: PerformDAGCombine)
+    return f is not None and bool(f(n, ctx))
 
 
 def _minmax_by_known(opc: str, ka: Known, kb: Known):

@@ -1,7 +1,9 @@
 """SelectionDAG::computeKnownBits and ComputeNumSignBits over the block's nodes (depth 6 like
 LLVM's): known bits (``known_bits``), leading zeros (``known_lz``, also what a block exports:
 ``patterns.dag.liveout``), sign bits (``sign_bits``, ``live_sign_bits``), what a CopyFromReg's
-value is asserted to be (``copy_assert``); a target's nodes through ``TARGET_LZ``. Memoized
+value is asserted to be (``copy_assert``); a target's nodes through its hook
+(``DAGTarget.known_lz``: TargetHooks.known_lz). Each is given the DAG's target
+(``DAGTarget``: a combine run's Ctx, or the builder's). Memoized
 per node while a run lasts (``SDNode.kbc``): known bits and leading zeros without a depth
 limit, with the depth they need, other answers per depth; ``invalidate``
 (``patterns.dag.combine.context``) drops the memos of a node whose operands changed."""
@@ -10,34 +12,29 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import Ctx, is_c, MAX_DEPTH, SDB_LOGIC, SHIFTS, width
+from patterns.dag.combine.context import DAGTarget, is_c, MAX_DEPTH, SDB_LOGIC, SHIFTS, width
 from patterns.dag.combine.known_ops import kb_binop, KB_BINOPS, KB_INTRINSIC, kb_intrinsic, KB_MINMAX, kb_shift_masks, lz_known, sext_in_reg_known, sign_bits_step, UNK32, unknown
 from patterns.dag.nodes import SDNode, wrap
 from patterns.support.intops import clz
 from patterns.support.knownbits import add_carry_masks, const_known, Known, mul_masks
 
 
-def copy_assert(n: SDNode) -> tuple[int, int]:
+def copy_assert(n: SDNode, ctx: DAGTarget) -> tuple[int, int]:
     """What RegsForValue::getCopyFromRegs asserts of a CopyFromReg's value: the leading
     zeros recorded for it (an AssertZext when any), else its recorded sign bits (an
     AssertSext when more than 1) (``patterns.dag.liveout``, counted when first asked)."""
     lz = n.klz
     if type(lz) is not int:
-        lz = n.klz = known_lz(lz)
+        lz = n.klz = known_lz(lz, ctx)
     if lz:
         return lz, 1
     sb = n.ksb
     if type(sb) is not int:
-        sb = n.ksb = live_sign_bits(sb)
+        sb = n.ksb = live_sign_bits(sb, ctx)
     return 0, sb
 
 
-# computeKnownBitsForTargetNode: opcode -> ``f(node) -> int``, the leading zeros of a target's
-# node (or a target intrinsic's INTRINSIC_WO_CHAIN), added by patterns.dag.combine.amdgpu_rules
-TARGET_LZ: Final[dict] = {}
-
-
-def known_lz(n: SDNode, depth: int = 0) -> int:
+def known_lz(n: SDNode, ctx: DAGTarget, depth: int = 0) -> int:
     """Known leading zero bits of a 32-bit value (the part of SelectionDAG's
     computeKnownBits the modeled ops need; recursion depth 6 like LLVM's: nothing is
     known below depth 6). Memoized like ``known_bits`` in ``kbc``: under key -2 the count
@@ -49,7 +46,7 @@ def known_lz(n: SDNode, depth: int = 0) -> int:
     c = n.kbc
     f = c.get(-2) if c is not None else None
     if f is None:
-        f = _lz_full(n, _FULL_ROOM)
+        f = _lz_full(n, ctx, _FULL_ROOM)
     k = f[0]
     if k is not None and (f[1] + depth <= 7 or not k):
         return k
@@ -59,12 +56,12 @@ def known_lz(n: SDNode, depth: int = 0) -> int:
     k = c.get(16 + depth)
     if k is None:
         ops = _lz_operands(n)
-        k = _lz_leaf(n) if ops is None else _lz_rule(n, [known_lz(o, depth + 1) for o in ops])
+        k = _lz_leaf(n, ctx) if ops is None else _lz_rule(n, [known_lz(o, ctx, depth + 1) for o in ops])
         c[16 + depth] = k
     return k
 
 
-def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
+def _lz_full(n: SDNode, ctx: DAGTarget, room: int) -> tuple[int | None, int]:
     """(known leading zeros without a depth limit, the levels they need, up to 8);
     (None, 99) when cut short by ``room`` (not memoized). (_lz_operands and _lz_rule,
     with the common opcodes inline.)"""
@@ -88,12 +85,12 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     if opc in _LZ_BINOPS:
         ops = n.ops
         o = ops[0]
-        fa = _lz_full(o, room - 1)
+        fa = _lz_full(o, ctx, room - 1)
         xa = fa[0]
         if xa is None:
             return _CUT
         o = ops[1]
-        fb = _lz_full(o, room - 1)
+        fb = _lz_full(o, ctx, room - 1)
         xb = fb[0]
         if xb is None:
             return _CUT
@@ -117,7 +114,7 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     elif opc in SHIFTS:
         ops = n.ops
         o = ops[0]
-        fa = _lz_full(o, room - 1)
+        fa = _lz_full(o, ctx, room - 1)
         xa = fa[0]
         if xa is None:
             return _CUT
@@ -139,19 +136,19 @@ def _lz_full(n: SDNode, room: int) -> tuple[int | None, int]:
     elif opc == "ISD::CopyFromReg":
         k = n.klz  # (_lz_leaf)
         if type(k) is not int:
-            k = n.klz = known_lz(k)
+            k = n.klz = known_lz(k, ctx)
         f = (k, 1)
     elif opc == "ISD::Constant" and type(n.value) is int:
         f = (32 - (n.value & 0xFFFFFFFF).bit_length(), 1)  # (_lz_leaf)
     else:
         ops = _lz_operands(n)
         if ops is None:
-            f = (_lz_leaf(n), 1)
+            f = (_lz_leaf(n, ctx), 1)
         else:
             vals = []
             need = 0
             for o in ops:
-                fo = _lz_full(o, room - 1)
+                fo = _lz_full(o, ctx, room - 1)
                 if fo[0] is None:
                     return _CUT
                 vals.append(fo[0])
@@ -184,7 +181,7 @@ def _lz_operands(n: SDNode) -> list | None:
     return None
 
 
-def _lz_leaf(n: SDNode) -> int:
+def _lz_leaf(n: SDNode, ctx: DAGTarget) -> int:
     opc = n.opcode
     if opc == "ISD::Constant":
         if not isinstance(n.value, int):
@@ -195,15 +192,15 @@ def _lz_leaf(n: SDNode) -> int:
         # node of that finished block until first asked, counted from depth 0 there
         k = n.klz
         if type(k) is not int:
-            k = n.klz = known_lz(k)
+            k = n.klz = known_lz(k, ctx)
         return k
     if opc in KB_INTRINSIC or opc == "ISD::SIGN_EXTEND_INREG":
         # (the counts, bitreverse, abs, min/max, sign_extend_inreg: from the operands'
         # known bits, kb_intrinsic / sext_in_reg_known)
-        return known_bits(n, None).lead_zeros()
+        return known_bits(n, ctx).lead_zeros()
     if opc == "ISD::AssertZext":
         return 32 - int(n.ops[1].vt[1:])
-    f = TARGET_LZ.get(opc)  # (a target's node, or a target intrinsic's INTRINSIC_WO_CHAIN)
+    f = ctx.known_lz.get(opc)  # (a target's node, or a target intrinsic's INTRINSIC_WO_CHAIN)
     return 0 if f is None else f(n)
 
 
@@ -235,7 +232,7 @@ def _lz_rule(n: SDNode, vals: list) -> int:
     return 0
 
 
-def known_bits(n: SDNode, ctx: Ctx | None, depth: int = 0) -> Known:
+def known_bits(n: SDNode, ctx: DAGTarget, depth: int = 0) -> Known:
     """SelectionDAG::computeKnownBits for the modeled nodes, at recursion depth ``depth``
     (constants are known at any depth, other nodes not at depth 6 and beyond).
 
@@ -267,7 +264,7 @@ def known_bits(n: SDNode, ctx: Ctx | None, depth: int = 0) -> Known:
 _FULL_ROOM: Final = 100
 
 
-def _kb_full(n: SDNode, ctx: Ctx | None, room: int) -> tuple[Known | None, int]:
+def _kb_full(n: SDNode, ctx: DAGTarget, room: int) -> tuple[Known | None, int]:
     """(known bits without a depth limit, the depth they need): 0 for a constant or a
     value without width, 1 for a node known without looking at operands, one more than
     its operands' for the others (counted up to 7). Looks at most ``room`` levels down;
@@ -307,7 +304,7 @@ def _kb_full(n: SDNode, ctx: Ctx | None, room: int) -> tuple[Known | None, int]:
         # (kb_leaf: the known leading zeros, _lz_leaf's count)
         lz = n.klz
         if type(lz) is not int:
-            lz = n.klz = known_lz(lz)
+            lz = n.klz = known_lz(lz, ctx)
         f = _LEAF_FULL.get((lz, bits))
         if f is None:
             f = _LEAF_FULL[(lz, bits)] = (lz_known(lz, bits) if lz else unknown(bits), 1)
@@ -384,7 +381,7 @@ def _kb_full(n: SDNode, ctx: Ctx | None, room: int) -> tuple[Known | None, int]:
                 kx = fb[0]
             f = (kb_intrinsic(opc, bits, fa[0], kx), need + 1 if need < 6 else 7)
         else:
-            f = (kb_leaf(n, opc, bits), 1)
+            f = (kb_leaf(n, opc, bits, ctx), 1)
     if c is None:
         n.kbc = {-1: f}
     else:
@@ -401,7 +398,7 @@ _UNK_FULL: Final = [(UNK32, need) for need in range(8)]  # (_kb_full answers)
 _NO_WIDTH_FULL: Final = (Known(0, 0, 1), 0)
 
 
-def _kb_node(n: SDNode, ctx: Ctx | None, depth: int, bits: int) -> Known:
+def _kb_node(n: SDNode, ctx: DAGTarget, depth: int, bits: int) -> Known:
     """The known bits of ``n`` from its operands' at ``depth + 1``."""
     opc = n.opcode
     ops = n.ops
@@ -423,21 +420,21 @@ def _kb_node(n: SDNode, ctx: Ctx | None, depth: int, bits: int) -> Known:
                 if hz & ~k.zero:
                     k = Known(k.zero | hz, k.one & ~hz, bits)
         return k
-    return kb_leaf(n, opc, bits)
+    return kb_leaf(n, opc, bits, ctx)
 
 
-def kb_leaf(n: SDNode, opc: str, bits: int) -> Known:
+def kb_leaf(n: SDNode, opc: str, bits: int, ctx: DAGTarget) -> Known:
     """The known bits of a node that are not computed from its operands' (at any depth
     below the limit)."""
     if opc == "ISD::CopyFromReg":
-        lz = known_lz(n)
+        lz = known_lz(n, ctx)
         return lz_known(lz, bits) if lz else (UNK32 if bits == 32 else unknown(bits))
-    if opc in TARGET_LZ:
-        return lz_known(known_lz(n), bits)
+    if opc in ctx.known_lz:
+        return lz_known(known_lz(n, ctx), bits)
     return UNK32 if bits == 32 else unknown(bits)
 
 
-def sign_bits(n: SDNode, ctx: Ctx | None, depth: int = 0) -> int:
+def sign_bits(n: SDNode, ctx: DAGTarget, depth: int = 0) -> int:
     """SelectionDAG::ComputeNumSignBits for the modeled nodes; memoized like ``known_bits``
     (keys 32 + depth)."""
     c = n.kbc
@@ -453,14 +450,14 @@ def sign_bits(n: SDNode, ctx: Ctx | None, depth: int = 0) -> int:
     return k
 
 
-def live_sign_bits(n: SDNode) -> int:
+def live_sign_bits(n: SDNode, ctx: DAGTarget) -> int:
     """The sign bits llc records for a value its block exports (SelectionDAGISel::
     ComputeLiveOutVRegInfo: ComputeNumSignBits of the copied node, depth 0, in its
     finished block); ``n`` is that node."""
-    return sign_bits(n, None, 0)
+    return sign_bits(n, ctx, 0)
 
 
-def _sign_bits_node(n: SDNode, ctx: Ctx | None, depth: int) -> int:
+def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
     """SelectionDAG::ComputeNumSignBits (LLVM 19) of one node: a constant's own count at
     any depth, 1 at depth 6 and beyond; the cases of the modeled opcodes, which either
     answer directly (SRA, SIGN_EXTEND_INREG, ADD, SUB, SELECT, min/max, MUL with sign bits
@@ -484,7 +481,7 @@ def _sign_bits_node(n: SDNode, ctx: Ctx | None, depth: int) -> int:
         # a value read from another block's register: through an AssertZext of its
         # recorded leading zeros (VTBits - width), else an AssertSext of its recorded
         # sign bits (VTBits - width + 1); with neither, nothing is known
-        lz, s = copy_assert(n)
+        lz, s = copy_assert(n, ctx)
         return lz if lz else max(s, 1)
     if opc == "ISD::SRA":
         t = sign_bits(ops[0], ctx, d1)
@@ -586,7 +583,7 @@ def _sign_bits_node(n: SDNode, ctx: Ctx | None, depth: int) -> int:
 _EXT_OPS: Final = frozenset({"ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND", "ISD::ANY_EXTEND"})
 
 
-def shift_amount_range(n: SDNode, bits: int, ctx: Ctx | None, depth: int):
+def shift_amount_range(n: SDNode, bits: int, ctx: DAGTarget, depth: int):
     """SelectionDAG::getValidShiftAmountRange of shift ``n`` (LLVM 19): (min, max) of its
     amount, from a constant (None when not below the width) or from the amount's known
     bits at ``depth`` (None when its largest possible value is not below the width)."""

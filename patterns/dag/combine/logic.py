@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.amdgpu_rules import sdwa_bfe
 from patterns.dag.combine.arith import visit_ADD
 from patterns.dag.combine.context import Ctx, is_c, is_not, is_not_of, set_result
 from patterns.dag.combine.demanded import demanded_root
@@ -31,7 +30,8 @@ _HANDS: Final = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA", "ISD::AND"})
 
 
 def visit_AND(n: SDNode, ctx: Ctx) -> bool:
-    """DAGCombiner::visitAND."""
+    """DAGCombiner::visitAND, then the target's combine of an and (PerformDAGCombine:
+    ``TargetHooks.dag_combine``), then the commuted form."""
     ops = n.ops
     if len(ops) != 2:
         return False
@@ -73,9 +73,10 @@ def visit_AND(n: SDNode, ctx: Ctx) -> bool:
                 if shift + width >= 32:  # the mask keeps every bit the shift leaves
                     ctx.replace(n, a)
                     return True
-                # (no BFE_U32 here: AMDGPU forms it at selection time for both
-                # divergences, the SelectS_BFE CustomSelect step; forming it early would
-                # hide the and from an or root's v_and_or_b32)
+                # (no bit-field extract node here: a target forms it at selection
+                # time (AMDGPU: for both divergences, the SelectS_BFE CustomSelect
+                # step); forming it early would hide the and from an or root's
+                # v_and_or_b32)
     # reassociateOps
     if ao == "ISD::AND" and reassociate(n, a, b, ctx):
         return True
@@ -85,7 +86,8 @@ def visit_AND(n: SDNode, ctx: Ctx) -> bool:
         return True
     if demanded_root(n, ctx):
         return True
-    if bc and ao == "ISD::SRL" and sdwa_bfe(n, ctx, a, b):
+    f = ctx.combines.get("ISD::AND")
+    if f is not None and f(n, ctx):
         return True
     return commuted(n, ctx, "ISD::AND", a, b)
 

@@ -72,9 +72,9 @@ def only_mul_users(v: SDNode, ctx: Ctx) -> bool:
     return all(u.opcode == "ISD::MUL" for u in v.users)
 
 
-def non_negative(n: SDNode, depth: int = 0) -> bool:
+def non_negative(n: SDNode, ctx: Ctx, depth: int = 0) -> bool:
     """Known bits: the sign bit of ``n`` is zero."""
-    return known_lz(n, depth) >= 1
+    return known_lz(n, ctx, depth) >= 1
 
 
 def sign_bit_zero(n: SDNode, ctx: Ctx) -> bool:

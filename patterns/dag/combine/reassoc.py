@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import Ctx, FOLD, is_c, cse_map_key, set_result
+from patterns.dag.combine.context import Ctx, FOLD, is_c, set_result
 from patterns.dag.nodes import SDNode
 
 
@@ -46,7 +46,7 @@ def commuted_other(n: SDNode, ctx: Ctx) -> bool:
     if len(ops) == 2:
         a, b = ops
         if a is not b and (a.opcode != "ISD::Constant" or b.opcode == "ISD::Constant"):
-            e = ctx.cse.get(cse_map_key(n.opcode, n.vt, (b, a)))
+            e = ctx.cse.get(ctx.cse_key(n.opcode, n.vt, (b, a)))
             if e is not None:
                 ctx.commit(n, e)
                 return True

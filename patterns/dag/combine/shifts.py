@@ -202,7 +202,7 @@ def visit_SRA(n: SDNode, ctx: Ctx) -> bool:
     if bc and b.value == 0:
         ctx.replace(n, a)  # x >> 0
         return True
-    if non_negative(a):
+    if non_negative(a, ctx):
         set_result(ctx, n, "ISD::SRL", [a, b])  # the sign bit is known zero
         return True
     if bc and ao == "ISD::SRA" and is_c(a.ops[1]) and _shift_of_shift(n, ctx, "ISD::SRA", a, b):

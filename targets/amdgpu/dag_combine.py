@@ -1,37 +1,44 @@
-"""The AMDGPU-specific combines and legalizations, gathered in one place to become the
-target's hooks (SITargetLowering / AMDGPUTargetLowering): performMulCombine
-(``perform_mul_combine``: a divergent ``mul x, (y + 1)`` rewritten, the 24-bit multiply
-formed) and the simplification of MUL_U24 / MUL_I24
-(``visit_MUL24``), the combine2 bit-field extract of an and of a shift (``sdwa_bfe``), the
-three-operand min/max (``min3_max3``), the find-first-bit nodes of the zero-undef counts
-(``FFB``, LowerCTLZ_CTTZ), a kernel argument read as a load that may be poison
-(``kernel_argument_load``), and the known leading zeros of the target's nodes (a workitem
-id's AssertZext, BFE_U32), registered in ``patterns.dag.combine.known.TARGET_LZ``, and the
-target nodes the CSE map keeps (``patterns.dag.combine.context.CSE_OTHER``) when this module
-is imported (by the driver)."""
+"""AMDGPU's DAG hooks (SITargetLowering / AMDGPUTargetLowering), as the engine's combine driver
+(patterns.dag.combine) calls them through this target's ``TargetHooks`` (lowering.py):
+
+- PerformDAGCombine (``TargetHooks.dag_combine``): performMulCombine of a divergent ``mul``
+  (``perform_mul_combine``: ``mul x, (y + 1)`` rewritten, the 24-bit multiply formed),
+  performAndCombine's bit-field extract of an and of a shift (``perform_and_combine``,
+  after legalization only), performMinMaxCombine's three-operand min/max
+  (``min3_max3``), and the simplification of MUL_U24 / MUL_I24 (``visit_MUL24``);
+- LowerOperation of the Custom opcodes (``TargetHooks.legalize``): LowerCTLZ_CTTZ, the
+  i32 zero-undef counts becoming the find-first-bit nodes (``lower_ctlz_cttz``);
+- computeKnownBitsForTargetNode (``TargetHooks.known_lz``): the known leading zeros of a
+  workitem id (lowerWorkitemID's AssertZext) and of BFE_U32;
+- the target nodes the CSE map keeps (``CSE_NODES``) and the calling convention whose
+  arguments are loaded from the kernel argument segment (``ARGUMENT_LOAD_CCS``).
+
+Each combine is ``f(node, ctx) -> bool`` with ``ctx`` the combine run
+(patterns.dag.combine.context.Ctx): it commits its result through ``ctx`` as the engine's
+own rules do, and says whether it changed the DAG."""
 
 from __future__ import annotations
 
-from typing import Final
-
-from patterns.dag.combine.context import CSE_OTHER, Ctx, is_c, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, set_result, width
 from patterns.dag.combine.demanded import multi_use_demanded, sdb
-from patterns.dag.combine.known import sign_bits, TARGET_LZ
+from patterns.dag.combine.known import sign_bits
 from patterns.dag.combine.queries import active_bits, only_mul_users
 from patterns.dag.nodes import SDNode, wrap
 
 
-def perform_mul_combine(n: SDNode, ctx: Ctx, a: SDNode, b: SDNode) -> bool:
-    """AMDGPUTargetLowering::performMulCombine of a divergent ``mul a, b`` (after the generic
-    visitMUL changed nothing)."""
+def perform_mul_combine(n: SDNode, ctx: Ctx) -> bool:
+    """AMDGPUTargetLowering::performMulCombine of a ``mul a, b`` (after the generic
+    visitMUL changed nothing): only a divergent one (there is no scalar 24-bit multiply)."""
+    if not n.divergent:
+        return False
+    a, b = n.ops
     ao = a.opcode
     bo = b.opcode
     legal = ctx.legal
     if "ISD::ADD" in legal and (ao == "ISD::ADD" or bo == "ISD::ADD"):
-        # AMDGPUTargetLowering::performMulCombine (a target combine: runs when the
-        # generic visitMUL changed nothing), undoing InstCombine's X * (Y + 1) -> X * Y
-        # + X for mad matching: a divergent mul x, (add y, 1) -> add (mul x, y), x
-        # when the add has one use or only mul users; the add operand tried first
+        # undoing InstCombine's X * (Y + 1) -> X * Y + X for mad matching: a divergent
+        # mul x, (add y, 1) -> add (mul x, y), x when the add has one use or only mul
+        # users; the add operand tried first
         for p_, x in ((a, b), (b, a)):
             if p_.opcode == "ISD::ADD" and is_c(p_.ops[1]) and wrap(p_.ops[1].value, n.vt) == 1 \
                     and (p_.uses == 1 or only_mul_users(p_, ctx)):
@@ -50,13 +57,22 @@ def perform_mul_combine(n: SDNode, ctx: Ctx, a: SDNode, b: SDNode) -> bool:
     return False
 
 
+def perform_and_combine(n: SDNode, ctx: Ctx) -> bool:
+    """SITargetLowering::performAndCombine (after the generic visitAND changed nothing) of
+    an ``and (srl x, c), mask`` with a constant mask: ``sdwa_bfe``."""
+    a, b = n.ops
+    if b.opcode != "ISD::Constant" or type(b.value) is not int or a.opcode != "ISD::SRL":
+        return False
+    return sdwa_bfe(n, ctx, a, b)
+
+
 def sdwa_bfe(n: SDNode, ctx: Ctx, a: SDNode, b: SDNode) -> bool:
     """SITargetLowering::performAndCombine (after legalization only: a node of this shape
     seen by combine1 is listed in ``ctx.late`` for combine2), on a target with SDWA:
     and (srl x, c), mask with mask a run of 8 or 16 ones above bit 0 whose field starts
     at a multiple of its width in x -> shl (bfe_u32 x, nb + c, width), nb (nb = the
     mask's trailing zeros), the bfe under an AssertZext to the field's width (which keeps
-    visitSHL's shift-pair fold off it; _finish drops it before selection, as
+    visitSHL's shift-pair fold off it; the driver's _finish drops it before selection, as
     SelectionDAGISel does). AMDGPUTargetLowering's BFE_U32 combine, made here at once,
     turns a field reaching bit 31 into an srl, except the 16-bit field at 16 (kept for
     SDWA)."""
@@ -84,8 +100,8 @@ def sdwa_bfe(n: SDNode, ctx: Ctx, a: SDNode, b: SDNode) -> bool:
     return True
 
 
-_MIN3_MAX3: Final = {"ISD::SMIN": "AMDGPUISD::SMIN3", "ISD::SMAX": "AMDGPUISD::SMAX3", "ISD::UMIN": "AMDGPUISD::UMIN3",
-                     "ISD::UMAX": "AMDGPUISD::UMAX3"}
+MIN3_MAX3 = {"ISD::SMIN": "AMDGPUISD::SMIN3", "ISD::SMAX": "AMDGPUISD::SMAX3", "ISD::UMIN": "AMDGPUISD::UMIN3",
+             "ISD::UMAX": "AMDGPUISD::UMAX3"}
 
 
 def min3_max3(n: SDNode, ctx: Ctx) -> bool:
@@ -95,7 +111,7 @@ def min3_max3(n: SDNode, ctx: Ctx) -> bool:
     ops = n.ops
     if len(ops) != 2 or n.vt != "i32":
         return False
-    opc3 = _MIN3_MAX3.get(n.opcode)
+    opc3 = MIN3_MAX3.get(n.opcode)
     if opc3 is None or opc3 not in ctx.legal:
         return False
     a, b = ops
@@ -136,22 +152,19 @@ def visit_MUL24(n: SDNode, ctx: Ctx) -> bool:
     return False
 
 
-def kernel_argument_load(n: SDNode) -> bool:
-    """A kernel's argument read in its entry block: llc lowers it as a load from the
-    kernel-argument segment (which may be poison), where this DAG has a CopyFromReg (a
-    register copy, which is not)."""
-    a = n.ir
-    if a is None or type(a).__name__ != "Argument":
+FFB = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}
+
+
+def lower_ctlz_cttz(n: SDNode, ctx: Ctx) -> bool:
+    """AMDGPUTargetLowering::LowerCTLZ_CTTZ: an i32 zero-undef count becomes the
+    find-first-bit node (when selectable), whose result for a zero input is -1, so
+    nothing is known of its bits any more (the known bits a later block reads, and
+    combine2's)."""
+    ffb = FFB[n.opcode]
+    if n.vt != "i32" or ffb not in ctx.legal:
         return False
-    fn = a.function
-    return fn is not None and fn.cc == "amdgpu_kernel" and bool(fn.blocks) and n.block is fn.blocks[0]
-
-
-FFB: Final = {"ISD::CTLZ_ZERO_UNDEF": "AMDGPUISD::FFBH_U32", "ISD::CTTZ_ZERO_UNDEF": "AMDGPUISD::FFBL_B32"}
-
-
-# the visits of the target's nodes (PerformDAGCombine), by opcode
-TARGET_VISITS: Final = {"AMDGPUISD::MUL_U24": visit_MUL24, "AMDGPUISD::MUL_I24": visit_MUL24}
+    set_result(ctx, n, ffb, [n.ops[0]])
+    return True
 
 
 def workitem_id_lz(n: SDNode) -> int:
@@ -166,7 +179,14 @@ def bfe_u32_lz(n: SDNode) -> int:
     return 32 - (w.value & 31) if is_c(w) and 0 < (w.value & 31) else 0
 
 
-# computeKnownBitsForTargetNode: the leading zeros of the target's nodes
-TARGET_LZ.update({"ISD::INTRINSIC_WO_CHAIN": workitem_id_lz, "AMDGPUISD::BFE_U32": bfe_u32_lz})
-# the target nodes SelectionDAG's CSE map keeps
-CSE_OTHER.update({"AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32"})
+DAG_COMBINE = {
+    "ISD::MUL": perform_mul_combine, "ISD::AND": perform_and_combine,
+    "ISD::SMIN": min3_max3, "ISD::SMAX": min3_max3, "ISD::UMIN": min3_max3, "ISD::UMAX": min3_max3,
+    "AMDGPUISD::MUL_U24": visit_MUL24, "AMDGPUISD::MUL_I24": visit_MUL24,
+}
+LEGALIZE = {opc: lower_ctlz_cttz for opc in FFB}
+KNOWN_LZ = {"ISD::INTRINSIC_WO_CHAIN": workitem_id_lz, "AMDGPUISD::BFE_U32": bfe_u32_lz}
+CSE_NODES = frozenset({"AMDGPUISD::MUL_U24", "AMDGPUISD::MUL_I24", "AMDGPUISD::BFE_U32"})
+# SITargetLowering::LowerFormalArguments: a kernel's arguments are loads from the kernarg
+# segment
+ARGUMENT_LOAD_CCS = frozenset({"amdgpu_kernel"})
