@@ -17,8 +17,6 @@ siblings relatively (``from . import mul24``).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import sys
 import types
 from dataclasses import dataclass, field
@@ -93,7 +91,10 @@ def load_hooks(target) -> TargetHooks:
     if not path.is_file():
         raise SpecError(span, expected(f"a module '{path.name}' beside the spec", "no such file"),
                         record=record, field="hooks")
-    pkg = "_tdgen_hooks_" + hashlib.sha256(str(path.parent.resolve()).encode()).hexdigest()[:12]
+    import importlib.util
+    import zlib  # (not hashlib: its import costs a few ms of every run's start-up)
+
+    pkg = f"_tdgen_hooks_{zlib.crc32(str(path.parent.resolve()).encode()):08x}"
     if pkg not in sys.modules:
         package = types.ModuleType(pkg)
         package.__path__ = [str(path.parent)]  # type: ignore[attr-defined]

@@ -86,7 +86,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %p, i32 %a, i32 %b, i32 %c) {
 
 
 def _opcodes(target) -> set[str]:
-    from patterns.ir.core import parse_module
+    from patterns.ir import parse_module
     from patterns.pipeline import build_function_dags
 
     fn = next(f for f in parse_module(_MIN3_BFE, "k.ll").functions if not f.is_declaration)
