@@ -293,7 +293,7 @@ def _plain(cls):
 
     import patterns
 
-    path = Path(patterns.__file__).parent / (cls.__module__.rsplit(".", 1)[1] + ".py")
+    path = Path(patterns.__file__).parent.parent / (cls.__module__.replace(".", "/") + ".py")
     spec = importlib.util.spec_from_file_location("patterns._plain_" + path.stem, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
