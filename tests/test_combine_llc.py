@@ -612,7 +612,7 @@ def test_known_bits_memo_is_exact(amdgpu, request):
 
     import patterns.dag.combine
     from patterns.dag.combine import driver, known, known_ops
-    from patterns.dag.combine.context import width
+    from patterns.support.intops import int_width as width
     from patterns.uniformity.analysis import analyze
     from patterns.ir import parse_module
     from testkit.iselgen import generate_isel_kernel

@@ -32,7 +32,8 @@ from patterns.ir import parse_module
 from testkit.iselgen import generate_isel_kernel
 from patterns.dag.cse import common_subexpressions
 from patterns.dag.deadcode import live_instructions
-from patterns.dag.nodes import NODE_FIELDS, wrap
+from patterns.dag.nodes import NODE_FIELDS
+from patterns.support.intops import wrap_vt as wrap
 from patterns.dag.prepare import prepare, prepare_plain
 from patterns.dag.sink import sink
 from patterns.ir.dominators import immediate_dominators, shared_dominators

@@ -36,7 +36,8 @@ from patterns.dag.combine.driver import dag_target
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import CONDCODES, const_int, ISD_OF_BINOP, ISD_OF_CAST, vt_of
 from patterns.dag.liveout import const_sign_bits, phi_lz, phi_sb, record_exports
-from patterns.dag.nodes import FunctionDAGs, get_node_folds, make_node, new_node, SDNode, SelectionDAG, wrap
+from patterns.dag.nodes import FunctionDAGs, get_node_folds, make_node, new_node, SDNode, SelectionDAG
+from patterns.support.intops import wrap_vt
 from patterns.dag.prepare import prepare, prepare_plain
 from patterns.ir.function import Instruction
 from tdgen.errors import expected, VerifyError
@@ -147,7 +148,7 @@ class DAGBuilder:
 
         def const(value: int, vt: str) -> SDNode:
             n: Any
-            value = wrap(value, vt)
+            value = wrap_vt(value, vt)
             key = (value, vt)
             n = consts.get(key)
             if n is None:
@@ -197,7 +198,7 @@ class DAGBuilder:
             if key is missing:
                 c = const_int(v)
                 vt = vt_of_cached(t)
-                key = by_text[v.text] = None if c is None else (wrap(c, vt), vt)
+                key = by_text[v.text] = None if c is None else (wrap_vt(c, vt), vt)
             if key is None:
                 n = SDNode(len(nodes), "ISD::UNDEF" if v.text in ("undef", "poison") else "ISD::Constant",
                            vt_of_cached(t), (), None, None, v, None, None, block)

@@ -3,7 +3,7 @@ divergence bit and the scratch fields the combines use), ``SelectionDAG`` (a blo
 in creation order, which is topological), ``FunctionDAGs`` (a function's), the node maker
 the builder uses (``make_node``), the value-type operand (``value_type_node``), the folds
 SelectionDAG::getNode makes while nodes are made (``get_node_folds``) and the
-sign-normalization of a constant to its type's width (``wrap``).
+sign-normalization of a constant to its type's width (``patterns.support.intops.wrap_vt``).
 
 Nodes are kept in creation order, which is a topological order (operands first); the
 selector walks them backwards. Node ids ``t0, t1, ...`` are per block and stable."""
@@ -187,7 +187,6 @@ class SelectionDAG:
             n.source is None and any(o.divergent for o in n.ops))
 
 
-_INT_BITS: Final[dict] = {}
 
 
 _GETNODE_FOLD: Final = {
@@ -223,25 +222,6 @@ def get_node_folds(isd: str, vt, a, b, const):
 
 
 _SHIFT_OPS: Final = frozenset({"ISD::SHL", "ISD::SRL", "ISD::SRA"})
-
-
-def wrap(value: int, vt: str) -> int:
-    """Sign-normalize ``value`` to the width of ``vt`` (as APInt::getSExtValue prints)."""
-    bits = _INT_BITS.get(vt)
-    if bits is not None:  # an integer type seen before (the width cached)
-        value &= (1 << bits) - 1
-        if value >> (bits - 1):
-            value -= 1 << bits
-        return value
-    if vt.startswith("i") and vt[1:].isdigit() and int(vt[1:]) > 0:
-        _INT_BITS[vt] = int(vt[1:])
-        return wrap(value, vt)
-    if vt.startswith("i") and vt[1:].isdigit():
-        bits = int(vt[1:])
-        value &= (1 << bits) - 1
-        if value >> (bits - 1):
-            value -= 1 << bits
-    return value
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import Any, Final
 from tdgen.errors import Span
 
 from patterns.ir.core import I1, Constant, IntType, PtrType, unsigned_value
-from patterns.ir.spelling import wrap_signed
+from patterns.support.intops import to_signed
 
 
 class Bail(Exception):
@@ -43,7 +43,7 @@ def const_fields(ty, tok: str) -> tuple:
     if c == "-" or c.isdigit():
         if type(ty) is not IntType:
             raise Bail
-        v = wrap_signed(int(tok), ty.bits)
+        v = to_signed(int(tok), ty.bits)
         if ty.bits == 1:
             return ("true" if v else "false", "int", v & 1)
         return (str(v), "int", v)

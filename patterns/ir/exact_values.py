@@ -19,7 +19,8 @@ from patterns.ir.core import (I1, LABEL, PTR, TOKEN, ArrayType, Constant, FloatT
                               MetadataRef, PtrType, StructType, Type, Value, VectorType, is_first_class)
 from patterns.ir.exact_raw import RawFunc, RawVal, raw_text
 from patterns.ir.function import BasicBlock, Function
-from patterns.ir.spelling import float_text, parse_float_literal, quote_name, wrap_signed
+from patterns.ir.spelling import float_text, parse_float_literal, quote_name
+from patterns.support.intops import to_signed
 
 
 class ValueResolver:
@@ -114,7 +115,7 @@ class ValueResolver:
         p = rv.payload
         if k == "int":
             if isinstance(ty, IntType):
-                v = wrap_signed(int(p), ty.bits)
+                v = to_signed(int(p), ty.bits)
                 if ty.bits == 1:
                     return Constant(ty, "true" if v else "false", "int", v & 1)
                 return Constant(ty, str(v), "int", v)

@@ -1,8 +1,9 @@
-"""How IR text spells names and numbers: quoted names, wrapped integers, floats as opt prints them.
+"""How IR text spells names and numbers: quoted names, floats as opt prints them.
 
 Stage job: the spellings every reader and the printer share (``quote_name``/``unquote``
-for the names after ``%`` and ``@``, ``sigil_name`` for a token, ``wrap_signed`` for an
-integer of a width, ``float_text``/``parse_float_literal`` for floating-point constants).
+for the names after ``%`` and ``@``, ``sigil_name`` for a token,
+``float_text``/``parse_float_literal`` for floating-point constants; an integer wrapped
+to its width is ``patterns.support.intops.to_signed``).
 """
 
 from __future__ import annotations
@@ -59,13 +60,6 @@ def sigil_name(tok: str) -> str:
     if s.endswith("="):
         s = s[:-1].rstrip()
     return unquote(s)
-
-
-def wrap_signed(v: int, bits: int) -> int:
-    v &= (1 << bits) - 1
-    if bits and v >> (bits - 1):
-        v -= 1 << bits
-    return v
 
 
 def float_text(ftype: str, v: float | None, bits_override: int | None = None) -> str:

@@ -19,11 +19,13 @@ own rules do, and says whether it changed the DAG."""
 
 from __future__ import annotations
 
-from patterns.dag.combine.context import Ctx, is_c, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, set_result
+from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import multi_use_demanded, sdb
 from patterns.dag.combine.known import sign_bits
 from patterns.dag.combine.queries import active_bits, only_mul_users
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 
 
 def perform_mul_combine(n: SDNode, ctx: Ctx) -> bool:
@@ -40,7 +42,7 @@ def perform_mul_combine(n: SDNode, ctx: Ctx) -> bool:
         # mul x, (add y, 1) -> add (mul x, y), x when the add has one use or only mul
         # users; the add operand tried first
         for p_, x in ((a, b), (b, a)):
-            if p_.opcode == "ISD::ADD" and is_c(p_.ops[1]) and wrap(p_.ops[1].value, n.vt) == 1 \
+            if p_.opcode == "ISD::ADD" and is_c(p_.ops[1]) and wrap_vt(p_.ops[1].value, n.vt) == 1 \
                     and (p_.uses == 1 or only_mul_users(p_, ctx)):
                 m = ctx.new("ISD::MUL", n.vt, [x, p_.ops[0]], like=n)
                 set_result(ctx, n, "ISD::ADD", [m, x])
@@ -143,7 +145,7 @@ def visit_MUL24(n: SDNode, ctx: Ctx) -> bool:
     for x in (a, b):
         if x.opcode == "ISD::Constant":
             continue
-        m = (1 << (width(x.vt))) - 1
+        m = (1 << (int_width(x.vt))) - 1
         ctx.sdb_root = x  # (TargetLowering::SimplifyDemandedBits with DCI: x back on the worklist)
         r = sdb(x, low if x.uses == 1 else m, 0, ctx)[0]
         ctx.sdb_root = None

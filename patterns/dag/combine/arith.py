@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import Ctx, is_c, is_neg, is_not, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, is_neg, is_not, set_result
+from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import demanded_root
 from patterns.dag.combine.known import known_bits
 from patterns.dag.combine.queries import add_like, no_common_bits
 from patterns.dag.combine.reassoc import commuted, reassociate, reassociate_scalar
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 
 
 def visit_ADD(n: SDNode, ctx: Ctx, or_like: bool = False) -> bool:
@@ -118,7 +120,7 @@ def visit_ADD(n: SDNode, ctx: Ctx, or_like: bool = False) -> bool:
         s2 = ctx.new("ISD::ADD", vt, [a.ops[1], b.ops[1]], like=n)
         set_result(ctx, n, "ISD::SUB", [s1, s2])
         return True
-    if ao == "ISD::UMAX" and bc and is_c(a.ops[1]) and wrap(a.ops[1].value + b.value, vt) == 0 \
+    if ao == "ISD::UMAX" and bc and is_c(a.ops[1]) and wrap_vt(a.ops[1].value + b.value, vt) == 0 \
             and "ISD::USUBSAT" in ctx.legal:
         # (add (umax x, C), -C) -> (usubsat x, C) (the target has usubsat)
         set_result(ctx, n, "ISD::USUBSAT", [a.ops[0], a.ops[1]])
@@ -127,7 +129,7 @@ def visit_ADD(n: SDNode, ctx: Ctx, or_like: bool = False) -> bool:
     if not or_like and demanded_root(n, ctx):
         return True
     if bc:
-        c = wrap(b.value, vt)
+        c = wrap_vt(b.value, vt)
         if c == 1:
             if is_not(a):  # (add (xor x, -1), 1) -> (sub 0, x)
                 set_result(ctx, n, "ISD::SUB", [ctx.const(0, vt), a.ops[0]])
@@ -209,14 +211,14 @@ def visit_SUB(n: SDNode, ctx: Ctx) -> bool:
         ctx.replace(n, ctx.const(0, n.vt))  # x - x
         return True
     vt = n.vt
-    bits = width(vt)
+    bits = int_width(vt)
     if ac:
         if a.value == 0 and (bo == "ISD::SRA" or bo == "ISD::SRL") and is_c(b.ops[1]) \
                 and (b.ops[1].value & 0xFFFFFFFF) == bits - 1:
             # -(X >>u 31) -> X >>s 31 ; -(X >>s 31) -> X >>u 31
             set_result(ctx, n, "ISD::SRL" if bo == "ISD::SRA" else "ISD::SRA", [b.ops[0], b.ops[1]])
             return True
-        if wrap(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
+        if wrap_vt(a.value, vt) == -1:  # (sub -1, x) -> (xor x, -1)
             set_result(ctx, n, "ISD::XOR", [b, a])
             return True
     if bo == "ISD::SUB":

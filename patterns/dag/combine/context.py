@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from patterns.dag.isd import COMMUTATIVE
-from patterns.dag.nodes import SDNode, SelectionDAG, value_type_node, wrap
+from patterns.dag.nodes import SDNode, SelectionDAG, value_type_node
+from patterns.support.intops import wrap_vt
 
 
 FOLD: Final = {
@@ -201,7 +202,7 @@ class Ctx(DAGTarget):
 
     def const(self, v: int, vt: str) -> SDNode:
         """SelectionDAG::getConstant (one node per value and type)."""
-        v = wrap(v, vt)
+        v = wrap_vt(v, vt)
         key = (v, vt)
         consts = self.consts
         if consts is None:
@@ -246,7 +247,7 @@ class Ctx(DAGTarget):
             if ac and opc in COMMUTATIVE:
                 a, b, ac, bc = b, a, False, True
             if bc:
-                c = wrap(b.value, vt)
+                c = wrap_vt(b.value, vt)
                 if c == 0:
                     if opc in _ZERO_ID:
                         return a
@@ -254,7 +255,7 @@ class Ctx(DAGTarget):
                         return b
                 elif c == -1 and opc == "ISD::AND":
                     return a
-            elif ac and opc in SHIFTS and wrap(a.value, vt) == 0:
+            elif ac and opc in SHIFTS and wrap_vt(a.value, vt) == 0:
                 return a
             ops = (a, b)
             key: Any = (opc, a, b)
@@ -510,14 +511,8 @@ def is_not(n: SDNode) -> bool:
 MAX_DEPTH: Final = 6  # SelectionDAG::MaxRecursionDepth
 
 
-_WIDTH: Final[dict] = {}
 
 
-def width(vt: str) -> int:
-    w = _WIDTH.get(vt)
-    if w is None:
-        w = _WIDTH[vt] = int(vt[1:]) if vt[:1] == "i" and vt[1:].isdigit() else 0
-    return w
 SDB_LOGIC: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, MAX_DEPTH, SDB_LOGIC, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, MAX_DEPTH, SDB_LOGIC, set_result
+from patterns.support.intops import int_width
 from patterns.dag.combine.inert import sdb_inert, SDB_ROOTS
 from patterns.dag.combine.known import known_bits, sign_bits
 from patterns.dag.combine.known_ops import KB_BINOPS, unknown
@@ -67,7 +68,7 @@ def sdb(op: SDNode, demanded: int, depth: int, ctx: Ctx) -> tuple[bool, Known]:
     if opc == "ISD::Constant":
         return False, known_bits(op, ctx, depth)
     vt = op.vt
-    bits = width(vt)
+    bits = int_width(vt)
     m = (1 << bits) - 1
     if depth >= MAX_DEPTH:
         return False, unknown(bits)
@@ -207,7 +208,7 @@ def _sdb_sext_in_reg(op: SDNode, demanded: int, depth: int, ctx: Ctx, bits: int)
     bit E-1 makes it ``and x, (1 << E) - 1``. Returns sdb's answer, or None for a type
     operand without width."""
     x, t = op.ops
-    ext = width(t.vt)
+    ext = int_width(t.vt)
     if not ext or ext >= bits:
         return None
     vt = op.vt
@@ -249,7 +250,7 @@ def _shrink_const(op: SDNode, demanded: int, ctx: Ctx) -> bool:
     b = op.ops[1]
     if not is_c(b):
         return False
-    m = (1 << width(op.vt)) - 1
+    m = (1 << int_width(op.vt)) - 1
     c = b.value & m
     if op.opcode == "ISD::XOR" and demanded & ~c == 0:
         return False
@@ -334,7 +335,7 @@ def _sdb_shift(op: SDNode, demanded: int, depth: int, ctx: Ctx, a: SDNode, b: SD
 def _bypass_shift_source(op: SDNode, demanded: int, depth: int, ctx: Ctx) -> bool:
     """The shift's "avoid multi-use ops" step: its source replaced by the simpler value
     SimplifyMultipleUseDemandedBits finds for the bits the shift reads."""
-    m = (1 << width(op.vt)) - 1
+    m = (1 << int_width(op.vt)) - 1
     if demanded == m:
         return False
     v = multi_use_demanded(op.ops[0], demanded, depth + 1, ctx)
@@ -349,7 +350,7 @@ def _bypass_multi_use(op: SDNode, demanded: int, depth: int, ctx: Ctx) -> bool:
     from them" for a two-operand node: each operand replaced by the simpler value
     SimplifyMultipleUseDemandedBits finds for the demanded bits (the operand itself may
     have other users, which keep it)."""
-    m = (1 << width(op.vt)) - 1
+    m = (1 << int_width(op.vt)) - 1
     if demanded == m:
         return False
     a, b = op.ops
@@ -388,14 +389,14 @@ def multi_use_demanded(v: SDNode, demanded: int, depth: int, ctx: Ctx):
                 return b
         return None
     if opc == "ISD::SHL" and is_c(b):
-        bits = width(v.vt)
+        bits = int_width(v.vt)
         sa = b.value & ((1 << bits) - 1)
         if sa < bits:
             nsb = sign_bits(a, ctx, depth + 1)
             if nsb > sa and nsb - sa >= bits - ctz(demanded, bits):
                 return a  # only sign bits demanded: the shift's source
         return None
-    if opc == "ISD::SIGN_EXTEND_INREG" and b.opcode == "ISD::VALUETYPE" and width(b.vt):
-        if demanded.bit_length() <= width(b.vt):
+    if opc == "ISD::SIGN_EXTEND_INREG" and b.opcode == "ISD::VALUETYPE" and int_width(b.vt):
+        if demanded.bit_length() <= int_width(b.vt):
             return a  # none of the extended bits demanded
     return None

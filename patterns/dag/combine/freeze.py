@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import Ctx, DEAD, SHIFTS, width
+from patterns.dag.combine.context import Ctx, DEAD, SHIFTS
+from patterns.support.intops import int_width
 from patterns.dag.combine.known import copy_assert, shift_amount_range
 from patterns.dag.nodes import SDNode
 
@@ -49,7 +50,7 @@ def _can_create_poison(n: SDNode, ctx: Ctx) -> bool:
     """SelectionDAG::canCreateUndefOrPoison for ``n`` (see ``_NO_NEW_POISON``)."""
     opc = n.opcode
     if opc in SHIFTS and len(n.ops) == 2:
-        bits = width(n.vt)
+        bits = int_width(n.vt)
         return not bits or shift_amount_range(n, bits, ctx, 1) is None
     return opc not in _NO_NEW_POISON
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, MAX_DEPTH, SDB_LOGIC, width
+from patterns.dag.combine.context import Ctx, MAX_DEPTH, SDB_LOGIC
+from patterns.support.intops import int_width
 from patterns.dag.combine.known import known_bits, sign_bits
 from patterns.dag.combine.known_ops import KB_BINOPS
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 from patterns.support.knownbits import Known
 
 
@@ -140,7 +142,7 @@ def sdb_inert(n: SDNode, depth: int, ctx: Ctx) -> bool:
         return bool((k.zero | k.one) ^ m) and k.bits != 1 and not _sdb_logic_may_change(n, a, b, m, ctx, d1)
     if not bc:
         if opc == "ISD::SRA":
-            return sign_bits(a, ctx, d1) < width(n.vt) and _not_all_known(n, ctx, depth)
+            return sign_bits(a, ctx, d1) < int_width(n.vt) and _not_all_known(n, ctx, depth)
         if opc in ("ISD::SHL", "ISD::SRL"):
             return _not_all_known(n, ctx, depth)
         if a.uses == 1 and _looked_into(a, d1, ctx) or b.uses == 1 and _looked_into(b, d1, ctx):
@@ -150,19 +152,19 @@ def sdb_inert(n: SDNode, depth: int, ctx: Ctx) -> bool:
         return _not_all_known(n, ctx, depth)
     if a.opcode not in KB_BINOPS and a.opcode != "ISD::SIGN_EXTEND_INREG" and _no_known(a, ctx, d1):
         # (an sra copying only sign bits of a is a)
-        return opc != "ISD::SRA" or sign_bits(a, ctx, d1) < width(n.vt)
+        return opc != "ISD::SRA" or sign_bits(a, ctx, d1) < int_width(n.vt)
     if opc == "ISD::ADD" or opc == "ISD::MUL" and type(b.value) is int and b.value & 1:
         return not (a.uses == 1 and _looked_into(a, d1, ctx)) and _not_all_known(n, ctx, depth)
     return False
 
 
 def _is_all_ones(v: int, vt: str) -> bool:
-    """``wrap(v, vt) == -1``."""
-    bits = width(vt)
+    """``wrap_vt(v, vt) == -1``."""
+    bits = int_width(vt)
     if bits:
         m = (1 << bits) - 1
         return v & m == m
-    return wrap(v, vt) == -1
+    return wrap_vt(v, vt) == -1
 
 
 def _not_all_known(n: SDNode, ctx: Ctx, depth: int) -> bool:

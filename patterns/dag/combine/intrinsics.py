@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, set_result
+from patterns.support.intops import int_width
 from patterns.dag.combine.known import known_bits
 from patterns.dag.combine.queries import sign_bit_zero
 from patterns.dag.combine.reassoc import commuted_other
@@ -24,7 +25,7 @@ def visit_COUNT(n: SDNode, ctx: Ctx) -> bool:
     zero (shl: leading, srl: trailing) counts the shift's source; then the opcode's other
     rules (other_rules: ctlz/cttz of a value never zero, the zero-defined lowering)."""
     x = n.ops[0] if n.ops else None
-    bits = width(n.vt)
+    bits = int_width(n.vt)
     if x is not None and is_c(x) and bits:
         v = x.value & ((1 << bits) - 1)
         opc = n.opcode
@@ -57,7 +58,7 @@ def visit_ABS(n: SDNode, ctx: Ctx) -> bool:
     the sign bit is known zero."""
     x = n.ops[0]
     if is_c(x):
-        bits = width(n.vt)
+        bits = int_width(n.vt)
         v = x.value & ((1 << bits) - 1)
         ctx.replace(n, ctx.const(v if not v >> (bits - 1) else (1 << bits) - v, n.vt))
         return True

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import DAGTarget, is_c, MAX_DEPTH, SDB_LOGIC, SHIFTS, width
+from patterns.dag.combine.context import DAGTarget, is_c, MAX_DEPTH, SDB_LOGIC, SHIFTS
+from patterns.support.intops import int_width
 from patterns.dag.combine.known_ops import kb_binop, KB_BINOPS, KB_INTRINSIC, kb_intrinsic, KB_MINMAX, kb_shift_masks, lz_known, sext_in_reg_known, sign_bits_step, UNK32, unknown
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 from patterns.support.intops import clz
 from patterns.support.knownbits import add_carry_masks, const_known, Known, mul_masks
 
@@ -250,13 +252,13 @@ def known_bits(n: SDNode, ctx: DAGTarget, depth: int = 0) -> Known:
     if k is not None and (need + depth <= 6 or not (k.zero | k.one)):
         return k
     if depth >= 6:
-        return unknown(width(n.vt) or 1)
+        return unknown(int_width(n.vt) or 1)
     c = n.kbc
     if c is None:
         c = n.kbc = {}
     k = c.get(depth)
     if k is None:
-        k = c[depth] = _kb_node(n, ctx, depth, width(n.vt))
+        k = c[depth] = _kb_node(n, ctx, depth, int_width(n.vt))
     return k
 
 
@@ -289,7 +291,7 @@ def _kb_full(n: SDNode, ctx: DAGTarget, room: int) -> tuple[Known | None, int]:
         if f is not None:
             return f
     vt = n.vt
-    bits = width(vt)
+    bits = int_width(vt)
     opc = n.opcode
     if opc == "ISD::Constant" and type(n.value) is int and bits:
         u = n.value & ((1 << bits) - 1)
@@ -356,12 +358,12 @@ def _kb_full(n: SDNode, ctx: DAGTarget, room: int) -> tuple[Known | None, int]:
                 return _CUT
             need = fa[1] if fa[1] > fb[1] else fb[1]
             f = (fa[0].intersect(fb[0]), need + 1 if need < 6 else 7)
-        elif opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and width(ops[1].vt):
+        elif opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and int_width(ops[1].vt):
             fa = _kb_full(ops[0], ctx, room - 1)
             if fa[0] is None:
                 return _CUT
             need = fa[1]
-            f = (sext_in_reg_known(fa[0], width(ops[1].vt)), need + 1 if need < 6 else 7)
+            f = (sext_in_reg_known(fa[0], int_width(ops[1].vt)), need + 1 if need < 6 else 7)
         elif opc == "ISD::ABS":
             # (its known bits also take the operand's sign bits at the next depth,
             # which have no answer without a depth limit: answered depth by depth)
@@ -406,8 +408,8 @@ def _kb_node(n: SDNode, ctx: DAGTarget, depth: int, bits: int) -> Known:
         return kb_binop(opc, bits, known_bits(ops[0], ctx, depth + 1), known_bits(ops[1], ctx, depth + 1))
     if opc == "ISD::SELECT" and len(ops) == 3:
         return known_bits(ops[1], ctx, depth + 1).intersect(known_bits(ops[2], ctx, depth + 1))
-    if opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and width(ops[1].vt):
-        return sext_in_reg_known(known_bits(ops[0], ctx, depth + 1), width(ops[1].vt))
+    if opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and int_width(ops[1].vt):
+        return sext_in_reg_known(known_bits(ops[0], ctx, depth + 1), int_width(ops[1].vt))
     if opc in KB_INTRINSIC and ops:
         k = kb_intrinsic(opc, bits, known_bits(ops[0], ctx, depth + 1),
                           known_bits(ops[1], ctx, depth + 1) if opc in KB_MINMAX else None)
@@ -465,7 +467,7 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
     known bits of the node may better (AND/OR/XOR, SHL past its sign bits, the rest)."""
     a: Any
     hi: Any
-    bits = width(n.vt)
+    bits = int_width(n.vt)
     if not bits:
         return 1
     opc = n.opcode
@@ -495,7 +497,7 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
             lo, hi = r
             a = ops[0]
             if a.opcode in _EXT_OPS and a.ops:
-                diff = bits - (width(a.ops[0].vt) or bits)
+                diff = bits - (int_width(a.ops[0].vt) or bits)
                 if diff <= lo:
                     t = diff + sign_bits(a.ops[0], ctx, d1)
                     if hi < t:
@@ -513,7 +515,7 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
         if t == 1:
             return 1
         b = ops[1]
-        if b.opcode == "ISD::Constant" and type(b.value) is int and wrap(b.value, n.vt) == -1:
+        if b.opcode == "ISD::Constant" and type(b.value) is int and wrap_vt(b.value, n.vt) == -1:
             s = sign_bits_step(known_bits(ops[0], ctx, d1), bits, t)  # (x - 1)
             if s:
                 return s
@@ -526,7 +528,7 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
         if t2 == 1:
             return 1
         a = ops[0]
-        if a.opcode == "ISD::Constant" and type(a.value) is int and wrap(a.value, n.vt) == 0:
+        if a.opcode == "ISD::Constant" and type(a.value) is int and wrap_vt(a.value, n.vt) == 0:
             s = sign_bits_step(known_bits(ops[1], ctx, d1), bits, t2)  # (0 - x)
             if s:
                 return s
@@ -542,8 +544,8 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
                 valid = (bits - s0 + 1) + (bits - s1 + 1)
                 return 1 if valid > bits else bits - valid + 1
     elif opc == "ISD::SIGN_EXTEND_INREG" and len(ops) == 2 and ops[1].opcode == "ISD::VALUETYPE" \
-            and width(ops[1].vt):
-        t = bits - width(ops[1].vt) + 1
+            and int_width(ops[1].vt):
+        t = bits - int_width(ops[1].vt) + 1
         t2 = sign_bits(ops[0], ctx, d1)
         return t if t > t2 else t2
     elif opc == "ISD::SELECT" and len(ops) == 3:
@@ -562,7 +564,7 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
                 hi = a.ops[1]
                 if opc == "ISD::SMIN":
                     lo, hi = hi, lo
-                lv, hv = wrap(lo.value, n.vt), wrap(hi.value, n.vt)
+                lv, hv = wrap_vt(lo.value, n.vt), wrap_vt(hi.value, n.vt)
                 if lv <= hv:
                     ls, hs = sign_bits(lo, ctx, d1), sign_bits(hi, ctx, d1)
                     return ls if ls < hs else hs
@@ -571,8 +573,8 @@ def _sign_bits_node(n: SDNode, ctx: DAGTarget, depth: int) -> int:
             return 1
         t2 = sign_bits(ops[1], ctx, d1)
         return t if t < t2 else t2
-    elif opc == "ISD::AssertZext" and len(ops) == 2 and width(ops[1].vt):
-        return bits - width(ops[1].vt)
+    elif opc == "ISD::AssertZext" and len(ops) == 2 and int_width(ops[1].vt):
+        return bits - int_width(ops[1].vt)
     # the known bits of the node itself, at this depth (KnownBits::countMinSignBits)
     k = known_bits(n, ctx, depth)
     z = k.zero
@@ -589,7 +591,7 @@ def shift_amount_range(n: SDNode, bits: int, ctx: DAGTarget, depth: int):
     bits at ``depth`` (None when its largest possible value is not below the width)."""
     amt = n.ops[1]
     if amt.opcode == "ISD::Constant" and type(amt.value) is int:
-        aw = width(amt.vt) or bits
+        aw = int_width(amt.vt) or bits
         v = amt.value & ((1 << aw) - 1)
         return (v, v) if v < bits else None
     k = known_bits(amt, ctx, depth)

@@ -11,7 +11,8 @@ from patterns.dag.combine.context import Ctx, is_c, is_not, is_not_of, set_resul
 from patterns.dag.combine.demanded import demanded_root
 from patterns.dag.combine.queries import no_common_bits
 from patterns.dag.combine.reassoc import commuted, reassociate, reassociate_scalar
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 
 
 def _hoist_hands(n: SDNode, ctx: Ctx, a: SDNode, b: SDNode) -> bool:
@@ -193,7 +194,7 @@ def visit_XOR(n: SDNode, ctx: Ctx) -> bool:
                         if is_not_of(q, y):
                             set_result(ctx, n, "ISD::OR", [x, y])
                             return True
-    elif wrap(b.value, n.vt) == -1:
+    elif wrap_vt(b.value, n.vt) == -1:
         if (ao == "ISD::AND" or ao == "ISD::OR") and a.uses == 1 and (is_c(a.ops[1]) or is_c(a.ops[0])):
             # De Morgan when one side is a constant, the and/or used once: not (and x, C)
             # -> or (not x), ~C ; not (or x, C) -> and (not x), ~C (both halves go on the
@@ -211,7 +212,7 @@ def visit_XOR(n: SDNode, ctx: Ctx) -> bool:
                 set_result(ctx, n, "ISD::ADD", [a.ops[1], ctx.const(-1, n.vt)])
                 return True
         elif ao == "ISD::ADD":
-            if is_c(a.ops[1]) and wrap(a.ops[1].value, n.vt) == -1:
+            if is_c(a.ops[1]) and wrap_vt(a.ops[1].value, n.vt) == -1:
                 set_result(ctx, n, "ISD::SUB", [ctx.const(0, n.vt), a.ops[0]])
                 return True
     if ao == "ISD::AND" and a.ops[1] is b and a.uses == 1:

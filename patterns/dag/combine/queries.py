@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, is_not, MAX_DEPTH, width
+from patterns.dag.combine.context import Ctx, is_c, is_not, MAX_DEPTH
+from patterns.support.intops import int_width
 from patterns.dag.combine.known import known_bits, known_lz
 from patterns.dag.nodes import SDNode
 
@@ -56,7 +57,7 @@ def add_like(v: SDNode, ctx: Ctx) -> bool:
     if v.opcode == "ISD::OR":
         return no_common_bits(v.ops[0], v.ops[1], ctx)
     if v.opcode == "ISD::XOR" and is_c(v.ops[1]):
-        bits = width(v.vt)
+        bits = int_width(v.vt)
         return bits != 0 and (v.ops[1].value & ((1 << bits) - 1)) == 1 << (bits - 1)
     return False
 
@@ -79,7 +80,7 @@ def non_negative(n: SDNode, ctx: Ctx, depth: int = 0) -> bool:
 
 def sign_bit_zero(n: SDNode, ctx: Ctx) -> bool:
     """SelectionDAG::SignBitIsZero."""
-    bits = width(n.vt)
+    bits = int_width(n.vt)
     return bool(bits) and bool(known_bits(n, ctx).zero >> (bits - 1) & 1)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, is_not, set_result, width
+from patterns.dag.combine.context import Ctx, is_c, is_not, set_result
+from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import demanded_const, sdb
 from patterns.dag.combine.known import known_bits, sign_bits
 from patterns.dag.combine.queries import never_zero
@@ -33,7 +34,7 @@ def visit_SIGN_EXTEND_INREG(n: SDNode, ctx: Ctx) -> bool:
     if len(ops) != 2:
         return False
     x, t = ops
-    bits, ext = width(n.vt), width(t.vt)
+    bits, ext = int_width(n.vt), int_width(t.vt)
     if not bits or not ext or ext >= bits:
         return False
     if is_c(x):
@@ -43,7 +44,7 @@ def visit_SIGN_EXTEND_INREG(n: SDNode, ctx: Ctx) -> bool:
     if ext >= bits - sign_bits(x, ctx) + 1:
         ctx.replace(n, x)
         return True
-    if x.opcode == "ISD::SIGN_EXTEND_INREG" and ext < (width(x.ops[1].vt) or bits):
+    if x.opcode == "ISD::SIGN_EXTEND_INREG" and ext < (int_width(x.ops[1].vt) or bits):
         set_result(ctx, n, "ISD::SIGN_EXTEND_INREG", [x.ops[0], t])
         return True
     if known_bits(x, ctx).zero >> (ext - 1) & 1:

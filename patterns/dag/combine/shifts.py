@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from patterns.dag.combine.context import Ctx, FOLD, is_c, is_not, set_result, SHIFTS, width
+from patterns.dag.combine.context import Ctx, FOLD, is_c, is_not, set_result, SHIFTS
+from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import demanded_root
 from patterns.dag.combine.known import known_bits
 from patterns.dag.combine.queries import non_negative
 from patterns.dag.combine.setcc import other_rules
-from patterns.dag.nodes import SDNode, wrap
+from patterns.dag.nodes import SDNode
+from patterns.support.intops import wrap_vt
 
 
 _LOGIC3: Final = frozenset({"ISD::AND", "ISD::OR", "ISD::XOR"})
@@ -29,7 +31,7 @@ def _shift_by_constant(n: SDNode, ctx: Ctx, opc: str, a: SDNode, b: SDNode) -> b
         return False
     if not a.uses == 1:
         return False
-    bits = width(n.vt)
+    bits = int_width(n.vt)
     c1 = b.value & ((1 << bits) - 1)
     vt = n.vt
     if is_not(a):
@@ -69,7 +71,7 @@ def visit_SHL(n: SDNode, ctx: Ctx) -> bool:
         if bc:
             ctx.replace(n, ctx.const(a.value << (b.value & 31), n.vt))  # constant folding
             return True
-        if wrap(a.value, n.vt) == 0:
+        if wrap_vt(a.value, n.vt) == 0:
             ctx.replace(n, a)  # 0 << x
             return True
     if bc:
@@ -123,7 +125,7 @@ def visit_SRL(n: SDNode, ctx: Ctx) -> bool:
         if bc:
             ctx.replace(n, ctx.const((a.value & 0xFFFFFFFF) >> (b.value & 31), n.vt))  # constant folding
             return True
-        if wrap(a.value, n.vt) == 0:
+        if wrap_vt(a.value, n.vt) == 0:
             ctx.replace(n, a)  # 0 >> x
             return True
     if bc:
@@ -161,7 +163,7 @@ def _srl_of_ctlz(n: SDNode, ctx: Ctx, a: SDNode, c: int) -> bool:
     makes it 0, x known zero makes it 1, and x with one bit that may be set, bit k, makes
     it (x >> k) ^ 1."""
     x: Any
-    bits = width(n.vt)
+    bits = int_width(n.vt)
     if not bits or bits & (bits - 1) or c != bits.bit_length() - 1:
         return False
     x = a.ops[0]
@@ -196,7 +198,7 @@ def visit_SRA(n: SDNode, ctx: Ctx) -> bool:
         if bc:
             ctx.replace(n, ctx.const(a.value >> (b.value & 31), n.vt))  # constant folding
             return True
-        if wrap(a.value, n.vt) == 0 or wrap(a.value, n.vt) == -1:
+        if wrap_vt(a.value, n.vt) == 0 or wrap_vt(a.value, n.vt) == -1:
             ctx.replace(n, a)  # 0 >> x, -1 >> x
             return True
     if bc and b.value == 0:
