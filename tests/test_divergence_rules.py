@@ -452,13 +452,13 @@ def default_model_rules():
 
 
 def test_dominator_trees_match_networkx():
-    """cycles.DomTree (used by the verifier, the analysis and the DAG builder) and its
+    """dominators.DomTree (used by the verifier, the analysis and the DAG builder) and its
     integer-indexed form ``for_blocks`` against networkx's dominators (an independent
     implementation), forward and reverse (post-dominators through a virtual exit), on
     generated CFGs with irreducible cycles and unreachable blocks."""
     import networkx as nx
 
-    from patterns.ir.cycles import DomTree
+    from patterns.ir.dominators import DomTree
     from testkit.divergence_gen import generate_cfg_module
     from patterns.ir import parse_module
 
@@ -620,7 +620,7 @@ def test_dominator_tree_on_random_digraphs_matches_networkx():
 
     import networkx as nx
 
-    from patterns.ir.cycles import DomTree
+    from patterns.ir.dominators import DomTree
 
     kinds = {"one pass": 0, "iterated": 0}
     for seed in range(300):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from patterns.ir.cycles import DomTree
+from patterns.ir.dominators import DomTree
 from patterns.ir.direct_syntax import LABEL_LINE, ODD_TYPES, plain_types
 from patterns.ir.direct_values import Bail, new_span
 from patterns.ir.function import BasicBlock, Function, Instruction

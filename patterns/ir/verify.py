@@ -12,7 +12,7 @@ from __future__ import annotations
 from tdgen.errors import Diagnostics, ParseError, expected
 
 from patterns.ir.core import Module
-from patterns.ir.cycles import DomTree
+from patterns.ir.dominators import DomTree
 from patterns.ir.function import Instruction
 
 

@@ -41,7 +41,8 @@ import gc
 from operator import attrgetter
 from typing import Any, Final, Iterable
 
-from patterns.ir.cycles import Cycle, CycleInfo, DomTree, modified_post_order
+from patterns.ir.cycles import Cycle, CycleInfo, modified_post_order
+from patterns.ir.dominators import DomTree
 from patterns.ir.core import TERMINATORS, Constant
 from patterns.ir.function import Argument, Instruction
 from patterns.uniformity.explain import describe_value
