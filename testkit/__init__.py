@@ -1,0 +1,3 @@
+"""Test tooling, not part of the installed package: kernel generators for the differential
+tests (``iselgen``, ``irgen``, ``divergence_gen``), the LLVM oracles (``llc``: run llc-19,
+read its MIR, compare opcode multisets) and the IR of the shuffle tests (``shuffle_ir``)."""

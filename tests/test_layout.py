@@ -8,7 +8,8 @@
   attribute from, another module (tests, bench and targets included);
 - no source file over ``MAX_LINES`` lines;
 - the engine (``patterns/``) names no target: no ``AMDGPUISD``, ``amdgcn`` or ``AMDGPU::``;
-- no binary artefact tracked by git.
+- no binary artefact tracked by git;
+- every module of the packages and the targets opens with a docstring saying its job.
 """
 
 from __future__ import annotations
@@ -240,3 +241,12 @@ def test_the_grammar_spells_the_opcode_tables():
     grammar = (ROOT / "patterns" / "ir" / "ir.lark").read_text()
     found = {m.group(1): m.group(2) for m in re.finditer(r"^(BINOP|CASTOP)\.2: /\(([a-z|]+)\)", grammar, re.M)}
     assert found == {"BINOP": "|".join(BINOPS), "CASTOP": "|".join(CASTS)}, found
+
+
+def test_every_module_says_its_job():
+    missing = []
+    for path in _python_files():
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in PACKAGES + ("targets",) and not ast.get_docstring(ast.parse(path.read_text())):
+            missing.append(str(rel))
+    assert not missing, "modules without a docstring:\n" + "\n".join(missing)
