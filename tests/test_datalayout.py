@@ -276,9 +276,7 @@ def test_divergence_prints_the_modules_own_layout_like_opt(tmp_path, layout):
     assert ours == r.stderr
     aligns = re.findall(r"%v = load i64, ptr addrspace\(1\) %gep, align (\d+)", ours)
     assert aligns == (["4"] if layout else ["8"])
-    # -S prints the same instructions
-    from tdgen.commands.divergence import module_ir  # noqa: F401 (the printer of -S)
-
+    # -S prints the IR with the same layout
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         ir = _divergence(str(path), "-S")
@@ -287,14 +285,13 @@ def test_divergence_prints_the_modules_own_layout_like_opt(tmp_path, layout):
 
 def test_spec_data_layout_is_checked(tmp_path):
     """A malformed ``Target.data_layout`` is a spec error at the field."""
-    from tdgen.errors import TdgenError
+    import shutil
+
     from tdgen.spec import load_target
 
     src = (ROOT / "targets" / "dslike" / "spec.py").read_text()
     assert "    isd_namespace=\"DSLikeISD\",\n" in src
     folder = tmp_path / "bad"
-    import shutil
-
     shutil.copytree(ROOT / "targets" / "dslike", folder)
     (folder / "spec.py").write_text(src.replace("    isd_namespace=\"DSLikeISD\",\n",
                                                 "    isd_namespace=\"DSLikeISD\",\n    data_layout=\"e-i64:48\",\n"))

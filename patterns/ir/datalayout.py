@@ -9,20 +9,23 @@ size in bits, store size and alloc size.
 
 ``parse_layout(text, span)`` reads the string as LLVM 19's ``DataLayout::parseSpecifier``
 does, starting from LLVM's defaults (``i1:8 i8:8 i16:16 i32:32 i64:32:64 f16:16 f32:32
-f64:64 f128:128 v64:64 v128:128 a:0:64 p0:64:64:64``): ``e``/``E``, ``p[AS]:size:abi[:pref[:idx]]``,
-``i``/``f``/``v``\\ ``N:abi[:pref]``, ``a:abi[:pref]``, ``S``, ``n``, ``ni:``, ``A``, ``G``,
-``P``, ``F{i,n}``, ``m:`` -- the same checks in the same order, with what LLVM leaves
-unchecked left unchecked (the components after those a specification reads; the
-characters after ``e``, ``E`` or ``s``). A malformed string is a ``ParseError``
+f64:64 f128:128 v64:64 v128:128 a:0:64 p0:64:64:64``): ``e``/``E``,
+``p[AS]:size:abi[:pref[:idx]]``, ``iN``/``fN``/``vN:abi[:pref]``, ``a:abi[:pref]``, ``S``,
+``n``, ``ni:``, ``A``, ``G``, ``P``, ``F{i,n}``, ``m:`` -- the same checks in the same
+order, with what LLVM leaves unchecked left unchecked (the components after those a
+specification reads; the characters after ``e``, ``E`` or ``s``). A malformed string is a ``ParseError``
 ``path:line:col: expected ..., found ...`` at the offending component (``span`` is where
 the string's opening quote is). Layouts are cached by string (one object per string).
+The readers keep a module's last ``target datalayout`` line, as LLVM does (LLVM also
+wants it before the first function; that is not checked here).
 
 The types LLVM's tables do not list follow its rules: an integer width takes the entry
 of the smallest listed wider integer, else of the largest; a float width not listed,
 and a vector size not listed, is naturally aligned (store size rounded up to a power of
 two); an address space not listed takes address space 0's pointer; arrays align as
 their element; a struct aligns as the largest of its members (1 when packed or empty),
-and at least as the ``a`` specification; its size includes LLVM's padding.
+and at least as the ``a`` specification (a packed struct's ABI alignment is 1, its
+preferred one still the ``a`` preference); its size includes LLVM's padding.
 """
 
 from __future__ import annotations
@@ -264,7 +267,8 @@ class _Parser:
         """``getInt``: decimal digits only, fitting ``limit`` (LLVM's unsigned)."""
         if not s or not _DIGITS.issuperset(s) or int(s) > limit:
             bits = 64 if limit == _U64 else 32
-            raise LayoutError(off, expected(f"{what} (a {bits}-bit unsigned decimal number)", f"'{s}'" if s else "nothing"))
+            found = f"'{s}'" if s else "nothing"
+            raise LayoutError(off, expected(f"{what} (a {bits}-bit unsigned decimal number)", found))
         return int(s)
 
     def in_bytes(self, s: str, off: int, what: str, limit: int = _U32) -> int:

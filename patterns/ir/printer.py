@@ -5,8 +5,8 @@ as in opt) in opt's canonical form: unnamed values renumbered by slot, constants
 canonical (``true``, ``-1``, ``1.000000e+00``, ``0xH3C00``), ``align`` always present
 (when the source omits it, what LLVM's parser gives from the module's data layout,
 ``layout_of``: the ABI alignment of a load's or store's type, the preferred alignment
-of an alloca's, the store size of an atomicrmw's or cmpxchg's), flags in opt's order, call-site attribute groups renumbered as
-opt numbers them.
+of an alloca's, the store size of an atomicrmw's or cmpxchg's), flags in opt's order,
+call-site attribute groups renumbered as opt numbers them.
 
 Not reproduced (see tests/test_ir.py for the comparison with opt): metadata
 node renumbering (``!N`` is printed as written), attribute groups of intrinsic
