@@ -58,13 +58,14 @@ def cpu():
 from patterns.uniformity.analysis import analyze
 from patterns.uniformity.printer import format_llvm
 from patterns.ir import parse_module
+from patterns.ir.datalayout import use_target_layout
 from tdgen.commands.divergence import load_target_facts
 path = sys.argv[1]
 t0 = cpu()
 target = load_target_facts("amdgpu")
 text = open(path).read()
 t1 = cpu()
-module = parse_module(text, path)
+module = use_target_layout(parse_module(text, path), target.data_layout)
 t2 = cpu()
 info = analyze(module, target)
 t3 = cpu()

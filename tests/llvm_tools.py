@@ -60,3 +60,20 @@ def manifest() -> list[dict[str, str]]:
     lines = (corpus / "MANIFEST.tsv").read_text().splitlines()
     header = lines[0].lstrip("#").split("\t")
     return [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]
+
+
+_AMDGCN_LAYOUT: list[str] = []
+
+
+def amdgcn_layout(module):
+    """``module`` (a parsed ``patterns.ir.Module``) with AMDGPU's data layout when it has
+    none of its own (the amdgpu target's ``Target.data_layout``), as ``opt-19``/``llc-19
+    -mtriple=amdgcn`` read it: for comparing what we print with what they print.
+    Returns the module."""
+    from patterns.ir.datalayout import use_target_layout
+
+    if not _AMDGCN_LAYOUT:
+        from tdgen.commands.divergence import load_target_facts
+
+        _AMDGCN_LAYOUT.append(load_target_facts("amdgpu").data_layout)
+    return use_target_layout(module, _AMDGCN_LAYOUT[0])

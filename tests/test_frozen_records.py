@@ -80,6 +80,7 @@ class Step:
 class DivergenceFacts:
     uniformity: object
     intrinsics: tuple = ()
+    data_layout: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +225,7 @@ class Module:
     path: str = "<input>"
     attr_groups: dict = field(default_factory=dict)
     globals: dict = field(default_factory=dict)
+    data_layout: object = None
 
 
 FROZEN = [(Span, errors.Span), (DivergenceRule, hw.DivergenceRule), (UniformityModel, hw.UniformityModel),
@@ -249,7 +251,8 @@ SAMPLES = {
                        (("llvm.amdgcn.if", 1),), frozenset({"a=b"}))],
     WaveModel: [(), ((64, 32), 32, "half", (("k", "v"),))],
     Step: [("data", "%a", "uses divergent %b"), ("source", "%t", "x")],
-    DivergenceFacts: [(hw.UniformityModel(),), (hw.UniformityModel(), (("llvm.a", hw.DivergenceKind.SOURCE),))],
+    DivergenceFacts: [(hw.UniformityModel(),), (hw.UniformityModel(), (("llvm.a", hw.DivergenceKind.SOURCE),)),
+                      (hw.UniformityModel(), (), "e-i64:64")],
     IntType: [(1,), (32,)],
     FloatType: [("float",), ("half",)],
     PtrType: [(), (3,)],

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from llvm_tools import manifest, require, require_corpus
+from llvm_tools import amdgcn_layout, manifest, require, require_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -105,7 +105,7 @@ def _compare_with_opt(path: Path) -> tuple[int, list[str]]:
     if r.returncode != 0:
         return 0, []
     bodies = _opt_bodies(r.stdout)
-    m = parse_file(path)
+    m = amdgcn_layout(parse_file(path))
     diffs, n = [], 0
     for f in m.definitions():
         ours = [i.text for i in f.instructions()]
@@ -278,7 +278,7 @@ def _ast(mod) -> list:
             where[id(b)] = (f.name, b.index)
             for j, i in enumerate(b.instructions):
                 where[id(i)] = (f.name, b.index, j)
-    out = [("module", mod.path, _norm(mod.attr_groups, where),
+    out = [("module", mod.path, mod.data_layout, _norm(mod.attr_groups, where),
             sorted((k, g.type, g.addrspace, g.words, g.span) for k, g in mod.globals.items()))]
     for f in mod.functions:
         out.append((f.name, f.cc, f.ret_type, f.attrs, f.is_declaration, f.span, f.attr_items,

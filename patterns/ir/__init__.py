@@ -9,10 +9,11 @@
   ``direct_values``, ``direct_re``) and otherwise take the exact path that words every
   error (``reader_lines`` or ``exact_lark`` + ``exact_tree`` -> ``exact_raw`` records ->
   ``reader_exact`` over ``exact_operands`` and ``exact_values``; then ``verify``);
-- ``printer``: instructions and functions as ``opt-19 -S`` prints them; ``cfg``: block
-  orders; ``dominators``: the dominator tree and the immediate dominators; ``cycles``:
-  LLVM's cycle info; ``opcodes``: the opcode and predicate tables; ``effects``: which
-  instructions have side effects.
+- ``printer``: instructions and functions as ``opt-19 -S`` prints them, with the
+  alignments of ``datalayout`` (LLVM 19's DataLayout: a module's ``target datalayout``
+  string, or its target's); ``cfg``: block orders; ``dominators``: the dominator tree
+  and the immediate dominators; ``cycles``: LLVM's cycle info; ``opcodes``: the opcode
+  and predicate tables; ``effects``: which instructions have side effects.
 
 The names below are the package's public face. Importing it loads only the data
 classes and the entry; the readers are imported by the first parse.

@@ -500,24 +500,30 @@ class GlobalVar:
 
 class Module:
     """A module (as ``@dataclass(eq=False)``: identity equality). ``attr_groups``: int ->
-    tuple of attribute strings; ``globals``: name -> GlobalVar."""
+    tuple of attribute strings; ``globals``: name -> GlobalVar; ``data_layout``: the
+    ``patterns.ir.datalayout.DataLayout`` of its ``target datalayout`` line, or None
+    when it has none -- then the printer uses LLVM's default layout, unless the command
+    that read it gives it its target's (``opt -mtriple`` does the same). Set it before
+    printing: an instruction's text is kept once made."""
 
-    __match_args__ = ("functions", "path", "attr_groups", "globals")
+    __match_args__ = ("functions", "path", "attr_groups", "globals", "data_layout")
     functions: list
     path: str = "<input>"
     attr_groups: dict
     globals: dict
+    data_layout: object = None
 
     def __init__(self, functions: list, path: str = "<input>", attr_groups: dict = FACTORY,
-                 globals: dict = FACTORY) -> None:
+                 globals: dict = FACTORY, data_layout: object = None) -> None:
         self.functions = functions
         self.path = path
         self.attr_groups = {} if attr_groups is FACTORY else attr_groups
         self.globals = {} if globals is FACTORY else globals
+        self.data_layout = data_layout
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}(functions={self.functions!r}, path={self.path!r}, "
-                f"attr_groups={self.attr_groups!r}, globals={self.globals!r})")
+                f"attr_groups={self.attr_groups!r}, globals={self.globals!r}, data_layout={self.data_layout!r})")
 
     def function(self, name: str):
         """The function named ``name`` (a ``patterns.ir.function.Function``)."""

@@ -279,7 +279,8 @@ def _make_builder_class():
             return ("metadata",)
 
         def target_def(self, c):
-            return ("target",)
+            # ("target", property, the string's text, where its opening quote is)
+            return ("target", str(c[0]), str(c[1])[1:-1], self._span(c[1]))
 
         def source_filename(self, c):
             return ("source_filename",)

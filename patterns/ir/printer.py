@@ -3,9 +3,10 @@
 Stage job: AST ``Instruction`` -> one line (``switch``/``callbr`` span several lines,
 as in opt) in opt's canonical form: unnamed values renumbered by slot, constants
 canonical (``true``, ``-1``, ``1.000000e+00``, ``0xH3C00``), ``align`` always present
-(the AMDGPU data layout's ABI alignment when the source omits it; natural size for
-atomicrmw/cmpxchg), flags in opt's order, call-site attribute groups renumbered as
-opt numbers them.
+(when the source omits it, what LLVM's parser gives from the module's data layout,
+``layout_of``: the ABI alignment of a load's or store's type, the preferred alignment
+of an alloca's, the store size of an atomicrmw's or cmpxchg's), flags in opt's order,
+call-site attribute groups renumbered as opt numbers them.
 
 Not reproduced (see tests/test_ir.py for the comparison with opt): metadata
 node renumbering (``!N`` is printed as written), attribute groups of intrinsic
@@ -19,75 +20,18 @@ The instructions, blocks and functions printed here are those of
 
 from __future__ import annotations
 
-from patterns.ir.core import (FAST_MATH, ArrayType, Constant, FloatType, IntType, Module, PtrType, StructType, Type,
-                              Value, VectorType)
+from patterns.ir.core import FAST_MATH, Constant, IntType, Module, Type, Value
+from patterns.ir.datalayout import DEFAULT_LAYOUT, DataLayout
 from patterns.ir.opcodes import INT_BINOPS
 from patterns.ir.spelling import quote_name
 
-# pointer sizes (bits) of the AMDGPU data layout, by address space
-_PTR_BITS = {0: 64, 1: 64, 2: 32, 3: 32, 4: 64, 5: 32, 6: 32, 7: 256, 8: 128, 9: 256}
-_PTR_ALIGN = {0: 8, 1: 8, 2: 4, 3: 4, 4: 8, 5: 4, 6: 4, 7: 32, 8: 16, 9: 32}
-
-
-def _pow2_ceil(n: int) -> int:
-    p = 1
-    while p < n:
-        p <<= 1
-    return p
-
-
-def store_bits(t: Type) -> int:
-    """Size in bits of a value of ``t`` (vectors packed, structs with padding)."""
-    if isinstance(t, IntType):
-        return t.bits
-    if isinstance(t, FloatType):
-        return t.bits
-    if isinstance(t, PtrType):
-        return _PTR_BITS.get(t.addrspace, 64)
-    if isinstance(t, VectorType):
-        return store_bits(t.elem) * t.count
-    if isinstance(t, ArrayType):
-        return alloc_size(t.elem) * 8 * t.count
-    if isinstance(t, StructType):
-        off = 0
-        for e in t.elems:
-            a = 1 if t.packed else abi_align(e)
-            off = (off + a - 1) // a * a + alloc_size(e)
-        a = 1 if t.packed else abi_align(t)
-        return ((off + a - 1) // a * a) * 8
-    return 0
-
-
-def alloc_size(t: Type) -> int:
-    """Bytes a value of ``t`` occupies in memory (store size rounded to its alignment)."""
-    size = (store_bits(t) + 7) // 8
-    a = abi_align(t)
-    return (size + a - 1) // a * a
-
-
-def abi_align(t: Type) -> int:
-    """ABI alignment in bytes under the AMDGPU data layout (what opt prints for the AMDGPU triple)."""
-    if isinstance(t, IntType):
-        if t.bits <= 8:
-            return 1
-        if t.bits <= 16:
-            return 2
-        if t.bits <= 32:
-            return 4
-        return 8
-    if isinstance(t, FloatType):
-        return {"half": 2, "bfloat": 2, "float": 4, "double": 8}.get(t.name, 16)
-    if isinstance(t, PtrType):
-        return _PTR_ALIGN.get(t.addrspace, 8)
-    if isinstance(t, VectorType):
-        return _pow2_ceil(max(1, (store_bits(t) + 7) // 8))
-    if isinstance(t, ArrayType):
-        return abi_align(t.elem)
-    if isinstance(t, StructType):
-        if t.packed or not t.elems:
-            return 1
-        return max(abi_align(e) for e in t.elems)
-    return 1
+def layout_of(inst) -> DataLayout:
+    """The data layout ``inst`` is printed with: its module's (``Module.data_layout``),
+    else LLVM's default (a module read without a target)."""
+    f = inst.function
+    m = f.module if f is not None else None
+    dl = m.data_layout if m is not None else None
+    return dl if dl is not None else DEFAULT_LAYOUT
 
 
 def _op(v: Value | None) -> str:
@@ -207,19 +151,19 @@ def instruction_text(inst) -> str:
         body = _call_text(inst)
     elif op == "load":
         w = ("atomic " if inst.atomic else "") + ("volatile " if inst.volatile else "")
-        align = inst.align if inst.align is not None else abi_align(inst.type)
+        align = inst.align if inst.align is not None else layout_of(inst).abi_align(inst.type)
         body = f"load {w}{inst.type}, {_op(o[0])}{_mem_tail(inst)}, align {align}"
     elif op == "store":
         w = ("atomic " if inst.atomic else "") + ("volatile " if inst.volatile else "")
-        align = inst.align if inst.align is not None else abi_align(o[0].type)
+        align = inst.align if inst.align is not None else layout_of(inst).abi_align(o[0].type)
         body = f"store {w}{_op(o[0])}, {_op(o[1])}{_mem_tail(inst)}, align {align}"
     elif op == "atomicrmw":
         w = "volatile " if inst.volatile else ""
-        align = inst.align if inst.align is not None else (store_bits(inst.type) + 7) // 8
+        align = inst.align if inst.align is not None else layout_of(inst).store_size(inst.type)
         body = f"atomicrmw {w}{inst.rmw_op} {_op(o[0])}, {_op(o[1])}{_mem_tail(inst)}, align {align}"
     elif op == "cmpxchg":
         w = ("weak " if inst.weak else "") + ("volatile " if inst.volatile else "")
-        align = inst.align if inst.align is not None else (store_bits(o[1].type) + 7) // 8
+        align = inst.align if inst.align is not None else layout_of(inst).store_size(o[1].type)
         body = f"cmpxchg {w}{_op(o[0])}, {_op(o[1])}, {_op(o[2])}{_mem_tail(inst)}, align {align}"
     elif op == "fence":
         body = "fence" + _mem_tail(inst)
@@ -247,7 +191,7 @@ def instruction_text(inst) -> str:
         size = ""
         if o and not (isinstance(o[0], Constant) and o[0].type == IntType(32) and o[0].value == 1):
             size = f", {_op(o[0])}"
-        align = inst.align if inst.align is not None else abi_align(inst.source_type)
+        align = inst.align if inst.align is not None else layout_of(inst).pref_align(inst.source_type)
         aspace = f", addrspace({inst.addrspace})" if inst.addrspace else ""
         ina = "inalloca " if "inalloca" in inst.flags else ""
         body = f"alloca {ina}{inst.source_type}{size}, align {align}{aspace}"
@@ -364,4 +308,4 @@ def function_text(f) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["instruction_text", "function_text", "abi_align", "store_bits", "canonical_attrs"]
+__all__ = ["instruction_text", "function_text", "layout_of", "canonical_attrs"]

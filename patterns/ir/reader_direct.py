@@ -7,7 +7,8 @@ binary ops, icmp, select, phi, br, ret, direct calls, load, store, getelementptr
 unreachable; ``declare`` and ``define`` headers, ``#N`` attribute groups of plain words
 and strings) it builds the final AST directly from the text -- no raw records, no lark,
 no second resolution pass. This module reads the module level (headers, attribute
-groups, the calls linked to their callees once every declaration is read);
+groups, the ``target datalayout`` string, the calls linked to their callees once every
+declaration is read);
 ``patterns/ir/direct_body.py`` reads each function body line by line and
 ``patterns/ir/direct_blocks.py`` finishes it; the expressions are in
 ``patterns/ir/direct_syntax.py``, the value helpers in ``patterns/ir/direct_values.py``.
@@ -51,6 +52,7 @@ from __future__ import annotations
 from typing import Any
 
 from patterns.ir.core import CALLING_CONVENTIONS, PTR, VOID, GlobalRef, Module
+from patterns.ir.datalayout import LayoutError, layout_of_text
 from patterns.ir.direct_body import read_body
 from patterns.ir.direct_syntax import (ATTR_GROUP, ATTR_ITEM, HEADER, HEADER_WORDS, MODULE_LINE, NO_FLAGS, PARAM,
                                        parse_type)
@@ -80,6 +82,7 @@ class _Builder:
         lines = text.split("\n")
         n = len(lines)
         k = 0
+        layout: str | None = None
         while k < n:
             line = lines[k]
             k += 1
@@ -110,6 +113,13 @@ class _Builder:
                 continue
             if MODULE_LINE.match(s) is None:
                 raise Bail
+            if s.startswith("target datalayout"):
+                layout = s[s.index('"') + 1:-1]  # the last one counts, as in LLVM
+        if layout is not None:
+            try:
+                self.mod.data_layout = layout_of_text(layout)
+            except LayoutError:
+                raise Bail from None  # the exact path reports it
         self.link_calls()
         self.expand_attrs()
         return self.mod

@@ -14,15 +14,16 @@ come from ``patterns/ir/exact_operands.py``, the values from ``patterns/ir/exact
 
 from __future__ import annotations
 
-from tdgen.errors import Span
+from tdgen.errors import ParseError, Span
 
 from patterns.ir.core import (BINOP_FLAGS, CALLING_CONVENTIONS, CAST_FLAGS, CAST_OPS, FAST_MATH, FP_PREDICATES,
                               GEP_FLAGS, I1, INT_PREDICATES, LINKAGE_WORDS, ORDERINGS, PTR, RMW_OPS, VOID, GlobalVar,
                               Module, StructType, Type, Value, VectorType, VoidType, is_first_class)
+from patterns.ir.datalayout import LayoutError, error_span, layout_of_text
 from patterns.ir.exact_operands import OperandResolver
 from patterns.ir.exact_raw import RawFunc, RawInst
 from patterns.ir.function import Argument, BasicBlock, Function, Instruction
-from patterns.ir.spelling import quote_name
+from patterns.ir.spelling import quote_name, unquote
 
 
 class Resolver(OperandResolver):
@@ -31,6 +32,7 @@ class Resolver(OperandResolver):
     def run(self, records: list) -> Module:
         mod = Module([], self.path)
         raw_funcs = []
+        layout = None
         for r in records:
             if isinstance(r, RawFunc):
                 if r.name in self.functions or r.name in self.globals:
@@ -49,7 +51,11 @@ class Resolver(OperandResolver):
                     self.err(span, "a new global name", f"redefinition of '@{name}'")
                     continue
                 self.globals[name] = GlobalVar(name, ty, aspace, tuple(words), span)
+            elif r[0] == "target" and r[1] == "datalayout":
+                layout = r  # the last one counts, as in LLVM
         mod.globals = self.globals
+        if layout is not None:
+            mod.data_layout = self.data_layout(layout[2], layout[3])
         self.attr_groups = mod.attr_groups
         for rf in raw_funcs:
             f = self.function(rf, mod)
@@ -59,6 +65,18 @@ class Resolver(OperandResolver):
             mod.functions.append(self.function(rf, mod))
         self.diag.check()
         return mod
+
+    def data_layout(self, text: str, span: Span):
+        """The ``DataLayout`` of a ``target datalayout`` string (``span``: its opening
+        quote), or None after reporting why it is malformed (at the offending component;
+        at the quote when the string has escapes, whose columns would not match)."""
+        escaped = "\\" in text
+        try:
+            return layout_of_text(unquote('"' + text + '"') if escaped else text)
+        except LayoutError as e:
+            where = span if escaped else error_span(e, span)
+            self.diag.add(ParseError(where, e.message))
+            return None
 
     def function(self, rf: RawFunc, mod: Module) -> Function | None:
         cc = None

@@ -47,25 +47,31 @@ def first_rule(model: UniformityModel, ir_name: str) -> Any:
 
 
 class DivergenceFacts(FrozenRecord):
-    """What the analysis needs from a Target, and nothing else: its uniformity model
-    and the divergence class of each declared intrinsic (IR name -> kind). Small and
-    cheap to unpickle (``tdgen divergence`` caches it, see tdgen/target_cache.py);
-    ``intrinsic_divergence`` answers as ``Target.intrinsic_divergence`` does. (A frozen
-    record as ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
+    """What ``tdgen divergence`` needs from a Target, and nothing else: its uniformity
+    model, the divergence class of each declared intrinsic (IR name -> kind) and its
+    data layout string (``Target.data_layout``: the printed ``align`` of a module
+    without its own layout). Small and cheap to unpickle (``tdgen divergence`` caches
+    it, see tdgen/target_cache.py); ``intrinsic_divergence`` answers as
+    ``Target.intrinsic_divergence`` does. (A frozen record as
+    ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
 
-    _FIELDS = __match_args__ = ("uniformity", "intrinsics")
+    _FIELDS = __match_args__ = ("uniformity", "intrinsics", "data_layout")
     uniformity: UniformityModel
     intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()
+    data_layout: str = ""
 
-    def __init__(self, uniformity: UniformityModel, intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()) -> None:
+    def __init__(self, uniformity: UniformityModel, intrinsics: tuple[tuple[str, DivergenceKind], ...] = (),
+                 data_layout: str = "") -> None:
         d = self.__dict__
         d["uniformity"] = uniformity
         d["intrinsics"] = intrinsics
+        d["data_layout"] = data_layout
 
     @staticmethod
     def of(target: Any) -> "DivergenceFacts":
         return DivergenceFacts(
-            target.uniformity, tuple((i.ir_name, i.divergence) for i in target.intrinsics)
+            target.uniformity, tuple((i.ir_name, i.divergence) for i in target.intrinsics),
+            getattr(target, "data_layout", ""),
         )
 
     def intrinsic_divergence(self, ir_name: str) -> DivergenceKind:

@@ -28,6 +28,13 @@ MODULE_NAMES = (
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
 
 
+# AMDGPU's data layout in LLVM 19 (AMDGPUTargetMachine.cpp computeDataLayout, amdgcn):
+# what `opt-19 -mtriple=amdgcn -S` prints for a module without one
+DATA_LAYOUT = ("e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128"
+               "-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512"
+               "-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9")
+
+
 def _all(name):
     return tuple(x for m in MODULES for x in getattr(m, name, ()))
 
@@ -56,4 +63,5 @@ TARGET = Target(
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
     hooks="lowering",
+    data_layout=DATA_LAYOUT,
 )

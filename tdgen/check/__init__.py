@@ -41,6 +41,7 @@ raises at the end. Checks, one module each:
   naming a leaf fragment with an ``xform``; never in a source;
 - wave facts (``Target.wave``): sizes a non-empty subset of {32, 64}, ``default_size``
   among them, ``bpermute_wave64`` ``'full'`` or ``'half'``;
+- the data layout (``Target.data_layout``): a string LLVM 19's DataLayout accepts;
 - rewrites: the foreign intrinsic is one LLVM 19 has (``tdgen.builtins.FOREIGN_INTRINSICS``,
   no LLVM needed at run time), ``foreign_params`` matches it, the target intrinsic
   returns the same types, is IntrConvergent when the foreign one is, and every mapped

@@ -3,7 +3,7 @@
 ``Checker`` puts the checks of each kind of record together; ``run`` visits the records
 in a fixed order (names, intrinsics, profiles, nodes, register classes, operand kinds,
 instruction resolution, xforms, fragments, instructions, ``Pat`` s, memory effects,
-lowerings, rewrites, custom selects, wave facts); the problems are reported sorted.
+lowerings, rewrites, custom selects, wave facts, data layout); the problems are reported sorted.
 """
 
 from __future__ import annotations
@@ -64,3 +64,4 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.each(t.rewrites, self.check_rewrite)
         self.each(t.custom_selects, lambda c: self.check_custom_select(c, insts))
         self.check_wave()
+        self.check_data_layout()

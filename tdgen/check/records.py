@@ -1,10 +1,11 @@
-"""Checks of the declarations themselves: names, intrinsics, SDNodes, registers, wave facts.
+"""Checks of the declarations themselves: names, intrinsics, SDNodes, registers, wave facts, data layout.
 
 Record names unique across the TableGen namespace (defm expansions included) and not
 taken by a builtin; intrinsic names ``int_<target_prefix>_...``, their types and
 property indices; profiles' constraint operand numbers, SDNP properties and opcodes in
 the target's ``isd_namespace``; register classes (file, types, registers, sub-register
-components); operand kinds' value types; ``Target.wave``.
+components); operand kinds' value types; ``Target.wave``; ``Target.data_layout`` (a
+string LLVM 19 accepts, read by ``patterns.ir.datalayout``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from .base import CheckerBase
 
 
 class RecordChecks(CheckerBase):
-    """Checks of names, intrinsics, SDNodes and profiles, register classes, operand kinds and wave facts."""
+    """Checks of names, intrinsics, SDNodes and profiles, register classes, operand kinds, wave facts and the
+    data layout."""
 
     # ---------------------------------------------------------------- wave
     def check_wave(self) -> None:
@@ -50,6 +52,18 @@ class RecordChecks(CheckerBase):
             bad("default_size", f"one of the sizes ({', '.join(str(n) for n in allowed)})", d)
         if model.bpermute_wave64 not in ("full", "half"):
             bad("bpermute_wave64", "'full' or 'half'", model.bpermute_wave64)
+
+    def check_data_layout(self) -> None:
+        """``Target.data_layout``: a layout string LLVM 19 accepts (``""``: LLVM's default)."""
+        from patterns.ir.datalayout import LayoutError, layout_of_text
+
+        t = self.t
+        if not isinstance(t.data_layout, str):
+            return  # (the constructor reports a value of another kind)
+        try:
+            layout_of_text(t.data_layout)
+        except LayoutError as e:
+            self.err(t.field_span("data_layout")[0], f"{e.message} (at offset {e.offset})", t.name, "data_layout")
 
     def check_operand_kind(self, o) -> None:
         if o.vt.name not in VALUE_TYPES:

@@ -3,7 +3,9 @@
 ``--format llvm`` (default) prints what ``opt-19 -passes='print<uniformity>'`` prints;
 ``--format json`` lists every value with its verdict and reason chain; ``--why %v``
 (or ``@fn:%v``) prints the reason chain of one value. The target's uniformity facts
-come from its spec (default amdgpu).
+come from its spec (default amdgpu), and so does the data layout of a module without its
+own ``target datalayout`` (the ``align`` printed for a load, store or alloca written
+without one).
 """
 
 from __future__ import annotations
@@ -117,6 +119,7 @@ def run(args) -> int:
     from patterns.uniformity.analysis import analyze
     from patterns.uniformity.printer import format_json, format_llvm
     from patterns.ir import parse_module
+    from patterns.ir.datalayout import use_target_layout
 
     if args.why is not None:
         clash = [o for o, given in (("--format", args.format is not None), ("-S", args.emit_ir)) if given]
@@ -125,7 +128,7 @@ def run(args) -> int:
                                             f"--why with {' and '.join(clash)}"), field="--why")
     target = load_target_facts(args.target)
     text, path = _read(args.file)
-    module = parse_module(text, path)
+    module = use_target_layout(parse_module(text, path), target.data_layout)  # as opt -mtriple does
     info = analyze(module, target, llvm19_compat=args.llvm19_compat)
     out = sys.stdout
     if args.why is not None:

@@ -1,9 +1,11 @@
 """The ``Target`` record: a whole target's declarations and the views the other stages read.
 
 ``Target(name, namespace, target_prefix, ...)`` holds the declarations as the spec lists
-them (tuples, in record order), plus ``uniformity`` (``tdgen.hw.UniformityModel``) and
-``wave`` (``tdgen.hw.WaveModel``). Its lookups (``sdnodes``, ``patfrags`` -- builtin
-records of ``tdgen.builtins`` included --, ``intrinsics_by_name`` ...) and resolved views
+them (tuples, in record order), plus ``uniformity`` (``tdgen.hw.UniformityModel``),
+``wave`` (``tdgen.hw.WaveModel``) and ``data_layout`` (the target machine's LLVM data
+layout string: what ``opt -mtriple`` gives a module without its own). Its lookups
+(``sdnodes``, ``patfrags`` -- builtin records of ``tdgen.builtins`` included --,
+``intrinsics_by_name`` ...) and resolved views
 (``instructions``, ``selection_patterns()``, computed by ``tdgen.resolve``) are cached on
 the record.
 """
@@ -58,6 +60,9 @@ class Target(Record):
     wave: WaveModel = field(default_factory=WaveModel)
     xforms: tuple[SDNodeXForm, ...] = ()
     hooks: str = ""  # a module of the spec's folder defining HOOKS = TargetHooks(...) (tdgen.hooks)
+    # LLVM's data layout string of the target machine (TargetMachine::createDataLayout):
+    # the layout of a module without its own ``target datalayout``; "" is LLVM's default
+    data_layout: str = ""
     spec_path: str = field(default="", compare=False)
     spec_folder: str = field(default="", compare=False)
 
