@@ -217,6 +217,8 @@ class GlobalVar:
     addrspace: int = 0
     words: tuple = ()
     span: object = None
+    initializer: object = None
+    kind: str = "global"
 
 
 @dataclass(eq=False)

@@ -4,11 +4,10 @@
   tables; ``function``: ``Instruction``, ``Argument``, ``BasicBlock``, ``Function``
   (native classes of the compiled build); ``spelling``: names and numbers as IR text
   writes them;
-- ``reader``: ``parse_module``/``parse_file``, which try the direct builder
-  (``reader_direct`` with ``direct_body``, ``direct_blocks``, ``direct_syntax``,
-  ``direct_values``, ``direct_re``) and otherwise take the exact path that words every
-  error (``reader_lines`` or ``exact_lark`` + ``exact_tree`` -> ``exact_raw`` records ->
-  ``reader_exact`` over ``exact_operands`` and ``exact_values``; then ``verify``);
+- ``reader``: ``parse_module``/``parse_file``, the one reader of LLVM 19's textual IR:
+  ``lexer`` (tokens) and the recursive descent ``parser_module`` over ``parser_body``,
+  ``parser_insts``, ``parser_values``, ``parser_base`` (and ``attributes``, LLVM 19's
+  attribute words); then ``verify`` (SSA dominance); ``ir.lark`` documents the syntax;
 - ``printer``: instructions and functions as ``opt-19 -S`` prints them, with the
   alignments of ``datalayout`` (LLVM 19's DataLayout: a module's ``target datalayout``
   string, or its target's); ``cfg``: block orders; ``dominators``: the dominator tree

@@ -232,6 +232,35 @@ class StructType(Type):
         return f"<{inner}>" if self.packed else inner
 
 
+class NamedStructType(Type):
+    """An identified struct type, ``%T = type { ... }`` or ``type opaque``: equal by name
+    (as LLVM's identified structs are); ``body`` is the ``StructType`` of its definition,
+    None while opaque (set once by the reader when it reads the definition)."""
+
+    __slots__ = ("name", "body")
+    __match_args__ = ("name",)
+    name: str
+    body: "StructType | None"
+
+    def __init__(self, name: str, body: "StructType | None" = None) -> None:
+        _setattr(self, "name", name)
+        _setattr(self, "body", body)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self.name == other.name
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("%", self.name))
+
+    def __str__(self) -> str:
+        return "%" + quote_name(self.name)
+
+    def set_body(self, body: "StructType | None") -> None:
+        _setattr(self, "body", body)
+
+
 class _UnitType(Type):
     """A type without fields (as a frozen slots dataclass without fields: all instances
     of one class are equal)."""
@@ -475,27 +504,36 @@ TERMINATORS = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indire
 
 
 class GlobalVar:
-    """A global variable; ``type`` is the value type (as
-    ``@dataclass(eq=False, slots=True)``: identity equality)."""
+    """A global variable or alias; ``type`` is the value type, ``addrspace`` the address
+    space of its pointer (``@g`` is a ``ptr addrspace(N)``), ``words`` the linkage,
+    visibility and other words as written, ``initializer`` the constant (None for an
+    external declaration), ``kind`` ``global``, ``constant`` or ``alias`` (then
+    ``initializer`` is the aliasee). As ``@dataclass(eq=False, slots=True)``: identity
+    equality."""
 
-    __slots__ = __match_args__ = ("name", "type", "addrspace", "words", "span")
+    __slots__ = __match_args__ = ("name", "type", "addrspace", "words", "span", "initializer", "kind")
     name: str
     type: Type
     addrspace: int
     words: tuple
     span: Span | None
+    initializer: object
+    kind: str
 
     def __init__(self, name: str, type: Type, addrspace: int = 0, words: tuple = (),
-                 span: Span | None = None) -> None:
+                 span: Span | None = None, initializer: object = None, kind: str = "global") -> None:
         self.name = name
         self.type = type
         self.addrspace = addrspace
         self.words = words
         self.span = span
+        self.initializer = initializer
+        self.kind = kind
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}(name={self.name!r}, type={self.type!r}, "
-                f"addrspace={self.addrspace!r}, words={self.words!r}, span={self.span!r})")
+                f"addrspace={self.addrspace!r}, words={self.words!r}, span={self.span!r}, "
+                f"initializer={self.initializer!r}, kind={self.kind!r})")
 
 
 class Module:
