@@ -558,6 +558,9 @@ class Module:
         self.attr_groups = {} if attr_groups is FACTORY else attr_groups
         self.globals = {} if globals is FACTORY else globals
         self.data_layout = data_layout
+        self.metadata: dict = {}  # '!0' / '!name' -> the node as written (opt's spacing)
+        self.named_types: dict = {}  # name -> NamedStructType
+        self.comdats: dict = {}  # name -> selection kind
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}(functions={self.functions!r}, path={self.path!r}, "

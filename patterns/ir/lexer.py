@@ -26,20 +26,23 @@ from tdgen.errors import Span
 
 EOF: Final = "\x04\x04"  # the last token (no character of the text gives two)
 
+# (alternatives in order of frequency; a word or number followed by what would make it
+# a label or a longer name fails its alternative, possessively, so the later one matches)
 _TOKEN: Final = re.compile(
     r'[ \t\r]*(?:;[^\n]*)?('
-    r'\n[ \t]*'                           # a line break and the next line's indentation
-    r'|[-a-zA-Z$._0-9]+:(?!:)'            # a label (also a metadata field name, 'line:')
+    r'[%@$][-a-zA-Z$._0-9]++(?!:)'        # local, global and comdat names, numbered too
+    r'|[a-zA-Z_.][a-zA-Z_0-9.]*+(?![-$:"])'  # words (keywords, types, '...')
+    r'|[,=()\[\]{}<>*]'                    # punctuation
+    r'|\n[ \t]*'                           # a line break and the next line's indentation
+    r'|[-+]?[0-9]++(?:\.[0-9]*+(?:[eE][-+]?[0-9]++)?)?(?![-a-zA-Z$._:])'  # decimal integers and floats
+    r'|[us]0x[0-9a-fA-F]++(?![-a-zA-Z$._:])|0x[KLMHR]?[0-9a-fA-F]++(?![-a-zA-Z$._:])'  # hexadecimal
+    r'|[-a-zA-Z$._0-9]+:'                 # a label (also a metadata field name, 'line:')
     r'|"[^"\n]*":'                        # a quoted label
-    r'|[%@$][-a-zA-Z$._0-9]+'             # local, global and comdat names, numbered too
     r'|[%@$]"[^"\n]*"'                    # quoted names
     r'|![-a-zA-Z$._0-9]+|!"[^"\n]*"|!'    # metadata: !0, !name, !"string", '!' of !{ and !DI...
     r'|#[0-9]+'                           # attribute group
     r'|c"[^"\n]*"'                        # string constant
     r'|"[^"\n]*"?'                        # string (no closing quote: reported by the parser)
-    r'|[us]0x[0-9a-fA-F]+|0x[KLMHR]?[0-9a-fA-F]+'  # hexadecimal integers and floats
-    r'|[-+]?[0-9]+(?:\.[0-9]*(?:[eE][-+]?[0-9]+)?)?'  # decimal integers and floats
-    r'|[a-zA-Z_.][a-zA-Z_0-9.]*'          # words (keywords, types, '...')
     r'|[^ \t\r\n]'                        # anything else: one character
     r')')
 

@@ -27,6 +27,25 @@ MAX_ALIGN: Final = 1 << 32
 MAX_ADDRSPACE: Final = (1 << 24) - 1
 
 
+def scalar_of(t: Type) -> Type:
+    """The element type of a vector, else the type (``Type.scalar`` without the property call)."""
+    if type(t) is VectorType:
+        return t.elem  # type: ignore[attr-defined]
+    return t
+
+
+_PTR_TYPES: Final[dict[int, Type]] = {0: PTR}
+
+
+def ptr_type(n: int) -> Type:
+    """The ``PtrType`` of address space ``n`` (one object per address space, so that
+    operand type checks are identity tests)."""
+    t = _PTR_TYPES.get(n)
+    if t is None:
+        t = _PTR_TYPES[n] = PtrType(n)
+    return t
+
+
 class Syntax(Exception):
     """A syntax error: the parse stops (the ``ParseError`` is ``args[0]``)."""
 
@@ -192,9 +211,18 @@ class ParserBase:
     # -------------------------------------------------------------------- types
     def parse_type(self, what: str = "a type") -> Type:
         t = self.tok()
-        ty = self.types.get(t)
         at = self.p
-        if ty is not None:
+        ty: Type | None = None
+        if t == "ptr":  # the usual case first: 'ptr' or 'ptr addrspace(N)'
+            self.p += 1
+            nt = self.tok()
+            ty = PTR
+            if nt == "addrspace":
+                ty = ptr_type(self.addrspace())
+                nt = self.tok()
+            if nt != "*":
+                return ty
+        elif (ty := self.types.get(t)) is not None:
             self.p += 1
         elif t[0] == "i" and t[1:].isdigit():
             bits = int(t[1:])
@@ -230,19 +258,18 @@ class ParserBase:
         while True:
             t = self.tok()
             if t == "addrspace":
-                if not (type(ty) is PtrType and ty.addrspace == 0 and self.toks[self.p - 1] == "ptr"):
-                    if self.peek_star_after_addrspace():
-                        n = self.addrspace()
-                        self.expect("*", "'*'")
-                        ty = PtrType(n)
-                        continue
-                    break
-                ty = PtrType(self.addrspace())
+                if self.peek_star_after_addrspace():
+                    n = self.addrspace()
+                    self.expect("*", "'*'")
+                    ty = ptr_type(n)
+                    continue
+                break
             elif t == "*":
                 self.p += 1
                 ty = PTR if type(ty) is not PtrType else ty
             else:
                 break
+        assert ty is not None
         return ty
 
     def peek_star_after_addrspace(self) -> bool:

@@ -151,7 +151,7 @@ class BodyParser(InstParser):
 
     def name_instruction(self, inst: Instruction, name: str | None, at: int) -> None:
         """Bind the result name; an unnamed result gets the next number (as LLVM does)."""
-        if inst.type is VOID or inst.type == VOID:
+        if inst.type is VOID:
             if name is not None:
                 self.err(at, f"no name for an instruction without a result ('{inst.opcode}' returns void)",
                          f"'%{quote_name(name)}'")

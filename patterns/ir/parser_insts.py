@@ -15,8 +15,9 @@ from patterns.ir.core import (BINOP_FLAGS, CALLING_CONVENTIONS, FAST_MATH, FP_PR
                               ORDERINGS, PTR, RMW_OPS, TOKEN, VOID, ArrayType, Constant, FloatType, GlobalRef,
                               InlineAsm, IntType, NamedStructType, PtrType, StructType, Type, VectorType,
                               is_first_class)
-from patterns.ir.function import Instruction
+from patterns.ir.function import Argument, Function, Instruction
 from patterns.ir.opcodes import CASTS, FP_BINOPS, INT_BINOPS
+from patterns.ir.parser_base import ptr_type, scalar_of
 from patterns.ir.parser_values import ValueParser, cast_ok, local_name
 from patterns.ir.spelling import quote_name, unquote
 
@@ -121,9 +122,9 @@ class InstParser(ValueParser):
             ty = self.parse_type()
             inst.type = ty
             if form == F_FP:
-                if not isinstance(ty.scalar, FloatType):
+                if not isinstance(scalar_of(ty), FloatType):
                     self.err(op_at, f"a floating-point type for {op}", f"'{ty}'")
-            elif not isinstance(ty.scalar, IntType):
+            elif not isinstance(scalar_of(ty), IntType):
                 self.err(op_at, f"an integer type for {op}", f"'{ty}'")
             del tat
             self.operand(ops, ty)
@@ -147,9 +148,9 @@ class InstParser(ValueParser):
             inst.predicate = pred
             ty = self.parse_type()
             if form == F_ICMP:
-                if not isinstance(ty.scalar, (IntType, PtrType)):
+                if not isinstance(scalar_of(ty), (IntType, PtrType)):
                     self.err(op_at, "an integer, pointer or vector-of-integer type for icmp", f"'{ty}'")
-            elif not isinstance(ty.scalar, FloatType):
+            elif not isinstance(scalar_of(ty), FloatType):
                 self.err(op_at, f"a floating-point type for {op}", f"'{ty}'")
             inst.type = VectorType(ty.count, I1) if isinstance(ty, VectorType) else I1
             self.operand(ops, ty)
@@ -158,7 +159,7 @@ class InstParser(ValueParser):
         elif form == F_FNEG:
             self.flag_words(inst, FAST_MATH, "a fast-math flag")
             ty = self.parse_type()
-            if not isinstance(ty.scalar, FloatType):
+            if not isinstance(scalar_of(ty), FloatType):
                 self.err(op_at, "a floating-point type for fneg", f"'{ty}'")
             inst.type = ty
             self.operand(ops, ty)
@@ -166,7 +167,7 @@ class InstParser(ValueParser):
             self.flag_words(inst, FAST_MATH, "a fast-math flag")
             cat = self.p
             tc = self.parse_type()
-            if tc.scalar != I1:
+            if scalar_of(tc) != I1:
                 self.err(self.p, "an i1 (or vector of i1) condition", f"type {tc}")
             del cat
             self.operand(ops, tc)
@@ -174,11 +175,11 @@ class InstParser(ValueParser):
             ta = self.parse_type()
             self.operand(ops, ta)
             self.expect(",")
-            tb = self.parse_type()
+            tsel = self.parse_type()
             bat = self.p
-            if ta != tb:
-                self.err(bat, f"both select values of type {ta}", f"type {tb}")
-            self.operand(ops, tb)
+            if ta != tsel:
+                self.err(bat, f"both select values of type {ta}", f"type {tsel}")
+            self.operand(ops, tsel)
             inst.type = ta
         elif form == F_PHI:
             self.flag_words(inst, FAST_MATH, "a fast-math flag")
@@ -358,12 +359,13 @@ class InstParser(ValueParser):
         elif form == F_EXTRACTVAL or form == F_INSERTVAL:
             ta = self.parse_type()
             self.operand(ops, ta)
-            tb: Type | None = None
+            tins: Type | None = None
+            bat = 0
             if form == F_INSERTVAL:
                 self.expect(",")
-                tb = self.parse_type()
+                tins = self.parse_type()
                 bat = self.p
-                self.operand(ops, tb)
+                self.operand(ops, tins)
             idx = []
             while self.tok() == "," and self.peek2().isdigit():
                 self.p += 1
@@ -385,8 +387,8 @@ class InstParser(ValueParser):
             if form == F_EXTRACTVAL:
                 inst.type = cur if cur is not None else VOID
             else:
-                if cur is not None and tb != cur:
-                    self.err(bat, f"inserted value of type {cur}", f"type {tb}")
+                if cur is not None and tins != cur:
+                    self.err(bat, f"inserted value of type {cur}", f"type {tins}")
                 inst.type = ta
         elif form == F_ALLOCA:
             if self.accept("inalloca"):
@@ -403,9 +405,9 @@ class InstParser(ValueParser):
                     break
                 self.p += 1
                 if self.tok() == "addrspace":
-                    a = self.addrspace()
-                    inst.type = PtrType(a)
-                    inst.addrspace = a
+                    asp = self.addrspace()
+                    inst.type = ptr_type(asp)
+                    inst.addrspace = asp
                 else:
                     tn = self.parse_type()
                     if not isinstance(tn, IntType):
@@ -431,7 +433,7 @@ class InstParser(ValueParser):
                 inst.align = self.align_value()
             elif t == "addrspace" and inst.opcode == "alloca" and md is None:
                 a = self.addrspace()
-                inst.type = PtrType(a)
+                inst.type = ptr_type(a)
                 inst.addrspace = a
             elif t[0] == "!" and len(t) > 1 and not t[1].isdigit() and t[1] != '"':
                 self.p += 1
@@ -504,10 +506,11 @@ class InstParser(ValueParser):
         self.operand(inst.operands, tp)
         del pat
         inst.type = tp
-        if not isinstance(tp.scalar, PtrType):
-            self.err(bat, "a pointer base", f"type {tp}")
+        sp = scalar_of(tp)
+        if isinstance(sp, PtrType):
+            inst.addrspace = sp.addrspace
         else:
-            inst.addrspace = tp.scalar.addrspace
+            self.err(bat, "a pointer base", f"type {tp}")
         while self.tok() == ",":
             n2 = self.peek2()
             if n2 == "align" or n2[0] == "!":
@@ -515,7 +518,7 @@ class InstParser(ValueParser):
             self.p += 1
             iat = self.p
             ti = self.parse_type()
-            if not isinstance(ti.scalar, IntType):
+            if not isinstance(scalar_of(ti), IntType):
                 self.err(iat, "an integer index", f"type {ti}")
             self.operand(inst.operands, ti)
             if isinstance(ti, VectorType) and not isinstance(inst.type, VectorType):
@@ -643,6 +646,15 @@ class InstParser(ValueParser):
         if callee_name is not None:
             self.bind_callee(inst, callee_name, cat, arg_types, arg_at)
         self.trailing(inst)
+
+    def implicit_declaration(self, name: str, ret: Type, arg_types: list, at: int) -> Function:
+        """The declaration LLVM makes for an intrinsic called without one (at the end)."""
+        sp = self.span(at)
+        f = Function(name, None, ret, [], frozenset(), True, [], sp, self.mod, (), (), False)
+        f.args = [Argument(str(i), t, frozenset(), i, f, sp, "", ()) for i, t in enumerate(arg_types)]
+        self.functions[name] = f
+        self.implicit.append(f)
+        return f
 
     def bind_callee(self, inst: Instruction, name: str, at: int, arg_types: list, arg_at: list) -> None:
         f = self.functions.get(name)

@@ -23,7 +23,7 @@ from patterns.ir.datalayout import LayoutError, error_span, layout_of_text
 from patterns.ir.function import Argument, Function
 from patterns.ir.lexer import EOF
 from patterns.ir.parser_body import BodyParser
-from patterns.ir.parser_values import _Bad, local_name
+from patterns.ir.parser_values import BadConstant, local_name
 from patterns.ir.spelling import quote_name, unquote
 
 _LINKAGE: Final = frozenset({"private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
@@ -40,17 +40,11 @@ class ModuleParser(BodyParser):
 
     def __init__(self, text: str, path: str) -> None:
         super().__init__(text, path)
-        self.globals_known = False
-        self.attr_users: list = []  # functions and calls with attribute items ('#N' among them)
-        self.implicit: list = []
-        self.mod = Module([], path)
         self.defined_types: set = set()
 
     def run(self) -> Module:
         mod = self.mod
-        mod.metadata = {}
         mod.named_types = self.named_types
-        mod.comdats = {}
         bodies: list = []
         layout = None
         while True:
@@ -279,15 +273,6 @@ class ModuleParser(BodyParser):
         self.rec = None
         return f
 
-    def implicit_declaration(self, name: str, ret: Type, arg_types: list, at: int) -> Function:
-        """The declaration LLVM makes for an intrinsic called without one (at the end)."""
-        sp = self.span(at)
-        f = Function(name, None, ret, [], frozenset(), True, [], sp, self.mod, (), (), False)
-        f.args = [Argument(str(i), t, frozenset(), i, f, sp, "", ()) for i, t in enumerate(arg_types)]
-        self.functions[name] = f
-        self.implicit.append(f)
-        return f
-
     def attr_group(self) -> None:
         self.p += 1
         at = self.p
@@ -398,7 +383,7 @@ class ModuleParser(BodyParser):
                 self.rec = "@" + name
                 try:
                     init = self.constant(ty) if self.tok()[0] != "@" else self.value(ty, "initializer")
-                except _Bad as e:
+                except BadConstant as e:
                     self.err(e.args[2], e.args[0], e.args[1])
                 self.rec = None
             g = GlobalVar(name, ty, aspace, tuple(words), span, init, kind)

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from patterns.ir.core import (I1, LABEL, METADATA, TOKEN, ArrayType, Constant, FloatType, GlobalRef, IntType,
                               MetadataRef, NamedStructType, PtrType, StructType, Type, Value, VectorType,
-                              is_first_class)
+                              is_first_class, VOID, Module)
 from patterns.ir.opcodes import BINOPS, CASTS
 from patterns.ir.parser_base import ParserBase
 from patterns.ir.spelling import float_text, parse_float_literal, quote_name, unquote
@@ -29,7 +29,31 @@ _BINOPS: Final = frozenset(BINOPS)
 _NOT_MODELED: Final = frozenset({"blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth"})
 
 
-class _Bad(Exception):
+# Integer constants are the most frequent operands: their fields are computed once per
+# (type, token) and each use gets its own object (the DAG builder relies on object
+# identity), made with the slot setters rather than the interpreted ``__init__``.
+_new: Final = object.__new__
+_C_TYPE: Final = vars(Constant)["type"].__set__
+_C_TEXT: Final = vars(Constant)["text"].__set__
+_C_KIND: Final = vars(Constant)["kind"].__set__
+_C_VALUE: Final = vars(Constant)["value"].__set__
+_C_ELEMENTS: Final = vars(Constant)["elements"].__set__
+_C_U: Final = vars(Constant)["_u"].__set__
+
+
+def new_constant(ty: Type, text: str, kind: str, value: object, u: object) -> Constant:
+    """``Constant(ty, text, kind, value)`` whose derived unsigned value is ``u``."""
+    c = _new(Constant)
+    _C_TYPE(c, ty)
+    _C_TEXT(c, text)
+    _C_KIND(c, kind)
+    _C_VALUE(c, value)
+    _C_ELEMENTS(c, ())
+    _C_U(c, u)
+    return c
+
+
+class BadConstant(Exception):
     """A constant that is wrong: (what was expected, what was found) at token ``args[2]``."""
 
 
@@ -48,6 +72,17 @@ class ValueParser(ParserBase):
         self.functions: dict[str, Any] = {}
         self.globals: dict[str, Any] = {}
         self.late_globals: list = []  # (name, type, token): global references checked after the module
+        self.globals_known = False  # (the second pass: every global and function is known)
+        self.val_at: dict[str, int] = {}  # value name -> the token defining it
+        self.branch_refs: list = []  # (inst, [(name, token)], kind): blocks named, bound at the end
+        self.callee_lists: list = []  # (call, [callee]): indirect callees defined later
+        self.ret_type: Type = VOID
+        self.attr_users: list = []  # functions and calls with attribute items ('#N' among them)
+        self.implicit: list = []  # implicit intrinsic declarations, in order
+        self.block_names: dict = {}
+        self.next_slot = 0
+        self.mod = Module([], path)
+        self.int_consts: dict[tuple, tuple] = {}  # (type, token) -> (text, value, unsigned value)
 
     # --------------------------------------------------------------- operands
     def operand(self, lst: list, ty: Type, what: str = "operand") -> None:
@@ -88,7 +123,7 @@ class ValueParser(ParserBase):
             return self.metadata_operand()
         try:
             return self.constant(ty)
-        except _Bad as e:
+        except BadConstant as e:
             self.err(e.args[2], e.args[0], e.args[1])
             return None
 
@@ -139,7 +174,7 @@ class ValueParser(ParserBase):
             self.p += 1
             return self.global_ref(local_name(t), ty, at, "constant")
         if t[0] == "%":
-            raise _Bad("a constant", f"local value '{t}' in a constant", self.p)
+            raise BadConstant("a constant", f"local value '{t}' in a constant", self.p)
         return self.constant(ty)
 
     def constant(self, ty: Type) -> Value:
@@ -150,19 +185,23 @@ class ValueParser(ParserBase):
             if "." in t or t.startswith("0x") or t.startswith("-0x"):
                 return self.float_constant(ty, t, at)
             if isinstance(ty, IntType):
-                v = to_signed(int(t), ty.bits)
-                if ty.bits == 1:
-                    return Constant(ty, "true" if v else "false", "int", v & 1)
-                return Constant(ty, str(v), "int", v)
+                key = (id(ty), t)  # (int types are kept alive by int_type's cache)
+                e = self.int_consts.get(key)
+                if e is None:
+                    c0 = self.int_constant(ty, t)
+                    e = self.int_consts[key] = (c0.text, c0.value, c0._u)
+                    return c0
+                text, value, u = e
+                return new_constant(ty, text, "int", value, u)
             if isinstance(ty, FloatType):
                 try:
                     return self.float_constant(ty, t + ".0", at)
-                except _Bad:
+                except BadConstant:
                     pass
-            raise _Bad(f"a constant of type {ty}", f"integer '{t}'", at)
+            raise BadConstant(f"a constant of type {ty}", f"integer '{t}'", at)
         if (c == "u" or c == "s") and t[1:3] == "0x":
             if not isinstance(ty, IntType):
-                raise _Bad(f"a constant of type {ty}", f"integer '{t}'", at)
+                raise BadConstant(f"a constant of type {ty}", f"integer '{t}'", at)
             raw = int(t[3:], 16)
             v = to_signed(raw if c == "u" else to_signed(raw, max(raw.bit_length(), 1)), ty.bits)
             return Constant(ty, ("true" if v else "false") if ty.bits == 1 else str(v), "int",
@@ -181,7 +220,7 @@ class ValueParser(ParserBase):
             if len(t) == 2 or t[-1] != '"':
                 self.syntax("a closing '\"' on the same line", "unterminated string", at)
             if not (isinstance(ty, ArrayType) and ty.elem == IntType(8)):
-                raise _Bad(f"a constant of type {ty}", "a string constant (only [N x i8])", at)
+                raise BadConstant(f"a constant of type {ty}", "a string constant (only [N x i8])", at)
             return Constant(ty, t, "string")
         if t in _CASTS:
             return self.cast_expr(ty, t, at)
@@ -194,48 +233,54 @@ class ValueParser(ParserBase):
             el = self.typed_constant()
             self.expect(")")
             if not isinstance(ty, VectorType):
-                raise _Bad(f"a constant of type {ty}", "a splat (only vectors)", at)
+                raise BadConstant(f"a constant of type {ty}", "a splat (only vectors)", at)
             return self.vector_of(ty, [el] * ty.count)
         if t == "asm":
-            raise _Bad("a value", "inline asm outside a call", at)
+            raise BadConstant("a value", "inline asm outside a call", at)
         if t in _NOT_MODELED:
-            raise _Bad("a value within the supported subset", f"'{t}' (not modeled)", at)
+            raise BadConstant("a value within the supported subset", f"'{t}' (not modeled)", at)
         if t[0] == "!":
-            raise _Bad(f"a value of type {ty}", f"metadata '{t}' (only after 'metadata')", at)
+            raise BadConstant(f"a value of type {ty}", f"metadata '{t}' (only after 'metadata')", at)
         self.syntax("a value", at=at)
         raise AssertionError  # (syntax raises)
+
+    def int_constant(self, ty: IntType, t: str) -> Constant:
+        v = to_signed(int(t), ty.bits)
+        if ty.bits == 1:
+            return Constant(ty, "true" if v else "false", "int", v & 1)
+        return Constant(ty, str(v), "int", v)
 
     def float_constant(self, ty: Type, p: str, at: int) -> Constant:
         if isinstance(ty, FloatType) and ty.name in ("half", "bfloat", "float", "double"):
             try:
                 v, raw = parse_float_literal(p, ty.name)
             except (ValueError, struct.error, OverflowError):
-                raise _Bad(f"a constant of type {ty}", f"'{p}'", at)
+                raise BadConstant(f"a constant of type {ty}", f"'{p}'", at)
             if not p.startswith("0x") and ty.name in ("float", "half", "bfloat"):
                 # decimal literals must be exactly representable (as LLVM requires)
-                if v != float(p) and math.isfinite(v):
-                    raise _Bad(f"a constant exactly representable as {ty}", f"'{p}'", at)
+                if v is not None and v != float(p) and math.isfinite(v):
+                    raise BadConstant(f"a constant exactly representable as {ty}", f"'{p}'", at)
             if raw is not None and ty.name in ("half", "bfloat"):
                 if v is None:
                     v = _half_value(ty.name, raw)
                 return Constant(ty, float_text(ty.name, v, raw), "float", v)
             return Constant(ty, float_text(ty.name, v), "float", v)
         if isinstance(ty, FloatType):
-            raise _Bad(f"a constant of a modeled floating-point type", f"'{p}' of type {ty} (not modeled)", at)
-        raise _Bad(f"a constant of type {ty}", f"floating-point constant '{p}'", at)
+            raise BadConstant(f"a constant of a modeled floating-point type", f"'{p}' of type {ty} (not modeled)", at)
+        raise BadConstant(f"a constant of type {ty}", f"floating-point constant '{p}'", at)
 
     def word_constant(self, ty: Type, p: str, at: int) -> Constant:
         if p == "true" or p == "false":
             if ty != I1:
-                raise _Bad(f"a constant of type {ty}", f"'{p}' (only i1 is true/false)", at)
+                raise BadConstant(f"a constant of type {ty}", f"'{p}' (only i1 is true/false)", at)
             return Constant(ty, p, "int", 1 if p == "true" else 0)
         if p == "null":
             if not isinstance(ty, PtrType):
-                raise _Bad(f"a constant of type {ty}", "'null' (only pointers are null)", at)
+                raise BadConstant(f"a constant of type {ty}", "'null' (only pointers are null)", at)
             return Constant(ty, "null", "null")
         if p == "none":
             if ty != TOKEN:
-                raise _Bad(f"a constant of type {ty}", "'none' (only tokens are none)", at)
+                raise BadConstant(f"a constant of type {ty}", "'none' (only tokens are none)", at)
             return Constant(ty, "none", "none")
         if p == "zeroinitializer":
             if isinstance(ty, IntType):
@@ -245,15 +290,15 @@ class ValueParser(ParserBase):
             if isinstance(ty, PtrType):
                 return Constant(ty, "null", "null")
             if not is_first_class(ty) or ty == TOKEN:
-                raise _Bad("a value type", f"'{ty}'", at)
+                raise BadConstant("a value type", f"'{ty}'", at)
             return Constant(ty, "zeroinitializer", "zero")
         if not is_first_class(ty) or ty == LABEL:
-            raise _Bad("a value type", f"'{ty}'", at)
+            raise BadConstant("a value type", f"'{ty}'", at)
         return Constant(ty, p, p)
 
     def vector_of(self, ty: VectorType, elems: list) -> Constant:
         if all(isinstance(e, Constant) and e.kind in ("int", "float", "null") and not e.value
-               and not (e.kind == "float" and math.copysign(1.0, e.value or 0.0) < 0) for e in elems):
+               and not (e.kind == "float" and math.copysign(1.0, e.value if isinstance(e.value, float) else 0.0) < 0) for e in elems):
             return Constant(ty, "zeroinitializer", "zero", None, tuple(elems))
         if all(isinstance(e, Constant) and e.kind == "undef" for e in elems):
             return Constant(ty, "undef", "undef")
@@ -279,24 +324,24 @@ class ValueParser(ParserBase):
         body_ty = ty.body if isinstance(ty, NamedStructType) else ty
         want = VectorType if k == "vector" else ArrayType if k == "array" else StructType
         if not isinstance(body_ty, want) or (isinstance(body_ty, StructType) and body_ty.packed != (k == "pstruct")):
-            raise _Bad(f"a constant of type {ty}", f"a {k} constant", at)
+            raise BadConstant(f"a constant of type {ty}", f"a {k} constant", at)
         if isinstance(body_ty, StructType):
             tys = list(body_ty.elems)
         else:
             tys = [body_ty.elem] * body_ty.count
         if len(items) != len(tys):
-            raise _Bad(f"{len(tys)} elements for {ty}", f"{len(items)}", at)
+            raise BadConstant(f"{len(tys)} elements for {ty}", f"{len(items)}", at)
         elems = []
         for (_, x, eat), et in zip(items, tys):
             if x is None:
-                raise _Bad("a constant element", "an invalid one", eat)
+                raise BadConstant("a constant element", "an invalid one", eat)
             if x.type != et:
-                raise _Bad(f"element type {et}", f"{x.type}", eat)
+                raise BadConstant(f"element type {et}", f"{x.type}", eat)
             elems.append(x)
         if isinstance(body_ty, VectorType):
             return self.vector_of(body_ty, elems)
         if all(isinstance(e, Constant) and e.kind in ("int", "float", "null", "zero") and not e.value
-               and not (e.kind == "float" and math.copysign(1.0, e.value or 0.0) < 0) for e in elems):
+               and not (e.kind == "float" and math.copysign(1.0, e.value if isinstance(e.value, float) else 0.0) < 0) for e in elems):
             return Constant(ty, "zeroinitializer", "zero", None, tuple(elems))
         inner = ", ".join(f"{e.type} {e.ref}" for e in elems)
         if isinstance(body_ty, ArrayType):
@@ -313,11 +358,11 @@ class ValueParser(ParserBase):
         dest = self.parse_type()
         self.expect(")", "')' closing the cast")
         if inner is None:
-            raise _Bad("a constant operand", "an invalid one", at)
+            raise BadConstant("a constant operand", "an invalid one", at)
         if dest != ty:
-            raise _Bad(f"a constant of type {ty}", f"a cast to {dest}", at)
+            raise BadConstant(f"a constant of type {ty}", f"a cast to {dest}", at)
         if not cast_ok(op, inner.type, dest):
-            raise _Bad(f"a valid {op} (source and destination types)", f"'{inner.type}' to '{dest}'", at)
+            raise BadConstant(f"a valid {op} (source and destination types)", f"'{inner.type}' to '{dest}'", at)
         return Constant(ty, f"{op} ({inner.type} {inner.ref} to {dest})", "expr", None, (inner,))
 
     def gep_expr(self, ty: Type, at: int) -> Constant:
@@ -325,7 +370,7 @@ class ValueParser(ParserBase):
         while self.tok() in ("inbounds", "nuw", "nusw", "inrange"):
             w = self.take()
             if w == "inrange":
-                raise _Bad("a getelementptr expression within the supported subset", "'inrange' (not modeled)", at)
+                raise BadConstant("a getelementptr expression within the supported subset", "'inrange' (not modeled)", at)
             words.append(w)
         self.expect("(", "'(' in the getelementptr expression")
         sat = self.p
@@ -336,13 +381,13 @@ class ValueParser(ParserBase):
         while self.accept(","):
             x = self.typed_constant()
             if x is None:
-                raise _Bad("a constant operand", "an invalid one", at)
+                raise BadConstant("a constant operand", "an invalid one", at)
             vals.append(x)
         self.expect(")", "')' closing the getelementptr expression")
         if not vals or not isinstance(vals[0].type.scalar, PtrType):
-            raise _Bad("a pointer base of the getelementptr expression", "none", at)
+            raise BadConstant("a pointer base of the getelementptr expression", "none", at)
         if vals[0].type != ty:
-            raise _Bad(f"a constant of type {ty}", f"a getelementptr of type {vals[0].type}", at)
+            raise BadConstant(f"a constant of type {ty}", f"a getelementptr of type {vals[0].type}", at)
         fl = [f for f in ("inbounds", "nusw", "nuw") if f in words]
         if "inbounds" in fl and "nusw" in fl:
             fl.remove("nusw")
@@ -360,9 +405,9 @@ class ValueParser(ParserBase):
         b = self.typed_constant()
         self.expect(")")
         if a is None or b is None:
-            raise _Bad("a constant operand", "an invalid one", at)
+            raise BadConstant("a constant operand", "an invalid one", at)
         if a.type != ty or b.type != ty:
-            raise _Bad(f"operands of type {ty}", f"{a.type} and {b.type}", at)
+            raise BadConstant(f"operands of type {ty}", f"{a.type} and {b.type}", at)
         w = "".join(f + " " for f in ("nuw", "nsw", "exact", "disjoint") if f in words)
         return Constant(ty, f"{op} {w}({a.type} {a.ref}, {b.type} {b.ref})", "expr", None, (a, b))
 

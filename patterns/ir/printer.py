@@ -20,12 +20,14 @@ The instructions, blocks and functions printed here are those of
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from patterns.ir.core import FAST_MATH, Constant, IntType, Module, Type, Value
 from patterns.ir.datalayout import DEFAULT_LAYOUT, DataLayout
 from patterns.ir.opcodes import INT_BINOPS
 from patterns.ir.spelling import quote_name
 
-def layout_of(inst) -> DataLayout:
+def layout_of(inst: Any) -> DataLayout:
     """The data layout ``inst`` is printed with: its module's (``Module.data_layout``),
     else LLVM's default (a module read without a target)."""
     f = inst.function
@@ -49,10 +51,10 @@ def _fmf(flags) -> str:
     return "".join(f + " " for f in fl)
 
 
-_BINOP_FLAG_ORDER = ("nuw", "nsw", "exact", "disjoint")
+_BINOP_FLAG_ORDER: Final = ("nuw", "nsw", "exact", "disjoint")
 
 
-def _mem_tail(inst) -> str:
+def _mem_tail(inst: Any) -> str:
     s = ""
     if inst.syncscope is not None:
         s += f' syncscope("{inst.syncscope}")'
@@ -63,14 +65,14 @@ def _mem_tail(inst) -> str:
     return s
 
 
-def _md(inst) -> str:
+def _md(inst: Any) -> str:
     md = inst._metadata  # not ``inst.metadata``: that would allocate a list
     if not md:
         return ""
     return "".join(f", {name} {body}" for name, body in md)
 
 
-def _attr_slot(inst) -> str:
+def _attr_slot(inst: Any) -> str:
     f = inst.function
     m = f.module if f is not None else None
     if not inst.attrs and not inst.attr_items:
@@ -85,7 +87,7 @@ def _attr_slot(inst) -> str:
     return f" #{n}" if n is not None else ""
 
 
-_TYPE_TEXT: dict = {}
+_TYPE_TEXT: Final[dict] = {}
 
 
 def _type_text(t: Type) -> str:
@@ -101,10 +103,10 @@ def _type_text(t: Type) -> str:
     return s
 
 
-_INT_BINOPS = frozenset(INT_BINOPS)
+_INT_BINOPS: Final = frozenset(INT_BINOPS)
 
 
-def instruction_text(inst) -> str:
+def instruction_text(inst: Any) -> str:
     op = inst.opcode
     name = inst.name
     if name is not None:
@@ -204,7 +206,7 @@ def instruction_text(inst) -> str:
     return pre + body + _md(inst)
 
 
-def _call_text(inst) -> str:
+def _call_text(inst: Any) -> str:
     parts = []
     if inst.tail:
         parts.append(inst.tail + " ")
@@ -241,7 +243,7 @@ def _call_text(inst) -> str:
 # ---------------------------------------------------------------- attribute groups
 
 # memory-effect attributes LLVM 19 upgrades to memory(...)
-_MEM_UPGRADE = {"readnone": "none", "readonly": "read", "writeonly": "write"}
+_MEM_UPGRADE: Final = {"readnone": "none", "readonly": "read", "writeonly": "write"}
 
 
 def canonical_attrs(attrs) -> tuple:
@@ -272,7 +274,7 @@ def canonical_attrs(attrs) -> tuple:
     return tuple(enum + intlike + strings)
 
 
-_SLOT_CACHE: "dict[int, tuple[Module, dict]]" = {}
+_SLOT_CACHE: Final[dict] = {}
 
 
 def _module_attr_slots(m: Module) -> dict:

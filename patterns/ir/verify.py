@@ -36,7 +36,7 @@ def verify_dominance(mod: Module) -> None:
                         if inc not in preds:
                             errors.add(ParseError(inst.span, expected(
                                 f"a predecessor of {blk.ref} as incoming block", inc.ref)))
-                        elif v.__class__ is Instruction and v.block is not inc:
+                        elif type(v) is Instruction and v.block is not inc:
                             if tree is None:
                                 tree = DomTree(fn.blocks[0], lambda b: b.successors)
                             if not tree.dominates(v.block, inc):
@@ -45,7 +45,7 @@ def verify_dominance(mod: Module) -> None:
                                     f"{v.ref}, defined in {v.block.ref} which does not dominate it")))
                 else:
                     for v in inst.operands:
-                        if v.__class__ is not Instruction:
+                        if type(v) is not Instruction:
                             continue
                         if v.block is blk:
                             if v not in seen:

@@ -90,6 +90,8 @@ MODULES = (
     "patterns.ir.parser_insts",
     "patterns.ir.parser_module",
     "patterns.ir.parser_values",
+    "patterns.ir.printer",
+    "patterns.ir.verify",
     "patterns.llc.analyses",
     "patterns.llc.codegenprepare",
     "patterns.llc.earlycse",
