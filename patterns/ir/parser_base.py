@@ -46,6 +46,12 @@ def ptr_type(n: int) -> Type:
     return t
 
 
+_PTR_ATTRS: Final = frozenset({"align", "nonnull", "dereferenceable", "dereferenceable_or_null", "noalias",
+                               "nocapture", "byval", "byref", "sret", "preallocated", "inalloca", "nest",
+                               "readnone", "readonly", "writeonly", "writable", "dead_on_unwind", "swifterror",
+                               "swiftself", "swiftasync", "initializes"})
+
+
 class Syntax(Exception):
     """A syntax error: the parse stops (the ``ParseError`` is ``args[0]``)."""
 
@@ -417,6 +423,30 @@ class ParserBase:
         if int(body[1]) == int(body[3]) and int(body[1]) != 0:
             self.syntax("a range that is not empty or full unless both bounds are 0",
                         f"'{join_tokens(toks[start:self.p])}'", start)
+
+    def check_attr_types(self, attrs: list, ty: Type, at: int) -> None:
+        """The type rules of LLVM's verifier for parameter and return attributes: pointer
+        attributes on pointers, ``nofpclass`` on floating point, ``range`` and the
+        extension attributes on integers of the range's width."""
+        if not attrs:
+            return
+        sc = scalar_of(ty)
+        for a in attrs:
+            w = a.split("(", 1)[0].split(" ", 1)[0]
+            ok = True
+            if w in _PTR_ATTRS:
+                ok = type(sc) is PtrType
+            elif w == "nofpclass":
+                el = ty
+                while type(el) is ArrayType:
+                    el = el.elem  # type: ignore[attr-defined]
+                ok = type(scalar_of(el)) is FloatType
+            elif w == "range":
+                ok = type(sc) is IntType and a.startswith(f"range({sc} ")
+            elif w == "zeroext" or w == "signext":
+                ok = type(sc) is IntType
+            if not ok:
+                self.syntax(f"an attribute that applies to type {ty}", f"'{a}'", at)
 
     def attributes(self, ctx: str) -> list:
         out: list = []

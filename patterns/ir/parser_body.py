@@ -86,8 +86,15 @@ class BodyParser(InstParser):
                 insts = cur.instructions
             inst = self.instruction(at)
             inst.block = cur
-            insts.append(inst)  # type: ignore[union-attr]
             last_term = inst.opcode in _TERMINATORS
+            c0 = inst.callee
+            if c0 is not None and c0 in _DBG_INTRINSICS:
+                # LLVM 19 reads a debug intrinsic as a debug record (no instruction)
+                if self.dbg_records:
+                    self.err(at, "no debug intrinsic in a module with debug records", f"a call of '@{c0}'")
+                self.dbg_calls = True
+                continue
+            insts.append(inst)  # type: ignore[union-attr]
         if cur is not None and not last_term:
             last = cur.instructions[-1] if cur.instructions else None
             self.err_span(last.span if last is not None else cur.span,
@@ -109,6 +116,9 @@ class BodyParser(InstParser):
     def debug_record(self) -> None:
         """A debug record (``#dbg_value(...)``, ``#dbg_declare(...)``, ...): read and
         dropped (it is no instruction, and its values are no uses)."""
+        if self.dbg_calls:
+            self.err(self.p, "no debug record in a module with debug intrinsics", "'#dbg_...'")
+        self.dbg_records = True
         self.p += 1
         w = self.take()
         if w not in ("dbg_value", "dbg_declare", "dbg_assign", "dbg_label"):
@@ -226,6 +236,7 @@ class BodyParser(InstParser):
                 inst.targets = [b for b in bl if b is not None]
 
 
+_DBG_INTRINSICS: Final = frozenset({"llvm.dbg.value", "llvm.dbg.declare", "llvm.dbg.assign", "llvm.dbg.label"})
 _TERMINATORS: Final = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indirectbr", "invoke", "resume"})
 
 

@@ -542,10 +542,14 @@ class InstParser(ValueParser):
         elif t == "cc":
             self.p += 1
             inst.cc = f"cc {self.uint('a calling convention number')}"
-        inst.ret_attrs = tuple(self.attributes("ret"))
+        rat = self.p
+        ret_attrs = self.attributes("ret")
+        inst.ret_attrs = tuple(ret_attrs)
         if self.tok() == "addrspace":
             self.addrspace()
         rt = self.parse_type()
+        if ret_attrs:
+            self.check_attr_types(ret_attrs, rt, rat)
         inst.type = rt
         fnp = None
         if self.tok() == "(":  # an explicit function type
@@ -599,7 +603,10 @@ class InstParser(ValueParser):
         if self.tok() != ")":
             while True:
                 ty = self.parse_type()
-                attrs = self.attributes("param")
+                pat = self.p
+                attrs = self.attributes("param") if self.toks[pat][0] != "%" else []
+                if attrs:
+                    self.check_attr_types(attrs, ty, pat)
                 arg_at.append(self.p)
                 self.operand(ops, ty, "call argument")
                 arg_types.append(ty)
@@ -669,6 +676,8 @@ class InstParser(ValueParser):
             return
         inst.callee = name
         inst.callee_value = GlobalRef(name, PTR)
+        if f in self.implicit:
+            return  # an undeclared intrinsic called with another signature: LLVM remangles its name
         if f.ret_type != inst.type:
             self.err(at, f"call of '@{quote_name(name)}' returning {f.ret_type}", f"return type {inst.type}")
         ptys = [a.type for a in f.args]

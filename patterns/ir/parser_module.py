@@ -183,6 +183,8 @@ class ModuleParser(BodyParser):
                 break
         rat = self.p
         ret = self.parse_type("a type")
+        self.check_attr_types([w for w in words if w not in _HEADER_WORDS and w != cc
+                               and w not in ("unnamed_addr", "local_unnamed_addr")], ret, rat)
         if ret is LABEL or ret is METADATA:
             self.syntax("a function return type", f"type {ret}", rat)
         nat = self.p
@@ -204,7 +206,9 @@ class ModuleParser(BodyParser):
                     break
                 tat = self.p
                 ty = self.parse_type()
+                pat = self.p
                 pattrs = self.attributes("param")
+                self.check_attr_types(pattrs, ty, pat)
                 t = self.tok()
                 aspan = fspan
                 if t[0] == "%" and len(t) > 1:
@@ -219,7 +223,8 @@ class ModuleParser(BodyParser):
                 else:
                     pname = str(slot)
                     slot += 1
-                if not is_first_class(ty) or ty is VOID or ty is TOKEN:
+                if not (is_first_class(ty) or (ty is METADATA and name.startswith("llvm."))) or ty is VOID \
+                        or (ty is TOKEN and not name.startswith("llvm.")):
                     self.syntax("a first-class argument type", f"'{ty}'", tat)
                 if pname in seen:
                     self.err_span(aspan, f"a new name (%{quote_name(pname)} is already defined)",

@@ -82,6 +82,8 @@ class ValueParser(ParserBase):
         self.block_names: dict = {}
         self.next_slot = 0
         self.mod = Module([], path)
+        self.dbg_records = False  # a debug record was read (then no debug intrinsic may be)
+        self.dbg_calls = False  # a debug intrinsic was called (then no debug record may be)
         self.int_consts: dict[tuple, tuple] = {}  # (type, token) -> (text, value, unsigned value)
 
     # --------------------------------------------------------------- operands

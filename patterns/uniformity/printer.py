@@ -65,7 +65,8 @@ def format_function(fu: FunctionUniformity) -> str:
     nl_blank = "\n" + _BLANK
     terminators = TERMINATORS
     for b in fn.blocks:
-        add(f"\nBLOCK {b.slot}\nDEFINITIONS")
+        # (opt prints a named block's name as it is, quotes left out: 'BLOCK entry block')
+        add(f"\nBLOCK {b.slot if b.name.isdigit() else b.name}\nDEFINITIONS")
         insts = b.instructions
         term = insts[-1] if insts else None
         if term is not None and term.opcode in terminators:
