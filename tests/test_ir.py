@@ -46,10 +46,21 @@ ROWS = _rows()
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["relative_path"] for r in ROWS])
 def test_corpus_file_parses(row):
-    """Every PASS file must parse; FAIL/SKIP files are useful inputs and parse too."""
+    """Every PASS file must parse; FAIL/SKIP files are useful inputs and parse too,
+    unless LLVM 19's verifier rejects them."""
     corpus = require_corpus()
     path = corpus / row["relative_path"]
-    m = parse_file(path)
+    try:
+        m = parse_file(path)
+    except TdgenError:
+        # only where LLVM 19's verifier rejects the file too (a FAIL/SKIP file may be
+        # invalid IR for LLVM 19: uniformity/callbr.ll, join-at-loop-heart.ll)
+        opt = require("opt-19")
+        r = subprocess.run([opt, "-passes=verify", "-disable-output", str(path)], capture_output=True)
+        if r.returncode == 0:
+            raise
+        assert row["status_llvm19"] != "PASS"
+        return
     defs = m.definitions()
     assert defs, f"{path}: no function definitions parsed"
     for f in defs:
@@ -395,7 +406,7 @@ entry:
   %x = icmp eq ptr addrspace(1) %p, zeroinitializer
   br i1 0, label %next, label %next
 next:
-  %ph = phi i32 [ 4294967295, %entry ]
+  %ph = phi i32 [ 4294967295, %entry ], [ 4294967295, %entry ]
   %r = call i32 @llvm.amdgcn.readfirstlane(i32 %ph) #0
   ret void
 }
@@ -605,9 +616,9 @@ def test_unnamed_values_numbered_like_llvm():
 
 def test_bundles_inline_asm_and_metadata():
     m = parse_module("""
-define void @f(i32 %x) {
+define void @f(i32 %x) convergent {
   %t = call token @llvm.experimental.convergence.entry()
-  %a = call i32 asm sideeffect "v_mov_b32 $0, $1", "=v,v"(i32 %x) [ "convergencectrl"(token %t) ]
+  %a = call i32 asm sideeffect "v_mov_b32 $0, $1", "=v,v"(i32 %x) convergent [ "convergencectrl"(token %t) ]
   %b = add i32 %a, 1, !annotation !0
   ret void
 }
