@@ -14,7 +14,10 @@ defined function:
   two entries for that predecessor, and entries of one predecessor must all carry the
   same value; every incoming block a predecessor;
 - ``callbr`` calls inline asm (LLVM 19 allows only asm-goto);
-- convergence control (``patterns/ir/verify_convergence.py``).
+- convergence control (``patterns/ir/verify_convergence.py``);
+- parameter attributes against their types, ``optnone`` with ``noinline``, the calling
+  conventions that return void, and where ``!range``, ``!nonnull``, ``!align`` and
+  ``!dereferenceable`` may be attached (``patterns/ir/verify_attrs.py``; declarations too).
 
 ``verify_dominance`` is the name ``patterns.ir.reader.parse_module`` calls on the
 modules of the exact path; it runs every rule above. The direct builder
@@ -30,16 +33,18 @@ from tdgen.errors import Diagnostics, ParseError, expected
 from patterns.ir.core import Module
 from patterns.ir.dominators import DomTree
 from patterns.ir.function import Argument, BasicBlock, Instruction
+from patterns.ir.verify_attrs import verify_attributes, verify_metadata_placement
 from patterns.ir.verify_convergence import verify_convergence
 
 __all__ = ["verify_module", "verify_dominance"]
 
 
 def verify_module(mod: Module) -> None:
-    """Check every rule of this module's docstring on every defined function of
-    ``mod``; raise all violations together (``ParseError`` or ``ErrorList``)."""
+    """Check every rule of this module's docstring on every function of ``mod``; raise
+    all violations together (``ParseError`` or ``ErrorList``)."""
     errors = Diagnostics()
     for fn in mod.functions:
+        verify_attributes(fn, errors)
         if not fn.blocks:
             continue
         tree = _verify_function(fn, errors)
@@ -119,6 +124,8 @@ def _verify_function(fn, errors: Diagnostics) -> _Tree:
                         errors.add(ParseError(inst.span, expected(
                             "inline asm as the callee of 'callbr' (LLVM 19 supports only asm goto)",
                             f"a call of {_callee_text(inst)}")))
+            if inst.metadata:
+                verify_metadata_placement(inst, errors)
             seen.add(inst)
             prev = inst
     return tree

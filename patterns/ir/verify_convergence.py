@@ -31,7 +31,7 @@ Per function using tokens (blocks in reverse post-order, LLVM's walk):
 Where this stops: whether a call is convergent is read from its call-site attributes
 and its callee's declaration (groups resolved), and the three intrinsics are
 convergent. LLVM also knows the ``IntrConvergent`` property of every target intrinsic
-(``llvm.amdgcn.readfirstlane`` is convergent even when its declaration says nothing);
+(a target's readfirstlane is convergent even when its declaration says nothing);
 the engine has no such table, so a call of another ``llvm.*`` intrinsic whose
 declaration does not say ``convergent`` counts as *unknown*: rules 2-4 never reject
 because of it (no false error; LLVM may reject such a file where we accept it).
