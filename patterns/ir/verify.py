@@ -38,6 +38,8 @@ from patterns.ir.verify_convergence import verify_convergence
 
 __all__ = ["verify_module", "verify_dominance"]
 
+_CALLS = frozenset({"call", "callbr", "invoke"})
+
 
 def verify_module(mod: Module) -> None:
     """Check every rule of this module's docstring on every function of ``mod``; raise
@@ -101,7 +103,7 @@ def _verify_function(fn, errors: Diagnostics) -> _Tree:
                 _check_phi(inst, blk, edges, tree, errors)
             else:
                 operands = inst.operands or ()
-                if inst.bundles:
+                if inst.opcode in _CALLS and inst.bundles:
                     operands = [*operands, *(v for _, vals in inst.bundles for v in vals)]
                 for v in operands:
                     if v.__class__ is not Instruction:
@@ -143,7 +145,9 @@ def _edges_into(blk) -> dict:
     (LLVM's ``predecessors(BB)`` lists a block once per such slot)."""
     out: dict = {}
     for p in blk.predecessors:
-        out[p] = sum(1 for s in p.successors if s is blk) or 1
+        term = p.terminator
+        slots = term.targets if term is not None and term.targets else p.successors
+        out[p] = sum(1 for s in slots if s is blk) or 1
     return out
 
 

@@ -51,6 +51,7 @@ _ANCHOR: Final = "llvm.experimental.convergence.anchor"
 _LOOP: Final = "llvm.experimental.convergence.loop"
 _INTRINSICS: Final = frozenset({_ENTRY, _ANCHOR, _LOOP})
 _BUNDLE: Final = "convergencectrl"
+_CALLS: Final = frozenset({"call", "callbr", "invoke"})
 
 
 def _conv_op(inst) -> str | None:
@@ -65,7 +66,7 @@ def _conv_op(inst) -> str | None:
 def _convergent(inst, functions: dict) -> bool | None:
     """True / False, or None when ``inst`` calls an intrinsic whose convergence is not
     written in the module (see the module docstring)."""
-    if inst.opcode not in ("call", "callbr", "invoke"):
+    if inst.opcode not in _CALLS:
         return False
     if "convergent" in inst.attrs:
         return True
@@ -95,6 +96,8 @@ def verify_convergence(fn, errors: Diagnostics, tree: Any) -> None:
     for blk in fn.blocks:
         seen_convergent = False
         for inst in blk.instructions:
+            if inst.opcode not in _CALLS:
+                continue  # never convergent, no bundles
             conv = _convergent(inst, functions)
             err = _visit(inst, blk, entry, fn_convergent, seen_convergent, tokens)
             if err is None:
