@@ -1,6 +1,6 @@
-/* Quad permutations with mov_dpp: each lane takes the value of its quad mirror
- * (quad_perm [3,2,1,0]) and of the row's lane 15 broadcast (row_bcast on gfx9 is
- * wave-level; here row_mirror), and a float is moved through its bit pattern. */
+/* Lane permutations with mov_dpp: each lane takes the value of its quad mirror
+ * (quad_perm [3,2,1,0]) minus that of its row mirror (row_mirror: lane 15 - i of its
+ * 16-lane row), and a float moves through its bit pattern with quad_perm [1,0,3,2]. */
 #include "common.h"
 
 kernel void quad_ops(global const int *in, global const float *f, global int *out, global float *fout) {
