@@ -19,7 +19,10 @@ operations, so they compute the same thing:
 For each size (default 5,000 and 50,000) and form it prints the wall time of both tools
 (fresh processes, best of --repeat, tdgen warmed once: .pyc files and its target
 cache), the ratio tdgen / opt-19, the ratio of the form's tdgen time to the plain
-form's, and per form the growth from the smallest to the largest size against the
+form's, ``opt-19 -passes=verify`` (parse and verify only) and tdgen's ratio to it --
+opt-19's ``print<uniformity>`` is quadratic on numbered values and on metadata
+(measured: 5k -> 50k costs it far more than 10x there), so that column is the linear
+reference for those forms -- and per form the growth from the smallest to the largest size against the
 growth of its instruction count; then the ratio on a 20-operation kernel. A form tdgen
 rejects prints its first error line instead of times. Goals (issue 20): ratio <= 1.0 at
 50k in every form, growth <= 1.1x the size growth, every form <= 1.3x plain, 20 ops <= 3x.
@@ -218,17 +221,18 @@ def main() -> int:
             t_opt, rc, err = wall([opt, "-mtriple=amdgcn", "-passes=print<uniformity>", "-disable-output", path],
                                   args.repeat)
             if rc != 0:
-                return insts, t_opt, None, f"opt-19 rejects: {err}"
+                return insts, t_opt, None, f"opt-19 rejects: {err}", 0.0
+            t_verify, _, _ = wall([opt, "-passes=verify", "-disable-output", path], args.repeat)
             ours = [sys.executable, "-m", "tdgen", "divergence", path]
             wall(ours, 1, env)  # warm-up: .pyc files, target cache
             t_ours, rc, err = wall(ours, args.repeat, env)
-            return insts, t_opt, (t_ours if rc == 0 else None), err
+            return insts, t_opt, (t_ours if rc == 0 else None), err, t_verify
 
         for n in args.sizes:
             for form in args.forms:
                 text = make_form(form, n, args.seed, opt)
                 if text is None:
-                    results[(form, n)] = (0, 0.0, None, "clang-19 not found")
+                    results[(form, n)] = (0, 0.0, None, "clang-19 not found", 0.0)
                     continue
                 results[(form, n)] = measure(form, n, text)
                 print(f"  measured {form} {n}", file=sys.stderr, flush=True)
@@ -236,16 +240,19 @@ def main() -> int:
 
         small = measure("small", 20, generate_kernel(args.seed, 20))
     print(f"load average {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cpus, best of {args.repeat}")
-    print(f"{'form':11} {'ops':>6} {'insts':>7} {'opt-19 s':>9} {'tdgen s':>9} {'ratio':>7} {'/plain':>7}")
+    print(f"{'form':11} {'ops':>6} {'insts':>7} {'opt-19 s':>9} {'tdgen s':>9} {'ratio':>7} {'/plain':>7}"
+          f" {'verify s':>9} {'/verify':>8}")
     for n in args.sizes:
         plain = results.get(("plain", n))
         for form in args.forms:
-            insts, t_opt, t_ours, err = results[(form, n)]
+            insts, t_opt, t_ours, err, t_verify = results[(form, n)]
             if t_ours is None:
-                print(f"{form:11} {n:>6} {insts:>7} {t_opt:>9.3f} {'-':>9} {'-':>7} {'-':>7}   rejected: {err[:150]}")
+                print(f"{form:11} {n:>6} {insts:>7} {t_opt:>9.3f} {'-':>9} {'-':>7} {'-':>7} {t_verify:>9.3f}"
+                      f" {'-':>8}   rejected: {err[:150]}")
                 continue
             rel = f"{t_ours / plain[2]:>6.2f}x" if plain and plain[2] else f"{'-':>7}"
-            print(f"{form:11} {n:>6} {insts:>7} {t_opt:>9.3f} {t_ours:>9.3f} {t_ours / t_opt:>6.2f}x {rel}")
+            print(f"{form:11} {n:>6} {insts:>7} {t_opt:>9.3f} {t_ours:>9.3f} {t_ours / t_opt:>6.2f}x {rel}"
+                  f" {t_verify:>9.3f} {t_ours / t_verify:>7.2f}x")
     if len(args.sizes) >= 2:
         a, b = args.sizes[0], args.sizes[-1]
         print(f"linearity {a} -> {b} ops (tdgen time growth / instruction growth; goal <= 1.1):")
@@ -257,7 +264,7 @@ def main() -> int:
             size, grow = rb[0] / ra[0], rb[2] / ra[2]
             print(f"  {form:11} instructions x{size:.1f}, tdgen x{grow:.2f}, opt-19 x{rb[1] / ra[1]:.2f}: "
                   f"{grow / size:.2f}")
-    insts, t_opt, t_ours, err = small
+    insts, t_opt, t_ours, err, _ = small
     if t_ours is None:
         print(f"20-op kernel: rejected: {err}")
     else:
