@@ -163,6 +163,20 @@ def _codegen_items():
             yield f"llvm-codegen/{row['relative_path']}", CODEGEN_CORPUS / row["relative_path"]
 
 
+def _uniformity_items(opt: str):
+    """LLVM's uniformity tests (``llvm/uniformity``, ``llvm/older/uniformity``) that
+    opt-19 parses and analyzes."""
+    from llvm_tools import CORPUS, manifest
+
+    for row in manifest():
+        rel = row["relative_path"]
+        if rel.startswith(("uniformity/", "older/uniformity/")) and rel.endswith(".ll"):
+            r = subprocess.run([opt, "-mtriple=amdgcn--", "-passes=print<uniformity>", "-disable-output",
+                                str(CORPUS / rel)], capture_output=True, timeout=300)
+            if r.returncode == 0:
+                yield f"llvm/{rel}", CORPUS / rel
+
+
 def main(argv: list[str]) -> int:
     import argparse
     import shutil
@@ -170,7 +184,7 @@ def main(argv: list[str]) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--failures", help="write the failing files, grouped by cause, to this Markdown file")
-    ap.add_argument("--corpus", choices=("opencl", "codegen", "all"), default="all")
+    ap.add_argument("--corpus", choices=("opencl", "codegen", "uniformity", "all"), default="all")
     args = ap.parse_args(argv)
     opt = shutil.which("opt-19") or "opt-19"
     rows = []  # (corpus, name, functions, mismatch)
@@ -180,18 +194,20 @@ def main(argv: list[str]) -> int:
             sources.append(("opencl", list(_opencl_items(Path(tmp)))))
         if args.corpus in ("codegen", "all"):
             sources.append(("llvm-codegen", list(_codegen_items())))
+        if args.corpus in ("uniformity", "all"):
+            sources.append(("llvm-uniformity", list(_uniformity_items(opt))))
         for corpus, items in sources:
             for name, path in items:
                 report = opt_reports(opt, [path])[path]
                 rows.append((corpus, name, count_functions(report), compare(path.read_text(), str(path), report)))
-    print(f"{'corpus':14} {'files':>6} {'functions':>10} {'parsed':>7} {'equal':>6} {'same text':>10}"
+    print(f"{'corpus':16} {'files':>6} {'functions':>10} {'parsed':>7} {'equal':>6} {'same text':>10}"
           "   (functions: parsed / equal)")
     for corpus in dict.fromkeys(r[0] for r in rows):
         rs = [r for r in rows if r[0] == corpus]
         parsed = [r for r in rs if r[3] is None or r[3].stage != "parse"]
         equal = [r for r in rs if r[3] is None or r[3].stage == "text"]
         same = [r for r in rs if r[3] is None]
-        print(f"{corpus:14} {len(rs):6} {sum(r[2] for r in rs):10} {len(parsed):7} {len(equal):6} {len(same):10}"
+        print(f"{corpus:16} {len(rs):6} {sum(r[2] for r in rs):10} {len(parsed):7} {len(equal):6} {len(same):10}"
               f"   ({sum(r[2] for r in parsed)} / {sum(r[2] for r in equal)})")
     print("equal: the DIVERGENT sets (and divergent arguments, cycles) equal opt-19's in both modes;"
           " same text: also every printed line")
