@@ -1,6 +1,9 @@
-"""SSA rules and LLVM's type limits: invalid IR that opt-19 rejects is an error here too
-(exit 2, one message per violation, path:line:col), and deep nesting that opt-19 accepts
-is accepted."""
+"""SSA rules, LLVM's type limits and the verifier's rules (patterns/ir/verify*.py): invalid
+IR that opt-19 rejects is an error here too (exit 2, one message per violation,
+path:line:col), deep nesting that opt-19 accepts is accepted, forms LLVM's verifier
+accepts (convergence hearts, phis with one entry per edge) pass, and on mutated phis and
+branches our verdict equals ``opt-19 -passes=verify``'s. The whole-file cases of each
+verifier rule are tests/golden/ir/fail/verify-*.ll (run by tests/test_ir.py)."""
 
 from __future__ import annotations
 
