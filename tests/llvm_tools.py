@@ -77,3 +77,25 @@ def amdgcn_layout(module):
 
         _AMDGCN_LAYOUT.append(load_target_facts("amdgpu").data_layout)
     return use_target_layout(module, _AMDGCN_LAYOUT[0])
+
+
+CODEGEN_CORPUS = CORPUS.parent / "llvm-codegen"
+
+
+def require_codegen_corpus() -> Path:
+    """LLVM's AMDGPU CodeGen test inputs beside the checkout (``llvm-codegen/``: MANIFEST.tsv,
+    ORACLE.tsv); never copied into the project."""
+    if not (CODEGEN_CORPUS / "ORACLE.tsv").exists():
+        msg = f"LLVM CodeGen corpus not found at {CODEGEN_CORPUS}"
+        if _in_ci():
+            pytest.fail(f"CI=true but {msg}")
+        pytest.skip(msg)
+    return CODEGEN_CORPUS
+
+
+def codegen_oracle() -> list[dict[str, str]]:
+    """Rows of the CodeGen corpus's ORACLE.tsv (relative_path, opt_parses, llc_gfx900_ok,
+    functions) as dicts keyed by its header."""
+    lines = (require_codegen_corpus() / "ORACLE.tsv").read_text().splitlines()
+    header = lines[0].lstrip("#").split("\t")
+    return [dict(zip(header, ln.split("\t"))) for ln in lines[1:] if ln.strip()]

@@ -9,7 +9,7 @@ whole text) and a recursive descent over its tokens, written as LLVM's LLParser 
 ``patterns/ir/parser_module.py`` (module level) over ``parser_body`` (function bodies),
 ``parser_insts`` (each opcode's operands), ``parser_values`` (operands, constants) and
 ``parser_base`` (cursor, messages, types, attributes, metadata). Then
-``patterns/ir/verify.py`` checks SSA dominance. ``patterns/ir/ir.lark`` documents the
+``patterns/ir/verify.py`` checks the rules of LLVM's verifier the analyses rely on. ``patterns/ir/ir.lark`` documents the
 syntax; it is on no parse path.
 """
 
@@ -36,9 +36,9 @@ def parse_module(text: str, path: str = "<input>") -> Module:
             mod = parse(text, path)
         except Syntax as e:
             raise e.args[0] from None
-        from patterns.ir.verify import verify_dominance
+        from patterns.ir.verify import verify_module
 
-        verify_dominance(mod)
+        verify_module(mod)
         if enabled and gc.get_freeze_count() == 0:
             # Move every tracked object to the oldest generation (two list splices, no
             # traversal): otherwise the next young collections of the caller each walk

@@ -1,0 +1,7 @@
+; optnone needs noinline
+define void @f() #0 {
+entry:
+  ret void
+}
+
+attributes #0 = { optnone }
