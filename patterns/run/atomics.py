@@ -106,7 +106,8 @@ def atomic(w, inst, m):
             nv = _rmw(inst.rmw_op, cur, int(args[0][0][lane]), t)
         vals = np.zeros(w.W, dtype=U64)
         vals[lane] = U64(nv)
-        prog.mem.store(space, ptr[0], scalar_bytes(vals, n), one, w.group, w.local, str(t), atomic=True)
+        prog.mem.store(space, ptr[0], scalar_bytes(vals, n), one, w.group, w.local, str(t), atomic=True,
+                         origin=inst)
     zero = np.zeros(w.W, dtype=bool)
     if cmpx:
         return ((old, zero), (ok.astype(U64), zero))
