@@ -205,3 +205,13 @@ def _counterexample(path, tname, launch, seed, want, got, diff, wave, workgroup,
             "wave_index": item // wave, "where": where, "expected": side(want, a), "found": side(got, b),
             "inputs_json": launch.json_text(),
             "commands": [f"{base} --engine {e}{grid} --seed {seed}" for e in (want.engine, got.engine)]}
+
+
+def run_ir(text: str, launch, *, target=None, engine: str = "reference", path: str = "<ir>") -> Result:
+    """Run ``launch`` on IR ``text`` (parsed here) with one engine: for tests and callers
+    that build their inputs themselves."""
+    from patterns.ir import parse_module
+
+    tgt = load_target(target)
+    module = load_module(parse_module(text, path), tgt)
+    return engines.engine(engine)(module, launch, tgt)
