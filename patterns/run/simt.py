@@ -40,16 +40,10 @@ class Program:
         self.W = launch.wave
         self.dl = layout_of(fn)
         self.target_intrinsics = intrinsics
-        self.blocks = list(fn.blocks)
-        self.index = {id(b): k for k, b in enumerate(self.blocks)}
-        self.ipdom = self._post_dominators()
-        self.phis = []
-        self.body = []
-        for b in self.blocks:
-            ins = list(b.instructions)
-            phis = [i for i in ins if i.opcode == "phi"]
-            self.phis.append(phis)
-            self.body.append([i for i in ins[len(phis):-1]])
+        shape = _SHAPES.get(fn)
+        if shape is None or shape[0] != [len(b.instructions) for b in fn.blocks]:
+            shape = _SHAPES[fn] = _shape(fn)
+        _, self.blocks, self.index, self.ipdom, self.phis, self.body = shape
         self.private_offsets = {}
         off = 0
         for b in self.blocks:
@@ -69,27 +63,6 @@ class Program:
         self.private_size = off
         self.consts: dict = {}
         self.handlers: dict = {}
-
-    def _post_dominators(self) -> list:
-        blocks = self.blocks
-        exits = [b for b in blocks if not b.successors]
-        preds = {id(b): [] for b in blocks}
-        for b in blocks:
-            for s in b.successors:
-                preds[id(s)].append(b)
-
-        def succ(n):
-            return exits if n is _EXIT else preds[id(n)]
-
-        tree = DomTree(_EXIT, succ)
-        out = []
-        for b in blocks:
-            try:
-                p = tree.parent(b) if tree.reachable(b) else None
-            except KeyError:
-                p = None
-            out.append(None if p is _EXIT else p)
-        return out
 
     def bind_memory(self, mem, seg, lds_addresses: dict) -> None:
         self.mem = mem
@@ -141,6 +114,46 @@ class Program:
         return h
 
 
+_SHAPES: dict = {}  # function -> its _shape (kept while the function lives; keyed by identity)
+
+
+def _shape(fn) -> tuple:
+    """What a run needs of ``fn``'s CFG: (instruction counts, blocks, block index by id,
+    immediate post-dominators, phis per block, the other non-terminators per block)."""
+    blocks = list(fn.blocks)
+    index = {id(b): k for k, b in enumerate(blocks)}
+    phis, body = [], []
+    for b in blocks:
+        ins = list(b.instructions)
+        ph = [i for i in ins if i.opcode == "phi"]
+        phis.append(ph)
+        body.append(ins[len(ph):-1])
+    if len(_SHAPES) > 64:
+        _SHAPES.clear()
+    return ([len(b.instructions) for b in blocks], blocks, index, _post_dominators(blocks), phis, body)
+
+
+def _post_dominators(blocks) -> list:
+    exits = [b for b in blocks if not b.successors]
+    preds = {id(b): [] for b in blocks}
+    for b in blocks:
+        for s in b.successors:
+            preds[id(s)].append(b)
+
+    def succ(n):
+        return exits if n is _EXIT else preds[id(n)]
+
+    tree = DomTree(_EXIT, succ)
+    out = []
+    for b in blocks:
+        try:
+            p = tree.parent(b) if tree.reachable(b) else None
+        except KeyError:
+            p = None
+        out.append(None if p is _EXIT else p)
+    return out
+
+
 class _TypeOnly:
     def __init__(self, t):
         self.type = t
@@ -183,6 +196,8 @@ class Wave:
         self.alive = self.local < prog.launch.group_size
         self.lane = np.arange(W, dtype=np.int64)
         self.env: dict = {}
+        self.full = np.ones(W, dtype=bool)  # the mask of a block every lane executes
+        self.all_live = bool(self.alive.all())
         self.steps = 0
         self.barrier_inst = None
         seg = prog.seg
@@ -202,8 +217,11 @@ class Wave:
         raise NotModeled(getattr(v, "span", None), f"the operand {v}")
 
     def write(self, inst, val, mask) -> None:
-        old = self.env.get(inst)
-        self.env[inst] = _merge(val, old, mask)
+        if mask is self.full:  # every live lane of the wave is active: nothing to keep
+            if self.all_live:
+                self.env[inst] = val
+                return
+        self.env[inst] = _merge(val, self.env.get(inst), mask)
 
     # ------------------------------------------------------------ checks
     def first(self, lanes) -> int:
@@ -233,6 +251,8 @@ class Wave:
             if not m.any():
                 st.pop()
                 continue
+            if m.all():
+                m = self.full
             top[1] = m
             self.steps += 1
             if self.steps > MAX_STEPS:
