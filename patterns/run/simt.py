@@ -20,6 +20,7 @@ import numpy as np
 
 from patterns.ir.core import Constant, GlobalRef, PtrType
 from patterns.ir.dominators import DomTree
+from patterns.run import instr
 from patterns.run import intrinsics as intr
 from patterns.run.launch import arg_bits, layout_of
 from patterns.run.memory import PRIVATE
@@ -86,7 +87,7 @@ class Program:
         return v
 
     def _const_expr(self, c):
-        from patterns.run.reference import gep_address
+        from patterns.run.instr import gep_address
 
         text = c.text
         if text.startswith("getelementptr"):
@@ -360,12 +361,10 @@ class Wave:
 
     def step(self, inst, m):
         """Execute one non-terminator instruction for lanes ``m``."""
-        from patterns.run import reference as ref
-
         op = inst.opcode
         ops_ = inst.operands
         if op in _BINOPS:
-            val = ref.exec_binop(inst, self.get(ops_[0]), self.get(ops_[1]))
+            val = instr.exec_binop(inst, self.get(ops_[0]), self.get(ops_[1]))
             if op in _DIVS:
                 from patterns.run.ops import div_trap
 
@@ -377,18 +376,18 @@ class Wave:
                 if bad.any():
                     raise Undefined("division", f"'{op}' by zero or signed overflow", lane=self.first(bad))
         elif op in ("icmp", "fcmp"):
-            val = ref.exec_cmp(inst, self.get(ops_[0]), self.get(ops_[1]))
+            val = instr.exec_cmp(inst, self.get(ops_[0]), self.get(ops_[1]))
         elif op in _CASTS:
-            val = ref.exec_cast(inst, self.get(ops_[0]))
+            val = instr.exec_cast(inst, self.get(ops_[0]))
         elif op == "select":
-            val = ref.exec_select(inst, self.get(ops_[0]), self.get(ops_[1]), self.get(ops_[2]))
+            val = instr.exec_select(inst, self.get(ops_[0]), self.get(ops_[1]), self.get(ops_[2]))
         elif op == "fneg":
             a = self.get(ops_[0])
             val = a[0] ^ U64(1 << (scalar_bits(inst.type.scalar) - 1)), a[1]
         elif op == "getelementptr":
             base = self.get(ops_[0])
             idx = [(self.get(v), v.type) for v in ops_[1:]]
-            val = ref.gep_address(inst, self.prog.dl, base, idx, inst.source_type)
+            val = instr.gep_address(inst, self.prog.dl, base, idx, inst.source_type)
         elif op == "load":
             val = self.load(inst, m)
         elif op == "store":
