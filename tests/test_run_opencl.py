@@ -11,7 +11,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from tests.llvm_tools import require
+from llvm_tools import require
 
 clang = pytest.importorskip("testkit.clang", reason="the OpenCL corpus (testkit/clang.py) is not merged yet")
 
