@@ -191,3 +191,21 @@ def test_result_json_is_the_store_list(kernel):
     doc = json.loads(res.json_text())
     assert doc["stores"] == [s.as_json() for s in res.stores]
     assert isinstance(res.stores[0], Store)
+
+
+def test_inputs_schema_describes_the_launch_json(kernel):
+    jsonschema = pytest.importorskip("jsonschema")
+    from patterns.ir import parse_module
+    from patterns.run.launch import from_seed
+
+    schema = json.loads((ROOT / "schemas" / "run-inputs.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    text = KERNEL.replace("i32 %n)", "i32 %n, ptr addrspace(3) %scratch, float %f)")
+    launch = from_seed(parse_module(text).function("k"), 9, group_size=8, wave=32, groups=2)
+    doc = launch.as_json()
+    jsonschema.validate(doc, schema)
+    assert {a["kind"] for a in doc["args"]} == {"buffer", "int", "lds", "float"}
+    assert from_json(json.dumps(doc)) == launch
+    doc["args"][0]["kind"] = "pointer"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)
