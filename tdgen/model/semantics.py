@@ -16,8 +16,9 @@ Expressions (frozen, compared with ``==``): ``Operand(name)`` (the operand ``$na
 ``Apply(op, args, attrs)`` with ``op`` one of ``OPS`` (name -> arity and width rule). The
 cross-lane primitives are the wave model's (``patterns.wave.execute``): ``readlane``,
 ``readfirstlane``, ``bpermute``, ``permute``, ``swizzle``, ``dpp``, ``ballot``,
-``mbcnt_lo``/``mbcnt_hi`` and ``lane_id``; memory is ``load``/``Store`` in an address space
-(``global``, ``lds``, ``kernarg``, ``private``).
+``mbcnt_lo``/``mbcnt_hi``, ``lane_id``, ``workitem_id`` and ``wave_size``; memory is
+``load``/``Store`` in an address space (``global``, ``lds``, ``kernarg``, ``private``, or
+``flat``: a 64-bit address reaching global memory, and LDS/private through apertures).
 
 ``Sem`` builds them: ``Sem.add("src0", "src1")`` (a string names an operand, an int is an
 immediate), ``Sem.lane(vdst=..., SCC=...)``, ``Sem.wave(sdst=..., SCC=...)``. The checks
@@ -34,7 +35,7 @@ from .record import Record, guard_constructors
 
 IMPLICIT_WIDTHS = {"SCC": 1, "VCC": 64, "EXEC": 64}  # lane masks are 64 bits (wave32: high half 0)
 UNITS = ("lane", "wave")
-SPACES = ("global", "lds", "kernarg", "private")
+SPACES = ("global", "lds", "kernarg", "private", "flat")
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,9 @@ OPS: dict[str, tuple[int, str]] = {
     # cross-lane primitives (patterns.wave.execute)
     "readlane": (2, "lanes"),  # (value, lane) -> value of that lane (uniform)
     "readfirstlane": (1, "lanes"),  # value of the first active lane (uniform)
-    "bpermute": (2, "lanes2"),  # (byte address, value): lane i reads value[lane of addr_i]
+    # (byte address, value): lane i reads value[lane of addr_i]; attr wave64 "full" or
+    # "half" overrides the target's reach in wave64 (WaveModel.bpermute_wave64)
+    "bpermute": (2, "lanes2"),
     "permute": (2, "lanes2"),  # (byte address, value): lane i writes value_i to slot addr_i
     "swizzle": (2, "lanes"),  # (value, offset): ds_swizzle's offset field (wave-uniform)
     # (old, value, ctrl, row_mask, bank_mask, bound_ctrl): a DPP move; ctrl in LLVM's
@@ -139,14 +142,16 @@ OPS: dict[str, tuple[int, str]] = {
     "ballot": (1, "fixed"),  # 1-bit per lane -> lane mask (uniform)
     "mbcnt_lo": (2, "fixed"),
     "mbcnt_hi": (2, "fixed"),
-    "lane_id": (0, "fixed"),
+    "lane_id": (0, "fixed"),  # the lane's index in the wave
+    "workitem_id": (0, "fixed"),  # the lane's work-item id in its work-group (x)
+    "wave_size": (0, "fixed"),  # 32 or 64 (uniform)
 }
-FIXED_WIDTHS = {"ballot": 64, "mbcnt_lo": 32, "mbcnt_hi": 32, "lane_id": 32}
+FIXED_WIDTHS = {"ballot": 64, "mbcnt_lo": 32, "mbcnt_hi": 32, "lane_id": 32, "workitem_id": 32, "wave_size": 32}
 # ops whose result is one value for the wave
-UNIFORM_OPS = frozenset({"readlane", "readfirstlane", "ballot"})
+UNIFORM_OPS = frozenset({"readlane", "readfirstlane", "ballot", "wave_size"})
 # ops that read other lanes (only in a lane instruction)
 CROSS_LANE_OPS = frozenset({"readlane", "readfirstlane", "bpermute", "permute", "swizzle", "dpp", "ballot",
-                            "mbcnt_lo", "mbcnt_hi", "lane_id"})
+                            "mbcnt_lo", "mbcnt_hi", "lane_id", "workitem_id", "wave_size"})
 
 
 def _e(x: Any) -> Any:
