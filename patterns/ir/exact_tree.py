@@ -271,7 +271,7 @@ def _make_builder_class():
             return ("global", sigil_name(str(tok)), c[i], addrspace, words, self._span(tok))
 
         def gv_word(self, c):
-            if len(c) == 1:
+            if getattr(c[0], "type", "") != "INT":  # a WORD; addrspace(N) keeps only N
                 return str(c[0])
             return ("addrspace", int(c[0]))
 
