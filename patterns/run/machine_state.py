@@ -1,0 +1,399 @@
+"""One wave executing machine instructions: virtual registers, the exec mask, and each instruction's effect.
+
+``MInstr`` is a machine instruction as the machine interpreter runs it, made from tdgen's
+selection (``patterns.select.mir.MachineInstr``, ``patterns.run.machine``) or from
+llc's MIR (``patterns.run.mir_reader``): opcode, defs ``(register, register class,
+file)``, operands as text (``%5``, ``%5.sub0``, ``7``, ``$exec``, ``%subreg.sub0``,
+``%bb.2``), the IR value it stands for and where it was read from.
+
+``WaveRun`` holds one wave's registers: a virtual register is ``(file, values,
+defined)`` -- ``values`` a ``uint64`` per lane, ``defined`` a bool per lane (a vector
+register written under an exec mask is defined on those lanes only; a scalar register
+is one value for the wave). ``execute`` runs one instruction:
+
+- a target instruction with semantics (``tdgen.model.semantics``, compiled by
+  ``patterns.run.semantics_eval``), its operands bound by position to the
+  instruction's ``outs``/``ins``;
+- the generic instructions with a defined meaning: ``COPY`` (between files: a scalar
+  source broadcast; a vector source into a scalar register must hold one value on the
+  active lanes -- the readfirstlane the copy stands for), ``PHI`` (per lane, the value
+  from the block the lane came from), ``IMPLICIT_DEF`` (an undefined value: this model
+  reads it as 0 on every lane), ``REG_SEQUENCE`` (the parts, low first), and a ``COPY``
+  of a preloaded value (``$llvm.<...>.workitem.id.x`` ...: the work-item id);
+- anything else is ``NotModeled``.
+
+Illegal states are ``IllegalState`` errors naming the instruction: a vector register read
+by a scalar (wave) instruction, a lane-varying value written to a scalar register, a
+read of an undefined register (or of a vector register on an active lane it was never
+written on), a PHI without an incoming value for a lane's predecessor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from patterns.run.semantics_eval import compile_semantics, mask_of
+from tdgen.model.semantics import Implicit, Operand, instruction_semantics
+
+__all__ = ["MInstr", "WaveRun", "IllegalState", "NotModeledInstr", "TargetSemantics"]
+
+U64 = np.uint64
+SPACES = {"global": 1, "lds": 3, "kernarg": 4, "private": 5, "flat": 0}
+
+
+class IllegalState(Exception):
+    """A state the selected code must never reach (module docstring)."""
+
+    def __init__(self, message: str, instr: "MInstr | None" = None, lane: int | None = None):
+        self.message = message
+        self.instr = instr
+        self.lane = lane
+        where = f"{instr.where}: " if instr is not None and instr.where else ""
+        text = f" in `{instr.text()}`" if instr is not None else ""
+        super().__init__(f"{where}illegal state: {message}{text}")
+
+
+class NotModeledInstr(Exception):
+    """An instruction the machine interpreter has no meaning for."""
+
+    def __init__(self, what: str, instr: "MInstr | None" = None):
+        self.what = what
+        self.instr = instr
+        where = f"{instr.where}: " if instr is not None and instr.where else ""
+        super().__init__(f"{where}not modeled: {what}")
+
+
+@dataclass
+class MInstr:
+    """One machine instruction to run (module docstring)."""
+
+    opcode: str
+    defs: list[tuple[str, str | None, str | None]]
+    operands: list[str]
+    ir: str | None = None
+    where: str = ""
+    implicit_defs: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+    def text(self) -> str:
+        lhs = ", ".join(f"{d}:{(rc or '_').lower()}" for d, rc, _f in self.defs)
+        rhs = f"{self.opcode} {', '.join(self.operands)}".rstrip()
+        return f"{lhs} = {rhs}" if lhs else rhs
+
+
+class TargetSemantics:
+    """A target's instructions as the interpreter runs them: for each instruction name
+    with semantics, its compiled semantics and operand names/widths/files."""
+
+    def __init__(self, target: Any):
+        self.target = target
+        wave = getattr(target, "wave", None)
+        self.bpermute_wave64 = getattr(wave, "bpermute_wave64", "full") or "full"
+        self._cache: dict[str, Any] = {}
+        self.insts = target.instructions
+
+    def rc_file(self, rc: str | None) -> str | None:
+        if rc is None:
+            return None
+        r = self.target.register_classes_by_name.get(rc)
+        if r is None:
+            for c in self.target.register_classes:
+                if c.name.lower() == rc.lower():
+                    return c.file
+            return None
+        return r.file
+
+    def rc_bits(self, rc: str | None) -> int:
+        r = self.target.register_classes_by_name.get(rc) if rc else None
+        return int(r.size or 32) if r is not None else 32
+
+    def get(self, opcode: str):
+        """(run, outs, ins, unit, widths, files) of ``opcode``, or None without semantics."""
+        if opcode in self._cache:
+            return self._cache[opcode]
+        inst = self.insts.get(opcode)
+        entry = None
+        if inst is not None:
+            sem = instruction_semantics(inst)
+            if sem is not None:
+                from tdgen.check.semantics import operand_width
+
+                widths = {o.name: operand_width(self.target, o.kind) or 32 for o in inst.operands}
+                files = {o.name: self.rc_file(o.kind) or "imm" for o in inst.operands}
+                entry = (compile_semantics(sem, widths), [o.name for o in inst.outs], [o.name for o in inst.ins],
+                         sem.unit, widths, files)
+        self._cache[opcode] = entry
+        return entry
+
+
+_PRELOADED = re.compile(r"^\$llvm\.[\w.]*\.(?:workitem\.id|tid)\.([xyz])$")
+_REG = re.compile(r"^%(\w+)(?:\.(sub\d+))?$")
+
+
+class WaveRun:
+    """The registers of one wave of ``wave`` lanes (``local``: each lane's work-item id in
+    its group, ``valid``: lanes that exist), running instructions of ``sems``."""
+
+    def __init__(self, sems: TargetSemantics, wave: int, local: np.ndarray, valid: np.ndarray, memory: Any = None,
+                 group: int = 0):
+        self.sems = sems
+        self.wave = wave
+        self.local = local
+        self.valid = valid
+        self.exec = valid.copy()
+        self.memory = memory
+        self.group = group
+        self.regs: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}
+        self.scc = None  # (values, defined)
+        self.vcc = None
+        self.came_from = np.full(wave, -1, dtype=np.int64)
+        self.bpermute_wave64 = sems.bpermute_wave64
+        self.cur: MInstr | None = None
+        self.trace_values: list[tuple[MInstr, str, np.ndarray, np.ndarray, str]] = []
+        self.keep_values = False
+
+    # ------------------------------------------------------------------ registers
+    def set_reg(self, name: str, file: str, values: np.ndarray, defined: np.ndarray) -> None:
+        self.regs[name] = (file, values, defined)
+
+    def set_uniform(self, name: str, value: int) -> None:
+        self.regs[name] = ("scalar", np.full(self.wave, U64(value & 0xFFFFFFFFFFFFFFFF), dtype=U64),
+                           np.ones(self.wave, dtype=bool))
+
+    def read(self, text: str, for_scalar: bool = False) -> tuple[np.ndarray, bool, str]:
+        """(values, uniform, file) of operand text ``text``."""
+        m = _REG.match(text)
+        if m is None:
+            try:
+                v = int(text, 0)
+            except ValueError:
+                return self.read_special(text)
+            return np.full(self.wave, U64(v & 0xFFFFFFFFFFFFFFFF), dtype=U64), True, "imm"
+        name, sub = m.group(1), m.group(2)
+        r = self.regs.get(name)
+        if r is None:
+            raise IllegalState(f"read of undefined register %{name}", self.cur)
+        file, vals, dfn = r
+        if file == "vector":
+            need = self.exec
+            bad = need & ~dfn
+            if bad.any():
+                lane = int(np.flatnonzero(bad)[0])
+                raise IllegalState(f"read of undefined register %{name} on active lane {lane}", self.cur, lane)
+            if for_scalar:
+                raise IllegalState(f"vector register %{name} read by scalar instruction {self.cur.opcode}", self.cur)
+        elif not dfn.all():
+            raise IllegalState(f"read of undefined register %{name}", self.cur)
+        if sub is not None:
+            k = int(sub[3:])
+            vals = (vals >> U64(32 * k)) & U64(0xFFFFFFFF)
+        return vals, file != "vector", file
+
+    def read_special(self, text: str) -> tuple[np.ndarray, bool, str]:
+        m = _PRELOADED.match(text)
+        if m is not None:
+            ids = self.local.astype(U64) if m.group(1) == "x" else np.zeros(self.wave, dtype=U64)
+            return ids, False, "vector"
+        low = text.lower()
+        if low == "$exec":
+            return np.full(self.wave, U64(self.mask_int(self.exec)), dtype=U64), True, "scalar"
+        if low in ("$scc", "$vcc"):
+            v = self.implicit(low[1:].upper())
+            return v[0], True, "scalar"
+        raise NotModeledInstr(f"operand '{text}'", self.cur)
+
+    def mask_int(self, bits: np.ndarray) -> int:
+        word = 0
+        for k in np.flatnonzero(bits):
+            word |= 1 << int(k)
+        return word
+
+    def mask_bits(self, word: int) -> np.ndarray:
+        return ((U64(word) >> np.arange(self.wave, dtype=U64)) & U64(1)).astype(bool)
+
+    # ------------------------------------------------------------------ semantics ctx
+    def operand(self, name: str):
+        return self._ops[name]
+
+    def implicit(self, reg: str):
+        if reg == "EXEC":
+            return np.full(self.wave, U64(self.mask_int(self.exec)), dtype=U64), True
+        r = self.scc if reg == "SCC" else self.vcc
+        if r is None:
+            raise IllegalState(f"read of undefined {reg}", self.cur)
+        return np.full(self.wave, U64(r), dtype=U64), True
+
+    def illegal(self, message: str):
+        raise IllegalState(message, self.cur)
+
+    def load(self, space: str, addr: np.ndarray, bits: int, active: np.ndarray) -> np.ndarray:
+        if self.memory is None:
+            raise NotModeledInstr("a load without a memory", self.cur)
+        from patterns.run.memory import from_bytes
+
+        data, init = self.memory.load(SPACES[space], addr, bits // 8, active, self.group, self.local)
+        bad = active & ~init.all(axis=1)
+        if bad.any():
+            lane = int(np.flatnonzero(bad)[0])
+            raise IllegalState(f"load of uninitialised {space} memory at 0x{int(addr[lane]):x}", self.cur, lane)
+        return from_bytes(data)
+
+    # ------------------------------------------------------------------ execution
+    def execute(self, mi: MInstr, block_index: int = -1) -> None:
+        self.cur = mi
+        op = mi.opcode
+        entry = self.sems.get(op)
+        if entry is not None:
+            self._run_semantics(mi, entry)
+        elif op == "COPY":
+            self._copy(mi)
+        elif op == "PHI":
+            raise AssertionError("PHIs run per block (run_phis)")
+        elif op == "IMPLICIT_DEF":
+            for d, rc, file in mi.defs:
+                self.set_reg(d[1:], file or "scalar", np.zeros(self.wave, dtype=U64), np.ones(self.wave, dtype=bool))
+        elif op == "REG_SEQUENCE":
+            self._reg_sequence(mi)
+        else:
+            raise NotModeledInstr(f"instruction {op} (no semantics)", mi)
+        if self.keep_values:
+            for d, _rc, file in mi.defs:
+                r = self.regs.get(d[1:])
+                if r is not None:
+                    self.trace_values.append((mi, d, r[1].copy(), self.exec.copy(), r[0]))
+
+    def _run_semantics(self, mi: MInstr, entry) -> None:
+        run, outs, ins, unit, widths, files = entry
+        if len(mi.operands) < len(ins) or len(mi.defs) < len(outs):
+            raise NotModeledInstr(f"{mi.opcode} with {len(mi.defs)} defs and {len(mi.operands)} operands "
+                                  f"(the spec has {len(outs)} and {len(ins)})", mi)
+        ops = {}
+        for name, text in zip(ins, mi.operands):
+            ops[name] = self.read(text, for_scalar=(unit == "wave"))
+        self._ops = ops
+        writes, stores = run(self)
+        defs = {name: d for name, d in zip(outs, mi.defs)}
+        for dst, vals, uni, vw in writes:
+            if isinstance(dst, Implicit):
+                if dst.reg == "SCC":
+                    self.scc = int(vals[0]) if unit == "wave" else self._uniform_value(vals, uni, "SCC")
+                elif dst.reg == "VCC":
+                    self.vcc = self.mask_int((vals != 0) & self.exec) if vw == 1 else int(vals[0])
+                else:
+                    raise NotModeledInstr(f"a write of {dst.reg}", mi)
+                continue
+            reg, rc, file = defs[dst.name]
+            file = file or files.get(dst.name) or "vector"
+            bits = widths.get(dst.name, 32)
+            self._write(reg[1:], file, vals, uni, vw, bits, unit)
+        for space, addr, vals, bits in stores:
+            self._store(space, addr, vals, bits)
+
+    def _uniform_value(self, vals: np.ndarray, uni: bool, what: str) -> int:
+        act = self.exec
+        if not uni:
+            v = vals[act]
+            if len(v) and (v != v[0]).any():
+                lane = int(np.flatnonzero(act)[int(np.flatnonzero(v != v[0])[0])])
+                raise IllegalState(f"lane-varying value written to scalar {what}", self.cur, lane)
+        return int(vals[int(np.argmax(act))]) if act.any() else int(vals[0])
+
+    def _write(self, name: str, file: str, vals: np.ndarray, uni: bool, vw: int, bits: int, unit: str) -> None:
+        m = mask_of(bits)
+        if file == "vector":
+            old = self.regs.get(name)
+            if old is not None and old[0] == "vector":
+                v = np.where(self.exec, vals & m, old[1])
+                d = old[2] | self.exec
+            else:
+                v = np.where(self.exec, vals & m, U64(0))
+                d = self.exec.copy()
+            self.set_reg(name, "vector", v, d)
+            return
+        if unit == "lane" and vw == 1 and bits > 1:  # a lane mask: each active lane's bit
+            word = self.mask_int((vals != 0) & self.exec)
+            self.set_uniform(name, word)
+            return
+        self.set_uniform(name, self._uniform_value(vals, uni, f"register %{name}") & int(m))
+
+    def _store(self, space: str, addr: np.ndarray, vals: np.ndarray, bits: int) -> None:
+        if self.memory is None:
+            raise NotModeledInstr("a store without a memory", self.cur)
+        from patterns.run.memory import to_bytes
+
+        typ = self.cur.extra.get("store_type") if self.cur is not None else None
+        self.memory.store(SPACES[space], addr, to_bytes(vals, bits // 8), self.exec.copy(), self.group, self.local,
+                          typ or f"i{bits}")
+
+    def _copy(self, mi: MInstr) -> None:
+        (d, rc, file), = mi.defs[:1]
+        src = mi.operands[0]
+        vals, uni, sfile = self.read(src)
+        file = file or self.sems.rc_file(rc) or sfile
+        bits = self.sems.rc_bits(rc) if rc else 64
+        if sfile == "vector" and file == "scalar":
+            self.set_uniform(d[1:], self._uniform_value(vals, False, f"register {d} (COPY from {src})"))
+            return
+        self._write(d[1:], file, vals, uni, bits, bits, "lane")
+
+    def _reg_sequence(self, mi: MInstr) -> None:
+        (d, rc, file), = mi.defs[:1]
+        acc = np.zeros(self.wave, dtype=U64)
+        uni_all = True
+        vfile = False
+        ops = mi.operands
+        for k in range(0, len(ops) - 1, 2):
+            part = ops[k + 1]
+            idx = int(part.rsplit(".", 1)[-1].replace("sub", ""))
+            vals, uni, sfile = self.read(ops[k])
+            uni_all &= uni
+            vfile |= sfile == "vector"
+            acc |= (vals & U64(0xFFFFFFFF)) << U64(32 * idx)
+        file = file or ("vector" if vfile else "scalar")
+        self._write(d[1:], file, acc, uni_all, 64, 64, "lane")
+
+    def run_phis(self, phis: list[MInstr], block_of: dict[str, int]) -> None:
+        """Every PHI of a block at once (they read the registers from before the block)."""
+        new = []
+        for mi in phis:
+            self.cur = mi
+            (d, rc, file), = mi.defs[:1]
+            vals = np.zeros(self.wave, dtype=U64)
+            got = np.zeros(self.wave, dtype=bool)
+            preds = {}
+            for k in range(0, len(mi.operands) - 1, 2):
+                preds[block_of.get(mi.operands[k + 1], -2)] = mi.operands[k]
+            for lane in np.flatnonzero(self.exec):
+                pb = int(self.came_from[lane])
+                if pb not in preds:
+                    raise IllegalState(f"PHI {d} has no incoming value for predecessor bb.{pb} (lane {int(lane)})",
+                                       mi, int(lane))
+            for pb, text in preds.items():
+                lanes = self.exec & (self.came_from == pb)
+                if not lanes.any():
+                    continue
+                if text in ("undef", "poison"):
+                    got |= lanes
+                    continue
+                saved = self.exec
+                self.exec = lanes
+                try:
+                    v, _u, _f = self.read(text)
+                finally:
+                    self.exec = saved
+                vals = np.where(lanes, v, vals)
+                got |= lanes
+            new.append((mi, d, file or self.sems.rc_file(rc) or "vector", vals, self.sems.rc_bits(rc)))
+        for mi, d, file, vals, bits in new:
+            self.cur = mi
+            if file == "scalar":
+                self._write(d[1:], "scalar", vals, False, bits, bits, "lane")
+            else:
+                self._write(d[1:], "vector", vals, False, bits, bits, "lane")
+            if self.keep_values:
+                r = self.regs[d[1:]]
+                self.trace_values.append((mi, d, r[1].copy(), self.exec.copy(), r[0]))
