@@ -9,6 +9,10 @@ block ends and where its lanes go, the registers its arguments arrive in. Two so
   terminators; ``BRCOND``'s operand is the condition's register);
 - ``patterns.run.mir_reader`` (llc's MIR), which runs with ``run_wave_mir`` there.
 
+An illegal state (``patterns.run.machine_state.IllegalState``) ends the run as the
+result's ``undefined`` of kind ``illegal-state`` (the reference never has one, so the
+engines disagree); an instruction without a meaning is ``NotModeled``.
+
 ``run_wave_cfg`` follows the IR's CFG with a reconvergence rule: every lane has the block
 it waits at; the wave runs the waiting block first in reverse post-order, with the lanes
 waiting there as the exec mask. For a reducible CFG this is the Southern-Islands exec-mask
@@ -243,13 +247,22 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
                 wr = WaveRun(sems, W, local, valid, mem, g)
                 wr.keep_values = keep_values
                 wr.segments = seg
-                setup(prog, wr, launch, seg.buffers)
                 tr = Trace(W, trace)
+                setup(prog, wr, launch, seg.buffers)
                 runner(prog, wr, tr)
                 waves.append(wr)
                 lines.extend(f"wg {g} wave {w0 // W}: {x}" for x in tr.lines)
     except Undefined as e:
         undefined = e
+    except IllegalState as e:
+        lane = e.lane if e.lane is not None else 0
+        undefined = Undefined("illegal-state", e.message, item=(g, int(wr.local[lane])), lane=lane,
+                              inst=e.instr.text() if e.instr is not None else None)
+        lines.extend(f"wg {g} wave {w0 // W}: {x}" for x in tr.lines)
+    except NotModeledInstr as e:
+        from patterns.run.ub import NotModeled
+
+        raise NotModeled(None, str(e).split("not modeled: ", 1)[-1]) from None
     stores = [Store(space, buf, off, group, local, typ, val)
               for group, local, space, buf, off, typ, val in mem.store_records(mem.allocation_name)]
     return Result(engine, launch.kernel, canonical(stores), undefined, tuple(lines)), waves, lines
