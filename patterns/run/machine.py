@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from patterns.run.machine_generic import GENERIC_OPCODES
 from patterns.run.machine_state import IllegalState, MInstr, NotModeledInstr, TargetSemantics, WaveRun
 
 __all__ = ["Program", "MBlock", "program_from_selection", "run_wave_cfg", "run_selected", "Trace", "select_kernel",
@@ -118,6 +119,8 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
             ir = getattr(node, "ir", None)
             if getattr(ir, "opcode", None) == "store" and ir.operands:
                 m.extra["store_type"] = str(ir.operands[0].type)
+            if mi.pattern is None and node is not None and mi.opcode in GENERIC_OPCODES:
+                m.extra["node"] = node
             if mi.opcode == "PHI":
                 phis.append(m)
             elif mi.opcode == "BRCOND":
@@ -229,7 +232,8 @@ def select_kernel(module: Any, target: Any, kernel: str):
 
 
 def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, module: Any, *, engine: str,
-                runner=run_wave_cfg, setup=_preload_args, keep_values: bool = False, trace: bool = True):
+                runner=run_wave_cfg, setup=_preload_args, keep_values: bool = False, trace: bool = True,
+                generic_ir: bool = False):
     """Run ``prog`` on every wave of ``launch``: (Result, [WaveRun], [trace lines])."""
     from patterns.run.launch import build_memory
     from patterns.run.result import Result, Store, canonical
@@ -246,12 +250,16 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
                 valid = local < launch.group_size
                 wr = WaveRun(sems, W, local, valid, mem, g)
                 wr.keep_values = keep_values
+                wr.generic_ir = generic_ir
                 wr.segments = seg
                 tr = Trace(W, trace)
                 setup(prog, wr, launch, seg.buffers)
                 runner(prog, wr, tr)
                 waves.append(wr)
                 lines.extend(f"wg {g} wave {w0 // W}: {x}" for x in tr.lines)
+                if wr.generic_count:
+                    lines.append(f"wg {g} wave {w0 // W}: {wr.generic_count} generic instructions run by their "
+                                 "IR meaning")
     except Undefined as e:
         undefined = e
     except IllegalState as e:
@@ -268,11 +276,13 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
     return Result(engine, launch.kernel, canonical(stores), undefined, tuple(lines)), waves, lines
 
 
-def run_selected(module: Any, launch: Any, target: Any):
-    """The ``selected`` engine: tdgen's selection of ``launch.kernel`` run on the wave model."""
+def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None = None):
+    """The ``selected`` engine: tdgen's selection of ``launch.kernel`` run on the wave model.
+    ``generic="ir"``: run the generic instructions by their IR meaning
+    (``patterns.run.machine_generic``); by default they are ``NotModeled``."""
     prog, fdags, sems = select_kernel(module, target, launch.kernel)
     fn = next(f for f in module.functions if f.name == launch.kernel)
-    res, _w, _l = run_program(prog, sems, launch, fn, module, engine="selected")
+    res, _w, _l = run_program(prog, sems, launch, fn, module, engine="selected", generic_ir=generic == "ir")
     return res
 
 

@@ -155,6 +155,8 @@ class WaveRun:
         self.cur: MInstr | None = None
         self.trace_values: list[tuple[MInstr, str, np.ndarray, np.ndarray, str]] = []
         self.keep_values = False
+        self.generic_ir = False  # run the generic instructions by their IR meaning (machine_generic)
+        self.generic_count = 0
 
     # ------------------------------------------------------------------ registers
     def set_reg(self, name: str, file: str, values: np.ndarray, defined: np.ndarray) -> None:
@@ -258,6 +260,10 @@ class WaveRun:
                 self.set_reg(d[1:], file or "scalar", np.zeros(self.wave, dtype=U64), np.ones(self.wave, dtype=bool))
         elif op == "REG_SEQUENCE":
             self._reg_sequence(mi)
+        elif self.generic_ir and "node" in mi.extra:
+            from patterns.run.machine_generic import run_generic
+
+            run_generic(self, mi)
         else:
             raise NotModeledInstr(f"instruction {op} (no semantics)", mi)
         if self.keep_values:
