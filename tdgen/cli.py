@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("lint", "check a target's patterns for miscompile risks and gaps"),
     "shuffle": ("shuffle", "evaluate one warp shuffle per lane (reference or lowered)"),
     "verify-shuffles": ("verify_shuffles", "prove shuffle lowerings equal to the reference on every lane"),
+    "run": ("run", "execute an LLVM IR file's kernels and print every work-item's stores"),
+    "check-run": ("check_run", "compare the IR reference with the selected code's execution on every lane"),
 }
 
 

@@ -60,6 +60,12 @@ class TargetHooks:
     # AMDGPU's amdgpu_kernel reads them from the kernarg segment), so an argument read
     # in the entry block may be poison; other arguments arrive in registers.
     argument_load_ccs: frozenset[str] = frozenset()
+    # patterns.run (the reference interpreter of the IR): the semantics of the target's
+    # own intrinsics, a function returning the table name (or a dotted prefix ending in
+    # ".*") -> handler ``h(wave, inst, args, mask)`` written with patterns.run.lanes'
+    # primitives (what LLVM's LangRef/AMDGPUUsage say each intrinsic does); called on
+    # first use, so loading a target imports no interpreter.
+    run_intrinsics: Callable[[], Mapping[str, Any]] | None = None
 
 
 NO_HOOKS = TargetHooks()

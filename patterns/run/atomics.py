@@ -106,8 +106,48 @@ def atomic(w, inst, m):
             nv = _rmw(inst.rmw_op, cur, int(args[0][0][lane]), t)
         vals = np.zeros(w.W, dtype=U64)
         vals[lane] = U64(nv)
-        prog.mem.store(space, ptr[0], scalar_bytes(vals, n), one, w.group, w.local, str(t), atomic=True)
+        prog.mem.store(space, ptr[0], scalar_bytes(vals, n), one, w.group, w.local, str(t), atomic=True,
+                         origin=inst)
     zero = np.zeros(w.W, dtype=bool)
     if cmpx:
         return ((old, zero), (ok.astype(U64), zero))
     return old, zero
+
+
+_CL_OPS = {"add": "add", "sub": "sub", "inc": "add", "dec": "sub", "and": "and", "or": "or", "xor": "xor",
+           "xchg": "xchg", "min": "min", "max": "max"}
+
+
+def opencl_atomic(op: str, signed: bool):
+    """The OpenCL C built-in ``atomic_<op>(volatile p, [v])`` (``atomic_inc``/``dec``: v = 1;
+    ``min``/``max`` of unsigned ints: ``umin``/``umax``), returning the old value."""
+    rmw = _CL_OPS[op]
+    if rmw in ("min", "max") and not signed:
+        rmw = "u" + rmw
+
+    def h(w, inst, args, m):
+        t = inst.type
+        ptr = args[0]
+        w.need_defined(ptr, m, f"the address of {inst.callee}")
+        if op in ("inc", "dec"):
+            vals = np.ones(w.W, dtype=U64)
+        else:
+            w.need_defined(args[1], m, f"the operand of {inst.callee}")
+            vals = args[1][0]
+        space = w.space_of(inst.operands[0].type)
+        old = np.zeros(w.W, dtype=U64)
+        n = w.prog.dl.store_size(t)
+        for lane in np.flatnonzero(m):
+            one = np.zeros(w.W, dtype=bool)
+            one[lane] = True
+            data, init = w.prog.mem.load(space, ptr[0], n, one, w.group, w.local, atomic=True)
+            if not init[lane].all():
+                raise Undefined("uninitialised", f"{inst.callee} on memory never written", lane=int(lane))
+            cur = int(bytes_scalar(data, t.bits)[lane])
+            old[lane] = U64(cur)
+            new = np.zeros(w.W, dtype=U64)
+            new[lane] = U64(_rmw(rmw, cur, int(vals[lane]), t))
+            w.prog.mem.store(space, ptr[0], scalar_bytes(new, n), one, w.group, w.local, str(t), atomic=True,
+                             origin=inst)
+        return old, np.zeros(w.W, dtype=bool)
+    return h

@@ -1,6 +1,7 @@
 """The intrinsics the reference interpreter knows without a target: LLVM's generic ones, the
 NVVM forms (thread ids, ``barrier0``/``barrier.sync``, ``shfl.sync.*``) and the OpenCL
-built-in calls of SPIR-style modules (``_Z7barrierj``, ``_Z12get_local_idj``, ...).
+built-in calls of SPIR-style modules (``_Z7barrierj``, ``_Z12get_local_idj``, the OpenCL
+1.1 ``atomic_*`` functions, ...).
 
 A handler is ``h(wave, inst, args, mask) -> value | None`` (values as in
 patterns/run/ops.py; ``wave`` a ``patterns.run.simt.Wave``); ``BARRIER`` marks a
@@ -18,6 +19,8 @@ choice), ``llvm.minimum``/``maximum`` order ``-0 < +0`` and return NaN for NaN (
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -285,4 +288,15 @@ def lookup(name: str, table=None):
         h = table.get(".".join(parts[:k]) + ".*")
         if h is not None:
             return h
+    if table is GENERIC:
+        mt = _CL_ATOMIC.fullmatch(name)
+        if mt:
+            from patterns.run.atomics import opencl_atomic
+
+            return opencl_atomic(mt.group(1), mt.group(3) == "i")
     return None
+
+
+# OpenCL C 1.1 atomics as clang mangles them: atomic_add(volatile __local int *, int) is
+# _Z10atomic_addPU3AS3Vii
+_CL_ATOMIC = re.compile(r"_Z[0-9]+atomic_(add|sub|inc|dec|min|max|and|or|xor|xchg)PU3AS([0-9])V([ij])\3?")

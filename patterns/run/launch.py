@@ -12,7 +12,9 @@ grid, the element type being the first type the kernel loads, stores or indexes 
 that argument (else i32); integer elements are uniform in [0, 64), float elements
 multiples of 1/8 in [-4, 4) (sums of them are exact, so the order of a reduction does not
 change its result). Integer scalars are uniform in [0, 32), float scalars as elements,
-i1 0 or 1. Pointers into LDS or private memory as kernel arguments are not modeled.
+i1 0 or 1. A pointer argument into LDS (OpenCL's ``__local`` arguments) gets an LDS
+allocation of 4 elements per work-item of the group; one into private memory is not
+modeled.
 
 The kernarg segment (read-only, in the constant arena) holds the explicit arguments in
 order, each at its ABI alignment (the module's data layout), then at the next multiple
@@ -59,7 +61,10 @@ class Buffer:
 @dataclass(frozen=True)
 class ArgValue:
     """One kernel argument: ``kind`` "buffer" (``buffer`` named, plus a byte ``offset``),
-    "int" (``value``: the integer, taken modulo 2**bits) or "float" (``value``)."""
+    "int" (``value``: the integer, taken modulo 2**bits), "float" (``value``) or "lds" (a
+    pointer to ``value`` bytes of LDS the launch allocates per work-group, after the
+    module's LDS variables -- OpenCL's ``__local`` pointer arguments; ``buffer`` names
+    the allocation)."""
 
     kind: str
     value: object = 0
@@ -102,6 +107,8 @@ class Launch:
 def _arg_json(a: ArgValue) -> dict:
     if a.kind == "buffer":
         return {"kind": "buffer", "buffer": a.buffer, "offset": a.offset}
+    if a.kind == "lds":
+        return {"kind": "lds", "name": a.buffer, "size": a.value}
     return {"kind": a.kind, "value": a.value}
 
 
@@ -150,7 +157,11 @@ def from_seed(fn, seed: int, *, group_size: int, wave: int, groups: int = 1) -> 
     args, buffers = [], []
     for a in fn.args:
         t = a.type
-        if isinstance(t, PtrType):
+        if isinstance(t, PtrType) and t.addrspace == LDS:
+            et = _scalar_type(access_type(fn, a))
+            size = DEFAULT_ELEMENTS_PER_ITEM * group_size * max(1, (getattr(et, "bits", 32) + 7) // 8)
+            args.append(ArgValue("lds", size, buffer=_arg_name(a)))
+        elif isinstance(t, PtrType):
             if t.addrspace not in (0, GLOBAL, CONSTANT):
                 raise _not_modeled(fn, f"a kernel argument pointing into address space {t.addrspace}")
             et = _scalar_type(access_type(fn, a))
@@ -170,7 +181,9 @@ def from_seed(fn, seed: int, *, group_size: int, wave: int, groups: int = 1) -> 
 
 
 def _arg_name(a) -> str:
-    return str(a.name) if a.name is not None else f"arg{a.index}"
+    """A buffer's name: its argument's, ``argN`` for an unnamed (numbered) one."""
+    name = str(a.name) if a.name is not None else ""
+    return name if name and not name.isdigit() else f"arg{a.index}"
 
 
 def layout_of(fn):
@@ -242,13 +255,15 @@ def from_json(text: str, path: str = "<inputs>") -> Launch:
             args.append(ArgValue("buffer", buffer=name, offset=int(a.get("offset", 0))))
         elif kind == "int":
             args.append(ArgValue("int", need(a, "value", int, where)))
+        elif kind == "lds":
+            args.append(ArgValue("lds", need(a, "size", int, where), buffer=need(a, "name", str, where)))
         elif kind == "float":
             v = a.get("value")
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 raise ParseError(sp, expected(f"a number in {where}.value", type(v).__name__))
             args.append(ArgValue("float", float(v)))
         else:
-            raise ParseError(sp, expected(f"{where}.kind buffer, int or float", repr(kind)))
+            raise ParseError(sp, expected(f"{where}.kind buffer, int, float or lds", repr(kind)))
     return Launch(kernel, group, wave, groups, tuple(args), tuple(buffers))
 
 
@@ -306,7 +321,7 @@ def _segment_bytes(launch: Launch, fn, addresses: dict[str, int]) -> tuple[bytes
 
 def arg_bits(t: Type, v: ArgValue, addresses: dict[str, int]) -> int:
     """The bits of argument value ``v`` of IR type ``t``."""
-    if v.kind == "buffer":
+    if v.kind in ("buffer", "lds"):
         return addresses[v.buffer] + v.offset
     if isinstance(t, FloatType):
         return int(np.array([v.value], dtype=NUMPY_FLOATS[t.name]).view(f"<u{t.bits // 8}")[0])
@@ -330,7 +345,7 @@ def check_launch(launch: Launch, fn) -> None:
         raise ParseError(Span("<inputs>", 1, 1), expected(f"{len(fn.args)} arguments for @{fn.name}",
                                                            len(launch.args)))
     for k, (a, v) in enumerate(zip(fn.args, launch.args)):
-        ok = (v.kind == "buffer") == isinstance(a.type, PtrType) and (
+        ok = (v.kind in ("buffer", "lds")) == isinstance(a.type, PtrType) and (
             v.kind != "float" or isinstance(a.type, FloatType)) and (v.kind != "int" or isinstance(a.type, IntType))
         if not ok:
             raise ParseError(Span("<inputs>", 1, 1), expected(f"args[{k}] of kind matching type {a.type}", v.kind))
@@ -348,26 +363,50 @@ def build_memory(launch: Launch, fn, module, *, private_size: int = 0) -> tuple[
         addresses[b.name] = addr
         addr = (addr + b.size + GAP + 255) // 256 * 256
     addresses["kernarg"] = addr
+    lds_args_at = _lds_arg_addresses(launch, fn, module)
+    addresses.update(lds_args_at)
     kdata, kinit, implicit_at, ddata, dinit = _segment_bytes(launch, fn, addresses)
     allocs.append(Allocation("kernarg", CONSTANT, addr, len(kdata), readonly=True))
     daddr = (addr + len(kdata) + GAP + 255) // 256 * 256
     allocs.append(Allocation("dispatch", CONSTANT, daddr, len(ddata), readonly=True))
-    lds, off = [], 0
-    dl = layout_of(fn)
-    for g in (module.globals.values() if module is not None else ()):
-        if global_space(g) != LDS:
-            continue
-        align = max(dl.abi_align(g.type), _align_word(g.words))
-        off = (off + align - 1) // align * align
-        size = dl.alloc_size(g.type)
-        lds.append(Allocation(g.name, LDS, off, size))
-        off += size
+    lds = [Allocation(name, LDS, off, size) for name, off, size in _lds_layout(fn, module)[0]]
+    for v in launch.args:
+        if v.kind == "lds":
+            off = lds_args_at[v.buffer]
+            lds.append(Allocation(v.buffer, LDS, off, int(v.value)))
     mem = Memory(allocs, lds, groups=launch.groups, group_size=launch.group_size, private_size=private_size)
     for b in launch.buffers:
         mem.fill(b.name, b.data)
     _fill_ro(mem, "kernarg", kdata, kinit)
     _fill_ro(mem, "dispatch", ddata, dinit)
     return mem, Segments(addresses["kernarg"], addresses["kernarg"] + implicit_at, daddr, addresses)
+
+
+def _lds_layout(fn, module) -> tuple[list[tuple[str, int, int]], int]:
+    """(name, offset, size) of the module's LDS variables, in source order at their ABI
+    alignment from 0, and the first free offset after them."""
+    dl = layout_of(fn)
+    out, off = [], 0
+    for g in (module.globals.values() if module is not None else ()):
+        if global_space(g) != LDS:
+            continue
+        align = max(dl.abi_align(g.type), _align_word(g.words))
+        off = (off + align - 1) // align * align
+        size = dl.alloc_size(g.type)
+        out.append((g.name, off, size))
+        off += size
+    return out, off
+
+
+def _lds_arg_addresses(launch: Launch, fn, module) -> dict:
+    _, off = _lds_layout(fn, module)
+    out = {}
+    for v in launch.args:
+        if v.kind == "lds":
+            off = (off + 15) // 16 * 16
+            out[v.buffer] = off
+            off += int(v.value)
+    return out
 
 
 def global_space(g) -> int:

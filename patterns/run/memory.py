@@ -194,9 +194,10 @@ class Memory:
         return data, init
 
     def store(self, space: int, addr, data: np.ndarray, active: np.ndarray, group: int, local: np.ndarray,
-              type_text: str, *, atomic: bool = False) -> None:
+              type_text: str, *, atomic: bool = False, origin=None) -> None:
         """Write ``data`` ((L, nbytes) uint8) for the active lanes, in lane order, and
-        record the stores (``type_text`` names the stored IR type)."""
+        record the stores (``type_text`` names the stored IR type; ``origin``: what
+        stored, an IR or machine instruction, kept for reports)."""
         if not active.any():
             return
         nbytes = data.shape[1]
@@ -214,7 +215,7 @@ class Memory:
         if arena.space != PRIVATE:
             offs = idx[lanes, 0] - arena.starts[owner[lanes]]
             self.stores.append((group, np.asarray(local)[lanes].copy(), arena.space, owner[lanes].copy(), offs,
-                                type_text, data[lanes].copy()))
+                                type_text, data[lanes].copy(), origin))
 
     def _track(self, arena: Arena, group: int, idx: np.ndarray, active: np.ndarray, items: np.ndarray,
                *, write: bool) -> None:
@@ -248,15 +249,15 @@ class Memory:
 
     # ------------------------------------------------------------------ records
     def store_records(self, allocation_names) -> list[tuple]:
-        """Every recorded store as (group, local, space name, buffer, offset, type, value)
-        in the order they happened (value: the stored bytes as an unsigned little-endian
-        integer). ``allocation_names(space, index)`` names a buffer."""
+        """Every recorded store as (group, local, space name, buffer, offset, type, value,
+        origin) in the order they happened (value: the stored bytes as an unsigned
+        little-endian integer). ``allocation_names(space, index)`` names a buffer."""
         out = []
-        for group, local, space, owner, offs, type_text, data in self.stores:
+        for group, local, space, owner, offs, type_text, data, origin in self.stores:
             vals = [int.from_bytes(row.tobytes(), "little") for row in data]
             for k in range(len(local)):
                 out.append((group, int(local[k]), SPACE_NAMES[space], allocation_names(space, int(owner[k])),
-                            int(offs[k]), type_text, vals[k]))
+                            int(offs[k]), type_text, vals[k], origin))
         return out
 
     def allocation_name(self, space: int, index: int) -> str:

@@ -256,9 +256,11 @@ def round_fraction(q: Fraction, name: str, *, negative_zero: bool = False):
     if q == 0:
         return ft(-0.0) if negative_zero else ft(0.0)
     d = float(q)  # correctly rounded to double
+    with np.errstate(over="ignore"):
+        cand = ft(d)
     if name == "double" or Fraction(d) == q:
-        return ft(d)
-    cand = ft(d)  # double rounding only matters at a midpoint of the narrower type
+        return cand
+    # double rounding only matters at a midpoint of the narrower type
     lo, hi = (cand, np.nextafter(cand, ft(np.inf))) if Fraction(float(cand)) < q else (
         np.nextafter(cand, ft(-np.inf)), cand)
     if not np.isfinite(lo) or not np.isfinite(hi):

@@ -69,7 +69,8 @@ def run_reference(module, launch: Launch, target=None, *, intrinsics=None) -> Re
     except Undefined as u:
         undefined = u
     records = mem.store_records(mem.allocation_name)
-    stores = canonical(Store(space, buf, off, g, loc, ty, val) for g, loc, space, buf, off, ty, val in records)
+    stores = canonical(Store(space, buf, off, g, loc, ty, val, origin)
+                       for g, loc, space, buf, off, ty, val, origin in records)
     return Result("reference", fn.name, stores, undefined)
 
 
@@ -80,7 +81,8 @@ def target_intrinsics(target) -> dict:
         return {}
     from tdgen.hooks import target_hooks
 
-    return dict(getattr(target_hooks(target), "run_intrinsics", {}) or {})
+    make = getattr(target_hooks(target), "run_intrinsics", None)
+    return dict(make()) if make is not None else {}
 
 
 # ====================================================================== one instruction

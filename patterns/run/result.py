@@ -2,7 +2,8 @@
 that stopped it; printed as text or JSON, and compared store by store.
 
 A ``Store`` is (work-group, local id, address space, buffer, offset, type, value): the
-value is the stored bits as an unsigned integer (a float's bit pattern; an i1 as 0/1).
+value is the stored bits as an unsigned integer (a float's bit pattern; an i1 as 0/1);
+``origin`` (not compared) is the instruction that stored it, IR or machine.
 The canonical order sorts by (space, buffer, offset, work-group, local id) and keeps,
 among stores with equal keys (one work-item storing twice to one place), the order in
 which they happened -- so two engines agree exactly when every work-item stored the same
@@ -29,6 +30,7 @@ class Store:
     local: int
     type: str
     value: int
+    origin: object = field(default=None, compare=False, hash=False, repr=False)  # what stored (not compared)
 
     def value_text(self) -> str:
         """The value as the IR would write it (floats: decimal and bits)."""

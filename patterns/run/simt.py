@@ -130,7 +130,7 @@ class Program:
         h = self.handlers.get(inst)
         if h is None:
             name = inst.callee or ""
-            h = self.target_intrinsics.get(name) or intr.lookup(name)
+            h = intr.lookup(name, self.target_intrinsics) or intr.lookup(name)
             if h is None:
                 if inst.inline_asm is not None or inst.callee_value is not None and not name:
                     raise NotModeled(inst.span, "inline assembly or an indirect call")
@@ -429,7 +429,8 @@ class Wave:
         space = self.space_of(inst.operands[1].type)
         if space != PRIVATE:
             self.need_defined((v[0], pz), m, "the stored value")
-        self.prog.mem.store(space, p[0], data, m, self.group, self.local, str(t), atomic=bool(inst.atomic))
+        self.prog.mem.store(space, p[0], data, m, self.group, self.local, str(t), atomic=bool(inst.atomic),
+                            origin=inst)
 
 
 _BINOPS = frozenset({"add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr", "ashr", "and", "or", "xor",
