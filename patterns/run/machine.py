@@ -152,11 +152,12 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
 
 def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
     """Run ``prog`` on the wave ``wr`` following its CFG (module docstring)."""
-    W = wr.wave
     at = np.where(wr.valid, 0, -1).astype(np.int64)
     rpo = np.array(prog.rpo + [1 << 30], dtype=np.int64)
     prev = None
     steps = 0
+    announced: tuple | None = None  # (block, mask) the last divergent branch sent its first side to
+    others: list[tuple[int, np.ndarray, str]] = []  # the other sides: (block, mask, what)
     trace.add(f"{prog.blocks[0].label}: exec = {trace.mask(wr.valid)} (launch)")
     while True:
         live = at >= 0
@@ -169,14 +170,20 @@ def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
         ex = at == b
         blk = prog.blocks[b]
         if prev is not None and not np.array_equal(ex, prev[0]):
-            pb, pmask = prev[1], prev[0]
-            if (ex & ~pmask).any() and not (pmask & ~ex).any():
-                why = "reconverge: restore the saved exec"
-            elif prog.rpo[b] <= prog.rpo[pb]:
-                why = "loop: exec = lanes still in the loop (break mask accumulated)"
+            side = next((k for k, (ob, om, _w) in enumerate(others) if ob == b and np.array_equal(om, ex)), None)
+            if announced is not None and announced[0] == b and np.array_equal(announced[1], ex):
+                pass
+            elif side is not None:
+                trace.add(f"{blk.label}: exec = {others[side][2]} = {trace.mask(ex)} (the other side)")
+                del others[side]
+            elif (ex & ~prev[0]).any() and not (prev[0] & ~ex).any():
+                trace.add(f"{blk.label}: exec = {trace.mask(ex)} (reconverge: restore the saved exec)")
+            elif prog.rpo[b] <= prog.rpo[prev[1]]:
+                trace.add(f"{blk.label}: exec = {trace.mask(ex)} (loop: the lanes still in it; "
+                          f"the others wait at the exit, break mask accumulated)")
             else:
-                why = "other side: exec = saved & ~cond"
-            trace.add(f"{blk.label}: exec = {trace.mask(ex)} ({why})")
+                trace.add(f"{blk.label}: exec = {trace.mask(ex)} (the lanes waiting here)")
+        announced = None
         wr.exec = ex
         if blk.phis:
             wr.run_phis(blk.phis, prog.block_of)
@@ -195,13 +202,14 @@ def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
             to_t, to_f = ex & taken, ex & ~taken
             if to_t.any() and to_f.any():
                 first = t if prog.rpo[t] <= prog.rpo[f] else f
-                side = to_t if first == t else to_f
-                trace.add(f"{blk.label}: divergent branch on {blk.cond}: saved exec {trace.mask(ex)}, "
-                          f"exec = saved & {'cond' if first == t else '~cond'} = {trace.mask(side)} "
-                          f"-> {prog.blocks[first].label}")
+                side, other = (to_t, to_f) if first == t else (to_f, to_t)
+                c1, c2 = ("cond", "~cond") if first == t else ("~cond", "cond")
+                trace.add(f"{blk.label}: divergent branch on {blk.cond}: saved = exec = {trace.mask(ex)}; "
+                          f"exec = saved & {c1} = {trace.mask(side)} -> {prog.blocks[first].label}")
+                announced = (first, side)
+                others.append((f if first == t else t, other, f"saved & {c2}"))
             at = np.where(to_t, t, np.where(to_f, f, at))
         prev = (ex, b)
-        del W
 
 
 def _preload_args(prog: Program, wr: WaveRun, launch: Any, addresses: dict) -> None:
@@ -270,29 +278,40 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
     except NotModeledInstr as e:
         from patterns.run.ub import NotModeled
 
-        raise NotModeled(None, str(e).split("not modeled: ", 1)[-1]) from None
-    stores = [Store(space, buf, off, group, local, typ, val)
-              for group, local, space, buf, off, typ, val in mem.store_records(mem.allocation_name)]
+        at = f" ({e.instr.where}: {e.instr.text()})" if e.instr is not None else ""
+        raise NotModeled(None, f"{e.what}{at}") from None
+    stores = [Store(space, buf, off, group, local, typ, val, origin)
+              for group, local, space, buf, off, typ, val, origin in mem.store_records(mem.allocation_name)]
     return Result(engine, launch.kernel, canonical(stores), undefined, tuple(lines)), waves, lines
 
 
-def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None = None):
+def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None = None, engine: str = "selected"):
     """The ``selected`` engine: tdgen's selection of ``launch.kernel`` run on the wave model.
     ``generic="ir"``: run the generic instructions by their IR meaning
     (``patterns.run.machine_generic``); by default they are ``NotModeled``."""
     prog, fdags, sems = select_kernel(module, target, launch.kernel)
     fn = next(f for f in module.functions if f.name == launch.kernel)
-    res, _w, _l = run_program(prog, sems, launch, fn, module, engine="selected", generic_ir=generic == "ir")
+    res, _w, _l = run_program(prog, sems, launch, fn, module, engine=engine, generic_ir=generic == "ir")
     return res
 
 
 __all__ += ["IllegalState", "NotModeledInstr"]
 
 
+def run_selected_ir(module: Any, launch: Any, target: Any):
+    """The ``selected-ir`` engine: ``run_selected`` with ``generic="ir"`` (opt-in: check-run
+    compares with it only when named, ``--engines selected-ir``)."""
+    return run_selected(module, launch, target, generic="ir", engine="selected-ir")
+
+
+run_selected_ir.applies = lambda target: False  # type: ignore[attr-defined]
+
+
 def _register() -> None:
     from patterns.run.engines import register
 
     register("selected", run_selected)
+    register("selected-ir", run_selected_ir)
 
 
 _register()

@@ -102,7 +102,7 @@ def run_generic(wr, mi) -> None:
             _write(wr, mi, from_bytes(data), False, _bits_of_vt(node.vt))
         else:
             wr.memory.store(space, reads[1][0], to_bytes(reads[0][0], nbytes), wr.exec.copy(), wr.group, wr.local,
-                            str(vt))
+                            str(vt), origin=f"{mi.text()}  ({mi.where})")
     else:
         raise NotModeledInstr(f"generic instruction {op}", mi)
     wr.generic_count += 1

@@ -333,7 +333,7 @@ class WaveRun:
 
         typ = self.cur.extra.get("store_type") if self.cur is not None else None
         self.memory.store(SPACES[space], addr, to_bytes(vals, bits // 8), self.exec.copy(), self.group, self.local,
-                          typ or f"i{bits}")
+                          typ or f"i{bits}", origin=f"{self.cur.text()}  ({self.cur.where})")
 
     def _copy(self, mi: MInstr) -> None:
         (d, rc, file), = mi.defs[:1]
