@@ -308,10 +308,13 @@ run_selected_ir.applies = lambda target: False  # type: ignore[attr-defined]
 
 
 def _register() -> None:
+    import importlib
+
     from patterns.run.engines import register
 
     register("selected", run_selected)
     register("selected-ir", run_selected_ir)
+    importlib.import_module("patterns.run.mir_run")  # registers "llc" (it builds on this module)
 
 
 _register()

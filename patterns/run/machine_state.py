@@ -87,10 +87,14 @@ class MInstr:
 
 class TargetSemantics:
     """A target's instructions as the interpreter runs them: for each instruction name
-    with semantics, its compiled semantics and operand names/widths/files."""
+    with semantics, its compiled semantics and operand names/widths/files. ``extra``:
+    instructions that are not the target's records but have semantics for reading
+    another compiler's output (``patterns.run.mir_run``): name -> (outs, ins, Semantics),
+    operands as (name, register class or operand kind; ``brtarget`` a block)."""
 
-    def __init__(self, target: Any):
+    def __init__(self, target: Any, extra: dict | None = None):
         self.target = target
+        self.extra = extra or {}
         wave = getattr(target, "wave", None)
         self.bpermute_wave64 = getattr(wave, "bpermute_wave64", "full") or "full"
         self._cache: dict[str, Any] = {}
@@ -104,11 +108,20 @@ class TargetSemantics:
             for c in self.target.register_classes:
                 if c.name.lower() == rc.lower():
                     return c.file
-            return None
+            from patterns.run.mir_reader import class_file
+
+            return class_file(rc)  # an LLVM class name of llc's MIR
         return r.file
 
     def rc_bits(self, rc: str | None) -> int:
         r = self.target.register_classes_by_name.get(rc) if rc else None
+        if r is None and rc:
+            for c in self.target.register_classes:
+                if c.name.lower() == rc.lower():
+                    return int(c.size or 32)
+            from patterns.run.mir_reader import class_bits
+
+            return min(class_bits(rc), 64)
         return int(r.size or 32) if r is not None else 32
 
     def get(self, opcode: str):
@@ -117,7 +130,16 @@ class TargetSemantics:
             return self._cache[opcode]
         inst = self.insts.get(opcode)
         entry = None
-        if inst is not None:
+        if inst is None and opcode in self.extra:
+            from tdgen.check.semantics import operand_width
+
+            outs, ins, sem = self.extra[opcode]
+            ops = list(outs) + list(ins)
+            widths = {n: (operand_width(self.target, k) or 32) if k != "brtarget" else 0 for n, k in ops}
+            files = {n: (self.rc_file(k) or ("block" if k == "brtarget" else "imm")) for n, k in ops}
+            entry = (compile_semantics(sem, widths), [n for n, _k in outs], [n for n, _k in ins], sem.unit, widths,
+                     files)
+        elif inst is not None:
             sem = instruction_semantics(inst)
             if sem is not None:
                 from tdgen.check.semantics import operand_width
@@ -157,6 +179,10 @@ class WaveRun:
         self.keep_values = False
         self.generic_ir = False  # run the generic instructions by their IR meaning (machine_generic)
         self.generic_count = 0
+        self.branch: tuple | None = None  # set by an instruction that branches (patterns.run.mir_run)
+        self.physical: dict[str, tuple] = {}  # physical registers live into the entry (llc's MIR)
+        self.clock = 0  # counts vector writes; stamps: per register, when each lane was last written
+        self.stamps: dict[str, np.ndarray] = {}
 
     # ------------------------------------------------------------------ registers
     def set_reg(self, name: str, file: str, values: np.ndarray, defined: np.ndarray) -> None:
@@ -192,10 +218,18 @@ class WaveRun:
             raise IllegalState(f"read of undefined register %{name}", self.cur)
         if sub is not None:
             k = int(sub[3:])
+            if k >= 2:  # bits 64..127 of a 128-bit register (its "#hi" half)
+                hi = self.regs.get(name + "#hi")
+                if hi is None:
+                    raise IllegalState(f"read of undefined register %{name}.{sub}", self.cur)
+                vals, k = hi[1], k - 2
             vals = (vals >> U64(32 * k)) & U64(0xFFFFFFFF)
         return vals, file != "vector", file
 
     def read_special(self, text: str) -> tuple[np.ndarray, bool, str]:
+        got = self.physical.get(text)
+        if got is not None:
+            return got
         m = _PRELOADED.match(text)
         if m is not None:
             ids = self.local.astype(U64) if m.group(1) == "x" else np.zeros(self.wave, dtype=U64)
@@ -274,14 +308,19 @@ class WaveRun:
 
     def _run_semantics(self, mi: MInstr, entry) -> None:
         run, outs, ins, unit, widths, files = entry
-        if len(mi.operands) < len(ins) or len(mi.defs) < len(outs):
+        if len(mi.operands) < len(ins) or len(mi.defs) < len([o for o in outs if not o.endswith("#hi")]):
             raise NotModeledInstr(f"{mi.opcode} with {len(mi.defs)} defs and {len(mi.operands)} operands "
                                   f"(the spec has {len(outs)} and {len(ins)})", mi)
         ops = {}
+        blocks = {}
         for name, text in zip(ins, mi.operands):
-            ops[name] = self.read(text, for_scalar=(unit == "wave"))
+            if files.get(name) == "block":
+                blocks[name] = text
+                continue
+            ops[name] = self.read(text, for_scalar=(unit == "wave" and files.get(name) != "imm"))
         self._ops = ops
         writes, stores = run(self)
+        new_exec: list = []
         defs = {name: d for name, d in zip(outs, mi.defs)}
         for dst, vals, uni, vw in writes:
             if isinstance(dst, Implicit):
@@ -289,15 +328,28 @@ class WaveRun:
                     self.scc = int(vals[0]) if unit == "wave" else self._uniform_value(vals, uni, "SCC")
                 elif dst.reg == "VCC":
                     self.vcc = self.mask_int((vals != 0) & self.exec) if vw == 1 else int(vals[0])
+                elif unit == "wave":  # EXEC
+                    new_exec.append(self.mask_bits(int(vals[0])) & self.valid)
                 else:
-                    raise NotModeledInstr(f"a write of {dst.reg}", mi)
+                    raise NotModeledInstr(f"a lane instruction writing {dst.reg}", mi)
                 continue
-            reg, rc, file = defs[dst.name]
+            if dst.name.endswith("#hi"):  # the upper half of a 128-bit result
+                reg, rc, file = defs[dst.name[:-3]]
+                reg = reg + "#hi"
+            else:
+                reg, rc, file = defs[dst.name]
             file = file or files.get(dst.name) or "vector"
             bits = widths.get(dst.name, 32)
             self._write(reg[1:], file, vals, uni, vw, bits, unit)
         for space, addr, vals, bits in stores:
             self._store(space, addr, vals, bits)
+        if new_exec:
+            self.exec = new_exec[-1]
+        br = getattr(run, "branch", None)
+        if br is not None:
+            got = br(self)
+            if got is not None:
+                self.branch = ("end", None) if got[0] == "end" else ("to", blocks.get(got[1]))
 
     def _uniform_value(self, vals: np.ndarray, uni: bool, what: str) -> int:
         act = self.exec
@@ -319,6 +371,9 @@ class WaveRun:
                 v = np.where(self.exec, vals & m, U64(0))
                 d = self.exec.copy()
             self.set_reg(name, "vector", v, d)
+            self.clock += 1
+            st = self.stamps.get(name)
+            self.stamps[name] = np.where(self.exec, self.clock, st if st is not None else -1)
             return
         if unit == "lane" and vw == 1 and bits > 1:  # a lane mask: each active lane's bit
             word = self.mask_int((vals != 0) & self.exec)
@@ -361,6 +416,46 @@ class WaveRun:
             acc |= (vals & U64(0xFFFFFFFF)) << U64(32 * idx)
         file = file or ("vector" if vfile else "scalar")
         self._write(d[1:], file, acc, uni_all, 64, 64, "lane")
+
+    def run_phis_wave(self, phis: list[MInstr], block_of: dict[str, int], pred: int) -> None:
+        """The PHIs of a block of llc's MIR, which the wave entered from block ``pred``.
+        A scalar PHI copies the incoming register of ``pred``. A vector PHI is read as
+        register coalescing makes it (its incoming registers become one physical
+        register): on each lane, the value of the incoming register written last on that
+        lane -- under divergent control flow the lanes of ``pred`` and those of the
+        blocks the wave ran before it keep their own values."""
+        new = []
+        for mi in phis:
+            self.cur = mi
+            (d, rc, file), = mi.defs[:1]
+            inc = [(block_of.get(mi.operands[k + 1], -2), mi.operands[k]) for k in range(0, len(mi.operands) - 1, 2)]
+            mine = [t for b, t in inc if b == pred]
+            if not mine:
+                raise IllegalState(f"PHI {d} has no incoming value for predecessor bb.{pred}", mi)
+            file = file or self.sems.rc_file(rc) or "vector"
+            src = self.regs.get(mine[0][1:].split(".")[0])
+            if file != "vector":
+                if src is None:
+                    raise IllegalState(f"read of undefined register {mine[0]}", mi)
+                new.append((d[1:], src, None))
+                continue
+            vals = np.zeros(self.wave, dtype=U64)
+            dfn = np.zeros(self.wave, dtype=bool)
+            best = np.full(self.wave, -2, dtype=np.int64)
+            for _b, t in inc:
+                r = self.regs.get(t[1:])
+                if r is None:
+                    continue
+                st = self.stamps.get(t[1:], np.full(self.wave, -1, dtype=np.int64))
+                take = r[2] & (st > best)
+                vals = np.where(take, r[1], vals)
+                dfn |= r[2]
+                best = np.where(take, st, best)
+            new.append((d[1:], ("vector", vals, dfn), best))
+        for name, r, st in new:
+            self.regs[name] = r
+            if st is not None:
+                self.stamps[name] = st
 
     def run_phis(self, phis: list[MInstr], block_of: dict[str, int]) -> None:
         """Every PHI of a block at once (they read the registers from before the block)."""

@@ -3,7 +3,8 @@
 ``compile_semantics(sem)`` turns a ``Semantics`` record into a function ``run(ctx)`` that
 evaluates every effect on the state before the instruction and returns the writes
 ``[(dst, values, uniform, lane_mask_write)]`` and the stores ``[(space, addr, values,
-bits)]``; the caller (``patterns.run.machine``) commits them. Values are numpy ``uint64``
+bits)]``; the caller (``patterns.run.machine``) commits them, then asks ``run.branch(ctx)``
+(None when the semantics has no ``Branch``) where control goes. Values are numpy ``uint64``
 arrays of one entry per lane, reduced to their width; ``uniform`` says the value is one
 for the wave (a scalar operand, an immediate, a uniform cross-lane result).
 
@@ -25,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from patterns.wave.execute import Dpp, permute_lane, swizzle_source_lanes
-from tdgen.model.semantics import FIXED_WIDTHS, Apply, Implicit, Imm, Operand, Semantics, Store, Write
+from tdgen.model.semantics import FIXED_WIDTHS, Apply, Branch, Implicit, Imm, Operand, Semantics, Store, Write
 
 __all__ = ["compile_semantics", "mask_of", "to_signed", "dpp_control"]
 
@@ -485,7 +486,12 @@ def compile_semantics(sem: Semantics, widths: dict[str, int]) -> Callable:
     c = _Compiler(widths)
     writes: list[tuple[Any, Callable, int]] = []
     stores: list[tuple[str, Callable, Callable, int]] = []
+    branches: list[tuple[str | None, Callable | None]] = []
     for eff in sem.effects:
+        if isinstance(eff, Branch):
+            branches.append((eff.target.name if eff.target is not None else None,
+                             c.expr(eff.cond, 1) if eff.cond is not None else None))
+            continue
         if isinstance(eff, Write):
             dw = widths[eff.dst.name] if isinstance(eff.dst, Operand) else (1 if eff.dst.reg == "SCC" else 64)
             vw = c.width(eff.value, dw)
@@ -504,4 +510,16 @@ def compile_semantics(sem: Semantics, widths: dict[str, int]) -> Callable:
             v, _ = fv(ctx)
             out_s.append((space, a, v & mask_of(bits), bits))
         return out_w, out_s
+
+    def branch(ctx):
+        """The branch taken after the writes: ("end", None) | ("to", operand name) | None."""
+        for target, fc in branches:
+            if fc is not None:
+                v, _u = fc(ctx)
+                if int(v[0]) == 0:
+                    continue
+            return ("end", None) if target is None else ("to", target)
+        return None
+
+    run.branch = branch if branches else None  # type: ignore[attr-defined]
     return run

@@ -27,6 +27,7 @@ from ..model.semantics import (
     UNIFORM_OPS,
     UNITS,
     Apply,
+    Branch,
     Implicit,
     Imm,
     Operand,
@@ -170,8 +171,19 @@ def check_instruction_semantics(checker: Any, inst: Any) -> None:
             cx.expr(eff.addr)
             cx.expr(eff.value)
             continue
+        if isinstance(eff, Branch):
+            if eff.target is not None:
+                if not isinstance(eff.target, Operand) or eff.target.name not in cx.ops or eff.target.name in cx.outs:
+                    cx.err(f"a block operand of {inst.name} as the branch target", repr(eff.target))
+            if eff.cond is not None:
+                w, uni = cx.expr(eff.cond)
+                if w not in (None, 1):
+                    cx.err("a 1-bit branch condition", f"{w} bits")
+                if not uni:
+                    cx.err("a wave-uniform branch condition", "a lane-varying value")
+            continue
         if not isinstance(eff, Write):
-            cx.err("an effect (Write or Store)", type(eff).__name__)
+            cx.err("an effect (Write, Store or Branch)", type(eff).__name__)
             continue
         w, uni = cx.expr(eff.value)
         d = eff.dst

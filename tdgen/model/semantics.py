@@ -9,7 +9,9 @@ An ``Instruction`` or ``InstrClass`` carries ``semantics=Semantics(unit, effects
   once per wave (it may read only wave-uniform values).
 - ``effects``: ``Write(dst, value)`` (``dst`` an explicit result operand ``Operand`` or an
   implicit register ``Implicit("SCC" | "VCC" | "EXEC")``) and ``Store(space, addr, value,
-  bits)``, all reading the state from before the instruction.
+  bits)``, all reading the state from before the instruction; ``Branch(target, cond)``
+  (control flow: the SI_* exec-mask pseudos, branches, ``s_endpgm``), whose condition
+  reads the implicit registers as the instruction leaves them.
 
 Expressions (frozen, compared with ``==``): ``Operand(name)`` (the operand ``$name``),
 ``Implicit(reg)``, ``Imm(value, bits=None)`` (``bits`` None: the width its context gives),
@@ -96,7 +98,18 @@ class Store:
     bits: int = 32
 
 
-Effect = Union[Write, Store]
+@dataclass(frozen=True)
+class Branch:
+    """Continue at the block operand ``target`` when ``cond`` (a wave-uniform value, read
+    after the instruction's writes to EXEC/SCC/VCC: ``Implicit`` reads in ``cond`` see
+    the new values) is non-zero; ``cond`` None: always. ``target`` None: the program ends
+    (``s_endpgm``)."""
+
+    target: Operand | None
+    cond: "Expr | None" = None
+
+
+Effect = Union[Write, Store, Branch]
 
 
 @dataclass(frozen=True)
@@ -104,7 +117,7 @@ class Semantics(Record):
     """What an instruction does: its ``unit`` (``"lane"`` | ``"wave"``) and effects."""
 
     unit: str
-    effects: tuple[Write | Store, ...]
+    effects: tuple[Write | Store | Branch, ...]
 
 
 guard_constructors(Semantics)
@@ -208,6 +221,14 @@ class _SemBuilder:
         return Store(space, _e(addr), _e(value), bits)
 
     @staticmethod
+    def branch(target: Any, cond: Any = None) -> Branch:
+        return Branch(_e(target) if target is not None else None, _e(cond) if cond is not None else None)
+
+    @staticmethod
+    def end() -> Branch:
+        return Branch(None, None)
+
+    @staticmethod
     def write(dst: Any, value: Any) -> Write:
         d = Implicit(dst) if isinstance(dst, str) and dst in IMPLICIT_WIDTHS else _e(dst)
         return Write(d, _e(value))
@@ -242,6 +263,11 @@ def walk(e: Any):
     elif isinstance(e, Store):
         yield from walk(e.addr)
         yield from walk(e.value)
+    elif isinstance(e, Branch):
+        if e.target is not None:
+            yield from walk(e.target)
+        if e.cond is not None:
+            yield from walk(e.cond)
 
 
 def operand_names(sem: Semantics) -> tuple[set[str], set[str]]:
@@ -251,7 +277,7 @@ def operand_names(sem: Semantics) -> tuple[set[str], set[str]]:
     for eff in sem.effects:
         if isinstance(eff, Write) and isinstance(eff.dst, Operand):
             writes.add(eff.dst.name)
-        for x in walk(eff.value if isinstance(eff, Write) else eff):
+        for x in walk(eff.value if isinstance(eff, Write) else (eff.cond if isinstance(eff, Branch) else eff)):
             if isinstance(x, Operand):
                 reads.add(x.name)
     return reads, writes
