@@ -60,6 +60,7 @@ class MBlock:
     end: str
     succs: list[int]
     cond: str | None = None
+    cases: list[tuple[int, int]] | None = None  # a switch's (value, block); succs[0] the default
 
 
 @dataclass
@@ -123,7 +124,7 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
                 m.extra["node"] = node
             if mi.opcode == "PHI":
                 phis.append(m)
-            elif mi.opcode == "BRCOND":
+            elif mi.opcode == "BRCOND" or (mi.opcode == "BR" and mi.operands):
                 cond = mi.operands[0] if mi.operands else None
             elif mi.opcode in ("BR", "RET"):
                 if mi.opcode == "RET" and mi.operands:
@@ -141,9 +142,19 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
                 raise NotModeledInstr(f"{label}: a conditional branch without its BRCOND")
         elif op == "br":
             end = "br"
+        elif op == "switch":
+            end = "switch"
+            if cond is None:
+                raise NotModeledInstr(f"{label}: a switch without its condition register")
         else:
             raise NotModeledInstr(f"{label}: the terminator '{op}'")
-        blocks.append(MBlock(label, phis, body, end, succs, cond))
+        mb = MBlock(label, phis, body, end, succs, cond)
+        if end == "switch":
+            mb.succs = [index[id(term.targets[0])]]
+            mb.cases = [(int(v.value), index[id(t)]) for v, t in term.cases]
+            bits = getattr(term.operands[0].type, "bits", 64)
+            mb.cases = [(v & ((1 << bits) - 1), t) for v, t in mb.cases]
+        blocks.append(mb)
     block_of = {f"%bb.{i}": i for i in range(len(blocks))}
     rpo = [rpo_of.get(id(b), len(blocks) + i) for i, b in enumerate(fn.blocks)]
     args = [(("%" + fdags.vregs[a]) if a in fdags.vregs else None, a) for a in fn.args]
@@ -194,6 +205,19 @@ def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
             at = np.where(ex, -1, at)
         elif blk.end == "br":
             at = np.where(ex, blk.succs[0], at)
+        elif blk.end == "switch":
+            wr.cur = MInstr("BR", [], [blk.cond or ""], None, f"{blk.label} terminator")
+            vals, _u, _f = wr.read(blk.cond or "")
+            dest = np.full(wr.wave, blk.succs[0], dtype=np.int64)
+            for v, t in reversed(blk.cases or []):
+                dest = np.where(vals == np.uint64(v), t, dest)
+            targets = sorted({int(x) for x in dest[ex]}, key=lambda t: prog.rpo[t])
+            if len(targets) > 1:
+                trace.add(f"{blk.label}: divergent switch on {blk.cond}: saved = exec = {trace.mask(ex)}; "
+                          + ", ".join(f"{prog.blocks[t].label} {trace.mask(ex & (dest == t))}" for t in targets))
+                announced = (targets[0], ex & (dest == targets[0]))
+                others.extend((t, ex & (dest == t), "saved & case") for t in targets[1:])
+            at = np.where(ex, dest, at)
         else:
             wr.cur = MInstr("BRCOND", [], [blk.cond or ""], None, f"{blk.label} terminator")
             vals, uni, file = wr.read(blk.cond or "")

@@ -44,7 +44,9 @@ def _write(wr, mi, vals: np.ndarray, uni: bool, bits: int) -> None:
     d, rc, file = mi.defs[0]
     file = file or wr.sems.rc_file(rc) or ("scalar" if uni else "vector")
     mask = U64((1 << bits) - 1) if bits < 64 else U64(0xFFFFFFFFFFFFFFFF)
-    wr._write(d[1:], file, vals & mask, uni, bits, max(bits, 32) if file == "scalar" else bits, "lane")
+    width = max(bits, 32) if file == "scalar" else bits
+    # (a value, not a lane mask: a 1-bit boolean in a scalar register is the wave's one value)
+    wr._write(d[1:], file, vals & mask, uni, width, width, "lane")
 
 
 def run_generic(wr, mi) -> None:

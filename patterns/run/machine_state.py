@@ -152,7 +152,7 @@ class TargetSemantics:
         return entry
 
 
-_PRELOADED = re.compile(r"^\$llvm\.[\w.]*\.(?:workitem\.id|tid)\.([xyz])$")
+_PRELOADED = re.compile(r"^\$llvm\.[\w.]*\.(workitem\.id|tid|workgroup\.id|ctaid)\.([xyz])$")
 _REG = re.compile(r"^%(\w+)(?:\.(sub\d+))?$")
 
 
@@ -181,8 +181,6 @@ class WaveRun:
         self.generic_count = 0
         self.branch: tuple | None = None  # set by an instruction that branches (patterns.run.mir_run)
         self.physical: dict[str, tuple] = {}  # physical registers live into the entry (llc's MIR)
-        self.clock = 0  # counts vector writes; stamps: per register, when each lane was last written
-        self.stamps: dict[str, np.ndarray] = {}
 
     # ------------------------------------------------------------------ registers
     def set_reg(self, name: str, file: str, values: np.ndarray, defined: np.ndarray) -> None:
@@ -218,11 +216,11 @@ class WaveRun:
             raise IllegalState(f"read of undefined register %{name}", self.cur)
         if sub is not None:
             k = int(sub[3:])
-            if k >= 2:  # bits 64..127 of a 128-bit register (its "#hi" half)
-                hi = self.regs.get(name + "#hi")
+            if k >= 2:  # bits 64c.. of a register wider than 64 bits: its chunk "#c"
+                hi = self.regs.get(f"{name}#{k // 2}")
                 if hi is None:
                     raise IllegalState(f"read of undefined register %{name}.{sub}", self.cur)
-                vals, k = hi[1], k - 2
+                vals, k = hi[1], k % 2
             vals = (vals >> U64(32 * k)) & U64(0xFFFFFFFF)
         return vals, file != "vector", file
 
@@ -232,7 +230,10 @@ class WaveRun:
             return got
         m = _PRELOADED.match(text)
         if m is not None:
-            ids = self.local.astype(U64) if m.group(1) == "x" else np.zeros(self.wave, dtype=U64)
+            if m.group(1) in ("workgroup.id", "ctaid"):  # the work-group's id: one value for the wave
+                g = self.group if m.group(2) == "x" else 0
+                return np.full(self.wave, U64(g), dtype=U64), True, "scalar"
+            ids = self.local.astype(U64) if m.group(2) == "x" else np.zeros(self.wave, dtype=U64)
             return ids, False, "vector"
         low = text.lower()
         if low == "$exec":
@@ -308,7 +309,7 @@ class WaveRun:
 
     def _run_semantics(self, mi: MInstr, entry) -> None:
         run, outs, ins, unit, widths, files = entry
-        if len(mi.operands) < len(ins) or len(mi.defs) < len([o for o in outs if not o.endswith("#hi")]):
+        if len(mi.operands) < len(ins) or len(mi.defs) < len([o for o in outs if "#" not in o]):
             raise NotModeledInstr(f"{mi.opcode} with {len(mi.defs)} defs and {len(mi.operands)} operands "
                                   f"(the spec has {len(outs)} and {len(ins)})", mi)
         ops = {}
@@ -333,9 +334,10 @@ class WaveRun:
                 else:
                     raise NotModeledInstr(f"a lane instruction writing {dst.reg}", mi)
                 continue
-            if dst.name.endswith("#hi"):  # the upper half of a 128-bit result
-                reg, rc, file = defs[dst.name[:-3]]
-                reg = reg + "#hi"
+            if "#" in dst.name:  # 64-bit chunk c of a result wider than 64 bits
+                base, chunk = dst.name.split("#", 1)
+                reg, rc, file = defs[base]
+                reg = f"{reg}#{chunk}"
             else:
                 reg, rc, file = defs[dst.name]
             file = file or files.get(dst.name) or "vector"
@@ -362,6 +364,15 @@ class WaveRun:
 
     def _write(self, name: str, file: str, vals: np.ndarray, uni: bool, vw: int, bits: int, unit: str) -> None:
         m = mask_of(bits)
+        if name in ("vcc", "exec", "scc"):  # a physical register of llc's MIR
+            v = self._uniform_value(vals, uni, f"${name}")
+            if name == "vcc":
+                self.vcc = v
+            elif name == "scc":
+                self.scc = v & 1
+            else:
+                self.exec = self.mask_bits(v) & self.valid
+            return
         if file == "vector":
             old = self.regs.get(name)
             if old is not None and old[0] == "vector":
@@ -371,9 +382,6 @@ class WaveRun:
                 v = np.where(self.exec, vals & m, U64(0))
                 d = self.exec.copy()
             self.set_reg(name, "vector", v, d)
-            self.clock += 1
-            st = self.stamps.get(name)
-            self.stamps[name] = np.where(self.exec, self.clock, st if st is not None else -1)
             return
         if unit == "lane" and vw == 1 and bits > 1:  # a lane mask: each active lane's bit
             word = self.mask_int((vals != 0) & self.exec)
@@ -394,6 +402,10 @@ class WaveRun:
         (d, rc, file), = mi.defs[:1]
         src = mi.operands[0]
         vals, uni, sfile = self.read(src)
+        for c in range(1, 4):  # the chunks of a register wider than 64 bits
+            part = self.regs.get(f"{src[1:]}#{c}") if src.startswith("%") else None
+            if part is not None:
+                self.regs[f"{d[1:]}#{c}"] = part
         file = file or self.sems.rc_file(rc) or sfile
         bits = self.sems.rc_bits(rc) if rc else 64
         if sfile == "vector" and file == "scalar":
@@ -403,7 +415,7 @@ class WaveRun:
 
     def _reg_sequence(self, mi: MInstr) -> None:
         (d, rc, file), = mi.defs[:1]
-        acc = np.zeros(self.wave, dtype=U64)
+        chunks: dict[int, np.ndarray] = {}
         uni_all = True
         vfile = False
         ops = mi.operands
@@ -413,49 +425,53 @@ class WaveRun:
             vals, uni, sfile = self.read(ops[k])
             uni_all &= uni
             vfile |= sfile == "vector"
-            acc |= (vals & U64(0xFFFFFFFF)) << U64(32 * idx)
+            acc = chunks.setdefault(idx // 2, np.zeros(self.wave, dtype=U64))
+            acc |= (vals & U64(0xFFFFFFFF)) << U64(32 * (idx % 2))
         file = file or ("vector" if vfile else "scalar")
-        self._write(d[1:], file, acc, uni_all, 64, 64, "lane")
+        for c, acc in sorted(chunks.items()):
+            name = d[1:] if c == 0 else f"{d[1:]}#{c}"
+            self._write(name, file, acc, uni_all, 64, 64, "lane")
 
-    def run_phis_wave(self, phis: list[MInstr], block_of: dict[str, int], pred: int) -> None:
-        """The PHIs of a block of llc's MIR, which the wave entered from block ``pred``.
-        A scalar PHI copies the incoming register of ``pred``. A vector PHI is read as
-        register coalescing makes it (its incoming registers become one physical
-        register): on each lane, the value of the incoming register written last on that
-        lane -- under divergent control flow the lanes of ``pred`` and those of the
-        blocks the wave ran before it keep their own values."""
-        new = []
+    def phi_copies(self, phis: list[MInstr], block_of: dict[str, int], pred: int) -> list:
+        """The copies PHI elimination puts at the end of block ``pred`` (before its
+        terminators) for the PHIs of one successor of llc's MIR: each PHI's register gets
+        the incoming value of ``pred`` -- a scalar register whole, a vector one on the
+        lanes active here (the other lanes keep what the register held: its copies from
+        the other predecessors). Returned, then written together (``commit_phis``)."""
+        out = []
         for mi in phis:
             self.cur = mi
             (d, rc, file), = mi.defs[:1]
-            inc = [(block_of.get(mi.operands[k + 1], -2), mi.operands[k]) for k in range(0, len(mi.operands) - 1, 2)]
-            mine = [t for b, t in inc if b == pred]
-            if not mine:
-                raise IllegalState(f"PHI {d} has no incoming value for predecessor bb.{pred}", mi)
-            file = file or self.sems.rc_file(rc) or "vector"
-            src = self.regs.get(mine[0][1:].split(".")[0])
-            if file != "vector":
-                if src is None:
-                    raise IllegalState(f"read of undefined register {mine[0]}", mi)
-                new.append((d[1:], src, None))
+            inc = [mi.operands[k] for k in range(0, len(mi.operands) - 1, 2)
+                   if block_of.get(mi.operands[k + 1], -2) == pred]
+            if not inc:
+                out.append((mi, None))
                 continue
-            vals = np.zeros(self.wave, dtype=U64)
-            dfn = np.zeros(self.wave, dtype=bool)
-            best = np.full(self.wave, -2, dtype=np.int64)
-            for _b, t in inc:
-                r = self.regs.get(t[1:])
-                if r is None:
-                    continue
-                st = self.stamps.get(t[1:], np.full(self.wave, -1, dtype=np.int64))
-                take = r[2] & (st > best)
-                vals = np.where(take, r[1], vals)
-                dfn |= r[2]
-                best = np.where(take, st, best)
-            new.append((d[1:], ("vector", vals, dfn), best))
-        for name, r, st in new:
-            self.regs[name] = r
-            if st is not None:
-                self.stamps[name] = st
+            file = file or self.sems.rc_file(rc) or "vector"
+            src = self.regs.get(inc[0][1:].split(".")[0]) if inc[0].startswith("%") else None
+            if file != "vector":
+                out.append((mi, src))
+                continue
+            old = self.regs.get(d[1:])
+            vals = old[1] if old is not None else np.zeros(self.wave, dtype=U64)
+            dfn = old[2] if old is not None else np.zeros(self.wave, dtype=bool)
+            if src is not None:
+                vals = np.where(self.exec, src[1], vals)
+                dfn = np.where(self.exec, src[2], dfn)
+            out.append((mi, ("vector", vals, dfn)))
+        return out
+
+    def commit_phis(self, copies: list) -> None:
+        """Write the PHI copies made at the end of a block (``phi_copies``)."""
+        for mi, r in copies:
+            if r is not None:
+                self.regs[mi.defs[0][0][1:]] = r
+
+    def check_phis(self, phis: list[MInstr], block_of: dict[str, int], pred: int) -> None:
+        """Every PHI of a block has an incoming value for ``pred``, the block the wave came from."""
+        for mi in phis:
+            if not any(block_of.get(mi.operands[k + 1], -2) == pred for k in range(0, len(mi.operands) - 1, 2)):
+                raise IllegalState(f"PHI {mi.defs[0][0]} has no incoming value for predecessor bb.{pred}", mi)
 
     def run_phis(self, phis: list[MInstr], block_of: dict[str, int]) -> None:
         """Every PHI of a block at once (they read the registers from before the block)."""

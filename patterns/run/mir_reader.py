@@ -233,9 +233,13 @@ class _Reader:
                     toks = toks[1:]
                 reg = toks[0] if toks else ""
                 m = _VREG_DEF.match(reg)
+                if len(toks) == 1 and reg in ("$vcc", "$exec", "$scc"):
+                    defs.append((reg, None, "scalar"))
+                    continue
                 if m is None or len(toks) != 1:
                     if _PHYS.match(reg or "-"):
-                        self.err(lno, col0 + off, "a virtual register definition", f"physical register {reg}")
+                        self.err(lno, col0 + off, "a virtual register or $vcc/$exec/$scc definition",
+                                 f"physical register {reg}")
                     else:
                         self.err(lno, col0 + off, "a virtual register definition '%N:class'", repr(part))
                     return None

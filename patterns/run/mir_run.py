@@ -65,9 +65,25 @@ def program_from_mir(mf: MIRFunction) -> Program:
     return Program(mf.name, blocks, block_of, list(range(len(blocks))))
 
 
+def _terminators_start(blk: MBlock, sems: TargetSemantics) -> int:
+    """Index of the first of the block's trailing branch instructions (its terminators)."""
+    k = len(blk.body)
+    while k > 0:
+        entry = sems.get(blk.body[k - 1].opcode)
+        if entry is None or getattr(entry[0], "branch", None) is None:
+            break
+        k -= 1
+    return k
+
+
 def run_wave_mir(prog: Program, wr: WaveRun, trace: Trace) -> None:
-    """Run ``prog`` (llc's MIR) on wave ``wr`` with one program counter (module docstring)."""
+    """Run ``prog`` (llc's MIR) on wave ``wr`` with one program counter (module docstring).
+    PHIs are what PHI elimination makes of them: copies at the end of each predecessor,
+    before its terminators, under the exec mask there (``WaveRun.phi_copies``); entering a
+    block whose PHI has no incoming value for the block the wave came from is an
+    illegal state."""
     b, prev, steps = 0, -1, 0
+    terms = [_terminators_start(blk, wr.sems) for blk in prog.blocks]
     trace.add(f"{prog.blocks[0].label}: exec = {trace.mask(wr.exec)} (launch)")
     while 0 <= b < len(prog.blocks):
         steps += 1
@@ -75,9 +91,15 @@ def run_wave_mir(prog: Program, wr: WaveRun, trace: Trace) -> None:
             raise NotModeledInstr(f"a run of more than {MAX_BLOCK_STEPS} blocks (a loop that does not end?)")
         blk = prog.blocks[b]
         if blk.phis:
-            wr.run_phis_wave(blk.phis, prog.block_of, prev)
+            wr.check_phis(blk.phis, prog.block_of, prev)
         nxt = b + 1
-        for mi in blk.body:
+        for k, mi in enumerate(blk.body + [None]):
+            if k == terms[b]:
+                copies = [c for s in sorted(set(blk.succs) | {b + 1}) if 0 <= s < len(prog.blocks)
+                          for c in wr.phi_copies(prog.blocks[s].phis, prog.block_of, b)]
+                wr.commit_phis(copies)
+            if mi is None:
+                break
             before = wr.exec
             wr.branch = None
             wr.execute(mi, b)

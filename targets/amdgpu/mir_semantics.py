@@ -24,8 +24,8 @@ Facts (GCN3/Vega ISA, LLVM 19's SIInstructions.td / SILowerControlFlow.cpp):
 - Global accesses: ``saddr + zext(vaddr) + offset`` (``_SADDR`` forms), ``vaddr + offset``
   otherwise; the offset field is signed. Kernel-argument loads read the constant arena
   (``s_load`` from the kernarg segment pointer).
-- 128-bit results (``S_LOAD_DWORDX4``) are written as two 64-bit halves: the second
-  result ``sdst#hi`` is the same register's bits 64..127 (sub2, sub3).
+- results wider than 64 bits (``S_LOAD_DWORDX4``/``X8``) are written in 64-bit chunks:
+  the result ``sdst#c`` is the same register's bits 64c..64c+63 (sub2c, sub2c+1).
 
 ``LLC_ARGS``: the llc command line -- ``-mtriple=amdgcn-amd-amdhsa``, not the bare
 ``amdgcn``: the bare triple's ABI puts 36 bytes of Mesa's implicit arguments before the
@@ -90,11 +90,12 @@ MIR_INSTRUCTIONS = {
                          S.wave(sdst=S.load(_addr("sbase", "offset"), space="global", bits=32))),
     "S_LOAD_DWORDX2_IMM": ((("sdst", _S64),), (("sbase", _S64), ("offset", "i32imm"), ("cpol", "i32imm")),
                            S.wave(sdst=S.load(_addr("sbase", "offset"), space="global", bits=64))),
-    "S_LOAD_DWORDX4_IMM": ((("sdst", _S64), ("sdst#hi", _S64)),
-                           (("sbase", _S64), ("offset", "i32imm"), ("cpol", "i32imm")),
-                           S.wave(S.write("sdst", S.load(_addr("sbase", "offset"), space="global", bits=64)),
-                                  S.write("sdst#hi", S.load(S.add(_addr("sbase", "offset"), 8), space="global",
-                                                            bits=64)))),
+    **{f"S_LOAD_DWORDX{n}_IMM": (tuple(("sdst" + (f"#{c}" if c else ""), _S64) for c in range(n // 2)),
+                                 (("sbase", _S64), ("offset", "i32imm"), ("cpol", "i32imm")),
+                                 S.wave(*(S.write("sdst" + (f"#{c}" if c else ""),
+                                                  S.load(S.add(_addr("sbase", "offset"), 8 * c), space="global",
+                                                         bits=64)) for c in range(n // 2))))
+       for n in (4, 8)},
     "GLOBAL_LOAD_DWORD_SADDR": ((("vdst", _V),), (("saddr", _S64), ("vaddr", _V), ("offset", "i32imm"),
                                                   ("cpol", "i32imm")),
                                 S.lane(vdst=S.load(_addr(S.add("saddr", S.zext("vaddr", bits=64)), "offset"),
@@ -162,10 +163,12 @@ MIR_INSTRUCTIONS = {
     "S_BRANCH": ((), (("target", "brtarget"),), S.wave(S.branch("target"))),
     "S_CBRANCH_SCC1": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.ne(_SCC, 0)))),
     "S_CBRANCH_SCC0": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.eq(_SCC, 0)))),
+    "S_CBRANCH_VCCNZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.ne(S.implicit("VCC"), 0)))),
+    "S_CBRANCH_VCCZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.eq(S.implicit("VCC"), 0)))),
     "S_CBRANCH_EXECZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.eq(_EXEC, 0)))),
     "S_CBRANCH_EXECNZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.ne(_EXEC, 0)))),
     "S_ENDPGM": ((), (("imm", "i16imm"),), S.wave(S.end())),
 }
 # the early-clobber forms llc prints for loads whose result overlaps the address
-for _n in ("S_LOAD_DWORDX2_IMM", "S_LOAD_DWORDX4_IMM"):
+for _n in ("S_LOAD_DWORDX2_IMM", "S_LOAD_DWORDX4_IMM", "S_LOAD_DWORDX8_IMM"):
     MIR_INSTRUCTIONS[_n + "_ec"] = MIR_INSTRUCTIONS[_n]
