@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from patterns.run.machine_state import NotModeledInstr
+from patterns.run.machine_types import NotModeledInstr
 
 __all__ = ["GENERIC_OPCODES", "run_generic"]
 
@@ -98,7 +98,7 @@ def run_generic(wr, mi) -> None:
             data, init = wr.memory.load(space, reads[0][0], nbytes, wr.exec, wr.group, wr.local)
             if (wr.exec & ~init.all(axis=1)).any():
                 lane = int(np.flatnonzero(wr.exec & ~init.all(axis=1))[0])
-                from patterns.run.machine_state import IllegalState
+                from patterns.run.machine_types import IllegalState
 
                 raise IllegalState(f"load of uninitialised memory (lane {lane})", mi, lane)
             _write(wr, mi, from_bytes(data), False, _bits_of_vt(node.vt))

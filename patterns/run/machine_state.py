@@ -1,6 +1,6 @@
 """One wave executing machine instructions: virtual registers, the exec mask, and each instruction's effect.
 
-``MInstr`` is a machine instruction as the machine interpreter runs it, made from tdgen's
+``MInstr`` (``patterns.run.machine_types``) is a machine instruction as the machine interpreter runs it, made from tdgen's
 selection (``patterns.select.mir.MachineInstr``, ``patterns.run.machine``) or from
 llc's MIR (``patterns.run.mir_reader``): opcode, defs ``(register, register class,
 file)``, operands as text (``%5``, ``%5.sub0``, ``7``, ``$exec``, ``%subreg.sub0``,
@@ -31,11 +31,11 @@ written on), a PHI without an incoming value for a lane's predecessor.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from patterns.run.machine_types import IllegalState, MInstr, NotModeledInstr
 from patterns.run.semantics_eval import compile_semantics, mask_of
 from tdgen.model.semantics import Implicit, Operand, instruction_semantics
 
@@ -43,46 +43,6 @@ __all__ = ["MInstr", "WaveRun", "IllegalState", "NotModeledInstr", "TargetSemant
 
 U64 = np.uint64
 SPACES = {"global": 1, "lds": 3, "kernarg": 4, "private": 5, "flat": 0}
-
-
-class IllegalState(Exception):
-    """A state the selected code must never reach (module docstring)."""
-
-    def __init__(self, message: str, instr: "MInstr | None" = None, lane: int | None = None):
-        self.message = message
-        self.instr = instr
-        self.lane = lane
-        where = f"{instr.where}: " if instr is not None and instr.where else ""
-        text = f" in `{instr.text()}`" if instr is not None else ""
-        super().__init__(f"{where}illegal state: {message}{text}")
-
-
-class NotModeledInstr(Exception):
-    """An instruction the machine interpreter has no meaning for."""
-
-    def __init__(self, what: str, instr: "MInstr | None" = None):
-        self.what = what
-        self.instr = instr
-        where = f"{instr.where}: " if instr is not None and instr.where else ""
-        super().__init__(f"{where}not modeled: {what}")
-
-
-@dataclass
-class MInstr:
-    """One machine instruction to run (module docstring)."""
-
-    opcode: str
-    defs: list[tuple[str, str | None, str | None]]
-    operands: list[str]
-    ir: str | None = None
-    where: str = ""
-    implicit_defs: tuple[str, ...] = ()
-    extra: dict = field(default_factory=dict)
-
-    def text(self) -> str:
-        lhs = ", ".join(f"{d}:{(rc or '_').lower()}" for d, rc, _f in self.defs)
-        rhs = f"{self.opcode} {', '.join(self.operands)}".rstrip()
-        return f"{lhs} = {rhs}" if lhs else rhs
 
 
 class TargetSemantics:

@@ -5,7 +5,7 @@ registers live into the entry and the virtual registers they are copied to
 (``liveins``), the target's argument registers (``argument_info``: the
 ``machineFunctionInfo.argumentInfo`` entries, ``kernargSegmentPtr: { reg: '$sgpr2_sgpr3' }``),
 and its blocks (``MIRBlock``: number, name, successors, instructions as
-``patterns.run.machine_state.MInstr``). What is read of an instruction:
+``patterns.run.machine_types.MInstr``). What is read of an instruction:
 
 - its defs (``%3:vgpr_32``, ``early-clobber``/``dead``/``undef``/``renamable`` flags,
   an LLT in parentheses dropped), the instruction flags before the opcode (``nuw``,
@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from patterns.run.machine_state import MInstr
+from patterns.run.machine_types import MInstr
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
 __all__ = ["MIRFunction", "MIRBlock", "read_mir", "class_file", "class_bits"]
