@@ -26,6 +26,11 @@ def register(name: str, fn: Callable) -> None:
     _ENGINES[name] = fn
 
 
+def unregister(name: str) -> None:
+    """Forget the engine ``name`` (tests that register one of their own)."""
+    _ENGINES.pop(name, None)
+
+
 def _load_all() -> None:
     if _LOADED[0]:
         return

@@ -237,10 +237,13 @@ def mbcnt(hi: bool):
 def nvvm_shuffle(mode: str, *, pred: bool):
     """``llvm.nvvm.shfl.sync.<mode>.{i32,f32}[p](membermask, a, b, c)`` by the PTX
     reference (patterns/wave/shuffle.py); a lane CUDA leaves undefined is poison, an
-    active lane outside ``membermask`` is undefined behaviour."""
+    active lane outside ``membermask`` is undefined behaviour. The membermask is 32 bits
+    (NVVM's warps have 32 lanes); in a 64-lane wave, lane i is a member when bit
+    ``i mod 32`` is set -- this model's choice, which makes the usual full mask (-1)
+    name every lane."""
     def h(w, inst, args, m):
         (mm, pmm), (a, pa), (b, pb), (c, pc) = args
-        member = ((mm >> U64(w.lane % 64)) & U64(1)) == 1
+        member = ((mm >> U64(w.lane % 32)) & U64(1)) == 1  # a 32-bit mask: see the docstring
         if (m & ~member).any():
             raise Undefined("inactive-lane", "shfl.sync by a lane that is not in its membermask",
                             lane=_first(m & ~member))

@@ -33,8 +33,12 @@ QNAN = {"half": 0x7E00, "float": 0x7FC00000, "double": 0x7FF8000000000000}
 FLOAT_WIDTH = {"half": 16, "float": 32, "double": 64}
 
 
+_MASKS = [np.uint64((1 << b) - 1) for b in range(64)] + [np.uint64(0xFFFFFFFFFFFFFFFF)]
+
+
 def mask_of(bits: int) -> np.uint64:
-    return U64((1 << bits) - 1) if bits < 64 else U64(0xFFFFFFFFFFFFFFFF)
+    """The uint64 mask of the low ``bits`` bits (1..64)."""
+    return _MASKS[bits]
 
 
 def sext(x: np.ndarray, bits: int) -> np.ndarray:

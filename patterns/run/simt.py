@@ -20,6 +20,7 @@ import numpy as np
 
 from patterns.ir.core import Constant, GlobalRef, PtrType
 from patterns.ir.dominators import DomTree
+from patterns.run import instr
 from patterns.run import intrinsics as intr
 from patterns.run.launch import arg_bits, layout_of
 from patterns.run.memory import PRIVATE
@@ -40,16 +41,10 @@ class Program:
         self.W = launch.wave
         self.dl = layout_of(fn)
         self.target_intrinsics = intrinsics
-        self.blocks = list(fn.blocks)
-        self.index = {id(b): k for k, b in enumerate(self.blocks)}
-        self.ipdom = self._post_dominators()
-        self.phis = []
-        self.body = []
-        for b in self.blocks:
-            ins = list(b.instructions)
-            phis = [i for i in ins if i.opcode == "phi"]
-            self.phis.append(phis)
-            self.body.append([i for i in ins[len(phis):-1]])
+        shape = _SHAPES.get(fn)
+        if shape is None or shape[0] != [len(b.instructions) for b in fn.blocks]:
+            shape = _SHAPES[fn] = _shape(fn)
+        _, self.blocks, self.index, self.ipdom, self.phis, self.body = shape
         self.private_offsets = {}
         off = 0
         for b in self.blocks:
@@ -69,27 +64,6 @@ class Program:
         self.private_size = off
         self.consts: dict = {}
         self.handlers: dict = {}
-
-    def _post_dominators(self) -> list:
-        blocks = self.blocks
-        exits = [b for b in blocks if not b.successors]
-        preds = {id(b): [] for b in blocks}
-        for b in blocks:
-            for s in b.successors:
-                preds[id(s)].append(b)
-
-        def succ(n):
-            return exits if n is _EXIT else preds[id(n)]
-
-        tree = DomTree(_EXIT, succ)
-        out = []
-        for b in blocks:
-            try:
-                p = tree.parent(b) if tree.reachable(b) else None
-            except KeyError:
-                p = None
-            out.append(None if p is _EXIT else p)
-        return out
 
     def bind_memory(self, mem, seg, lds_addresses: dict) -> None:
         self.mem = mem
@@ -113,7 +87,7 @@ class Program:
         return v
 
     def _const_expr(self, c):
-        from patterns.run.reference import gep_address
+        from patterns.run.instr import gep_address
 
         text = c.text
         if text.startswith("getelementptr"):
@@ -139,6 +113,46 @@ class Program:
                 raise NotModeled(inst.span, f"{what} @{name}")
             self.handlers[inst] = h
         return h
+
+
+_SHAPES: dict = {}  # function -> its _shape (kept while the function lives; keyed by identity)
+
+
+def _shape(fn) -> tuple:
+    """What a run needs of ``fn``'s CFG: (instruction counts, blocks, block index by id,
+    immediate post-dominators, phis per block, the other non-terminators per block)."""
+    blocks = list(fn.blocks)
+    index = {id(b): k for k, b in enumerate(blocks)}
+    phis, body = [], []
+    for b in blocks:
+        ins = list(b.instructions)
+        ph = [i for i in ins if i.opcode == "phi"]
+        phis.append(ph)
+        body.append(ins[len(ph):-1])
+    if len(_SHAPES) > 64:
+        _SHAPES.clear()
+    return ([len(b.instructions) for b in blocks], blocks, index, _post_dominators(blocks), phis, body)
+
+
+def _post_dominators(blocks) -> list:
+    exits = [b for b in blocks if not b.successors]
+    preds = {id(b): [] for b in blocks}
+    for b in blocks:
+        for s in b.successors:
+            preds[id(s)].append(b)
+
+    def succ(n):
+        return exits if n is _EXIT else preds[id(n)]
+
+    tree = DomTree(_EXIT, succ)
+    out = []
+    for b in blocks:
+        try:
+            p = tree.parent(b) if tree.reachable(b) else None
+        except KeyError:
+            p = None
+        out.append(None if p is _EXIT else p)
+    return out
 
 
 class _TypeOnly:
@@ -183,6 +197,8 @@ class Wave:
         self.alive = self.local < prog.launch.group_size
         self.lane = np.arange(W, dtype=np.int64)
         self.env: dict = {}
+        self.full = np.ones(W, dtype=bool)  # the mask of a block every lane executes
+        self.all_live = bool(self.alive.all())
         self.steps = 0
         self.barrier_inst = None
         seg = prog.seg
@@ -202,8 +218,11 @@ class Wave:
         raise NotModeled(getattr(v, "span", None), f"the operand {v}")
 
     def write(self, inst, val, mask) -> None:
-        old = self.env.get(inst)
-        self.env[inst] = _merge(val, old, mask)
+        if mask is self.full:  # every live lane of the wave is active: nothing to keep
+            if self.all_live:
+                self.env[inst] = val
+                return
+        self.env[inst] = _merge(val, self.env.get(inst), mask)
 
     # ------------------------------------------------------------ checks
     def first(self, lanes) -> int:
@@ -233,6 +252,8 @@ class Wave:
             if not m.any():
                 st.pop()
                 continue
+            if m.all():
+                m = self.full
             top[1] = m
             self.steps += 1
             if self.steps > MAX_STEPS:
@@ -340,12 +361,10 @@ class Wave:
 
     def step(self, inst, m):
         """Execute one non-terminator instruction for lanes ``m``."""
-        from patterns.run import reference as ref
-
         op = inst.opcode
         ops_ = inst.operands
         if op in _BINOPS:
-            val = ref.exec_binop(inst, self.get(ops_[0]), self.get(ops_[1]))
+            val = instr.exec_binop(inst, self.get(ops_[0]), self.get(ops_[1]))
             if op in _DIVS:
                 from patterns.run.ops import div_trap
 
@@ -357,18 +376,18 @@ class Wave:
                 if bad.any():
                     raise Undefined("division", f"'{op}' by zero or signed overflow", lane=self.first(bad))
         elif op in ("icmp", "fcmp"):
-            val = ref.exec_cmp(inst, self.get(ops_[0]), self.get(ops_[1]))
+            val = instr.exec_cmp(inst, self.get(ops_[0]), self.get(ops_[1]))
         elif op in _CASTS:
-            val = ref.exec_cast(inst, self.get(ops_[0]))
+            val = instr.exec_cast(inst, self.get(ops_[0]))
         elif op == "select":
-            val = ref.exec_select(inst, self.get(ops_[0]), self.get(ops_[1]), self.get(ops_[2]))
+            val = instr.exec_select(inst, self.get(ops_[0]), self.get(ops_[1]), self.get(ops_[2]))
         elif op == "fneg":
             a = self.get(ops_[0])
             val = a[0] ^ U64(1 << (scalar_bits(inst.type.scalar) - 1)), a[1]
         elif op == "getelementptr":
             base = self.get(ops_[0])
             idx = [(self.get(v), v.type) for v in ops_[1:]]
-            val = ref.gep_address(inst, self.prog.dl, base, idx, inst.source_type)
+            val = instr.gep_address(inst, self.prog.dl, base, idx, inst.source_type)
         elif op == "load":
             val = self.load(inst, m)
         elif op == "store":
