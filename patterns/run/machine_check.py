@@ -67,7 +67,7 @@ def first_disagreement(module: Any, launch: Any, target: Any, group: int, item: 
     """The first machine instruction whose IR value differs on work-item ``item`` of
     ``group`` (module docstring), or None when every compared value agrees."""
     from patterns.run.machine import run_program, select_kernel
-    from patterns.run.reference import value_type_bits
+    from patterns.run.instr import value_type_bits
     from patterns.run.ub import Undefined
 
     try:

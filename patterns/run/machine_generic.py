@@ -5,7 +5,7 @@ When a target has no pattern for a node, tdgen's selection emits a generic instr
 ``TRUNC``: ``patterns.select.machine``). By default the machine interpreter does not
 run them (``NotModeled``: a target without a store instruction has not selected a
 kernel). ``generic="ir"`` runs them by the meaning of the DAG node they came from --
-the IR instruction's own semantics (``patterns.run.reference``'s operations) on the
+the IR instruction's own semantics (``patterns.run.instr``'s operations) on the
 machine registers, with the node's condition code for ``SETCC`` (the combines may have
 changed it from the IR's). This checks a target's ALU, cross-lane and control-flow
 selection lane by lane while it has no memory or compare instructions (the AMDGPU
@@ -54,7 +54,7 @@ def run_generic(wr, mi) -> None:
     from patterns.run import ops
     from patterns.run.launch import layout_of
     from patterns.run.memory import from_bytes, to_bytes
-    from patterns.run.reference import exec_select, gep_address
+    from patterns.run.instr import exec_select, gep_address
 
     node: Any = mi.extra.get("node")
     if node is None:
