@@ -79,7 +79,7 @@ def S_MOV_B32 : Instruction {
   let OutOperandList = (outs SReg_32:$dst);
   let InOperandList = (ins i32imm:$imm);
   let AsmString = "s_mov_b32 $dst, $imm";
-  let Pattern = [(set i32:$dst, (i32 imm:$imm))];
+  let Pattern = [(set i32:$dst, (i32 uniform_imm:$imm))];
   let Namespace = "DSLike";
   let Size = 4;
   let mayLoad = 0;

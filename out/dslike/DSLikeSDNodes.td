@@ -27,6 +27,10 @@ def divergent_add : PatFrag<(ops node:$src0, node:$src1),
   (add node:$src0, node:$src1),
   [{ return N->isDivergent(); }]>;
 // matches only uniform nodes
+def uniform_imm : PatFrag<(ops),
+  (imm),
+  [{ return !N->isDivergent(); }]>;
+// matches only uniform nodes
 def uniform_load : PatFrag<(ops node:$ptr),
   (load node:$ptr),
   [{ return !N->isDivergent(); }]>;

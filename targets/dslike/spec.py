@@ -151,6 +151,9 @@ NODES_F32 = {k: SDNode(f"shfl{k}_f32", f"DSLikeISD::SHFL{k.upper()}_F32", SDT_DS
 # ------------------------------------------------------- divergence predicates
 uniform_add = uniform(BUILTIN_NODES["add"], "uniform_add")
 divergent_add = divergent(BUILTIN_NODES["add"], "divergent_add")
+# a constant is one value for the wave: the scalar unit's move (LLVM's constants are never
+# divergent; the predicate says so to the matcher and the lint)
+uniform_imm = uniform(BUILTIN_NODES["imm"], "uniform_imm")
 # a load whose address (and so value) is the same on every lane: the scalar unit's
 uniform_load = PatFrag("uniform_load", ["ptr"], "(load node:$ptr)", predicate_code=UNIFORM_PREDICATE,
                        divergence="uniform")
@@ -320,7 +323,7 @@ DEFS = (
     # a scalar move of a 32-bit immediate
     Instruction("S_MOV_B32", None, (),
                 outs="(outs SReg_32:$dst)", ins="(ins i32imm:$imm)", asm="s_mov_b32 $dst, $imm",
-                pattern="(set i32:$dst, (i32 imm:$imm))",
+                pattern="(set i32:$dst, (i32 uniform_imm:$imm))",
                 lets={**_VALU_LETS, "isMoveImm": 1, "isAsCheapAsAMove": 1, "isReMaterializable": 1},
                 semantics=Sem.wave(dst="imm")),
     # 32-bit loads and stores through a 64-bit flat address
@@ -394,7 +397,7 @@ TARGET = Target(
     ),
     profiles=(SDT_DSLikeShfl, SDT_DSLikeShflF32),
     nodes=(shflidx, shflup, shfldown, shflbfly, *NODES_F32.values()),
-    frags=(uniform_add, divergent_add, uniform_load),
+    frags=(uniform_add, divergent_add, uniform_imm, uniform_load),
     register_classes=(SReg_32, VReg_32, SReg_64, VReg_64),
     classes=(DSlikep, DSlikep_SHFL_RET, DSlikep_PERMUTE, ALU32, LaneRead),
     multiclasses=(DSlike_Permute,),
