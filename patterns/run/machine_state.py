@@ -113,7 +113,7 @@ class TargetSemantics:
 
 
 _PRELOADED = re.compile(r"^\$llvm\.[\w.]*\.(workitem\.id|tid|workgroup\.id|ctaid)\.([xyz])$")
-_REG = re.compile(r"^%(\w+)(?:\.(sub\d+))?$")
+_REG = re.compile(r"^%(\w+(?:#\d+)?)(?:\.(sub\d+))?$")
 
 
 class WaveRun:
@@ -269,12 +269,17 @@ class WaveRun:
 
     def _run_semantics(self, mi: MInstr, entry) -> None:
         run, outs, ins, unit, widths, files = entry
-        if len(mi.operands) < len(ins) or len(mi.defs) < len([o for o in outs if "#" not in o]):
+        if len(mi.operands) < len([n for n in ins if "#" not in n]) or len(mi.defs) < len([o for o in outs if "#" not in o]):
             raise NotModeledInstr(f"{mi.opcode} with {len(mi.defs)} defs and {len(mi.operands)} operands "
                                   f"(the spec has {len(outs)} and {len(ins)})", mi)
         ops = {}
         blocks = {}
-        for name, text in zip(ins, mi.operands):
+        texts = dict(zip([n for n in ins if "#" not in n], mi.operands))
+        for name in ins:
+            if "#" in name:  # 64-bit chunk c of a wider operand
+                base, chunk = name.split("#", 1)
+                texts[name] = f"{texts[base]}#{chunk}"
+        for name, text in texts.items():
             if files.get(name) == "block":
                 blocks[name] = text
                 continue
@@ -355,6 +360,8 @@ class WaveRun:
         from patterns.run.memory import to_bytes
 
         typ = self.cur.extra.get("store_type") if self.cur is not None else None
+        if typ is not None and typ[0] == "i" and typ[1:].isdigit() and int(typ[1:]) != bits:
+            raise NotModeledInstr(f"a {bits}-bit piece of an {typ} store (stores compare per IR store)", self.cur)
         self.memory.store(SPACES[space], addr, to_bytes(vals, bits // 8), self.exec.copy(), self.group, self.local,
                           typ or f"i{bits}", origin=f"{self.cur.text()}  ({self.cur.where})")
 

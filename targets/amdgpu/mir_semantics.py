@@ -71,6 +71,19 @@ _EXEC = S.implicit("EXEC")
 _SCC = S.implicit("SCC")
 
 
+def _data(n):
+    """The data operand of an n-dword store: 64-bit chunks ``vdata``, ``vdata#1``."""
+    return tuple(("vdata" + (f"#{c}" if c else ""), _V64) for c in range(n // 2))
+
+
+def _dword_stores(addr, n):
+    out = []
+    for k in range(n):
+        chunk = "vdata" + (f"#{k // 2}" if k // 2 else "")
+        out.append(S.store("global", S.add(addr, 4 * k), S.trunc(S.lshr(chunk, 32 * (k % 2)), bits=32), 32))
+    return out
+
+
 def _vcmp(op):
     return ((("sdst", _S64),), (("src0", _V), ("src1", _V)), S.lane(sdst=op("src0", "src1")))
 
@@ -108,6 +121,16 @@ MIR_INSTRUCTIONS = {
                                                 "vdata", 32))),
     "GLOBAL_STORE_DWORD": ((), (("vaddr", _V64), ("vdata", _V), ("offset", "i32imm"), ("cpol", "i32imm")),
                            S.lane(S.store("global", _addr("vaddr", "offset"), "vdata", 32))),
+    # wider accesses (what llc's load/store vectorizer makes of neighbouring dwords): a
+    # store writes its dwords one by one (each compares with the IR's i32 store there)
+    **{f"GLOBAL_STORE_DWORDX{n}_SADDR": ((), (("vaddr", _V), *_data(n), ("saddr", _S64), ("offset", "i32imm"),
+                                              ("cpol", "i32imm")),
+                                         S.lane(*_dword_stores(_addr(S.add("saddr", S.zext("vaddr", bits=64)), "offset"),
+                                                               n)))
+       for n in (2, 4)},
+    **{f"GLOBAL_STORE_DWORDX{n}": ((), (("vaddr", _V64), *_data(n), ("offset", "i32imm"), ("cpol", "i32imm")),
+                                   S.lane(*_dword_stores(_addr("vaddr", "offset"), n)))
+       for n in (2, 4)},
     # --- compares and selects
     **{f"V_CMP_{n}_{t}_e64": _vcmp(op) for t, ops in (
         ("U32", {"EQ": S.eq, "NE": S.ne, "GT": S.ugt, "GE": S.uge, "LT": S.ult, "LE": S.ule}),
