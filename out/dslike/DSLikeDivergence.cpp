@@ -19,6 +19,7 @@ namespace llvm {
 bool isDSLikeSourceOfDivergence(unsigned IID) {
   switch (IID) {
   case Intrinsic::dslike_lane_id: // llvm.dslike.lane.id
+  case Intrinsic::dslike_workitem_id_x: // llvm.dslike.workitem.id.x
     return true;
   default:
     return false;
@@ -42,6 +43,7 @@ DSLikeDivergenceRule getDSLikeDivergenceRule(StringRef IRName) {
   };
   static const Rule Rules[] = {
       {"llvm.dslike.lane.id", DSLikeDivergenceRule::Source}, // lane index
+      {"llvm.dslike.workitem.id.x", DSLikeDivergenceRule::Source}, // work-item index
       {"llvm.dslike.readlane", DSLikeDivergenceRule::AlwaysUniform}, // one lane's value
       {"llvm.dslike.readfirstlane", DSLikeDivergenceRule::AlwaysUniform}, // first active lane's value
       {"llvm.nvvm.read.ptx.sreg.tid.*", DSLikeDivergenceRule::Source}, // thread index

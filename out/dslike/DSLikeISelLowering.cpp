@@ -14,12 +14,20 @@ const char *llvm::getDSLikeTargetNodeName(unsigned Opcode) {
   switch (static_cast<DSLikeISD::NodeType>(Opcode)) {
   case DSLikeISD::FIRST_NUMBER:
     break;
+  case DSLikeISD::SHFLBFLY_F32: // shflbfly_f32
+    return "DSLikeISD::SHFLBFLY_F32";
   case DSLikeISD::SHFLBFLY_I32: // shflbfly
     return "DSLikeISD::SHFLBFLY_I32";
+  case DSLikeISD::SHFLDOWN_F32: // shfldown_f32
+    return "DSLikeISD::SHFLDOWN_F32";
   case DSLikeISD::SHFLDOWN_I32: // shfldown
     return "DSLikeISD::SHFLDOWN_I32";
+  case DSLikeISD::SHFLIDX_F32: // shflidx_f32
+    return "DSLikeISD::SHFLIDX_F32";
   case DSLikeISD::SHFLIDX_I32: // shflidx
     return "DSLikeISD::SHFLIDX_I32";
+  case DSLikeISD::SHFLUP_F32: // shflup_f32
+    return "DSLikeISD::SHFLUP_F32";
   case DSLikeISD::SHFLUP_I32: // shflup
     return "DSLikeISD::SHFLUP_I32";
   }
@@ -31,12 +39,20 @@ SDValue llvm::LowerDSLikeINTRINSIC_WO_CHAIN(SDValue Op, SelectionDAG &DAG) {
   SDLoc DL(Op);
   EVT VT = Op.getValueType();
   switch (IntrinsicID) {
+  case Intrinsic::dslike_shfl_bfly_f32: // llvm.dslike.shfl.bfly.f32
+    return DAG.getNode(DSLikeISD::SHFLBFLY_F32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
   case Intrinsic::dslike_shfl_bfly_i32: // llvm.dslike.shfl.bfly.i32
     return DAG.getNode(DSLikeISD::SHFLBFLY_I32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
+  case Intrinsic::dslike_shfl_down_f32: // llvm.dslike.shfl.down.f32
+    return DAG.getNode(DSLikeISD::SHFLDOWN_F32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
   case Intrinsic::dslike_shfl_down_i32: // llvm.dslike.shfl.down.i32
     return DAG.getNode(DSLikeISD::SHFLDOWN_I32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
+  case Intrinsic::dslike_shfl_idx_f32: // llvm.dslike.shfl.idx.f32
+    return DAG.getNode(DSLikeISD::SHFLIDX_F32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
   case Intrinsic::dslike_shfl_idx_i32: // llvm.dslike.shfl.idx.i32
     return DAG.getNode(DSLikeISD::SHFLIDX_I32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
+  case Intrinsic::dslike_shfl_up_f32: // llvm.dslike.shfl.up.f32
+    return DAG.getNode(DSLikeISD::SHFLUP_F32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
   case Intrinsic::dslike_shfl_up_i32: // llvm.dslike.shfl.up.i32
     return DAG.getNode(DSLikeISD::SHFLUP_I32, DL, VT, Op.getOperand(1), Op.getOperand(2), Op.getOperand(3));
   default:

@@ -12,9 +12,13 @@
 namespace llvm::DSLikeISD {
 enum NodeType : unsigned {
   FIRST_NUMBER = ISD::BUILTIN_OP_END,
+  SHFLBFLY_F32,
   SHFLBFLY_I32,
+  SHFLDOWN_F32,
   SHFLDOWN_I32,
+  SHFLIDX_F32,
   SHFLIDX_I32,
+  SHFLUP_F32,
   SHFLUP_I32,
 };
 } // namespace llvm::DSLikeISD

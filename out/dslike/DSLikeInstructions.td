@@ -62,3 +62,88 @@ def V_LANE_ID : Instruction {
   let mayStore = 0;
   let hasSideEffects = 0;
 }
+
+def V_WORKITEM_ID_X : Instruction {
+  let OutOperandList = (outs VReg_32:$dst);
+  let InOperandList = (ins);
+  let AsmString = "v_workitem_id_x $dst";
+  let Pattern = [(set i32:$dst, (int_dslike_workitem_id_x))];
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 0;
+  let mayStore = 0;
+  let hasSideEffects = 0;
+}
+
+def S_MOV_B32 : Instruction {
+  let OutOperandList = (outs SReg_32:$dst);
+  let InOperandList = (ins i32imm:$imm);
+  let AsmString = "s_mov_b32 $dst, $imm";
+  let Pattern = [(set i32:$dst, (i32 uniform_imm:$imm))];
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 0;
+  let mayStore = 0;
+  let hasSideEffects = 0;
+  let isMoveImm = 1;
+  let isAsCheapAsAMove = 1;
+  let isReMaterializable = 1;
+}
+
+def S_LOAD_B32 : Instruction {
+  let OutOperandList = (outs SReg_32:$dst);
+  let InOperandList = (ins SReg_64:$addr);
+  let AsmString = "s_load_b32 $dst, $addr";
+  let Pattern = [(set i32:$dst, (uniform_load i64:$addr))];
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 1;
+  let mayStore = 0;
+  let hasSideEffects = 0;
+}
+
+def FLAT_LOAD_B32 : Instruction {
+  let OutOperandList = (outs VReg_32:$dst);
+  let InOperandList = (ins VReg_64:$addr);
+  let AsmString = "flat_load_b32 $dst, $addr";
+  let Pattern = [(set i32:$dst, (load i64:$addr))];
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 1;
+  let mayStore = 0;
+  let hasSideEffects = 0;
+}
+
+def FLAT_STORE_B32 : Instruction {
+  let OutOperandList = (outs);
+  let InOperandList = (ins VReg_32:$data, VReg_64:$addr);
+  let AsmString = "flat_store_b32 $addr, $data";
+  let Pattern = [(store i32:$data, i64:$addr)];
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 0;
+  let mayStore = 1;
+  let hasSideEffects = 0;
+}
+
+// Selection patterns
+def : Pat<(f32 (shflidx_f32 f32:$src0, i32:$idx, i32:$src1)),
+  (DS_SHFL_IDX_B32 $src0, $idx, $src1)>;
+
+def : Pat<(f32 (shflup_f32 f32:$src0, i32:$idx, i32:$src1)),
+  (DS_SHFL_UP_B32 $src0, $idx, $src1)>;
+
+def : Pat<(f32 (shfldown_f32 f32:$src0, i32:$idx, i32:$src1)),
+  (DS_SHFL_DOWN_B32 $src0, $idx, $src1)>;
+
+def : Pat<(f32 (shflbfly_f32 f32:$src0, i32:$idx, i32:$src1)),
+  (DS_SHFL_BFLY_B32 $src0, $idx, $src1)>;
+
+def : Pat<(f32 (uniform_load i64:$addr)),
+  (S_LOAD_B32 $addr)>;
+
+def : Pat<(f32 (load i64:$addr)),
+  (FLAT_LOAD_B32 $addr)>;
+
+def : Pat<(store f32:$data, i64:$addr),
+  (FLAT_STORE_B32 $data, $addr)>;

@@ -22,9 +22,27 @@ Value *buildDSLikeReplacement(IntrinsicInst &II) {
   IRBuilder<> B(&II);
   Module *M = II.getModule();
   switch (II.getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_laneid: { // llvm.nvvm.read.ptx.sreg.laneid -> llvm.dslike.lane.id
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_lane_id);
+    return B.CreateCall(Callee);
+  }
+  case Intrinsic::nvvm_read_ptx_sreg_tid_x: { // llvm.nvvm.read.ptx.sreg.tid.x -> llvm.dslike.workitem.id.x
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_workitem_id_x);
+    return B.CreateCall(Callee);
+  }
+  case Intrinsic::nvvm_shfl_sync_bfly_f32: { // llvm.nvvm.shfl.sync.bfly.f32 -> llvm.dslike.shfl.bfly.f32
+    Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_bfly_f32);
+    return B.CreateCall(Callee, Args);
+  }
   case Intrinsic::nvvm_shfl_sync_bfly_i32: { // llvm.nvvm.shfl.sync.bfly.i32 -> llvm.dslike.shfl.bfly.i32
     Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
     Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_bfly_i32);
+    return B.CreateCall(Callee, Args);
+  }
+  case Intrinsic::nvvm_shfl_sync_down_f32: { // llvm.nvvm.shfl.sync.down.f32 -> llvm.dslike.shfl.down.f32
+    Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_down_f32);
     return B.CreateCall(Callee, Args);
   }
   case Intrinsic::nvvm_shfl_sync_down_i32: { // llvm.nvvm.shfl.sync.down.i32 -> llvm.dslike.shfl.down.i32
@@ -32,9 +50,19 @@ Value *buildDSLikeReplacement(IntrinsicInst &II) {
     Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_down_i32);
     return B.CreateCall(Callee, Args);
   }
+  case Intrinsic::nvvm_shfl_sync_idx_f32: { // llvm.nvvm.shfl.sync.idx.f32 -> llvm.dslike.shfl.idx.f32
+    Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_idx_f32);
+    return B.CreateCall(Callee, Args);
+  }
   case Intrinsic::nvvm_shfl_sync_idx_i32: { // llvm.nvvm.shfl.sync.idx.i32 -> llvm.dslike.shfl.idx.i32
     Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
     Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_idx_i32);
+    return B.CreateCall(Callee, Args);
+  }
+  case Intrinsic::nvvm_shfl_sync_up_f32: { // llvm.nvvm.shfl.sync.up.f32 -> llvm.dslike.shfl.up.f32
+    Value *Args[] = {II.getArgOperand(1), II.getArgOperand(2), II.getArgOperand(3)};
+    Function *Callee = Intrinsic::getDeclaration(M, Intrinsic::dslike_shfl_up_f32);
     return B.CreateCall(Callee, Args);
   }
   case Intrinsic::nvvm_shfl_sync_up_i32: { // llvm.nvvm.shfl.sync.up.i32 -> llvm.dslike.shfl.up.i32

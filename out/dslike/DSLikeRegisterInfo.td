@@ -8,6 +8,20 @@ class DSLikeReg<string asmName, bits<16> enc> : Register<asmName> {
   let HWEncoding = enc;
 }
 
+// A register made of consecutive narrower ones, addressed by sub-register index.
+class DSLikeRegTuple<string asmName, list<Register> parts, bits<16> enc>
+    : RegisterWithSubRegs<asmName, parts> {
+  let Namespace = "DSLike";
+  let HWEncoding = enc;
+  let CoveredBySubRegs = 1;
+}
+
+// Sub-register indices
+let Namespace = "DSLike" in {
+def sub0 : SubRegIndex<32, 0>;
+def sub1 : SubRegIndex<32, 32>;
+}
+
 def S0 : DSLikeReg<"s0", 0>;
 def S1 : DSLikeReg<"s1", 1>;
 def S2 : DSLikeReg<"s2", 2>;
@@ -201,6 +215,485 @@ def V125 : DSLikeReg<"v125", 125>;
 def V126 : DSLikeReg<"v126", 126>;
 def V127 : DSLikeReg<"v127", 127>;
 
+// Register tuples
+def S0_S1 : DSLikeRegTuple<"s0_s1", [S0, S1], 0> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S2_S3 : DSLikeRegTuple<"s2_s3", [S2, S3], 2> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S4_S5 : DSLikeRegTuple<"s4_s5", [S4, S5], 4> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S6_S7 : DSLikeRegTuple<"s6_s7", [S6, S7], 6> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S8_S9 : DSLikeRegTuple<"s8_s9", [S8, S9], 8> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S10_S11 : DSLikeRegTuple<"s10_s11", [S10, S11], 10> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S12_S13 : DSLikeRegTuple<"s12_s13", [S12, S13], 12> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S14_S15 : DSLikeRegTuple<"s14_s15", [S14, S15], 14> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S16_S17 : DSLikeRegTuple<"s16_s17", [S16, S17], 16> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S18_S19 : DSLikeRegTuple<"s18_s19", [S18, S19], 18> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S20_S21 : DSLikeRegTuple<"s20_s21", [S20, S21], 20> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S22_S23 : DSLikeRegTuple<"s22_s23", [S22, S23], 22> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S24_S25 : DSLikeRegTuple<"s24_s25", [S24, S25], 24> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S26_S27 : DSLikeRegTuple<"s26_s27", [S26, S27], 26> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S28_S29 : DSLikeRegTuple<"s28_s29", [S28, S29], 28> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S30_S31 : DSLikeRegTuple<"s30_s31", [S30, S31], 30> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S32_S33 : DSLikeRegTuple<"s32_s33", [S32, S33], 32> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S34_S35 : DSLikeRegTuple<"s34_s35", [S34, S35], 34> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S36_S37 : DSLikeRegTuple<"s36_s37", [S36, S37], 36> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S38_S39 : DSLikeRegTuple<"s38_s39", [S38, S39], 38> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S40_S41 : DSLikeRegTuple<"s40_s41", [S40, S41], 40> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S42_S43 : DSLikeRegTuple<"s42_s43", [S42, S43], 42> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S44_S45 : DSLikeRegTuple<"s44_s45", [S44, S45], 44> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S46_S47 : DSLikeRegTuple<"s46_s47", [S46, S47], 46> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S48_S49 : DSLikeRegTuple<"s48_s49", [S48, S49], 48> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S50_S51 : DSLikeRegTuple<"s50_s51", [S50, S51], 50> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S52_S53 : DSLikeRegTuple<"s52_s53", [S52, S53], 52> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S54_S55 : DSLikeRegTuple<"s54_s55", [S54, S55], 54> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S56_S57 : DSLikeRegTuple<"s56_s57", [S56, S57], 56> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S58_S59 : DSLikeRegTuple<"s58_s59", [S58, S59], 58> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S60_S61 : DSLikeRegTuple<"s60_s61", [S60, S61], 60> {
+  let SubRegIndices = [sub0, sub1];
+}
+def S62_S63 : DSLikeRegTuple<"s62_s63", [S62, S63], 62> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V0_V1 : DSLikeRegTuple<"v0_v1", [V0, V1], 0> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V1_V2 : DSLikeRegTuple<"v1_v2", [V1, V2], 1> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V2_V3 : DSLikeRegTuple<"v2_v3", [V2, V3], 2> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V3_V4 : DSLikeRegTuple<"v3_v4", [V3, V4], 3> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V4_V5 : DSLikeRegTuple<"v4_v5", [V4, V5], 4> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V5_V6 : DSLikeRegTuple<"v5_v6", [V5, V6], 5> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V6_V7 : DSLikeRegTuple<"v6_v7", [V6, V7], 6> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V7_V8 : DSLikeRegTuple<"v7_v8", [V7, V8], 7> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V8_V9 : DSLikeRegTuple<"v8_v9", [V8, V9], 8> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V9_V10 : DSLikeRegTuple<"v9_v10", [V9, V10], 9> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V10_V11 : DSLikeRegTuple<"v10_v11", [V10, V11], 10> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V11_V12 : DSLikeRegTuple<"v11_v12", [V11, V12], 11> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V12_V13 : DSLikeRegTuple<"v12_v13", [V12, V13], 12> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V13_V14 : DSLikeRegTuple<"v13_v14", [V13, V14], 13> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V14_V15 : DSLikeRegTuple<"v14_v15", [V14, V15], 14> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V15_V16 : DSLikeRegTuple<"v15_v16", [V15, V16], 15> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V16_V17 : DSLikeRegTuple<"v16_v17", [V16, V17], 16> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V17_V18 : DSLikeRegTuple<"v17_v18", [V17, V18], 17> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V18_V19 : DSLikeRegTuple<"v18_v19", [V18, V19], 18> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V19_V20 : DSLikeRegTuple<"v19_v20", [V19, V20], 19> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V20_V21 : DSLikeRegTuple<"v20_v21", [V20, V21], 20> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V21_V22 : DSLikeRegTuple<"v21_v22", [V21, V22], 21> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V22_V23 : DSLikeRegTuple<"v22_v23", [V22, V23], 22> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V23_V24 : DSLikeRegTuple<"v23_v24", [V23, V24], 23> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V24_V25 : DSLikeRegTuple<"v24_v25", [V24, V25], 24> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V25_V26 : DSLikeRegTuple<"v25_v26", [V25, V26], 25> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V26_V27 : DSLikeRegTuple<"v26_v27", [V26, V27], 26> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V27_V28 : DSLikeRegTuple<"v27_v28", [V27, V28], 27> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V28_V29 : DSLikeRegTuple<"v28_v29", [V28, V29], 28> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V29_V30 : DSLikeRegTuple<"v29_v30", [V29, V30], 29> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V30_V31 : DSLikeRegTuple<"v30_v31", [V30, V31], 30> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V31_V32 : DSLikeRegTuple<"v31_v32", [V31, V32], 31> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V32_V33 : DSLikeRegTuple<"v32_v33", [V32, V33], 32> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V33_V34 : DSLikeRegTuple<"v33_v34", [V33, V34], 33> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V34_V35 : DSLikeRegTuple<"v34_v35", [V34, V35], 34> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V35_V36 : DSLikeRegTuple<"v35_v36", [V35, V36], 35> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V36_V37 : DSLikeRegTuple<"v36_v37", [V36, V37], 36> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V37_V38 : DSLikeRegTuple<"v37_v38", [V37, V38], 37> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V38_V39 : DSLikeRegTuple<"v38_v39", [V38, V39], 38> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V39_V40 : DSLikeRegTuple<"v39_v40", [V39, V40], 39> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V40_V41 : DSLikeRegTuple<"v40_v41", [V40, V41], 40> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V41_V42 : DSLikeRegTuple<"v41_v42", [V41, V42], 41> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V42_V43 : DSLikeRegTuple<"v42_v43", [V42, V43], 42> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V43_V44 : DSLikeRegTuple<"v43_v44", [V43, V44], 43> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V44_V45 : DSLikeRegTuple<"v44_v45", [V44, V45], 44> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V45_V46 : DSLikeRegTuple<"v45_v46", [V45, V46], 45> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V46_V47 : DSLikeRegTuple<"v46_v47", [V46, V47], 46> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V47_V48 : DSLikeRegTuple<"v47_v48", [V47, V48], 47> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V48_V49 : DSLikeRegTuple<"v48_v49", [V48, V49], 48> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V49_V50 : DSLikeRegTuple<"v49_v50", [V49, V50], 49> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V50_V51 : DSLikeRegTuple<"v50_v51", [V50, V51], 50> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V51_V52 : DSLikeRegTuple<"v51_v52", [V51, V52], 51> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V52_V53 : DSLikeRegTuple<"v52_v53", [V52, V53], 52> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V53_V54 : DSLikeRegTuple<"v53_v54", [V53, V54], 53> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V54_V55 : DSLikeRegTuple<"v54_v55", [V54, V55], 54> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V55_V56 : DSLikeRegTuple<"v55_v56", [V55, V56], 55> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V56_V57 : DSLikeRegTuple<"v56_v57", [V56, V57], 56> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V57_V58 : DSLikeRegTuple<"v57_v58", [V57, V58], 57> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V58_V59 : DSLikeRegTuple<"v58_v59", [V58, V59], 58> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V59_V60 : DSLikeRegTuple<"v59_v60", [V59, V60], 59> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V60_V61 : DSLikeRegTuple<"v60_v61", [V60, V61], 60> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V61_V62 : DSLikeRegTuple<"v61_v62", [V61, V62], 61> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V62_V63 : DSLikeRegTuple<"v62_v63", [V62, V63], 62> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V63_V64 : DSLikeRegTuple<"v63_v64", [V63, V64], 63> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V64_V65 : DSLikeRegTuple<"v64_v65", [V64, V65], 64> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V65_V66 : DSLikeRegTuple<"v65_v66", [V65, V66], 65> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V66_V67 : DSLikeRegTuple<"v66_v67", [V66, V67], 66> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V67_V68 : DSLikeRegTuple<"v67_v68", [V67, V68], 67> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V68_V69 : DSLikeRegTuple<"v68_v69", [V68, V69], 68> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V69_V70 : DSLikeRegTuple<"v69_v70", [V69, V70], 69> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V70_V71 : DSLikeRegTuple<"v70_v71", [V70, V71], 70> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V71_V72 : DSLikeRegTuple<"v71_v72", [V71, V72], 71> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V72_V73 : DSLikeRegTuple<"v72_v73", [V72, V73], 72> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V73_V74 : DSLikeRegTuple<"v73_v74", [V73, V74], 73> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V74_V75 : DSLikeRegTuple<"v74_v75", [V74, V75], 74> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V75_V76 : DSLikeRegTuple<"v75_v76", [V75, V76], 75> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V76_V77 : DSLikeRegTuple<"v76_v77", [V76, V77], 76> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V77_V78 : DSLikeRegTuple<"v77_v78", [V77, V78], 77> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V78_V79 : DSLikeRegTuple<"v78_v79", [V78, V79], 78> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V79_V80 : DSLikeRegTuple<"v79_v80", [V79, V80], 79> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V80_V81 : DSLikeRegTuple<"v80_v81", [V80, V81], 80> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V81_V82 : DSLikeRegTuple<"v81_v82", [V81, V82], 81> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V82_V83 : DSLikeRegTuple<"v82_v83", [V82, V83], 82> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V83_V84 : DSLikeRegTuple<"v83_v84", [V83, V84], 83> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V84_V85 : DSLikeRegTuple<"v84_v85", [V84, V85], 84> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V85_V86 : DSLikeRegTuple<"v85_v86", [V85, V86], 85> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V86_V87 : DSLikeRegTuple<"v86_v87", [V86, V87], 86> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V87_V88 : DSLikeRegTuple<"v87_v88", [V87, V88], 87> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V88_V89 : DSLikeRegTuple<"v88_v89", [V88, V89], 88> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V89_V90 : DSLikeRegTuple<"v89_v90", [V89, V90], 89> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V90_V91 : DSLikeRegTuple<"v90_v91", [V90, V91], 90> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V91_V92 : DSLikeRegTuple<"v91_v92", [V91, V92], 91> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V92_V93 : DSLikeRegTuple<"v92_v93", [V92, V93], 92> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V93_V94 : DSLikeRegTuple<"v93_v94", [V93, V94], 93> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V94_V95 : DSLikeRegTuple<"v94_v95", [V94, V95], 94> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V95_V96 : DSLikeRegTuple<"v95_v96", [V95, V96], 95> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V96_V97 : DSLikeRegTuple<"v96_v97", [V96, V97], 96> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V97_V98 : DSLikeRegTuple<"v97_v98", [V97, V98], 97> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V98_V99 : DSLikeRegTuple<"v98_v99", [V98, V99], 98> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V99_V100 : DSLikeRegTuple<"v99_v100", [V99, V100], 99> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V100_V101 : DSLikeRegTuple<"v100_v101", [V100, V101], 100> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V101_V102 : DSLikeRegTuple<"v101_v102", [V101, V102], 101> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V102_V103 : DSLikeRegTuple<"v102_v103", [V102, V103], 102> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V103_V104 : DSLikeRegTuple<"v103_v104", [V103, V104], 103> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V104_V105 : DSLikeRegTuple<"v104_v105", [V104, V105], 104> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V105_V106 : DSLikeRegTuple<"v105_v106", [V105, V106], 105> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V106_V107 : DSLikeRegTuple<"v106_v107", [V106, V107], 106> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V107_V108 : DSLikeRegTuple<"v107_v108", [V107, V108], 107> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V108_V109 : DSLikeRegTuple<"v108_v109", [V108, V109], 108> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V109_V110 : DSLikeRegTuple<"v109_v110", [V109, V110], 109> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V110_V111 : DSLikeRegTuple<"v110_v111", [V110, V111], 110> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V111_V112 : DSLikeRegTuple<"v111_v112", [V111, V112], 111> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V112_V113 : DSLikeRegTuple<"v112_v113", [V112, V113], 112> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V113_V114 : DSLikeRegTuple<"v113_v114", [V113, V114], 113> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V114_V115 : DSLikeRegTuple<"v114_v115", [V114, V115], 114> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V115_V116 : DSLikeRegTuple<"v115_v116", [V115, V116], 115> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V116_V117 : DSLikeRegTuple<"v116_v117", [V116, V117], 116> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V117_V118 : DSLikeRegTuple<"v117_v118", [V117, V118], 117> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V118_V119 : DSLikeRegTuple<"v118_v119", [V118, V119], 118> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V119_V120 : DSLikeRegTuple<"v119_v120", [V119, V120], 119> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V120_V121 : DSLikeRegTuple<"v120_v121", [V120, V121], 120> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V121_V122 : DSLikeRegTuple<"v121_v122", [V121, V122], 121> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V122_V123 : DSLikeRegTuple<"v122_v123", [V122, V123], 122> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V123_V124 : DSLikeRegTuple<"v123_v124", [V123, V124], 123> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V124_V125 : DSLikeRegTuple<"v124_v125", [V124, V125], 124> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V125_V126 : DSLikeRegTuple<"v125_v126", [V125, V126], 125> {
+  let SubRegIndices = [sub0, sub1];
+}
+def V126_V127 : DSLikeRegTuple<"v126_v127", [V126, V127], 126> {
+  let SubRegIndices = [sub0, sub1];
+}
+
 // scalar register file
 def SReg_32 : RegisterClass<"DSLike", [i32, f32], 32,
     (sequence "S%u", 0, 63)> {
@@ -211,4 +704,34 @@ def SReg_32 : RegisterClass<"DSLike", [i32, f32], 32,
 def VReg_32 : RegisterClass<"DSLike", [i32, f32], 32,
     (sequence "V%u", 0, 127)> {
   let Size = 32;
+}
+
+// scalar register file
+def SReg_64 : RegisterClass<"DSLike", [i64], 32,
+    (add S0_S1, S2_S3, S4_S5, S6_S7, S8_S9, S10_S11, S12_S13, S14_S15,
+         S16_S17, S18_S19, S20_S21, S22_S23, S24_S25, S26_S27, S28_S29, S30_S31,
+         S32_S33, S34_S35, S36_S37, S38_S39, S40_S41, S42_S43, S44_S45, S46_S47,
+         S48_S49, S50_S51, S52_S53, S54_S55, S56_S57, S58_S59, S60_S61, S62_S63)> {
+  let Size = 64;
+}
+
+// vector register file
+def VReg_64 : RegisterClass<"DSLike", [i64], 32,
+    (add V0_V1, V1_V2, V2_V3, V3_V4, V4_V5, V5_V6, V6_V7, V7_V8,
+         V8_V9, V9_V10, V10_V11, V11_V12, V12_V13, V13_V14, V14_V15, V15_V16,
+         V16_V17, V17_V18, V18_V19, V19_V20, V20_V21, V21_V22, V22_V23, V23_V24,
+         V24_V25, V25_V26, V26_V27, V27_V28, V28_V29, V29_V30, V30_V31, V31_V32,
+         V32_V33, V33_V34, V34_V35, V35_V36, V36_V37, V37_V38, V38_V39, V39_V40,
+         V40_V41, V41_V42, V42_V43, V43_V44, V44_V45, V45_V46, V46_V47, V47_V48,
+         V48_V49, V49_V50, V50_V51, V51_V52, V52_V53, V53_V54, V54_V55, V55_V56,
+         V56_V57, V57_V58, V58_V59, V59_V60, V60_V61, V61_V62, V62_V63, V63_V64,
+         V64_V65, V65_V66, V66_V67, V67_V68, V68_V69, V69_V70, V70_V71, V71_V72,
+         V72_V73, V73_V74, V74_V75, V75_V76, V76_V77, V77_V78, V78_V79, V79_V80,
+         V80_V81, V81_V82, V82_V83, V83_V84, V84_V85, V85_V86, V86_V87, V87_V88,
+         V88_V89, V89_V90, V90_V91, V91_V92, V92_V93, V93_V94, V94_V95, V95_V96,
+         V96_V97, V97_V98, V98_V99, V99_V100, V100_V101, V101_V102, V102_V103, V103_V104,
+         V104_V105, V105_V106, V106_V107, V107_V108, V108_V109, V109_V110, V110_V111, V111_V112,
+         V112_V113, V113_V114, V114_V115, V115_V116, V116_V117, V117_V118, V118_V119, V119_V120,
+         V120_V121, V121_V122, V122_V123, V123_V124, V124_V125, V125_V126, V126_V127)> {
+  let Size = 64;
 }

@@ -5,12 +5,17 @@
 
 // Type profiles
 def SDT_DSLikeShfl : SDTypeProfile<1, 3, [SDTCisVT<0, i32>, SDTCisSameAs<0, 1>, SDTCisVT<2, i32>, SDTCisVT<3, i32>]>;
+def SDT_DSLikeShflF32 : SDTypeProfile<1, 3, [SDTCisVT<0, f32>, SDTCisSameAs<0, 1>, SDTCisVT<2, i32>, SDTCisVT<3, i32>]>;
 
 // Target nodes
 def shflidx : SDNode<"DSLikeISD::SHFLIDX_I32", SDT_DSLikeShfl, []>;
 def shflup : SDNode<"DSLikeISD::SHFLUP_I32", SDT_DSLikeShfl, []>;
 def shfldown : SDNode<"DSLikeISD::SHFLDOWN_I32", SDT_DSLikeShfl, []>;
 def shflbfly : SDNode<"DSLikeISD::SHFLBFLY_I32", SDT_DSLikeShfl, []>;
+def shflidx_f32 : SDNode<"DSLikeISD::SHFLIDX_F32", SDT_DSLikeShflF32, []>;
+def shflup_f32 : SDNode<"DSLikeISD::SHFLUP_F32", SDT_DSLikeShflF32, []>;
+def shfldown_f32 : SDNode<"DSLikeISD::SHFLDOWN_F32", SDT_DSLikeShflF32, []>;
+def shflbfly_f32 : SDNode<"DSLikeISD::SHFLBFLY_F32", SDT_DSLikeShflF32, []>;
 
 // Fragments
 // matches only uniform nodes
@@ -21,3 +26,11 @@ def uniform_add : PatFrag<(ops node:$src0, node:$src1),
 def divergent_add : PatFrag<(ops node:$src0, node:$src1),
   (add node:$src0, node:$src1),
   [{ return N->isDivergent(); }]>;
+// matches only uniform nodes
+def uniform_imm : PatFrag<(ops),
+  (imm),
+  [{ return !N->isDivergent(); }]>;
+// matches only uniform nodes
+def uniform_load : PatFrag<(ops node:$ptr),
+  (load node:$ptr),
+  [{ return !N->isDivergent(); }]>;

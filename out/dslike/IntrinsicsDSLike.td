@@ -60,4 +60,29 @@ def int_dslike_readfirstlane :
 def int_dslike_lane_id :
   Intrinsic<[llvm_i32_ty], [],
     [IntrNoMem, IntrSpeculatable, IntrWillReturn]>;
+
+// llvm.dslike.workitem.id.x: source
+def int_dslike_workitem_id_x :
+  Intrinsic<[llvm_i32_ty], [],
+    [IntrNoMem, IntrSpeculatable, IntrWillReturn]>;
+
+// llvm.dslike.shfl.idx.f32: follows operands
+def int_dslike_shfl_idx_f32 :
+  Intrinsic<[llvm_float_ty], [llvm_float_ty, llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrConvergent, IntrWillReturn, IntrNoCallback, IntrNoFree]>;
+
+// llvm.dslike.shfl.up.f32: follows operands
+def int_dslike_shfl_up_f32 :
+  Intrinsic<[llvm_float_ty], [llvm_float_ty, llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrConvergent, IntrWillReturn, IntrNoCallback, IntrNoFree]>;
+
+// llvm.dslike.shfl.down.f32: follows operands
+def int_dslike_shfl_down_f32 :
+  Intrinsic<[llvm_float_ty], [llvm_float_ty, llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrConvergent, IntrWillReturn, IntrNoCallback, IntrNoFree]>;
+
+// llvm.dslike.shfl.bfly.f32: follows operands
+def int_dslike_shfl_bfly_f32 :
+  Intrinsic<[llvm_float_ty], [llvm_float_ty, llvm_i32_ty, llvm_i32_ty],
+    [IntrNoMem, IntrConvergent, IntrWillReturn, IntrNoCallback, IntrNoFree]>;
 } // TargetPrefix = "dslike"

@@ -4,7 +4,10 @@
 ``lowering_opcode``, ``lowering_operands``) --, a generic math intrinsic its ISD node
 (``llvm.ctpop`` -> ``ISD::CTPOP`` ...), another intrinsic ``ISD::INTRINSIC_WO_CHAIN`` /
 ``INTRINSIC_VOID``, a call of a function ``ISD::CALL``; with the divergence kind the
-target gives the intrinsic (``CallLowering``, cached per intrinsic)."""
+target gives the intrinsic (``CallLowering``, cached per intrinsic). A call of a foreign
+intrinsic the target rewrites (``Target.rewrites``: ``llvm.nvvm.shfl.sync.idx.i32`` ->
+``llvm.dslike.shfl.idx.i32``, what the target's IR pass does in a real backend) is first
+made a call of the target intrinsic with the rewrite's arguments (``rewritten``)."""
 
 from __future__ import annotations
 
@@ -71,6 +74,7 @@ class CallLowering:
         self.target = target
         self._intr_cache: dict[str, tuple] = {}
         self._decl_cache: dict[str, str] = {}
+        self._rewrites: dict | None = None
 
     def declared_name(self, callee: str) -> str:
         """The target's name for an intrinsic call: overloaded intrinsics are called with a
@@ -107,6 +111,21 @@ class CallLowering:
         self._intr_cache[name] = got
         return got
 
+    def rewritten(self, callee: str, args: list) -> tuple[str, list]:
+        """(callee, arguments) after the target's rewrite of ``callee``, if it has one
+        (only argument indices are modeled; a ``Const`` argument is not)."""
+        rws = self._rewrites
+        if rws is None:
+            rws = self._rewrites = {}
+            for rw in getattr(self.target, "rewrites", ()) or ():
+                tgt = getattr(rw.target, "ir_name", None)
+                if tgt and all(isinstance(i, int) for i in rw.operands):
+                    rws[rw.foreign] = (tgt, tuple(rw.operands))
+        got = rws.get(callee)
+        if got is None:
+            return callee, args
+        return got[0], [args[i] for i in got[1]]
+
     def node(self, dag, ins, get) -> SDNode:
         """The node of call ``ins`` in ``dag``, its operands' nodes from ``get``."""
         callee = ins.callee or ""
@@ -115,8 +134,8 @@ class CallLowering:
             n = dag.node("ISD::CALL", vt_of(ins.type), ops, ir=ins)
             n.source = "divergent"
             return n
+        callee, args = self.rewritten(callee, list(ins.operands))
         lowered, kind = self.intrinsic_info(callee)
-        args = list(ins.operands)
         vt = vt_of(ins.type)
         if lowered is not None:
             mapping = lowering_operands(lowered, len(args))

@@ -10,6 +10,7 @@ from tdgen.hw import WaveModel
 from tdgen.model import Target
 
 from . import formats, intrinsics, registers
+from .semantics import with_semantics
 from .uniformity import UNIFORMITY
 
 # Modules contributing records (any of REGISTER_CLASSES, PHYSICAL_REGISTERS, OPERANDS,
@@ -55,7 +56,7 @@ TARGET = Target(
     operands=registers.OPERANDS + _all("OPERANDS"),
     classes=formats.CLASSES + _all("CLASSES"),
     multiclasses=_all("MULTICLASSES"),
-    defs=_all("DEFS"),
+    defs=with_semantics(_all("DEFS")),
     patterns=_all("PATTERNS"),
     lowerings=_all("LOWERINGS"),
     rewrites=_all("REWRITES"),

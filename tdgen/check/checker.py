@@ -15,6 +15,7 @@ from .fragments import FragmentChecks
 from .instructions import InstructionChecks
 from .lowering import LoweringChecks
 from .records import RecordChecks
+from .semantics import check_instruction_semantics
 
 
 def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: bool = False) -> None:
@@ -57,6 +58,7 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.each(t.xforms, self.check_xform)
         self.each(t.frags, self.check_frag)
         self.each(insts.values(), self.check_instruction)
+        self.each(insts.values(), lambda i: check_instruction_semantics(self, i))
         index = {id(p): k for k, p in enumerate(t.patterns)}
         self.each(t.patterns, lambda p: self.check_pat(p, p.name or f"anonymous_{index[id(p)]}", insts))
         self.check_effects(insts)

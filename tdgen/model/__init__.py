@@ -58,6 +58,8 @@ Records (what the emitters and the engine read)
   ``implicit_defs`` / ``implicit_uses`` (on classes and defs; TableGen's ``Defs`` /
   ``Uses``): physical registers written/read implicitly (``SCC``, ``EXEC``); None
   inherits from the class, a tuple (even empty) overrides it, as ``let Defs`` does.
+  ``semantics`` (on classes and defs, the def's own winning): what the instruction does
+  on a wave, as data (``tdgen.model.semantics``: ``Semantics``, built with ``Sem``).
   The registers are named in ``Target.physical_registers`` (or in a register class).
 - ``Multiclass(name, params, defs)`` whose ``defs`` are ``Instruction`` templates named by
   suffix (``"_RTN"``), and ``Defm(name, multiclass, args)`` instantiating it.
@@ -116,7 +118,8 @@ Parts (this package's ``__init__`` re-exports what a spec writes)
 - ``intrinsics``, ``nodes``, ``fragments``, ``registers``, ``instructions``,
   ``lowering``: the records by kind;
 - ``resolved``: ``ResolvedInstruction``, ``OperandRef``, ``SelectionPattern``;
-- ``target``: ``Target`` and ``depends_on_invalid``.
+- ``target``: ``Target`` and ``depends_on_invalid``;
+- ``semantics``: instruction semantics (``Semantics``, ``Sem``, the expression records).
 """
 
 
@@ -172,4 +175,5 @@ from .nodes import (
     SDTypeProfile,
 )
 from .registers import OperandKind, RegisterClass, reg_names, reg_tuples
+from .semantics import Sem, Semantics
 from .target import Target

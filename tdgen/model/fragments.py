@@ -44,7 +44,7 @@ class PatFrag(Record):
 
     @property
     def ops_tablegen(self) -> str:
-        return "(ops " + ", ".join(f"node:${o}" for o in self.ops) + ")"
+        return "(ops " + ", ".join(f"node:${o}" for o in self.ops) + ")" if self.ops else "(ops)"
 
     @cached_property
     def dag(self) -> Node:
@@ -76,7 +76,7 @@ class DivergenceFrag(Record):
 
     @property
     def ops_tablegen(self) -> str:
-        return "(ops " + ", ".join(f"node:${o}" for o in self.ops) + ")"
+        return "(ops " + ", ".join(f"node:${o}" for o in self.ops) + ")" if self.ops else "(ops)"
 
     @property
     def fragment_tablegen(self) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..types import ValueType
 from .record import Record, guard_constructors, pair_value
+from .semantics import Semantics
 
 
 class _Required:
@@ -104,6 +105,7 @@ class InstrClass(Record):
     lets: tuple[tuple[str, Any], ...] = ()
     implicit_defs: tuple[str, ...] | None = None
     implicit_uses: tuple[str, ...] | None = None
+    semantics: Semantics | None = None  # what it does on a wave (tdgen.model.semantics)
 
     def chain(self) -> tuple["InstrClass", ...]:
         """This class and its ancestors, outermost (root) first."""
@@ -135,6 +137,7 @@ class Instruction(Record):
     lets: tuple[tuple[str, Any], ...] = ()
     implicit_defs: tuple[str, ...] | None = None
     implicit_uses: tuple[str, ...] | None = None
+    semantics: Semantics | None = None  # what it does on a wave (tdgen.model.semantics)
 
     def let(self, name: str, default: Any = None) -> Any:
         return pair_value(self.lets, name, default)
