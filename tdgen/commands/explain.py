@@ -23,8 +23,8 @@ from .common import load_ir, load_isel_target
 
 
 def configure(parser):
-    parser.add_argument("file", metavar="FILE.ll")
-    parser.add_argument("--target", "-t", required=True)
+    parser.add_argument("file", metavar="FILE.ll", help="LLVM IR file, or - for stdin")
+    parser.add_argument("--target", "-t", required=True, help="target name or spec path")
     parser.add_argument("--value", required=True,
                         help="IR value: %%name, or @function:%%name when several functions define %%name")
     parser.add_argument("--function", help="function name (default: the one defining the value)")

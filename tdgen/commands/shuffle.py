@@ -72,7 +72,8 @@ def parse_hex_mask(text: str, field: str, wave: int) -> int:
 
 
 def add_target_args(parser) -> None:
-    parser.add_argument("--target", default="amdgpu", help="target whose WaveModel applies (default amdgpu)")
+    parser.add_argument("--target", "-t", default="amdgpu",
+                        help="target name or spec path whose WaveModel applies (default amdgpu)")
     parser.add_argument("--bpermute-wave64", default=None, metavar="full|half",
                         help="override the target's wave64 ds_bpermute scope")
 
