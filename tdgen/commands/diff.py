@@ -95,16 +95,16 @@ def _spec_at_rev(spec: str, rev: str, tmp: Path) -> str:
     folder, entry = (p, "spec.py") if p.is_dir() else (p.parent, p.name)
     folder = folder.resolve()
 
-    def git(*a: str) -> str:
-        r = subprocess.run(["git", "-C", str(folder), *a], capture_output=True, text=True)
+    def git(*a: str, where: Path = folder) -> str:
+        r = subprocess.run(["git", "-C", str(where), *a], capture_output=True, text=True)
         if r.returncode != 0:
             raise UsageError(None, "tdgen diff: argument --rev: " + expected(
-                f"a git revision of the repository holding '{spec}'", f"{rev!r} ({r.stderr.strip().splitlines()[-1:]})"))
+                f"a git revision of the repository holding '{spec}'", f"{rev!r} ({' '.join(r.stderr.strip().splitlines()[-1:])})"))
         return r.stdout
 
     top = Path(git("rev-parse", "--show-toplevel").strip())
     rel = folder.relative_to(top).as_posix()
-    names = [n for n in git("ls-tree", "-r", "--name-only", rev, "--", rel).splitlines() if n]
+    names = [n for n in git("ls-tree", "-r", "--name-only", rev, "--", rel, where=top).splitlines() if n]
     if f"{rel}/{entry}" not in names:
         raise UsageError(None, "tdgen diff: argument --rev: " + expected(f"{rel}/{entry} at {rev}", "no such file"))
     out = tmp / "rev" / folder.name
