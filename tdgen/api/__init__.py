@@ -361,7 +361,7 @@ class Explanation:
 def explain(ir: IR, target: TargetLike, value: str, *, function: str | None = None) -> Explanation:
     """The explain trace of one value (``tdgen explain``). ``value``: ``"@fn:%v"`` or
     ``"%v"`` (``function`` names the function when several define ``%v``)."""
-    from .explain import explain_module
+    from .trace import explain_module
 
     from patterns.ir import parse_module
 

@@ -31,7 +31,7 @@ def configure(parser):
 
 
 def run(args) -> int:
-    from ..api.explain import explain_module
+    from ..api.trace import explain_module
 
     target = load_isel_target(args.target)
     module = load_ir(args.file)
