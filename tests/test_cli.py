@@ -79,3 +79,24 @@ def test_help_and_argument_errors_import_no_engine(argv):
 def test_version():
     r = _cli("--version")
     assert r.returncode == 0 and r.stdout.startswith("tdgen ")
+
+
+def test_readme_commands_run_as_written(tmp_path):
+    """The commands of README's "Review diff, coverage, generated tests" section."""
+    import re
+
+    from llvm_tools import require
+
+    require("llvm-tblgen-19")
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Review diff, coverage, generated tests", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
+    script = block.replace("/tmp/amdgpu-tests", str(tmp_path / "amdgpu-tests")).replace("python3 ", f"{sys.executable} ")
+    r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "pattern(s) fired on 112 file(s)" in r.stdout
+    api = re.search(r"## Python API.*?```sh\n(.*?)```", text, re.S).group(1).replace("python3 ", f"{sys.executable} ")
+    r = subprocess.run(["bash", "-e", "-c", api], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.startswith("S_ADD_I32 SReg_32 scalar targets/amdgpu/alu.py:")
+    assert "source     %tid" in r.stdout and "MATCHED" in r.stdout
