@@ -100,3 +100,22 @@ def test_readme_commands_run_as_written(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.startswith("S_ADD_I32 SReg_32 scalar targets/amdgpu/alu.py:")
     assert "source     %tid" in r.stdout and "MATCHED" in r.stdout
+
+
+@pytest.mark.parametrize("schema,argv", [
+    ("isel", ["isel", "-", "-t", "amdgpu", "--format", "json"]),
+    ("divergence", ["divergence", "-", "-t", "amdgpu", "--format", "json"]),
+    ("coverage", ["coverage", "amdgpu", "-", "--format", "json"]),
+])
+def test_json_output_matches_its_schema(schema, argv):
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    r = _cli(*argv, stdin=KERNEL)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads((ROOT / "schemas" / f"{schema}.schema.json").read_text())
+    jsonschema.validate(json.loads(r.stdout), doc)
+    bad = json.loads(r.stdout)
+    bad = {"unexpected": bad} if isinstance(bad, list) else {**bad, "functions" if schema == "divergence" else "fired": 1}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, doc)

@@ -116,8 +116,7 @@ def _resolve_targets(requested: list[str]) -> list[str]:
         raise UsageError(
             None,
             "tdgen generate: argument TARGET: "
-            + expected("one of " + ", ".join(known) + ", or a spec path (a folder with spec.py, or a .py file)",
-                       repr(unknown[0])),
+            + expected("one of " + ", ".join(known), repr(unknown[0])),
         )
     names = sorted(dict.fromkeys(n for n in requested if n in known))
     return names + list(dict.fromkeys(n for n in requested if n not in known))
