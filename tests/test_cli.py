@@ -106,6 +106,8 @@ def test_readme_commands_run_as_written(tmp_path):
     ("isel", ["isel", "-", "-t", "amdgpu", "--format", "json"]),
     ("divergence", ["divergence", "-", "-t", "amdgpu", "--format", "json"]),
     ("coverage", ["coverage", "amdgpu", "-", "--format", "json"]),
+    ("shuffle", ["shuffle", "idx", "--operand", "3", "--width", "8", "--wave", "32", "--lowered", "--format", "json"]),
+    ("verify-shuffles", ["verify-shuffles", "--wave", "32", "--format", "json"]),
 ])
 def test_json_output_matches_its_schema(schema, argv):
     import json
@@ -116,6 +118,7 @@ def test_json_output_matches_its_schema(schema, argv):
     doc = json.loads((ROOT / "schemas" / f"{schema}.schema.json").read_text())
     jsonschema.validate(json.loads(r.stdout), doc)
     bad = json.loads(r.stdout)
-    bad = {"unexpected": bad} if isinstance(bad, list) else {**bad, "functions" if schema == "divergence" else "fired": 1}
+    first = {"divergence": "functions", "coverage": "fired", "shuffle": "result", "verify-shuffles": "runs"}
+    bad = {"unexpected": bad} if isinstance(bad, list) else {**bad, first[schema]: 1}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(bad, doc)
