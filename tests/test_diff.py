@@ -96,3 +96,26 @@ def test_generate_check_diff_prints_stale_records(tmp_path):
     assert r.returncode == 1
     assert "amdgpu: records: 1 changed, 0 added, 0 removed" in r.stdout
     assert "ResultInstrs: [(V_SUB_U32_e64 ?:$src1, ?:$src0, 0)] -> [(V_SUB_U32_e64 ?:$src0, ?:$src1, 0)]" in r.stdout
+
+
+def test_changed_priority_between_overlapping_patterns_is_a_risk(tmp_path):
+    require("llvm-tblgen-19")
+    spec = tmp_path / "amdgpu"
+    shutil.copytree(ROOT / "targets" / "amdgpu", spec, ignore=shutil.ignore_patterns("__pycache__"))
+    alu = spec / "alu.py"
+    text = alu.read_text()
+    plain_and = 'pattern="(set i32:$vdst, (and i32:$src0, i32:$src1))", lets={"isCommutable": 1}),'
+    assert text.count(plain_and) == 1
+    alu.write_text(text.replace(plain_and, plain_and.replace('"isCommutable": 1}', '"isCommutable": 1, '
+                                                                                    '"AddedComplexity": 5}')))
+    r = _cli("diff", "amdgpu", str(spec))
+    assert r.returncode == 1
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["records: 1 changed, 0 added, 0 removed", "~ V_AND_B32_e64  (AMDGPUInstructions.td)",
+                         "    AddedComplexity: 0 -> 5"]
+    assert ("! priority changed (ISD::AND): (and i32:$src0, i32:$src1) -> (V_AND_B32_e64 VGPR_32:$src0, "
+            "VGPR_32:$src1) (complexity 3 -> 8) is now tried before (UniformBinFrag<and> i32:$src0, i32:$src1) -> "
+            "(S_AND_B32 SReg_32:$src0, SReg_32:$src1) (complexity 4 -> 4)") in lines
+    # and the uniform and now selects the VALU instruction
+    assert "  @uniform_S_AND_B32:%r  [built-in:S_AND_B32]\n      S_AND_B32 %0, %1 (SReg_32)\n" \
+           "   -> V_AND_B32_e64 %0, %1 (VGPR_32)" in r.stdout

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Union
 
 from ..errors import Diagnostics, Span, TdgenError, UsageError, expected
+from .trace import Attempt, Explanation, explain_module
 
 IR = Union[str, Path]
 TargetLike = Any  # a Target (load_target), or a name / folder / spec path
@@ -307,62 +308,9 @@ def selection_values(funcs, sources: Mapping[str, str] | None = None) -> dict[st
 # explain
 
 
-@dataclass(frozen=True)
-class Attempt:
-    """One pattern tried for a value: its matcher ``index``, ``record``, ``complexity``,
-    source and result DAG text, spec location, and ``outcome``: ``"MATCHED"``, the first
-    failing check, or why it was not tried."""
-
-    index: int
-    record: str
-    complexity: int
-    src: str
-    dst: str
-    source: str | None
-    outcome: str
-    matched: bool
-    tried: bool = True
-
-    def line(self) -> str:
-        """The attempt as ``tdgen explain`` prints it."""
-        return f"  [{self.index}] {self.record} complexity={self.complexity} {self.src} -> {self.dst}: {self.outcome}"
-
-
-@dataclass(frozen=True)
-class Explanation:
-    """Why ``value`` selects what it selects. ``node``: the DAG node's label (None when
-    the value has no node of its own: ``note`` says why); ``divergent``; ``chain``: the
-    DAG operands back to the source of divergence; ``ir_chain``: the IR value's own
-    reason steps; ``custom``: lines of the target's custom selection steps;
-    ``attempts``: the patterns rooted at the node's opcode in matcher order."""
-
-    value: str
-    lines: tuple[str, ...]
-    node: str | None = None
-    divergent: bool | None = None
-    chain: tuple[str, ...] = ()
-    ir_chain: tuple = ()
-    custom: tuple[str, ...] = ()
-    attempts: tuple[Attempt, ...] = ()
-    note: str | None = None
-
-    @property
-    def matched(self) -> Attempt | None:
-        return next((a for a in self.attempts if a.matched), None)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-    def __str__(self) -> str:
-        return self.text
-
-
 def explain(ir: IR, target: TargetLike, value: str, *, function: str | None = None) -> Explanation:
     """The explain trace of one value (``tdgen explain``). ``value``: ``"@fn:%v"`` or
     ``"%v"`` (``function`` names the function when several define ``%v``)."""
-    from .trace import explain_module
-
     from patterns.ir import parse_module
 
     text, path = read_ir(ir)

@@ -10,9 +10,62 @@ divergence and reason chain (it enters the DAG as a CopyFromReg; no pattern sele
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import Span, UsageError, expected
 
-__all__ = ["explain_module"]
+__all__ = ["explain_module", "Attempt", "Explanation"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One pattern tried for a value: its matcher ``index``, ``record``, ``complexity``,
+    source and result DAG text, spec location, and ``outcome``: ``"MATCHED"``, the first
+    failing check, or why it was not tried."""
+
+    index: int
+    record: str
+    complexity: int
+    src: str
+    dst: str
+    source: str | None
+    outcome: str
+    matched: bool
+    tried: bool = True
+
+    def line(self) -> str:
+        """The attempt as ``tdgen explain`` prints it."""
+        return f"  [{self.index}] {self.record} complexity={self.complexity} {self.src} -> {self.dst}: {self.outcome}"
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why ``value`` selects what it selects. ``node``: the DAG node's label (None when
+    the value has no node of its own: ``note`` says why); ``divergent``; ``chain``: the
+    DAG operands back to the source of divergence; ``ir_chain``: the IR value's own
+    reason steps; ``custom``: lines of the target's custom selection steps;
+    ``attempts``: the patterns rooted at the node's opcode in matcher order."""
+
+    value: str
+    lines: tuple[str, ...]
+    node: str | None = None
+    divergent: bool | None = None
+    chain: tuple[str, ...] = ()
+    ir_chain: tuple = ()
+    custom: tuple[str, ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+    note: str | None = None
+
+    @property
+    def matched(self) -> Attempt | None:
+        return next((a for a in self.attempts if a.matched), None)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def _parse_value(spec: str, path: str) -> tuple[str | None, str]:
@@ -67,8 +120,6 @@ def explain_module(module, target, value: str, *, function: str | None = None, p
     from patterns.select.explain import describe_failure, divergence_path
     from patterns.select.matcher import build_table
     from patterns.uniformity.analysis import analyze
-
-    from . import Attempt, Explanation
 
     fn, v, want = _find(module, value, function, path)
     label = f"@{fn.name}:%{want}"
