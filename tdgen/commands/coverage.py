@@ -20,7 +20,7 @@ from .common import add_target_argument, target_argument
 def configure(parser) -> None:
     add_target_argument(parser)
     parser.add_argument("files", nargs="+", metavar="FILE.ll", help="LLVM IR files (- for stdin)")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default text; json: schemas/coverage.schema.json)")
 
 
 def patterns_of(target) -> list[dict]:

@@ -242,6 +242,20 @@ def _fired(sel, fn: str, p) -> tuple[str | None, bool, str | None]:
     return s.opcode, any(mi.pattern == p.record for mi in s.instrs) or s.opcode == _result_op(p), None
 
 
+def _own_failure(text: str, target, p, name: str) -> str:
+    """The first failing check of pattern ``p`` on the uniform kernel's result."""
+    from ..api import explain
+
+    try:
+        e = explain(text, target, f"@uniform_{name}:%r")
+    except Exception as exc:  # (the note is the only place this shows)
+        return f"(no explain trace: {exc})"
+    hit = next((a for a in e.attempts if a.record == p.record), None)
+    if hit is None:
+        return e.note or f"the result is not a {p.root_opcode} node ({e.node})"
+    return hit.outcome
+
+
 def pattern_kernels(target, *, progress=None) -> list[Kernel]:
     """One Kernel per pattern of the target's matcher table (see the module docstring)."""
     from patterns.select.matcher import build_table
@@ -274,7 +288,8 @@ def pattern_kernels(target, *, progress=None) -> list[Kernel]:
             sel = select(text, target, errors="collect")
             u_op, u_hit, u_err = _fired(sel, f"uniform_{name}", p)
             d_op, d_hit, d_err = _fired(sel, f"divergent_{name}", p)
-            last = (u_op, u_err, d_op, d_err, text)
+            if last is None:
+                last = (u_op, u_err, d_op, d_err, text)
             if u_hit or d_hit:
                 k.text, k.uniform, k.divergent = text, u_op, d_op
                 for which, op, err in (("uniform", u_op, u_err), ("divergent", d_op, d_err)):
@@ -285,8 +300,10 @@ def pattern_kernels(target, *, progress=None) -> list[Kernel]:
             if last is not None:
                 u_op, u_err, d_op, d_err, text = last
                 k.text = text
-                k.notes.append(f"not checked: the kernels for this pattern select {u_op or u_err} (uniform) and "
-                               f"{d_op or d_err} (divergent) by other patterns or steps first")
+                got = "; ".join(f"{which}: {op} by another pattern" if op else f"{which}: {err}"
+                                for which, op, err in (("uniform", u_op, u_err), ("divergent", d_op, d_err)))
+                k.notes.append(f"not checked: neither kernel selects this pattern ({got}); the pattern itself "
+                               f"fails at: {_own_failure(text, target, p, name)}")
     return out
 
 

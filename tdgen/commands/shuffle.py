@@ -112,7 +112,7 @@ def configure(parser):
     how.add_argument("--lowered", action="store_true", help="run the ds_bpermute lowering in the wave model")
     how.add_argument("--choose", action="store_true", help="run the cheapest proven sequence for this operand")
     how.add_argument("--hip", action="store_true", help="run HIP's index formulas in the wave model")
-    parser.add_argument("--format", default="text", help="json or text")
+    parser.add_argument("--format", default="text", help="json or text (json: schemas/shuffle.schema.json)")
     add_target_args(parser)
 
 

@@ -32,7 +32,7 @@ def configure(parser):
     parser.add_argument("--nvvm-c", action="store_true", help="also verify the runtime-c lowering (every segmask)")
     parser.add_argument("--constant", action="store_true",
                         help="also prove the cheapest sequence for every constant operand 0..wave-1 and width")
-    parser.add_argument("--format", default="text", help="text or json")
+    parser.add_argument("--format", default="text", help="text or json (json: schemas/verify-shuffles.schema.json)")
     parser.add_argument("--time", action="store_true", help="also print the wall time of each wave size")
     add_target_args(parser)
 
