@@ -43,3 +43,27 @@ def test_generated_suite_passes_under_llc(tmp_path):
     wrong = tmp_path / "wrong.ll"
     wrong.write_text(s_add.replace("{{= S_ADD_I32( |$)}}", "{{= V_ADD_U32_e64( |$)}}", 1))
     assert _run_file(wrong, llc, fc).returncode != 0
+
+
+def test_verify_llc_keeps_only_checks_llc_meets(tmp_path):
+    """A spec whose uniform ``and`` selects the VALU form (V_AND given AddedComplexity 5)
+    disagrees with llc-19 there: --verify-llc writes that file without CHECK lines."""
+    import shutil
+
+    llc, fc = require("llc-19"), require("FileCheck-19")
+    spec = tmp_path / "amdgpu"
+    shutil.copytree(ROOT / "targets" / "amdgpu", spec, ignore=shutil.ignore_patterns("__pycache__"))
+    alu = spec / "alu.py"
+    plain_and = 'pattern="(set i32:$vdst, (and i32:$src0, i32:$src1))", lets={"isCommutable": 1}),'
+    alu.write_text(alu.read_text().replace(plain_and, plain_and.replace('1}', '1, "AddedComplexity": 5}')))
+    out = tmp_path / "suite"
+    r = subprocess.run([sys.executable, "-m", "tdgen", "gen-tests", str(spec), "--out", str(out), "--mcpu", "gfx900",
+                        "--verify-llc", llc, "--filecheck", fc], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    v_and = (out / "V_AND_B32_e64.ll").read_text()
+    note = f"; NOTE: uniform function not checked: {llc} does not select as the spec does (V_AND_B32_e64): "
+    assert note in v_and
+    assert "; CHECK-LABEL: name: uniform_V_AND_B32_e64{{$}}\n; CHECK-LABEL: name: divergent_" in v_and
+    assert "; CHECK-LABEL: name: divergent_V_AND_B32_e64{{$}}\n; CHECK: {{= V_AND_B32_e64( |$)}}" in v_and
+    assert "; CHECK: {{= S_ADD_I32( |$)}}" in (out / "S_ADD_I32.ll").read_text()  # the others keep theirs
+    assert _run_file(out / "V_AND_B32_e64.ll", llc, fc).returncode == 0

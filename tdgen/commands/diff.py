@@ -269,6 +269,9 @@ def report(old: Side, new: Side, kernels: list[str], selection: bool = True) -> 
     if risks:
         out.append("risks:")
         out.extend(f"! {r}" for r in risks)
+    if not specs and out:
+        out.append("risks: scalar results reachable by divergent nodes and pattern priorities not checked "
+                   "(they need a spec on both sides)")
     if specs and selection:
         sel = selection_diff(old.target, new.target, corpus(old.target, new.target, list(kernels)))
         if sel:

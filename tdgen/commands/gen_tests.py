@@ -315,12 +315,15 @@ def file_text(target, k: Kernel, run_line: str) -> str:
             f";   {p.src_text()} -> {p.dst_text()}"]
     for n in k.notes:
         head.append(f"; NOTE: {n}")
+    # (a comment naming a FileCheck or lit directive would be one: CHECK:, RUN: ...)
+    head = [re.sub(r"\b(CHECK|RUN|XFAIL|REQUIRES)\b", lambda m: m.group(0).lower(), h) for h in head]
     if not k.text:
         return "\n".join(head) + "\n"
     lines = head + [f"; RUN: {run_line}" if k.written else "; (no CHECK lines: nothing to run)", ""]
     for which, op in (("uniform", k.uniform), ("divergent", k.divergent)):
-        if op is not None:
+        if k.written:  # (a label for each function: it bounds the CHECK of the one before)
             lines.append(f"; CHECK-LABEL: name: {which}_{k.name}{{{{$}}}}")
+        if op is not None:
             lines.append(f"; CHECK: {{{{= {op}( |$)}}}}")
     return "\n".join(lines) + "\n\n" + k.text
 
@@ -370,12 +373,20 @@ def run(args) -> int:
     files = {f"{k.name}.ll": file_text(target, k, run_line) for k in kernels}
     if args.verify_llc:
         for k in kernels:
-            if k.written:
-                why = verify_file(files[f"{k.name}.ll"], args.verify_llc, args.filecheck, triple, args.mcpu)
+            for which in ("uniform", "divergent"):
+                if getattr(k, which) is None:
+                    continue
+                # this function's CHECK lines alone
+                other = "divergent" if which == "uniform" else "uniform"
+                keep = getattr(k, other)
+                setattr(k, other, None)
+                why = verify_file(file_text(target, k, run_line), args.verify_llc, args.filecheck, triple, args.mcpu)
+                setattr(k, other, keep)
                 if why is not None:
-                    k.uniform = k.divergent = None
-                    k.notes.append(f"not checked: {args.verify_llc} does not select as the spec does: {why}")
-                    files[f"{k.name}.ll"] = file_text(target, k, run_line)
+                    k.notes.append(f"{which} function not checked: {args.verify_llc} does not select as the spec "
+                                   f"does ({getattr(k, which)}): {why}")
+                    setattr(k, which, None)
+            files[f"{k.name}.ll"] = file_text(target, k, run_line)
     from ..fsutil import write_tree
 
     out.mkdir(parents=True, exist_ok=True)
