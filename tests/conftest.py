@@ -5,6 +5,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+def _plugin_installed() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(ep.name == "tdgen" for ep in entry_points(group="pytest11"))
+
+
+# tdgen's pytest plugin (the tdgen_target fixture): registered by its pytest11 entry
+# point when tdgen is installed with it; from a checkout whose install predates it, here.
+if not _plugin_installed():
+    pytest_plugins = ["tdgen.pytest_plugin"]
+
+
 def run_pure_python(request) -> bool:
     """For a test that replaces a function of a compiled module (patterns/native/__init__.py) to
     watch it: compiled code calls its module's functions directly, so the replacement

@@ -135,9 +135,9 @@ def test_lowering_map_turns_intrinsic_into_target_node():
     the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir import parse_module
-    from patterns.pipeline import select_function
     from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
+    from tdgen.testing import assert_divergent, assert_selects, assert_uniform
 
     t = load_target("dslike")
     low = {lw.intrinsic.ir_name: lw.node.opcode for lw in t.lowerings}
@@ -158,9 +158,11 @@ entry:
     dag = build_function_dags(fn, t, ua).dags[0]
     (node,) = [n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == "v"]
     assert node.opcode == low["llvm.dslike.shfl.idx.i32"] and node.divergent
-    sf, _ = select_function(fn, t, ua)
-    chosen = {mi.ir: (mi.opcode, mi.file) for mi in sf.instrs() if mi.pattern}
-    assert chosen["%v"][1] == "vector" and chosen["%s"][1] == "scalar"
+    # (tdgen.testing: a failure shows the explain trace)
+    assert_selects(text, "@k:%v", "DS_SHFL_IDX_B32", target=t, file="vector")
+    assert_selects(text, "@k:%s", "S_ADD_U32", target=t, file="scalar")
+    assert_divergent(text, "@k:%v", target=t)
+    assert_uniform(text, "@k:%s", target=t)
 
 
 # sign_extend_inreg (a VT operand) formed from IR the way llc's DAGCombiner forms it, for

@@ -42,9 +42,12 @@ def load_isel_target(name: str):
     return load_derived(name, "isel", lambda t: IselBundle(t, str(folder))).install()
 
 
-def load_ir(path: str):
-    from patterns.ir import parse_module
+def read_ir_text(path: str) -> tuple[str, str]:
+    """(text, path shown in messages) of an IR file argument; ``-`` reads stdin."""
+    import sys
 
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
     p = Path(path)
     if p.is_dir():
         raise UsageError(Span(path), expected("an existing LLVM IR file", f"a directory '{path}'"), field="FILE")
@@ -54,7 +57,15 @@ def load_ir(path: str):
         text = p.read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise UsageError(Span(path), expected("a readable UTF-8 text file", type(e).__name__), field="FILE") from None
-    return parse_module(text, str(path))
+    return text, str(path)
+
+
+def load_ir(path: str):
+    """The parsed module of an IR file argument (``-``: stdin)."""
+    from patterns.ir import parse_module
+
+    text, shown = read_ir_text(path)
+    return parse_module(text, shown)
 
 
 @contextmanager
@@ -76,3 +87,23 @@ def gc_paused():
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
+
+
+def add_target_argument(parser) -> None:
+    """The target of a command that takes it first: ``tdgen lint T`` or ``tdgen lint -t T``
+    (one of the two is required)."""
+    parser.add_argument("target", nargs="?", metavar="TARGET", help="target name or spec path (or -t)")
+    parser.add_argument("-t", "--target", dest="target_opt", metavar="TARGET", help="target name or spec path")
+
+
+def target_argument(args, command: str) -> str:
+    """The target given positionally or with -t (exit 2 when none, or two different)."""
+    pos, opt = args.target, args.target_opt
+    if pos is not None and opt is not None and pos != opt:
+        raise UsageError(None, f"tdgen {command}: argument -t/--target: "
+                         + expected("one target", f"both '{pos}' and '{opt}'"))
+    name = pos if pos is not None else opt
+    if name is None:
+        raise UsageError(None, f"tdgen {command}: argument TARGET: "
+                         + expected("a target name or spec path (positional or -t)", "none"))
+    return name

@@ -18,8 +18,10 @@ from ..errors import Span, UsageError, expected
 
 def configure(parser):
     parser.add_argument("file", help="LLVM IR file (.ll), or - for stdin")
-    parser.add_argument("--target", default="amdgpu", help="target whose uniformity facts to use (default amdgpu)")
-    parser.add_argument("--format", choices=("llvm", "json"), default=None, help="output format (default llvm)")
+    parser.add_argument("--target", "-t", default="amdgpu",
+                        help="target name or spec path whose uniformity facts to use (default amdgpu)")
+    parser.add_argument("--format", choices=("llvm", "json"), default=None,
+                        help="output format (default llvm; json: schemas/divergence.schema.json)")
     parser.add_argument("--why", metavar="VALUE",
                         help="print the reason chain of one value: %%v or @function:%%v "
                              "(a text report of its own: not combinable with --format or -S)")

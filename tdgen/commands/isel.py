@@ -24,9 +24,10 @@ _KEPT: list = []
 
 
 def configure(parser):
-    parser.add_argument("file", metavar="FILE.ll", help="LLVM IR file")
+    parser.add_argument("file", metavar="FILE.ll", help="LLVM IR file, or - for stdin")
     parser.add_argument("--target", "-t", required=True, help="target name or spec path")
-    parser.add_argument("--format", choices=("mir", "json"), default="mir")
+    parser.add_argument("--format", choices=("mir", "json"), default="mir",
+                        help="output format (default mir; json: schemas/isel.schema.json)")
 
 
 def run(args) -> int:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import sys
 
-from .common import load_target
+from .common import add_target_argument, load_target, target_argument
 
 
 def configure(parser):
-    parser.add_argument("target", help="target name or spec path")
+    add_target_argument(parser)
 
 
 def run(args) -> int:
     from patterns.select.lint import lint_target
 
-    target = load_target(args.target)
+    target = load_target(target_argument(args, "lint"))
     findings = lint_target(target)
     for f in findings:
         sys.stdout.write(f.format() + "\n")

@@ -72,7 +72,8 @@ def parse_hex_mask(text: str, field: str, wave: int) -> int:
 
 
 def add_target_args(parser) -> None:
-    parser.add_argument("--target", default="amdgpu", help="target whose WaveModel applies (default amdgpu)")
+    parser.add_argument("--target", "-t", default="amdgpu",
+                        help="target name or spec path whose WaveModel applies (default amdgpu)")
     parser.add_argument("--bpermute-wave64", default=None, metavar="full|half",
                         help="override the target's wave64 ds_bpermute scope")
 
@@ -111,7 +112,7 @@ def configure(parser):
     how.add_argument("--lowered", action="store_true", help="run the ds_bpermute lowering in the wave model")
     how.add_argument("--choose", action="store_true", help="run the cheapest proven sequence for this operand")
     how.add_argument("--hip", action="store_true", help="run HIP's index formulas in the wave model")
-    parser.add_argument("--format", default="text", help="json or text")
+    parser.add_argument("--format", default="text", help="json or text (json: schemas/shuffle.schema.json)")
     add_target_args(parser)
 
 

@@ -21,6 +21,7 @@ import sys
 import time
 
 from ..errors import UsageError, expected
+from .progress import progress_bar
 from .shuffle import add_target_args, bpermute_scope, check_wave_size, parse_wave, wave_model
 
 
@@ -31,7 +32,7 @@ def configure(parser):
     parser.add_argument("--nvvm-c", action="store_true", help="also verify the runtime-c lowering (every segmask)")
     parser.add_argument("--constant", action="store_true",
                         help="also prove the cheapest sequence for every constant operand 0..wave-1 and width")
-    parser.add_argument("--format", default="text", help="text or json")
+    parser.add_argument("--format", default="text", help="text or json (json: schemas/verify-shuffles.schema.json)")
     parser.add_argument("--time", action="store_true", help="also print the wall time of each wave size")
     add_target_args(parser)
 
@@ -60,45 +61,47 @@ def run(args) -> int:
     out = sys.stdout
     report_json: list[dict] = []
     first = None
-    for wave in waves:
-        t0 = time.perf_counter()
-        rep = verify(wave, bpermute_wave64=scope, kind=args.lowering, nvvm_c=args.nvvm_c)
-        entry: dict = {"wave": wave, "bpermute_wave64": scope, "lowering": args.lowering,
-                       "modes": 4, "operands": rep.n_operands, "widths": list(rep.widths),
-                       "mask_pairs": rep.n_mask_pairs,
-                       "bits": {str(b): _tally_json(t) for b, t in sorted(rep.by_bits.items())}}
-        if rep.nvvm is not None:
-            entry["nvvm_c"] = _tally_json(rep.nvvm)
-        if args.constant and rep.first is None:
-            entry["constant"] = prove_constant_choices(wave, scope).as_json()
-        dt = time.perf_counter() - t0
-        if args.time:
-            entry["seconds"] = round(dt, 3)
-        report_json.append(entry)
-        if args.format == "text":
-            out.write(f"wave{wave} (ds_bpermute wave64 scope: {scope}), {args.lowering} lowering: "
-                      f"4 modes x {rep.n_operands} operands x {len(rep.widths)} widths "
-                      f"({','.join(str(w) for w in rep.widths)}) x {rep.n_mask_pairs} exec/member masks\n")
-            for b, t in sorted(rep.by_bits.items()):
-                out.write(f"  {b}-bit: {t.cases} cases, {t.lanes} lanes: {t.value_checked} values and "
-                          f"{t.pred_checked} predicates compared; undefined (excluded): {t.undefined_not_member} "
-                          f"lanes not in mask, {t.undefined_source} with an inactive/non-member source lane; "
-                          f"{t.inactive_checked} inactive lanes checked unwritten; {t.failures} mismatching lanes\n")
+    with progress_bar("verify-shuffles", len(waves)) as step:
+        for wave in waves:
+            t0 = time.perf_counter()
+            rep = verify(wave, bpermute_wave64=scope, kind=args.lowering, nvvm_c=args.nvvm_c)
+            entry: dict = {"wave": wave, "bpermute_wave64": scope, "lowering": args.lowering,
+                           "modes": 4, "operands": rep.n_operands, "widths": list(rep.widths),
+                           "mask_pairs": rep.n_mask_pairs,
+                           "bits": {str(b): _tally_json(t) for b, t in sorted(rep.by_bits.items())}}
             if rep.nvvm is not None:
-                t = rep.nvvm
-                out.write(f"  runtime c ({len(nvvm_c_values(wave))} segmask/clamp values): {t.cases} cases: "
-                          f"{t.value_checked} values and {t.pred_checked} predicates compared; "
-                          f"{t.failures} mismatching lanes\n")
-            if "constant" in entry:
-                c = entry["constant"]
-                kinds = ", ".join(f"{k} {n}" for k, n in sorted(c["chosen"].items()))
-                out.write(f"  constant operands: {c['choices']} choices proven ({kinds}); total cost {c['total_cost']} "
-                          f"vs {c['bpermute_cost']} with ds_bpermute everywhere\n")
+                entry["nvvm_c"] = _tally_json(rep.nvvm)
+            if args.constant and rep.first is None:
+                entry["constant"] = prove_constant_choices(wave, scope).as_json()
+            dt = time.perf_counter() - t0
             if args.time:
-                out.write(f"  time {dt:.3f} s\n")
-        if rep.first is not None and first is None:
-            first = rep.first
-            break
+                entry["seconds"] = round(dt, 3)
+            report_json.append(entry)
+            if args.format == "text":
+                out.write(f"wave{wave} (ds_bpermute wave64 scope: {scope}), {args.lowering} lowering: "
+                          f"4 modes x {rep.n_operands} operands x {len(rep.widths)} widths "
+                          f"({','.join(str(w) for w in rep.widths)}) x {rep.n_mask_pairs} exec/member masks\n")
+                for b, t in sorted(rep.by_bits.items()):
+                    out.write(f"  {b}-bit: {t.cases} cases, {t.lanes} lanes: {t.value_checked} values and "
+                              f"{t.pred_checked} predicates compared; undefined (excluded): {t.undefined_not_member} "
+                              f"lanes not in mask, {t.undefined_source} with an inactive/non-member source lane; "
+                              f"{t.inactive_checked} inactive lanes checked unwritten; {t.failures} mismatching lanes\n")
+                if rep.nvvm is not None:
+                    t = rep.nvvm
+                    out.write(f"  runtime c ({len(nvvm_c_values(wave))} segmask/clamp values): {t.cases} cases: "
+                              f"{t.value_checked} values and {t.pred_checked} predicates compared; "
+                              f"{t.failures} mismatching lanes\n")
+                if "constant" in entry:
+                    c = entry["constant"]
+                    kinds = ", ".join(f"{k} {n}" for k, n in sorted(c["chosen"].items()))
+                    out.write(f"  constant operands: {c['choices']} choices proven ({kinds}); total cost {c['total_cost']} "
+                              f"vs {c['bpermute_cost']} with ds_bpermute everywhere\n")
+                if args.time:
+                    out.write(f"  time {dt:.3f} s\n")
+            step()
+            if rep.first is not None and first is None:
+                first = rep.first
+                break
     if args.format == "json":
         doc = {"runs": report_json, "ok": first is None}
         if first is not None:
