@@ -44,7 +44,13 @@ def list_targets() -> list[str]:
 
 
 def _spec_file(name_or_path: str | Path) -> Path:
+    from .fsutil import path_problem
+
     s = str(name_or_path)
+    known = ", ".join(list_targets()) or "none"
+    why = path_problem(s)
+    if why is not None:
+        raise UsageError(None, expected(f"a target name ({known}) or a spec file", f"'{s}' ({why})"))
     if s in list_targets():
         return TARGETS / s / "spec.py"
     p = Path(s)
@@ -52,7 +58,6 @@ def _spec_file(name_or_path: str | Path) -> Path:
         return p / "spec.py"
     if p.is_file() and p.suffix == ".py":
         return p
-    known = ", ".join(list_targets()) or "none"
     raise UsageError(None, expected(f"a target name ({known}) or a spec file", f"'{s}'"))
 
 
