@@ -351,13 +351,17 @@ class EmittedChecks(CheckerBase):
 
     # ------------------------------------------------------------ target folder
     def check_target_folder(self) -> None:
-        """A target folder's ``spec.py`` names the Target after its folder: tdgen writes
-        ``out/<folder>`` and finds ``--target NAME`` by folder (a loose spec file
-        loaded by path is not a target folder)."""
+        """A target folder's ``spec.py`` (``targets/<folder>/spec.py``) names the Target
+        after its folder: tdgen writes ``out/<folder>`` and finds ``--target NAME`` by
+        folder. (A spec elsewhere, loaded by path, is not one of the targets.)"""
         from pathlib import Path
+
+        from ..paths import TARGETS
 
         t = self.t
         if not t.spec_folder or Path(t.spec_path).name != "spec.py" or not isinstance(t.name, str):
+            return
+        if Path(t.spec_folder).resolve().parent != TARGETS.resolve():
             return
         folder = Path(t.spec_folder).name
         if t.name != folder:

@@ -43,39 +43,42 @@ def load_isel_target(name: str):
     return load_derived(name, "isel", lambda t: IselBundle(t, str(folder))).install()
 
 
-def read_input_file(path: str, what: str = "LLVM IR file", field: str = "FILE") -> str:
+def read_input_file(path: str, what: str = "LLVM IR file", field: str = "FILE", want: str | None = None) -> str:
     """The text of an input file named on the command line, or one UsageError saying
     what the path is instead: a name the system cannot take (``tdgen.fsutil.path_problem``:
     a component over 255 bytes, a NUL byte), a folder, a device such as /dev/null, no
-    such file, or a file that is not UTF-8 text."""
+    such file, or a file that is not UTF-8 text. ``want`` words what was expected
+    (default ``a readable <what>``)."""
     from ..fsutil import path_problem
+
+    want = want or f"a readable {what}"
 
     why = path_problem(path)
     if why is not None:
-        raise UsageError(Span(path), expected(f"a readable {what}", why), field=field)
+        raise UsageError(Span(path), expected(want, why), field=field)
     p = Path(path)
     try:
         if p.is_dir():
-            raise UsageError(Span(path), expected(f"a readable {what}", f"a directory '{path}'"), field=field)
+            raise UsageError(Span(path), expected(want, f"a directory '{path}'"), field=field)
         if not p.exists():
-            raise UsageError(Span(path), expected(f"a readable {what}", f"no file '{path}'"), field=field)
+            raise UsageError(Span(path), expected(want, f"no file '{path}'"), field=field)
         if not p.is_file():
             kind = "a character device" if p.is_char_device() else "a block device" if p.is_block_device() \
                 else "a named pipe" if p.is_fifo() else "a socket" if p.is_socket() else "not a regular file"
-            raise UsageError(Span(path), expected(f"a readable {what}", f"{kind} '{path}'"), field=field)
+            raise UsageError(Span(path), expected(want, f"{kind} '{path}'"), field=field)
         return p.read_text()
     except UnicodeDecodeError:
         raise UsageError(Span(path), expected(f"a readable UTF-8 {what}", "bytes that are not UTF-8"),
                          field=field) from None
     except OSError as e:
-        raise UsageError(Span(path), expected(f"a readable {what}", f"'{path}' ({e.strerror or type(e).__name__})"),
+        raise UsageError(Span(path), expected(want, f"'{path}' ({e.strerror or type(e).__name__})"),
                          field=field) from None
 
 
 def load_ir(path: str):
     from patterns.ir import parse_module
 
-    return parse_module(read_input_file(path), str(path))
+    return parse_module(read_input_file(path, want="an existing LLVM IR file"), str(path))
 
 
 @contextmanager
