@@ -4,7 +4,9 @@ The spec side of immediate predicates and operand transforms: ``tdgen.check`` as
 whether a record's code is readable (``imm_code_problem``, ``xform_code_problem``) and
 the selector (``patterns.select``) runs it (``compile_imm_code``, ``compile_xform_code``).
 ``translate_cpp`` turns the one ``return`` expression of such code into Python with
-C++'s integer semantics.
+C++'s integer semantics. ``cpp_syntax_problem`` checks that any such code parses as C++
+(tokens, literals, brackets, statement ends), which the spec check requires of all
+predicate and transform code, readable or not.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Callable
 
 from patterns.support.intops import clz, ctz, mask, to_signed
 
-__all__ = ["CppUnreadable", "CTX_IMM", "CTX_NODE", "HELPERS", "translate_cpp", "compile_imm_code",
+__all__ = ["CppUnreadable", "CTX_IMM", "CTX_NODE", "HELPERS", "translate_cpp", "compile_imm_code", "cpp_syntax_problem",
            "imm_code_problem", "xform_code_problem", "compile_xform_code"]
 
 # ImmLeaf code (``ImmediateCode``) runs where ``int64_t Imm`` holds the constant
@@ -483,3 +485,79 @@ def compile_xform_code(code: str) -> Callable[[int, str], tuple[int, str]] | Non
 
     return xform
 
+
+
+# ------------------------------------------------------------- C++ syntax check
+
+_CPP_TOKEN = re.compile(r"""
+    (?P<ws>\s+)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<open_comment>/\*)
+  | (?P<str>(?:u8|[uUL])?"(?:[^"\\\n]|\\.)*")
+  | (?P<open_str>(?:u8|[uUL])?")
+  | (?P<chr>(?:u8|[uUL])?'(?:[^'\\\n]|\\.)+')
+  | (?P<open_chr>')
+  | (?P<num>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.']|'[0-9A-Za-z])*)
+  | (?P<id>[A-Za-z_]\w*)
+  | (?P<op>>>=|<<=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\.\*|\#\#
+        |[{}\[\]()<>;:,.?+\-*/%^&|~!=\#])
+""", re.X | re.S)
+
+# operators that need an operand on their right (never a declarator or template bracket)
+_NEEDS_RIGHT = frozenset("/ % ^ | || && == != <= >= << >> = += -= *= /= %= &= |= ^= <<= >>= ? : -> . ::".split())
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+# punctuators a statement may end with before its ';'
+_ENDS_OPERAND = frozenset((")", "]", "}", "++", "--", ";", "{"))
+
+
+def cpp_syntax_problem(code: str) -> str | None:
+    """None when predicate / transform C++ passes tdgen's syntax check, else why not.
+
+    The check is lexical and structural, the mistakes that keep C++ from compiling
+    whatever it means: every character is part of a C++ token (identifiers, numbers,
+    string and character literals, comments, punctuators), literals and comments are
+    closed, brackets ``()``, ``[]``, ``{}`` nest and close, no ``;`` inside an open
+    ``(`` or ``[`` (except a ``for (;;)`` header), no operator left without its right operand
+    (before ``)``, ``]``, ``}``, ``,`` or ``;``), and the code ends with ``;`` or ``}``.
+    (tdgen does not check names or types: llvm-tblgen and the C++ compiler see those.)"""
+    toks: list[tuple[str, str, int]] = []
+    at = 0
+    while at < len(code):
+        m = _CPP_TOKEN.match(code, at)
+        if m is None:
+            return f"'{code[at]}' at offset {at}, which is no C++ token"
+        kind = m.lastgroup or ""
+        if kind == "open_comment":
+            return f"a '/*' comment at offset {at} that is not closed"
+        if kind == "open_str":
+            return f"a string literal at offset {at} that is not closed"
+        if kind == "open_chr":
+            return f"a character literal at offset {at} that is not closed"
+        if kind not in ("ws", "comment"):
+            toks.append((kind, m.group(), at))
+        at = m.end()
+    if not toks:
+        return None
+    stack: list[tuple[str, int, bool]] = []  # bracket, offset, is a for-header
+    prev: tuple[str, str, int] | None = None
+    for kind, text, pos in toks:
+        if kind == "op":
+            if text in ("(", "[", "{"):
+                stack.append((text, pos, text == "(" and prev is not None and prev[1] == "for"))
+            elif text in _CLOSERS:
+                if not stack or stack[-1][0] != _CLOSERS[text]:
+                    return f"'{text}' at offset {pos} that closes nothing open"
+                stack.pop()
+            elif text == ";" and stack and stack[-1][0] in "([" and not stack[-1][2]:
+                return f"';' at offset {pos} inside the '{stack[-1][0]}' opened at offset {stack[-1][1]}"
+            if prev is not None and prev[0] == "op" and (
+                    (prev[1] in _NEEDS_RIGHT and text in (")", "]", "}", ",", ";"))
+                    or (text == ";" and prev[1] not in _ENDS_OPERAND)
+                    or (text == ")" and prev[1] in ("+", "-", "!", "~", "<"))):
+                return f"'{prev[1]}' at offset {prev[2]} without an operand after it"
+        prev = (kind, text, pos)
+    if stack:
+        return f"the '{stack[-1][0]}' opened at offset {stack[-1][1]} is not closed"
+    if prev is not None and prev[1] not in (";", "}"):
+        return f"'{prev[1]}' at the end (a statement ends with ';' or '}}')"
+    return None

@@ -18,7 +18,7 @@ import jinja2
 
 from . import emit_cpp, emit_td
 from .errors import Diagnostics, TdgenError
-from .fsutil import write_tree
+from .fsutil import check_inside, write_tree
 from .paths import ROOT, TEMPLATES
 
 
@@ -132,6 +132,7 @@ def write(out_dir: Path, names: list[str], files: dict[str, str]) -> tuple[int, 
         if rel not in have or have[rel].read_bytes() != text.encode("utf-8")
     )
     targets = {out_dir / rel: text for rel, text in files.items()}
+    check_inside(targets, out_dir)  # a name from a spec never writes outside out_dir
     new_dirs = sorted({d for p in targets for d in (p.parent, *p.parent.parents)
                        if not d.exists()}, key=lambda d: len(d.parts), reverse=True)
     try:

@@ -5,7 +5,8 @@
 - ``VerifyError``: a well-formed input breaks a definition (e.g. cannot select).
 - ``UsageError``: a command-line argument is wrong.
 
-Every message reads ``path:line:col: <record/field context>: expected X, found Y``.
+Every message reads ``path:line:col: <record/field context>: expected X, found Y``, on
+one line (control characters escaped: ``printable``).
 Stages collect errors in a ``Diagnostics`` and raise them together as one
 ``ErrorList`` (sorted by location, so the report is deterministic).
 """
@@ -109,6 +110,17 @@ class Span(FrozenRecord):
         return Span(self.path, self.line + line_delta, col)
 
 
+# Control characters in a message (a NUL or a newline in a spec's name, a path) are
+# shown escaped, so each error stays one line and a terminal shows what was there.
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F)}
+_ESCAPES.update({0x0A: "\\n", 0x09: "\\t", 0x0D: "\\r"})
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x00``, ``\\n``)."""
+    return text.translate(_ESCAPES)
+
+
 def expected(what: str, found: object) -> str:
     """The standard tail of a message: ``expected <what>, found <found>``."""
     return f"expected {what}, found {found}"
@@ -145,7 +157,7 @@ class TdgenError(Exception):
         where = f"{self.span}: " if self.span is not None else ""
         ctx = self.context()
         ctx = f"{ctx}: " if ctx else ""
-        return f"{where}{ctx}{self.message}"
+        return printable(f"{where}{ctx}{self.message}")
 
     def sort_key(self) -> tuple:
         s = self.span

@@ -20,6 +20,9 @@ from __future__ import annotations
 import enum
 from fnmatch import fnmatchcase
 
+# DivergenceRule globs compiled as LLVM's GlobPattern (tdgen.globpattern), by pattern
+_RULE_GLOBS: dict = {}
+
 from .errors import FrozenRecord
 
 __all__ = ["DivergenceKind", "DivergenceRule", "FrozenRecord", "UniformityModel", "WaveModel"]
@@ -36,8 +39,10 @@ class DivergenceKind(enum.Enum):
 class DivergenceRule(FrozenRecord):
     """Divergence class for IR intrinsics whose name matches ``pattern``.
 
-    ``pattern`` is a shell-style glob over the IR name (``llvm.amdgcn.image.atomic.*``).
-    Rules cover intrinsics a target knows by name but does not declare in full."""
+    ``pattern`` is a glob over the IR name (``llvm.amdgcn.image.atomic.*``) read and
+    matched as LLVM 19's ``GlobPattern`` reads it (``tdgen.globpattern``; the generated
+    C++ matches with GlobPattern itself, and the spec check rejects a glob it would
+    reject). Rules cover intrinsics a target knows by name but does not declare in full."""
 
     _FIELDS = __match_args__ = ("pattern", "kind", "note")
     pattern: str
@@ -51,7 +56,20 @@ class DivergenceRule(FrozenRecord):
         d["note"] = note
 
     def matches(self, ir_name: str) -> bool:
-        return fnmatchcase(ir_name, self.pattern)
+        m = _RULE_GLOBS.get(self.pattern)
+        if m is None:
+            from .globpattern import GlobError, compile_glob
+
+            try:
+                m = compile_glob(self.pattern)
+            except GlobError:  # (the spec check reports it; GlobPattern::create fails)
+                m = _never
+            _RULE_GLOBS[self.pattern] = m
+        return m(ir_name)
+
+
+def _never(_name: str) -> bool:
+    return False
 
 
 class UniformityModel(FrozenRecord):

@@ -128,7 +128,7 @@ def _bind(
     for i, p in enumerate(params):
         if i < len(vals):
             out[p.name] = vals[i]
-            want = _type_mismatch(vals[i], p.type)
+            want = type_mismatch(vals[i], p.type)
             if want is not None:
                 sp, _ = rec.field_span(fname)
                 errors.append(
@@ -307,7 +307,7 @@ def resolve_one(
         val = values[k]
         if val is None or val.value is REQUIRED or k in _SPECIAL:
             continue
-        want = _type_mismatch(val.value, types.get(k, "?"))
+        want = type_mismatch(val.value, types.get(k, "?"))
         if want is not None:
             sp = _key_span(val.rec, k) if val.fname == "lets" else val.rec.field_span(val.fname)[0]
             errors.append(SpecError(sp, expected(want, _show(val.value)), record=_blame(val.rec, _raw(val, k), name), field=k))
@@ -378,7 +378,7 @@ def _show(v: Any) -> str:
     return repr(v)
 
 
-def _type_mismatch(v: Any, type_: str) -> str | None:
+def type_mismatch(v: Any, type_: str) -> str | None:
     """None when ``v`` fits TableGen type ``type_``, else what was expected."""
     if v is None or isinstance(v, (Ref, Code)):
         return None

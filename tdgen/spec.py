@@ -26,9 +26,10 @@ import importlib.util
 import sys
 import traceback
 import types
+import warnings
 from pathlib import Path
 
-from .errors import Diagnostics, Span, SpecError, TdgenError, UsageError, expected
+from .errors import Diagnostics, ErrorList, Span, SpecError, TdgenError, UsageError, expected
 from .hooks import load_hooks
 from .model.record import collecting_construction_errors, is_invalid
 from .model.target import Target
@@ -43,7 +44,13 @@ def list_targets() -> list[str]:
 
 
 def _spec_file(name_or_path: str | Path) -> Path:
+    from .fsutil import path_problem
+
     s = str(name_or_path)
+    known = ", ".join(list_targets()) or "none"
+    why = path_problem(s)
+    if why is not None:
+        raise UsageError(None, expected(f"a target name ({known}) or a spec file", f"'{s}' ({why})"))
     if s in list_targets():
         return TARGETS / s / "spec.py"
     p = Path(s)
@@ -51,7 +58,6 @@ def _spec_file(name_or_path: str | Path) -> Path:
         return p / "spec.py"
     if p.is_file() and p.suffix == ".py":
         return p
-    known = ", ".join(list_targets()) or "none"
     raise UsageError(None, expected(f"a target name ({known}) or a spec file", f"'{s}'"))
 
 
@@ -99,11 +105,14 @@ def load_target(name_or_path: str | Path) -> Target:
             diags.add(err)
         if not is_invalid(target):
             check_target(target, diags, tolerant=True)
-        diags.check()
+        try:
+            diags.check()
+        except TdgenError as e:
+            raise with_listing_hints(e, target) from None
     try:
         check_target(target)
-    except TdgenError:
-        raise
+    except TdgenError as e:
+        raise with_listing_hints(e, target) from None
     except Exception as e:  # a record shape the checks did not anticipate: still no traceback
         raise SpecError(
             target.span,
@@ -147,7 +156,12 @@ def _execute(path: Path) -> Target:
         module = importlib.util.module_from_spec(spec)
         sys.modules[modname] = module
         try:
-            spec.loader.exec_module(module)
+            with warnings.catch_warnings():
+                # Python's compile-time warnings on the spec's source (an invalid escape
+                # in a string) would be printed before, and apart from, tdgen's report
+                warnings.simplefilter("ignore", SyntaxWarning)
+                warnings.simplefilter("ignore", DeprecationWarning)
+                spec.loader.exec_module(module)
         except TdgenError:
             raise
         except SyntaxError as e:
@@ -174,4 +188,68 @@ def _execute(path: Path) -> Target:
         )
     object.__setattr__(target, "spec_path", shown)
     object.__setattr__(target, "spec_folder", str(folder))
+    target.__dict__["_spec_defined"] = _defined_records(module)
     return target
+
+
+# The Target field each kind of record is listed in (for "defined but not listed")
+_LISTED_IN = {
+    "Intrinsic": "intrinsics", "SDTypeProfile": "profiles", "SDNode": "nodes", "PatFrag": "frags",
+    "ImmLeaf": "frags", "PatLeaf": "frags", "SDNodeXForm": "xforms", "DivergenceFrag": "frag_classes",
+    "RegisterClass": "register_classes", "OperandKind": "operands", "InstrClass": "classes",
+    "Multiclass": "multiclasses", "Instruction": "defs", "Defm": "defs", "Lowering": "lowerings",
+    "Rewrite": "rewrites", "CustomSelect": "custom_selects",
+}
+
+
+def _defined_records(module: types.ModuleType) -> dict[str, object]:
+    """Named records the spec module defines at top level (also inside top-level lists,
+    tuples and dicts), by name: what a reference to an unlisted record is told about."""
+    from .model.record import Record
+
+    out: dict[str, object] = {}
+
+    def add(v: object, depth: int) -> None:
+        if isinstance(v, Record):
+            name = getattr(v, "name", None)
+            if isinstance(name, str) and type(v).__name__ in _LISTED_IN:
+                out.setdefault(name, v)
+        elif depth < 2 and isinstance(v, (list, tuple)):
+            for x in v:
+                add(x, depth + 1)
+        elif depth < 2 and isinstance(v, dict):
+            for x in v.values():
+                add(x, depth + 1)
+
+    for k, v in sorted(vars(module).items()):
+        if not k.startswith("__"):
+            add(v, 0)
+    return out
+
+
+def with_listing_hints(err: TdgenError, target: Target) -> TdgenError:
+    """``err`` with a hint on each message whose found value names a record the spec
+    defines but does not list in ``Target(...)``: where to list it."""
+    import re
+
+    defined = target.__dict__.get("_spec_defined") or {}
+    if not defined:
+        return err
+    listed = {id(r) for r in target.records()}
+    listed |= {id(x) for x in (*target.lowerings, *target.rewrites, *target.custom_selects)}
+    errs = err.errors if isinstance(err, ErrorList) else [err]
+    out: list[TdgenError] = []
+    changed = False
+    for e in errs:
+        m = re.search(r"found '([A-Za-z_][A-Za-z0-9_]*)'$", e.message)
+        rec = defined.get(m.group(1)) if m else None
+        if rec is not None and id(rec) not in listed:
+            kind = type(rec).__name__
+            hint = (f" (the {kind} '{m.group(1)}' is defined at {rec.span} but not listed in Target(...): "
+                    f"add it to Target({_LISTED_IN[kind]}=[...]))")
+            e = type(e)(e.span, e.message + hint, record=e.record, field=e.field)
+            changed = True
+        out.append(e)
+    if not changed:
+        return err
+    return out[0] if len(out) == 1 else ErrorList(out)

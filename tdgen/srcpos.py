@@ -67,7 +67,11 @@ def caller_span() -> Span:
 def _calls(path: str, mtime: float) -> dict[tuple[int, int], ast.Call]:
     try:
         src = Path(path).read_text(encoding="utf-8")
-        tree = ast.parse(src)
+        import warnings
+
+        with warnings.catch_warnings():  # (Python's warnings on the spec's source are not tdgen's report)
+            warnings.simplefilter("ignore")
+            tree = ast.parse(src)
     except (OSError, SyntaxError, ValueError):
         return {}
     out: dict[tuple[int, int], ast.Call] = {}

@@ -68,6 +68,10 @@ def spec_folder(name_or_path: str | Path) -> Path | None:
     """The folder of a target given as ``tdgen.spec.load_target`` takes it, or None
     when it does not name one (the uncached loader then reports the error)."""
     s = str(name_or_path)
+    from .fsutil import path_problem
+
+    if path_problem(s) is not None:
+        return None
     if s and "/" not in s and os.sep not in s and (TARGETS / s / "spec.py").is_file():
         return (TARGETS / s).resolve()
     p = Path(s)

@@ -475,7 +475,7 @@ def test_checks_on_leaf_and_xform_records():
     bad = [
         SDNodeXForm("Unreadable", "imm", "auto V = N->getSExtValue();\nreturn V;"),
         SDNodeXForm("NoNode", "immm", "return CurDAG->getTargetConstant(0, SDLoc(N), MVT::i32);"),
-        SDNodeXForm("BadModel", "imm", "x", model="def transform(N, cur)\n    return 1\n"),
+        SDNodeXForm("BadModel", "imm", "return x;", model="def transform(N, cur)\n    return 1\n"),
     ]
     msgs = _messages(_with(mini_target(), frags=frags, xforms=[neg, *bad]))
     assert msgs == sorted([

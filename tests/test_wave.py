@@ -39,7 +39,7 @@ def test_mbcnt_gives_lane_id_and_counts_mask_bits(wave):
     text = "v_mbcnt_lo_u32_b32 v1, -1, 0\n"
     if wave == 64:
         text += "v_mbcnt_hi_u32_b32 v1, -1, v1\n"
-    text += "v_mbcnt_lo_u32_b32 v2, 0x0000f00f, 7\n"
+    text += "s_mov_b32 s0, 0x0000f00f\nv_mbcnt_lo_u32_b32 v2, s0, 7\n"  # (no literal in GFX9's VOP3)
     s = run_asm(text, wave=wave)
     assert lanes(s, 1) == list(range(wave))
     # popcount of 0xf00f below each lane (lanes >= 32 count all 8 bits) plus 7

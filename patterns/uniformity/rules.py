@@ -12,25 +12,26 @@
 
 from __future__ import annotations
 
-from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Final
 
 from tdgen.hw import DivergenceKind, FrozenRecord, UniformityModel
 from tdgen.paths import TARGETS
 
-_GLOB_CHARS: Final = frozenset("*?[")
+_GLOB_CHARS: Final = frozenset("*?[\\")
 _MATCHERS: Final[dict[int, tuple]] = {}
 
 
 def _matcher(pattern: str) -> Any:
-    """A test equal to ``fnmatchcase(name, pattern)``, without compiling a regular
-    expression for the usual ``prefix*`` and exact patterns."""
+    """A test equal to LLVM 19's ``GlobPattern::match`` (``rule.matches``, see
+    tdgen.globpattern), with the usual ``prefix*`` and exact patterns as string tests."""
     if not _GLOB_CHARS.intersection(pattern):
         return pattern.__eq__
     if pattern.endswith("*") and not _GLOB_CHARS.intersection(pattern[:-1]):
         return lambda name, prefix=pattern[:-1]: name.startswith(prefix)
-    return lambda name: fnmatchcase(name, pattern)
+    from tdgen.hw import DivergenceRule
+
+    return DivergenceRule(pattern, DivergenceKind.FOLLOWS_OPERANDS).matches
 
 
 def first_rule(model: UniformityModel, ir_name: str) -> Any:

@@ -205,10 +205,25 @@ def _describe_expected(names) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _blank_hash_lines(text: str) -> str:
+    """``text`` with every ``#`` comment line blanked (same length, so positions hold)."""
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.lstrip(" \t").startswith("#"):
+            lines[i] = " " * len(line)
+    return "\n".join(lines)
+
+
 def parse_asm(text: str, path: str = "<asm>") -> Program:
-    """Parse wave-model assembly text into a ``Program`` AST (syntax errors only)."""
+    """Parse wave-model assembly text into a ``Program`` AST (syntax errors only).
+
+    A line whose first non-blank character is ``#`` is a comment (as llvm-mc reads it);
+    a ``#`` later in a line is not, and is reported."""
+    src = _blank_hash_lines(text)
     try:
-        tree = _parser().parse(text if text.endswith("\n") else text + "\n")
+        tree = _parser().parse(src if src.endswith("\n") else src + "\n")
     except UnexpectedCharacters as e:
         ch = text.splitlines()[e.line - 1][e.column - 1 : e.column] if e.line >= 1 else ""
         raise ParseError(Span(path, e.line, e.column), expected("an instruction, operand or modifier", repr(ch))) from None

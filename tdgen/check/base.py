@@ -9,7 +9,9 @@ records. The checks of each kind of record are mixins of it (``tdgen.check.recor
 
 from __future__ import annotations
 
-from ..errors import Diagnostics, Span, SpecError, TdgenError
+from typing import Any
+
+from ..errors import Diagnostics, Span, SpecError, TdgenError, expected
 from ..model.invalid import depends_on_invalid
 from ..model.target import Target
 
@@ -45,3 +47,13 @@ class CheckerBase:
                 self.d.add(e)
             except Exception:  # noqa: BLE001 -- a knock-on of an invalid record
                 continue
+
+    def check_cpp_syntax(self, rec, fld: str, code: Any) -> None:
+        """Predicate / transform C++ must parse (``tdgen.cppexpr.cpp_syntax_problem``)."""
+        from ..cppexpr import cpp_syntax_problem
+
+        if not isinstance(code, str) or not code.strip():
+            return
+        why = cpp_syntax_problem(code)
+        if why is not None:
+            self.err(rec.field_span(fld)[0], expected("C++ statements that parse", f"{why}"), rec.name, fld)

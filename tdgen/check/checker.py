@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..errors import Diagnostics, TdgenError
 from ..model.target import Target
 from .effects import EffectChecks
+from .emitted import EmittedChecks
 from .fragments import FragmentChecks
 from .instructions import InstructionChecks
 from .lowering import LoweringChecks
@@ -41,12 +42,16 @@ def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: 
         d.check()
 
 
-class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks):
+class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks, EmittedChecks):
     """Every check of a target (see ``tdgen.check``)."""
 
     def run(self) -> None:
         t = self.t
         self.check_names()
+        self.check_identifiers()
+        self.check_target_folder()
+        self.check_registers()
+        self.check_divergence_rules()
         self.each(t.intrinsics, self.check_intrinsic)
         self.each(t.profiles, lambda p: self.check_profile(p, p.name or "SDTypeProfile"))
         self.each(t.nodes, self.check_node)
@@ -59,6 +64,7 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.each(t.frags, self.check_frag)
         self.each(insts.values(), self.check_instruction)
         self.each(insts.values(), lambda i: check_instruction_semantics(self, i))
+        self.each(insts.values(), self.check_emitted_instruction)
         index = {id(p): k for k, p in enumerate(t.patterns)}
         self.each(t.patterns, lambda p: self.check_pat(p, p.name or f"anonymous_{index[id(p)]}", insts))
         self.check_effects(insts)

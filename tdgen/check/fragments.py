@@ -39,6 +39,7 @@ class FragmentChecks(TreeChecks):
             self.err(x.field_span("code")[0], expected("C++ code returning the new operand", "an empty string"),
                      rec, "code")
             return
+        self.check_cpp_syntax(x, "code", x.code)
         if x.model is None:
             from ..cppexpr import xform_code_problem
 
@@ -84,6 +85,8 @@ class FragmentChecks(TreeChecks):
     def check_frag(self, f: PatFrag) -> None:
         if isinstance(f, (ImmLeaf, PatLeaf)) and not self.check_leaf_record(f):
             return
+        self.check_cpp_syntax(f, "code" if isinstance(f, (ImmLeaf, PatLeaf)) else "predicate_code",
+                              f.code if isinstance(f, (ImmLeaf, PatLeaf)) else f.predicate_code)
         code = f.predicate_code
         if isinstance(code, str) and _READS_IMM.search(code) and not _DECLARES_IMM.search(code):
             fld = "code" if isinstance(f, PatLeaf) else "predicate_code"

@@ -1,4 +1,5 @@
-"""Shared argument handling of the isel/explain/lint commands: load the target and the IR file."""
+"""Shared argument handling of the isel/explain/lint/divergence commands: load the target and the IR file
+(``read_input_file``: one clear error for any path that is no readable text file)."""
 
 from __future__ import annotations
 
@@ -42,22 +43,45 @@ def load_isel_target(name: str):
     return load_derived(name, "isel", lambda t: IselBundle(t, str(folder))).install()
 
 
+def read_input_file(path: str, what: str = "LLVM IR file", field: str = "FILE", want: str | None = None) -> str:
+    """The text of an input file named on the command line, or one UsageError saying
+    what the path is instead: a name the system cannot take (``tdgen.fsutil.path_problem``:
+    a component over 255 bytes, a NUL byte), a folder, a device such as /dev/null, no
+    such file, or a file that is not UTF-8 text. ``want`` words what was expected
+    (default ``a readable <what>``)."""
+    from ..fsutil import path_problem
+
+    want = want or f"a readable {what}"
+
+    why = path_problem(path)
+    if why is not None:
+        raise UsageError(Span(path), expected(want, why), field=field)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise UsageError(Span(path), expected(want, f"a directory '{path}'"), field=field)
+        if not p.exists():
+            raise UsageError(Span(path), expected(want, f"no file '{path}'"), field=field)
+        if not p.is_file():
+            kind = "a character device" if p.is_char_device() else "a block device" if p.is_block_device() \
+                else "a named pipe" if p.is_fifo() else "a socket" if p.is_socket() else "not a regular file"
+            raise UsageError(Span(path), expected(want, f"{kind} '{path}'"), field=field)
+        return p.read_text()
+    except UnicodeDecodeError:
+        raise UsageError(Span(path), expected(f"a readable UTF-8 {what}", "bytes that are not UTF-8"),
+                         field=field) from None
+    except OSError as e:
+        raise UsageError(Span(path), expected(want, f"'{path}' ({e.strerror or type(e).__name__})"),
+                         field=field) from None
+
+
 def read_ir_text(path: str) -> tuple[str, str]:
     """(text, path shown in messages) of an IR file argument; ``-`` reads stdin."""
     import sys
 
     if path == "-":
         return sys.stdin.read(), "<stdin>"
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(Span(path), expected("an existing LLVM IR file", f"a directory '{path}'"), field="FILE")
-    if not p.is_file():
-        raise UsageError(Span(path), expected("an existing LLVM IR file", f"no file '{path}'"), field="FILE")
-    try:
-        text = p.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(Span(path), expected("a readable UTF-8 text file", type(e).__name__), field="FILE") from None
-    return text, str(path)
+    return read_input_file(path, want="an existing LLVM IR file"), str(path)
 
 
 def load_ir(path: str):

@@ -53,16 +53,9 @@ def load_target_facts(name: str):
 def _read(path: str) -> tuple[str, str]:
     if path == "-":
         return sys.stdin.read(), "<stdin>"
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(Span(path), expected("a readable LLVM IR file", f"a directory {path!r}"), field="FILE")
-    if not p.is_file():
-        raise UsageError(Span(path), expected("a readable LLVM IR file", f"no file {path!r}"), field="FILE")
-    try:
-        return p.read_text(), path
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(Span(path), expected("a readable UTF-8 LLVM IR file", f"{path!r} ({e.__class__.__name__})"),
-                         field="FILE") from None
+    from .common import read_input_file
+
+    return read_input_file(path), path
 
 
 _CMD = Span("tdgen divergence")  # where argument errors are reported: "tdgen divergence: field '--why': ..."

@@ -90,6 +90,12 @@ def _out_dir(arg: str | None, names: list[str]) -> Path:
     out_dir = OUT if arg is None else Path(arg)
     if arg is not None and not arg.strip():
         raise UsageError(None, "tdgen generate: argument --out: " + expected("a folder", repr(arg)))
+    if arg is not None:
+        from ..fsutil import path_problem
+
+        why = path_problem(arg)
+        if why is not None:
+            raise UsageError(None, "tdgen generate: argument --out: " + expected("a folder", f"'{arg}' ({why})"))
     for p in (out_dir, *out_dir.parents):
         if p.exists():
             if not p.is_dir():

@@ -1,14 +1,16 @@
 """``tdgen list [TARGET...]``: the targets and how many records of each kind they define.
 
-Loads (and so checks) every listed target; a bad spec is reported like any other bad
-input (exit 2). Prints a rich table on a terminal and tab-separated plain text
-otherwise (stable for scripts and tests).
+Loads (and so checks) every listed target. The good ones are listed; each bad one is
+reported on stderr with its errors, like any other bad input, and the exit code is 2
+when any is bad (nothing is listed when every one is). Prints a rich table on a
+terminal and tab-separated plain text otherwise (stable for scripts and tests).
 """
 
 from __future__ import annotations
 
 import sys
 
+from ..errors import ErrorList, TdgenError
 from ..spec import list_targets, load_target
 
 COLUMNS = (
@@ -30,16 +32,36 @@ def configure(parser) -> None:
 
 
 def rows(names: list[str]) -> list[list[str]]:
+    """One row per target (raises the first bad target's errors)."""
+    table, errors = rows_and_errors(names)
+    if errors:
+        raise errors[0]
+    return table
+
+
+def rows_and_errors(names: list[str]) -> tuple[list[list[str]], list[TdgenError]]:
+    """The rows of the targets that load, and the errors of those that do not."""
     out = []
+    errors: list[TdgenError] = []
     for name in names:
-        t = load_target(name)
+        try:
+            t = load_target(name)
+        except TdgenError as e:
+            errors.append(e)
+            continue
         out.append([name, t.spec_path] + [str(fn(t)) for _, fn in COLUMNS] + [t.description])
-    return out
+    return out, errors
 
 
 def run(args) -> int:
     names = list(args.targets) or list_targets()
-    table = rows(names)
+    table, errors = rows_and_errors(names)
+    if errors and not table:
+        raise errors[0] if len(errors) == 1 else ErrorList(errors)
+    for e in errors:  # the good targets are listed below; the bad ones reported here
+        sys.stderr.write(e.format() + "\n")
+    if errors:
+        sys.stderr.flush()
     header = ["target", "spec"] + [c for c, _ in COLUMNS] + ["description"]
     if sys.stdout.isatty() and not args.plain:
         from rich.console import Console
@@ -60,4 +82,4 @@ def run(args) -> int:
         sys.stdout.write("\t".join(header) + "\n")
         for r in table:
             sys.stdout.write("\t".join(r) + "\n")
-    return 0
+    return 2 if errors else 0

@@ -102,7 +102,10 @@ def field_errors(rec: Any) -> list[SpecError]:
         if not _matches(v, tp):
             name = getattr(rec, "name", None)
             found, index = found_text(v), _bad_item(v, tp)
-            if index is not None:
+            if index is not None and isinstance(v[index], tuple):
+                found = (f"a list inside the list at item {index} ({found_text(v[index])}): list the records "
+                         "themselves (unpack an inner list with *)")
+            elif index is not None:
                 notes = [f"item {index}", _type_name_hint(v[index], tp)]
                 found = f"{found_text(v[index])} (" + "; ".join(n for n in notes if n) + ")"
             elif not _is_list_type(tp) and _type_name_hint(v, tp):

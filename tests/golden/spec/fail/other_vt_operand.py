@@ -9,7 +9,7 @@ sext_by = PatFrag("sext_by", ["src", "vt"], "(sext_inreg node:$src, node:$vt)")
 sext_i8 = PatFrag("sext_i8", ["src"], "(sext_inreg node:$src, i8)")
 
 TARGET = tiny(frags=(sext_by, sext_i8), defs=[
-    Instruction("V_SEXT", ALU, ["v_sext"], lets={"Unit": "valu", "ins": "(ins VReg:$src0)"}),
+    Instruction("V_SEXT", ALU, ["v_sext"], lets={"Unit": "valu", "ins": "(ins VReg:$src0)", "asm": "v_sext $dst, $src0"}),
 ], patterns=[
     Pat("(sext_inreg i32:$src, i8)", "(V_SEXT $src)"),
     Pat("(sext_i8 i32:$src)", "(V_SEXT $src)"),
