@@ -4,13 +4,14 @@ for ``patterns.ir.verify``.
 Checked (each with its rule in our ``expected X, found Y`` form):
 
 - a parameter attribute fits its parameter's type (LLVM's
-  ``AttributeFuncs::typeIncompatible``): ``zeroext``, ``signext`` and ``range(...)`` need
-  an integer (or integer vector) parameter, and ``range``'s type the parameter's width;
-  ``nofpclass(...)`` a floating-point one (or vectors and arrays of it); the pointer
-  attributes (``align``, ``nonnull``, ``noalias``, ``nocapture``, ``readonly``,
-  ``readnone``, ``dereferenceable(_or_null)``, ``byval``/``byref``/``sret``/``inalloca``/
-  ``preallocated``/``elementtype``, ``writable``, ``dead_on_unwind``, ``initializes``) a
-  pointer (or pointer vector);
+  ``AttributeFuncs::typeIncompatible``): ``zeroext`` and ``signext`` need a scalar
+  integer, ``range(...)`` an integer or integer vector of its own width;
+  ``nofpclass(...)`` a floating-point type or vectors and arrays of it; ``align`` a
+  pointer or pointer vector; the other pointer attributes (``nonnull``, ``noalias``,
+  ``nocapture``, ``readonly``, ``readnone``, ``dereferenceable(_or_null)``,
+  ``byval``/``byref``/``sret``/``inalloca``/``preallocated``/``elementtype``,
+  ``writable``, ``dead_on_unwind``, ``initializes``, ``nest``, ``swifterror``) a scalar
+  pointer;
 - ``optnone`` comes with ``noinline``;
 - ``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_cs_chain`` and
   ``amdgpu_cs_chain_preserve`` functions return ``void`` (LLVM's generic verifier holds
@@ -35,7 +36,7 @@ from patterns.ir.core import ArrayType, FloatType, IntType, PtrType, VectorType
 _INT_ONLY: Final = frozenset({"zeroext", "signext"})
 _PTR_ONLY: Final = frozenset({"nonnull", "noalias", "nocapture", "readonly", "readnone", "writable",
                               "dead_on_unwind", "swifterror", "nest"})
-_PTR_ONLY_PREFIX: Final = ("align ", "dereferenceable(", "dereferenceable_or_null(", "byval(", "byref(", "sret(",
+_PTR_ONLY_PREFIX: Final = ("dereferenceable(", "dereferenceable_or_null(", "byval(", "byref(", "sret(",
                            "inalloca(", "preallocated(", "elementtype(", "initializes(")
 _VOID_RETURN_CC: Final = frozenset({"amdgpu_kernel", "spir_kernel", "amdgpu_cs_chain", "amdgpu_cs_chain_preserve"})
 
@@ -52,18 +53,20 @@ def _fp_compatible(ty) -> bool:
 
 def _incompatible(attr: str, ty) -> str | None:
     """Why ``attr`` does not fit a parameter of type ``ty`` (None: it fits)."""
-    s = _scalar(ty)
-    if attr in _INT_ONLY and not isinstance(s, IntType):
+    if attr in _INT_ONLY and not isinstance(ty, IntType):
         return "an integer parameter"
     if attr.startswith("range("):
+        s = _scalar(ty)
         if not isinstance(s, IntType):
-            return "an integer parameter"
+            return "an integer or integer-vector parameter"
         width = attr[len("range("):].split(" ", 1)[0]
         if width != f"i{s.bits}":
             return f"width:i{s.bits}"
     if attr.startswith("nofpclass(") and not _fp_compatible(ty):
-        return "a floating-point parameter"
-    if (attr in _PTR_ONLY or attr.startswith(_PTR_ONLY_PREFIX)) and not isinstance(s, PtrType):
+        return "a floating-point parameter (or a vector or array of them)"
+    if attr.startswith("align ") and not isinstance(_scalar(ty), PtrType):
+        return "a pointer or pointer-vector parameter"
+    if (attr in _PTR_ONLY or attr.startswith(_PTR_ONLY_PREFIX)) and not isinstance(ty, PtrType):
         return "a pointer parameter"
     return None
 
