@@ -16,13 +16,14 @@ Checked (each with its rule in our ``expected X, found Y`` form):
 - ``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_cs_chain`` and
   ``amdgpu_cs_chain_preserve`` functions return ``void`` (LLVM's generic verifier holds
   this table of calling conventions; it is IR syntax, not target behaviour);
-- instruction metadata: ``!range`` only on loads, calls and invokes; ``!nonnull`` and
+- instruction metadata: ``!range`` only on loads, calls and invokes of integer (or
+  integer-vector) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
   pointer-typed loads and inttoptr.
 
 Where this stops: the attributes of return values and of call-site arguments, and the
-contents of metadata nodes (``!range``'s pairs, ``!align``'s power of two) are not
-checked; attributes not listed above are taken as compatible with every type.
+contents of metadata nodes (``!range``'s pairs and their width, ``!align``'s power of
+two) are not checked; attributes not listed above are taken as compatible with every type.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ def verify_metadata_placement(inst, errors: Diagnostics) -> None:
         msg = None
         if name == "!range" and op not in ("load", "call", "invoke"):
             msg = expected("!range metadata on a load, call or invoke", f"it on '{op}'")
+        elif name == "!range" and not isinstance(_scalar(inst.type), IntType):
+            # a range's bounds are integers: no other result type can match them
+            msg = expected("!range metadata on an integer-typed instruction", f"it on '{op}' of type {inst.type}")
         elif name in ("!nonnull", "!align", "!dereferenceable", "!dereferenceable_or_null"):
             if not isinstance(inst.type, PtrType):
                 msg = expected(f"{name} metadata on a pointer-typed instruction", f"it on '{op}' of type {inst.type}")
