@@ -221,7 +221,9 @@ def main(argv: list[str]) -> int:
         for corpus in dict.fromkeys(r[0] for r in rows):
             rs = [r for r in rows if r[0] == corpus]
             ok = sum(r[3] is None for r in rs)
-            lines.append(f"- {corpus}: {len(rs)} files, {ok} equal, {len(rs) - ok} failing")
+            eq = sum(r[3] is None or r[3].stage == "text" for r in rs)
+            lines.append(f"- {corpus}: {len(rs)} files, {eq} with equal verdicts, {ok} also with the same text, "
+                         f"{len(rs) - ok} failing a test")
         lines.append("")
         for cause, rs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             lines += [f"## {cause} ({len(rs)} files)", ""]

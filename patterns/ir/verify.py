@@ -29,7 +29,7 @@ from tdgen.errors import Diagnostics, ParseError, expected
 from patterns.ir.core import Module
 from patterns.ir.dominators import DomTree
 from patterns.ir.function import Argument, BasicBlock, Instruction
-from patterns.ir.verify_attrs import verify_attributes, verify_metadata_placement
+from patterns.ir.verify_attrs import verify_atomic_size, verify_attributes, verify_call, verify_metadata_placement
 from patterns.ir.verify_convergence import verify_convergence
 
 __all__ = ["verify_module"]
@@ -41,11 +41,12 @@ def verify_module(mod: Module) -> None:
     """Check every rule of this module's docstring on every function of ``mod``; raise
     all violations together (``ParseError`` or ``ErrorList``)."""
     errors = Diagnostics()
+    functions = {f.name: f for f in mod.functions}
     for fn in mod.functions:
         verify_attributes(fn, errors)
         if not fn.blocks:
             continue
-        tree = _verify_function(fn, errors)
+        tree = _verify_function(fn, errors, functions)
         verify_convergence(fn, errors, tree)
     errors.check()
 
@@ -77,7 +78,7 @@ def _same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _verify_function(fn, errors: Diagnostics) -> _Tree:
+def _verify_function(fn, errors: Diagnostics, functions: dict) -> _Tree:
     tree = _Tree(fn)
     entry = fn.blocks[0]
     for blk in fn.blocks:
@@ -119,6 +120,11 @@ def _verify_function(fn, errors: Diagnostics) -> _Tree:
                             f"a call of {_callee_text(inst)}")))
             if inst.metadata:
                 verify_metadata_placement(inst, errors)
+            op = inst.opcode
+            if op == "call":
+                verify_call(inst, functions, errors)
+            elif (op == "load" or op == "store") and inst.atomic:
+                verify_atomic_size(inst, errors)
             seen.add(inst)
             prev = inst
     return tree

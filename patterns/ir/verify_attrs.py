@@ -4,24 +4,36 @@ for ``patterns.ir.verify``.
 Checked (each with its rule in our ``expected X, found Y`` form):
 
 - a parameter attribute fits its parameter's type (LLVM's
-  ``AttributeFuncs::typeIncompatible``): ``zeroext``, ``signext`` and ``range(...)`` need
-  an integer (or integer vector) parameter, and ``range``'s type the parameter's width;
-  ``nofpclass(...)`` a floating-point one (or vectors and arrays of it); the pointer
-  attributes (``align``, ``nonnull``, ``noalias``, ``nocapture``, ``readonly``,
-  ``readnone``, ``dereferenceable(_or_null)``, ``byval``/``byref``/``sret``/``inalloca``/
-  ``preallocated``/``elementtype``, ``writable``, ``dead_on_unwind``, ``initializes``) a
-  pointer (or pointer vector);
-- ``optnone`` comes with ``noinline``;
+  ``AttributeFuncs::typeIncompatible``): ``zeroext`` and ``signext`` need a scalar
+  integer, ``range(...)`` an integer or integer vector of its own width;
+  ``nofpclass(...)`` a floating-point type or vectors and arrays of it; ``align`` a
+  pointer or pointer vector; the other pointer attributes (``nonnull``, ``noalias``,
+  ``nocapture``, ``readonly``, ``readnone``, ``dereferenceable(_or_null)``,
+  ``byval``/``byref``/``sret``/``inalloca``/``preallocated``/``elementtype``,
+  ``writable``, ``dead_on_unwind``, ``initializes``, ``nest``, ``swifterror``) a scalar
+  pointer;
+- ``optnone`` comes with ``noinline``; ``returned`` is on a parameter of the return type
+  (vectors of any shape are let through); ``immarg`` only on intrinsics' parameters, and
+  calls pass a literal (integer or floating-point constant) for it;
+- atomic loads and stores of integer or floating-point type access a power-of-two
+  number of bytes;
+- calling conventions: ``sret`` is refused by the kernel and shader conventions
+  (``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_ps/vs/gs/hs/cs``, ``amdgpu_cs_chain*``),
+  ``byval``/``inalloca``/``preallocated`` by the same without ``spir_kernel``, varargs by
+  those and ``fastcc`` (LLVM 19's table, measured against opt-19);
 - ``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_cs_chain`` and
   ``amdgpu_cs_chain_preserve`` functions return ``void`` (LLVM's generic verifier holds
   this table of calling conventions; it is IR syntax, not target behaviour);
-- instruction metadata: ``!range`` only on loads, calls and invokes; ``!nonnull`` and
+- instruction metadata: ``!range`` only on loads, calls and invokes of integer (or
+  integer-vector) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
   pointer-typed loads and inttoptr.
 
-Where this stops: the attributes of return values and of call-site arguments, and the
-contents of metadata nodes (``!range``'s pairs, ``!align``'s power of two) are not
-checked; attributes not listed above are taken as compatible with every type.
+Where this stops: the attributes of return values and of call-site arguments, ``byref``
+into the stack address space, ``immarg`` of intrinsics whose declaration omits it (LLVM
+knows it from its intrinsic tables), and the
+contents of metadata nodes (``!range``'s pairs and their width, ``!align``'s power of
+two) are not checked; attributes not listed above are taken as compatible with every type.
 """
 
 from __future__ import annotations
@@ -35,9 +47,15 @@ from patterns.ir.core import ArrayType, FloatType, IntType, PtrType, VectorType
 _INT_ONLY: Final = frozenset({"zeroext", "signext"})
 _PTR_ONLY: Final = frozenset({"nonnull", "noalias", "nocapture", "readonly", "readnone", "writable",
                               "dead_on_unwind", "swifterror", "nest"})
-_PTR_ONLY_PREFIX: Final = ("align ", "dereferenceable(", "dereferenceable_or_null(", "byval(", "byref(", "sret(",
+_PTR_ONLY_PREFIX: Final = ("dereferenceable(", "dereferenceable_or_null(", "byval(", "byref(", "sret(",
                            "inalloca(", "preallocated(", "elementtype(", "initializes(")
 _VOID_RETURN_CC: Final = frozenset({"amdgpu_kernel", "spir_kernel", "amdgpu_cs_chain", "amdgpu_cs_chain_preserve"})
+# LLVM 19's verifier, per calling convention (measured against opt-19 -passes=verify)
+_NO_SRET_CC: Final = frozenset({"amdgpu_kernel", "spir_kernel", "amdgpu_ps", "amdgpu_vs", "amdgpu_gs", "amdgpu_hs",
+                                "amdgpu_cs", "amdgpu_cs_chain", "amdgpu_cs_chain_preserve"})
+_NO_BYVAL_CC: Final = _NO_SRET_CC - {"spir_kernel"}
+_NO_VARARG_CC: Final = _NO_SRET_CC | {"fastcc"}
+_STACK_ARGS: Final = ("byval(", "inalloca(", "preallocated(")
 
 
 def _scalar(ty):
@@ -52,18 +70,20 @@ def _fp_compatible(ty) -> bool:
 
 def _incompatible(attr: str, ty) -> str | None:
     """Why ``attr`` does not fit a parameter of type ``ty`` (None: it fits)."""
-    s = _scalar(ty)
-    if attr in _INT_ONLY and not isinstance(s, IntType):
+    if attr in _INT_ONLY and not isinstance(ty, IntType):
         return "an integer parameter"
     if attr.startswith("range("):
+        s = _scalar(ty)
         if not isinstance(s, IntType):
-            return "an integer parameter"
+            return "an integer or integer-vector parameter"
         width = attr[len("range("):].split(" ", 1)[0]
         if width != f"i{s.bits}":
             return f"width:i{s.bits}"
     if attr.startswith("nofpclass(") and not _fp_compatible(ty):
-        return "a floating-point parameter"
-    if (attr in _PTR_ONLY or attr.startswith(_PTR_ONLY_PREFIX)) and not isinstance(s, PtrType):
+        return "a floating-point parameter (or a vector or array of them)"
+    if attr.startswith("align ") and not isinstance(_scalar(ty), PtrType):
+        return "a pointer or pointer-vector parameter"
+    if (attr in _PTR_ONLY or attr.startswith(_PTR_ONLY_PREFIX)) and not isinstance(ty, PtrType):
         return "a pointer parameter"
     return None
 
@@ -87,6 +107,56 @@ def verify_attributes(fn, errors: Diagnostics) -> None:
     if fn.cc in _VOID_RETURN_CC and str(fn.ret_type) != "void":
         errors.add(ParseError(fn.span, expected(f"a void return type for the {fn.cc} calling convention",
                                                 f"{fn.ret_type}")))
+    if fn.vararg and fn.cc in _NO_VARARG_CC:
+        errors.add(ParseError(fn.span, expected(f"fixed parameters for the {fn.cc} calling convention",
+                                                "a variadic function")))
+    for a in fn.args:
+        where = a.span or fn.span or Span("<input>")
+        for attr in a.attrs if isinstance(a.attrs, frozenset) else ():
+            if not isinstance(attr, str):
+                continue
+            if attr.startswith("sret(") and fn.cc in _NO_SRET_CC or attr.startswith(_STACK_ARGS) and fn.cc in _NO_BYVAL_CC:
+                errors.add(ParseError(where, expected(f"no '{attr.split('(')[0]}' parameter under the {fn.cc} "
+                                                      "calling convention", f"'{attr}' on %{a.name}")))
+            elif attr == "returned" and a.type != fn.ret_type and not (
+                    isinstance(a.type, VectorType) and isinstance(fn.ret_type, VectorType)):
+                errors.add(ParseError(where, expected(f"a 'returned' parameter of the return type {fn.ret_type}",
+                                                      f"%{a.name} of type {a.type}")))
+            elif attr == "immarg" and not fn.name.startswith("llvm."):
+                errors.add(ParseError(where, expected("'immarg' on a parameter of an intrinsic",
+                                                      f"it on %{a.name} of @{fn.name}")))
+
+
+def _immediate(v) -> bool:
+    """An integer or floating-point literal (LLVM's ConstantInt / ConstantFP; a scalar
+    zeroinitializer is one)."""
+    kind = getattr(v, "kind", None)
+    if kind in ("int", "float"):
+        return not isinstance(v.type, VectorType)
+    return kind == "zero" and isinstance(v.type, (IntType, FloatType))
+
+
+def verify_call(inst, functions: dict, errors: Diagnostics) -> None:
+    """A call passes a literal for every ``immarg`` parameter of its callee."""
+    f = functions.get(inst.callee) if inst.callee else None
+    if f is None:
+        return
+    for i, (a, v) in enumerate(zip(f.args, inst.operands or ())):
+        if "immarg" in a.attrs and not _immediate(v):
+            errors.add(ParseError(inst.span, expected(
+                f"an integer or floating-point literal as argument {i + 1} of @{f.name} (immarg)",
+                f"{getattr(v, 'ref', v)}")))
+
+
+def verify_atomic_size(inst, errors: Diagnostics) -> None:
+    """An atomic load or store accesses a power-of-two number of bytes."""
+    ty = inst.type if inst.opcode == "load" else (inst.operands[0].type if inst.operands else None)
+    bits = ty.bits if isinstance(ty, (IntType, FloatType)) else None
+    if bits is None:
+        return
+    if bits < 8 or bits & (bits - 1):
+        errors.add(ParseError(inst.span, expected(
+            f"an atomic {inst.opcode} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
 
 
 def verify_metadata_placement(inst, errors: Diagnostics) -> None:
@@ -99,6 +169,9 @@ def verify_metadata_placement(inst, errors: Diagnostics) -> None:
         msg = None
         if name == "!range" and op not in ("load", "call", "invoke"):
             msg = expected("!range metadata on a load, call or invoke", f"it on '{op}'")
+        elif name == "!range" and not isinstance(_scalar(inst.type), IntType):
+            # a range's bounds are integers: no other result type can match them
+            msg = expected("!range metadata on an integer-typed instruction", f"it on '{op}' of type {inst.type}")
         elif name in ("!nonnull", "!align", "!dereferenceable", "!dereferenceable_or_null"):
             if not isinstance(inst.type, PtrType):
                 msg = expected(f"{name} metadata on a pointer-typed instruction", f"it on '{op}' of type {inst.type}")
