@@ -10,6 +10,7 @@ from tdgen.hw import WaveModel
 from tdgen.model import Target
 
 from . import formats, intrinsics, registers
+from .legality import LEGALITY
 from .uniformity import UNIFORMITY
 
 # Modules contributing records (any of REGISTER_CLASSES, PHYSICAL_REGISTERS, OPERANDS,
@@ -63,5 +64,6 @@ TARGET = Target(
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
     hooks="lowering",
+    legality=LEGALITY,
     data_layout=DATA_LAYOUT,
 )

@@ -3,7 +3,7 @@
 ``Checker`` puts the checks of each kind of record together; ``run`` visits the records
 in a fixed order (names, intrinsics, profiles, nodes, register classes, operand kinds,
 instruction resolution, xforms, fragments, instructions, ``Pat`` s, memory effects,
-lowerings, rewrites, custom selects, wave facts, data layout); the problems are reported sorted.
+lowerings, rewrites, custom selects, wave facts, data layout, lowering tables); the problems are reported sorted.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ..model.target import Target
 from .effects import EffectChecks
 from .fragments import FragmentChecks
 from .instructions import InstructionChecks
+from .legality import LegalityChecks
 from .lowering import LoweringChecks
 from .records import RecordChecks
 
@@ -40,7 +41,7 @@ def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: 
         d.check()
 
 
-class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks):
+class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks, LegalityChecks):
     """Every check of a target (see ``tdgen.check``)."""
 
     def run(self) -> None:
@@ -65,3 +66,4 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.each(t.custom_selects, lambda c: self.check_custom_select(c, insts))
         self.check_wave()
         self.check_data_layout()
+        self.check_legality()
