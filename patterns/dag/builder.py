@@ -6,7 +6,8 @@ reverse post-order, and combines each as soon as it is built when given a combin
   ``ISD::Constant``, ``ISD::LOAD``, ``ISD::INTRINSIC_WO_CHAIN`` ...; ``patterns.dag.isd``);
   values defined in another block, phis and function arguments enter through
   ``ISD::CopyFromReg`` of the value's virtual register; values used in another block (or
-  by a phi) leave through ``ISD::CopyToReg``. Calls: ``patterns.dag.calls``.
+  by a phi) leave through ``ISD::CopyToReg``. Calls: ``patterns.dag.calls``; floating
+  point, vector elements, atomics and fences: ``patterns.dag.buildext``.
 - the divergence bit of a node is computed as ``SelectionDAG::createOperands`` does: the
   OR of its non-chain operands' bits, OR'ed with "source of divergence" (a CopyFromReg of a
   vreg whose IR value the uniformity analysis calls divergent; an intrinsic the target
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from patterns.dag.buildext import other_node, OTHER_OPCODES
 from patterns.dag.calls import CallLowering
 from patterns.dag.combine.context import DAGTarget
 from patterns.dag.combine.driver import dag_target
@@ -448,7 +450,7 @@ class DAGBuilder:
                         n = mk("ISD::SETCC", vt_of_cached(ins.type), (a, b), ins, CONDCODES.get(ins.predicate, ins.predicate))
                     elif op == "select":
                         c, a, b = (get(x) for x in ins.operands[:3])
-                        n = mk("ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ins)
+                        n = mk("ISD::VSELECT" if c.vt[0] == "v" else "ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ins)
                     elif op in ISD_OF_CAST:
                         a = get(ins.operands[0])
                         if op == "freeze" or (op == "bitcast" and a.vt == vt_of_cached(ins.type)):
@@ -490,9 +492,25 @@ class DAGBuilder:
                         n = mk("ISD::BR", "ch", ops, ins)
                         droots.append(n)
                     else:
-                        raise VerifyError(ins.span, expected(
-                            "an instruction the SelectionDAG builder supports (binary ops, icmp, select, casts, "
-                            "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
+                        # floating point, vectors, atomics, fences (patterns.dag.buildext)
+                        got = other_node(ins, get, mk, vt_of_cached, ua_div) if op in OTHER_OPCODES else None
+                        if got is None:
+                            raise VerifyError(ins.span, expected(
+                                "an instruction the SelectionDAG builder supports (binary ops, icmp, fcmp, select, "
+                                "casts, getelementptr, load, store, atomicrmw, fence, extractelement, "
+                                "insertelement, call, br, ret, phi)", f"'{op}'"),
+                                record=f"%{ins.name}" if ins.name else None)
+                        n, chained = got
+                        if chained is None:  # (a cast to the same width: the operand itself)
+                            local[ins] = n
+                            if ins in used_outside:
+                                self._copy_out(dag, ins, n)
+                            continue
+                        if chained:
+                            n.chain = chain
+                            chain = n
+                            if vt_of_cached(ins.type) == "isVoid" or not ins.name:
+                                droots.append(n)
                     if n is None:
                         continue
                     src = n.source  # (a source's own bit, else the OR of the operands')
