@@ -499,6 +499,15 @@ def : Pat<(i32 (AMDGPUmul_u24 i32:$src0, i32:$src1)),
 def : Pat<(i32 (AMDGPUmul_i24 i32:$src0, i32:$src1)),
   (V_MUL_I32_I24_e64 $src0, $src1, 0)>;
 
+def : Pat<(i32 (extractelt v2i32:$vec, (i32 0))),
+  (EXTRACT_SUBREG $vec, sub0)>;
+
+def : Pat<(i32 (extractelt v2i32:$vec, (i32 1))),
+  (EXTRACT_SUBREG $vec, sub1)>;
+
+def : Pat<(v2i32 (build_vector i32:$lo, i32:$hi)),
+  (REG_SEQUENCE SReg_64, $lo, sub0, $hi, sub1)>;
+
 def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
   (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;
 

@@ -18,6 +18,7 @@ from patterns.dag.combine.reassoc import commuted_other
 from patterns.dag.combine.setcc import visit_other, visit_SIGN_EXTEND_INREG
 from patterns.dag.combine.shifts import visit_SHL, visit_SRA, visit_SRL
 from patterns.dag.isd import COMMUTATIVE
+from patterns.dag.legalize_vectors import unroll_vectors
 from patterns.dag.nodes import SDNode, SelectionDAG
 from tdgen.hooks import target_hooks
 
@@ -150,7 +151,11 @@ def run(dag: SelectionDAG, target=None) -> None:
     before legalization (combine1), SelectionDAG::Legalize's topological re-sort (the
     modeled operations are legal already), DAGCombiner::Run after it (combine2); then
     give the DAG the selector's form: nodes in topological order from the roots,
-    numbered, with use counts and divergence bits."""
+    numbered, with use counts and divergence bits. First, the vector operations the
+    target's lowering table expands are unrolled (``patterns.dag.legalize_vectors``)."""
+    lg = getattr(target, "legality", None)
+    if lg is not None:
+        unroll_vectors(dag, lg)
     ctx = Ctx(dag, dag_target(target))
     _combine_run(ctx)
     _legalize(ctx)
