@@ -25,6 +25,7 @@ MODULE_NAMES = (
     "bitops",
     "mul24",
     "vectors",
+    "i64",
     "misc_opt",  # last: SIInstructions.td's late patterns (see misc_opt.py)
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
