@@ -60,6 +60,11 @@ class TargetHooks:
     # AMDGPU's amdgpu_kernel reads them from the kernarg segment), so an argument read
     # in the entry block may be poison; other arguments arrive in registers.
     argument_load_ccs: frozenset[str] = frozenset()
+    # patterns.dag.builder (the memory operand of a load, store or atomic,
+    # patterns.dag.memops): TargetLowering::getTargetMMOFlags, ``f(instruction) ->
+    # iterable of the flags' MIR names`` (AMDGPU's MONoClobber, "amdgpu-noclobber", for
+    # ``!amdgpu.noclobber``), or None.
+    mem_flags: Callable[..., Any] | None = None
 
 
 NO_HOOKS = TargetHooks()

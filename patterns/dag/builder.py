@@ -7,7 +7,8 @@ reverse post-order, and combines each as soon as it is built when given a combin
   values defined in another block, phis and function arguments enter through
   ``ISD::CopyFromReg`` of the value's virtual register; values used in another block (or
   by a phi) leave through ``ISD::CopyToReg``. Calls: ``patterns.dag.calls``; floating
-  point, vector elements, atomics and fences: ``patterns.dag.buildext``.
+  point, vector elements, atomics and fences: ``patterns.dag.buildext``. A load, store or
+  atomic carries its memory operand (``SDNode.mem``, ``patterns.dag.memops``).
 - the divergence bit of a node is computed as ``SelectionDAG::createOperands`` does: the
   OR of its non-chain operands' bits, OR'ed with "source of divergence" (a CopyFromReg of a
   vreg whose IR value the uniformity analysis calls divergent; an intrinsic the target
@@ -38,11 +39,13 @@ from patterns.dag.combine.driver import dag_target
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import CONDCODES, const_int, ISD_OF_BINOP, ISD_OF_CAST, vt_of
 from patterns.dag.liveout import const_sign_bits, phi_lz, phi_sb, record_exports
+from patterns.dag.memops import mem_operand, module_layout
 from patterns.dag.nodes import FunctionDAGs, get_node_folds, make_node, new_node, SDNode, SelectionDAG
 from patterns.support.intops import wrap_vt
 from patterns.dag.prepare import prepare, prepare_plain
 from patterns.ir.function import Instruction
 from tdgen.errors import expected, VerifyError
+from tdgen.hooks import target_hooks
 
 
 _MISSING: Final[Any] = object()
@@ -181,6 +184,7 @@ class DAGBuilder:
             n.kbc = None
             n.klz = 0
             n.ksb = 1
+            n.mem = None
             nodes.append(n)
             consts[key] = n
             return n
@@ -255,6 +259,7 @@ class DAGBuilder:
                 if type(ksb) is not int and ksb.opcode == "ISD::Constant":
                     ksb = live_sb[v] = const_sign_bits(ksb.value)
                 n.ksb = ksb
+                n.mem = None
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
                     # (read outside a cycle with a divergent exit: temporal divergence)
@@ -307,6 +312,9 @@ class DAGBuilder:
 
         used_outside: set = self.used_outside
         binops: dict = ISD_OF_BINOP
+        # the memory operands' target flags (TargetHooks.mem_flags) and data layout
+        mem_flags = target_hooks(self.target).mem_flags
+        layout = module_layout(self.fn, self.target)
 
         placed: dict = self.placed
         block_phis: dict = self.block_phis
@@ -408,6 +416,7 @@ class DAGBuilder:
                         m.kbc = None
                         m.klz = 0
                         m.ksb = 1
+                        m.mem = None
                         n = m
                         a.uses += 1
                         b.uses += 1
@@ -465,6 +474,7 @@ class DAGBuilder:
                     elif op == "load":
                         p = get(ins.operands[0])
                         n = mk("ISD::LOAD", vt_of_cached(ins.type), (p,), ins)
+                        n.mem = mem_operand(ins, n.vt, mem_flags, layout)
                         n.chain = chain
                         chain = n
                         div = self.is_divergent(ins)
@@ -473,6 +483,7 @@ class DAGBuilder:
                     elif op == "store":
                         v, p = get(ins.operands[0]), get(ins.operands[1])
                         n = mk("ISD::STORE", "ch", (v, p), ins)
+                        n.mem = mem_operand(ins, v.vt, mem_flags, layout)
                         n.chain = chain
                         chain = n
                         droots.append(n)
@@ -506,6 +517,8 @@ class DAGBuilder:
                             if ins in used_outside:
                                 self._copy_out(dag, ins, n)
                             continue
+                        if op == "atomicrmw":
+                            n.mem = mem_operand(ins, n.vt, mem_flags, layout)
                         if chained:
                             n.chain = chain
                             chain = n
@@ -553,6 +566,7 @@ class DAGBuilder:
                         cp.kbc = None
                         cp.klz = 0
                         cp.ksb = 1
+                        cp.mem = None
                         n.uses += 1
                         nodes.append(cp)
                         droots.append(cp)
