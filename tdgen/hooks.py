@@ -65,6 +65,13 @@ class TargetHooks:
     # iterable of the flags' MIR names`` (AMDGPU's MONoClobber, "amdgpu-noclobber", for
     # ``!amdgpu.noclobber``), or None.
     mem_flags: Callable[..., Any] | None = None
+    # patterns.dag.legalize_vectors (an EXTRACT_VECTOR_ELT at a variable index):
+    # TargetLowering's dynamic-extract expansion (AMDGPU: shouldExpandVectorDynExt in
+    # performExtractVectorEltCombine), ``f(element bits, element count, index divergent)
+    # -> bool``: whether the extract becomes a chain of selects of its lanes on ``index ==
+    # i``; None: the target selects variable-index extracts itself. When given, selection
+    # only ever sees extracts at constant indices (tdgen lint counts on it).
+    expand_dynamic_extract: Callable[..., bool] | None = None
 
 
 NO_HOOKS = TargetHooks()

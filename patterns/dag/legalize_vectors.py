@@ -12,7 +12,9 @@ visitEXTRACT_VECTOR_ELT folds it: the ``i``-th operand of a BUILD_VECTOR, the in
 value of an ``INSERT_VECTOR_ELT`` at constant index ``i`` (else lane ``i`` of the vector
 it inserts into), the constant itself for a splat constant (``zeroinitializer``), an
 ``UNDEF`` of the element type for an undefined vector, else an ``EXTRACT_VECTOR_ELT`` of
-the vector at the constant index.
+the vector at the constant index. An extract at a variable index becomes, when the
+target's hook says so (``TargetHooks.expand_dynamic_extract``), the chain of selects of the
+lanes on ``index == i`` that AMDGPU's performExtractVectorEltCombine makes.
 
 A new node's divergence is its operands' OR (SelectionDAG::createOperands), as every
 node the builder makes. The pass runs on a block's DAG as the builder made it, before the
@@ -60,12 +62,27 @@ def _wants_unroll(n: SDNode, lg) -> bool:
     return lg.action(op, vt) == "Expand" or not lg.is_type_legal(n.vt) or not lg.is_type_legal(vt)
 
 
-def unroll_vectors(dag: SelectionDAG, lg) -> bool:
+def _dynamic_extract(n: SDNode, expand) -> bool:
+    if n.opcode != "ISD::EXTRACT_VECTOR_ELT" or expand is None or len(n.ops) != 2:
+        return False
+    idx = n.ops[1]
+    if idx.opcode == "ISD::Constant" and type(idx.value) is int:
+        return False
+    shape = vector_shape(n.ops[0].vt)
+    if shape is None:
+        return False
+    bits = "".join(ch for ch in shape[1] if ch.isdigit())
+    return bool(expand(int(bits) if bits else 0, shape[0], idx.divergent))
+
+
+def unroll_vectors(dag: SelectionDAG, lg, expand_dynamic=None) -> bool:
     """Unroll the block's vector operations the table says to (see the module docstring),
     in place; the nodes renumbered in topological order with their use counts. Whether
-    anything changed."""
+    anything changed. ``expand_dynamic``: the target's TargetHooks.expand_dynamic_extract
+    (an extract at a variable index becomes ``select (index == i), lane i, ...`` over the
+    lanes, as SITargetLowering::performExtractVectorEltCombine makes it), or None."""
     nodes = dag.nodes
-    if not any(n.vt[:1] == "v" and _wants_unroll(n, lg) for n in nodes):
+    if not any(n.vt[:1] == "v" and _wants_unroll(n, lg) or _dynamic_extract(n, expand_dynamic) for n in nodes):
         return False
     block = dag.block
     out: list[SDNode] = []
@@ -118,6 +135,15 @@ def unroll_vectors(dag: SelectionDAG, lg) -> bool:
         ops = n.ops
         if ops and any(o in repl for o in ops):
             n.ops = ops = [repl.get(o, o) for o in ops]
+        if _dynamic_extract(n, expand_dynamic):
+            vec, idx = ops
+            count, evt = vector_shape(vec.vt)  # type: ignore[misc]
+            v = lane(vec, 0, evt)
+            for i in range(1, count):
+                eq = new("ISD::SETCC", "i1", [idx, const(i, idx.vt)], n.ir, "SETEQ")
+                v = new("ISD::SELECT", evt, [eq, lane(vec, i, evt), v], n.ir)
+            repl[n] = v
+            continue
         if n.vt[:1] == "v" and _wants_unroll(n, lg):
             shape = vector_shape(n.vt)
             assert shape is not None
