@@ -72,6 +72,11 @@ class TargetHooks:
     # i``; None: the target selects variable-index extracts itself. When given, selection
     # only ever sees extracts at constant indices (tdgen lint counts on it).
     expand_dynamic_extract: Callable[..., bool] | None = None
+    # patterns.dag.builder (arguments and return values): the calling convention's
+    # CCPromoteToType, ``f(value type, calling convention, is_return) -> register type or
+    # None`` (AMDGPU's non-kernel functions pass an i1 in a 32-bit register): the argument
+    # is read as a TRUNCATE of its register, a returned value ANY_EXTENDed into it.
+    argument_register_type: Callable[..., Any] | None = None
 
 
 NO_HOOKS = TargetHooks()

@@ -268,6 +268,14 @@ class DAGBuilder:
                         div = not inner <= temporal.get(block, empty)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
+                if k == "A" and arg_reg is not None:
+                    wide = arg_reg(vt, cc_name, False)
+                    if wide is not None and wide != vt:
+                        # the calling convention's register type (CCPromoteToType): the
+                        # argument is the truncation of its register (LowerFormalArguments)
+                        n.vt = wide
+                        n = mk("ISD::TRUNCATE", vt, (n,), v)
+                        n.divergent = div
                 local[v] = n
                 return n
             if k == "C":
@@ -314,6 +322,9 @@ class DAGBuilder:
         binops: dict = ISD_OF_BINOP
         # the memory operands' target flags (TargetHooks.mem_flags) and data layout
         mem_flags = target_hooks(self.target).mem_flags
+        # the calling convention's register types of small arguments and return values
+        arg_reg = target_hooks(self.target).argument_register_type
+        cc_name = getattr(self.fn, "cc", None) or ""
         layout = module_layout(self.fn, self.target)
 
         placed: dict = self.placed
@@ -495,6 +506,10 @@ class DAGBuilder:
                             droots.append(n)
                     elif op == "ret":
                         ops = tuple(get(x) for x in ins.operands)
+                        if arg_reg is not None and ops:
+                            wide = arg_reg(ops[0].vt, cc_name, True)
+                            if wide is not None and wide != ops[0].vt:  # (visitRet: getCopyToParts, ANY_EXTEND)
+                                ops = (mk("ISD::ANY_EXTEND", wide, ops[:1], ins),) + ops[1:]
                         n = mk("ISD::RET", "ch", ops, ins)
                         n.chain = chain
                         droots.append(n)

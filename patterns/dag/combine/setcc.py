@@ -89,6 +89,8 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
         # visitSIGN_EXTEND: sext (trunc x) with x already of the result type
         set_result(ctx, n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
         return True
+    if opc == "ISD::SELECT" and len(ops) == 3 and n.vt == "i1" and ops[0].vt == "i1":
+        return _bool_select(n, ctx)
     if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
         c, a, b = ops
         if c.cc in _MINMAX and c.uses == 1 and all(m in ctx.legal for m in _MINMAX[c.cc]):
@@ -119,6 +121,34 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
                     and "ISD::ABS" in ctx.legal:
                 set_result(ctx, n, "ISD::ABS", [x])
                 return True
+    return False
+
+
+def _bool_select(n: SDNode, ctx: Ctx) -> bool:
+    """DAGCombiner's foldBoolSelectToLogic, a select of i1 values on an i1 condition:
+    ``select c, c|1, f`` -> ``or c, f``; ``select c, t, c|0`` -> ``and c, t``;
+    ``select c, t, 1`` -> ``or (not c), t``; ``select c, 0, f`` -> ``and (not c), f``."""
+    c, t, f = n.ops
+
+    def one(x: SDNode) -> bool:
+        return is_c(x) and x.value & 1 == 1
+
+    def zero(x: SDNode) -> bool:
+        return is_c(x) and x.value & 1 == 0
+
+    if t is c or one(t):
+        set_result(ctx, n, "ISD::OR", [c, f])
+        return True
+    if f is c or zero(f):
+        set_result(ctx, n, "ISD::AND", [c, t])
+        return True
+    if one(f) or zero(t):
+        inv = ctx.get("ISD::XOR", "i1", [c, ctx.const(-1, "i1")], like=n)
+        if one(f):
+            set_result(ctx, n, "ISD::OR", [inv, t])
+        else:
+            set_result(ctx, n, "ISD::AND", [inv, f])
+        return True
     return False
 
 
