@@ -64,13 +64,9 @@ def has_illegal_integers(nodes, lg) -> bool:
     """Whether a node of ``nodes`` has, or reads, an integer type the table has no register
     class for (the check before the type legalizer runs: one type lookup per distinct type)."""
     legal = lg.legal_types
-    seen: set = set()
-    for n in nodes:
-        vt = n.vt
-        if vt not in seen and n.opcode != "ISD::VALUETYPE":  # (a VTSDNode carries a type, has none)
-            seen.add(vt)
-            if vt[:1] == "i" and vt not in legal and vt[1:].isdigit():
-                return True
+    for vt in {n.vt for n in nodes if n.opcode != "ISD::VALUETYPE"}:  # (a VTSDNode carries a type, has none)
+        if vt[:1] == "i" and vt not in legal and vt[1:].isdigit():
+            return True
     return False
 
 

@@ -162,7 +162,9 @@ def run(dag: SelectionDAG, target=None) -> None:
     lg = legal_table(getattr(target, "legality", None)) if target is not None else None
     dt = dag_target(target)
     if lg is not None:
-        unroll_vectors(dag, lg, dt.expand_dynamic_extract)
+        vts = {n.vt for n in dag.nodes}  # (one pass: most blocks have no vector, no illegal type)
+        if any(v[:1] == "v" for v in vts):
+            unroll_vectors(dag, lg, dt.expand_dynamic_extract)
     ctx = Ctx(dag, dt)
     _combine_run(ctx)
     if lg is not None and has_illegal_integers(_live(ctx), lg):
@@ -195,7 +197,10 @@ def run(dag: SelectionDAG, target=None) -> None:
 
 
 def _live(ctx: Ctx) -> list:
-    """The nodes of the block not deleted by the run: its own, then those the run made."""
+    """The nodes of the block not deleted by the run: its own, then those the run made
+    (only the block's own when the run made none and deleted none)."""
+    if not ctx.events:
+        return ctx.dag.nodes
     return [n for group in (ctx.dag.nodes, ctx.created) for n in group if n.wlix != DEAD]
 
 
