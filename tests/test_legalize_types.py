@@ -163,3 +163,43 @@ def test_llc_computes_the_same_widths(tmp_path):
 
 
 _WIDE = I8[I8.index("define amdgpu_kernel void @wide"):I8.index("declare")]
+
+
+EXTLOADS = """
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i8, ptr addrspace(1) %in, i32 %tid
+  %b = load i8, ptr addrspace(1) %p
+  %z = zext i8 %b to i32
+  %q = getelementptr i16, ptr addrspace(1) %in, i32 %z
+  %h = load i16, ptr addrspace(1) %q
+  %s = sext i16 %h to i32
+  %v = load volatile i8, ptr addrspace(1) %in
+  %w = zext i8 %v to i32
+  %r = add i32 %z, %s
+  %r2 = add i32 %r, %w
+  store i32 %r2, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+"""
+
+
+def test_extension_of_a_load_is_an_extending_load(amdgpu, tmp_path):
+    """tryToFoldExtOfLoad in combine1, before the i8 is promoted: zext (load i8) is a
+    ZEXTLOAD to i32, sext (load i16) a SEXTLOAD; a volatile load is not folded (it is
+    promoted: an i16 EXTLOAD, masked, then extended). llc-19 selects the same extending
+    loads (GLOBAL_LOAD_UBYTE, GLOBAL_LOAD_SSHORT)."""
+    fn = parse_module(EXTLOADS, "e.ll").functions[0]
+    live = [n for d in build_function_dags(fn, amdgpu, None).dags for n in d.nodes if n.uses or n.chain]
+    loads = sorted((n.cc, n.vt, n.mem.memvt, n.mem.is_volatile) for n in live if n.opcode == "ISD::LOAD")
+    assert loads == [("EXTLOAD", "i16", "i8", True), ("SEXTLOAD", "i32", "i16", False),
+                     ("ZEXTLOAD", "i32", "i8", False)]
+    assert not any(n.opcode in ("ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND") and n.ops[0].opcode == "ISD::LOAD"
+                   and not n.ops[0].mem.is_volatile for n in live)
+    llc = require("llc-19")
+    (tmp_path / "e.ll").write_text(EXTLOADS)
+    r = subprocess.run([llc, "-mtriple=amdgcn", "-mcpu=gfx900", "-stop-after=amdgpu-isel", str(tmp_path / "e.ll"),
+                        "-o", "-"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "GLOBAL_LOAD_UBYTE" in r.stdout and "GLOBAL_LOAD_SSHORT" in r.stdout

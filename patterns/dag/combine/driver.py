@@ -30,6 +30,7 @@ VISITORS: Final = {
     "ISD::OR": visit_OR, "ISD::XOR": visit_XOR, "ISD::SHL": visit_SHL, "ISD::SRL": visit_SRL,
     "ISD::SRA": visit_SRA,
     "ISD::SETCC": visit_other, "ISD::SIGN_EXTEND": visit_other, "ISD::SELECT": visit_other,
+    "ISD::ZERO_EXTEND": visit_other, "ISD::ANY_EXTEND": visit_other,
     "ISD::CTLZ": visit_COUNT, "ISD::CTTZ": visit_COUNT, "ISD::CTPOP": visit_COUNT,
     "ISD::CTLZ_ZERO_UNDEF": visit_COUNT, "ISD::CTTZ_ZERO_UNDEF": visit_COUNT, "ISD::BITREVERSE": visit_COUNT,
     "ISD::SMAX": visit_MINMAX,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, is_not, set_result
+from patterns.dag.combine.context import WouldChange, Ctx, is_c, is_not, set_result
 from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import demanded_const, sdb
 from patterns.dag.combine.known import known_bits, sign_bits
@@ -89,6 +89,8 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
         # visitSIGN_EXTEND: sext (trunc x) with x already of the result type
         set_result(ctx, n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
         return True
+    if opc in _EXT_LOAD and ops and ops[0].opcode == "ISD::LOAD" and not ctx.legal_ops:
+        return _ext_of_load(n, ctx)
     if opc == "ISD::SELECT" and len(ops) == 3 and n.vt == "i1" and ops[0].vt == "i1":
         return _bool_select(n, ctx)
     if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
@@ -122,6 +124,31 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
                 set_result(ctx, n, "ISD::ABS", [x])
                 return True
     return False
+
+
+# extension -> the extending load it folds into (ISD::LoadExtType)
+_EXT_LOAD = {"ISD::ZERO_EXTEND": "ZEXTLOAD", "ISD::SIGN_EXTEND": "SEXTLOAD", "ISD::ANY_EXTEND": "EXTLOAD"}
+
+
+def _ext_of_load(n: SDNode, ctx: Ctx) -> bool:
+    """visitZERO_EXTEND / visitSIGN_EXTEND / visitANY_EXTEND's tryToFoldExtOfLoad before
+    legalization: an extension of a simple (not volatile, not atomic), not yet extending
+    load used only by it becomes that load, extending, of the extension's type (its memory
+    operand keeps the memory type; after legalization LLVM also asks isLoadExtLegal: not
+    modelled, so combine2 does not fold). Not modelled: ExtendUsesToFormExtLoad (a load
+    with other users)."""
+    ld = n.ops[0]
+    mem = ld.mem
+    if ld.uses != 1 or ld.cc is not None or mem is None or mem.is_volatile or mem.ordering is not None \
+            or n.vt[:1] != "i" or ld.vt[:1] != "i":
+        return False
+    if ctx.dry:
+        raise WouldChange
+    ld.vt = n.vt  # (the load's only user is n: nothing else sees its old type)
+    ld.cc = _EXT_LOAD[n.opcode]
+    ld.kbc = None
+    ctx.replace(n, ld)
+    return True
 
 
 def _bool_select(n: SDNode, ctx: Ctx) -> bool:
