@@ -127,7 +127,7 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
 
 
 # extension -> the extending load it folds into (ISD::LoadExtType)
-_EXT_LOAD = {"ISD::ZERO_EXTEND": "ZEXTLOAD", "ISD::SIGN_EXTEND": "SEXTLOAD", "ISD::ANY_EXTEND": "EXTLOAD"}
+_EXT_LOAD: Final = {"ISD::ZERO_EXTEND": "ZEXTLOAD", "ISD::SIGN_EXTEND": "SEXTLOAD", "ISD::ANY_EXTEND": "EXTLOAD"}
 
 
 def _ext_of_load(n: SDNode, ctx: Ctx) -> bool:
