@@ -34,6 +34,7 @@ from .errors import Span
 from .model.fragments import PatFrag
 from .model.nodes import (
     SDNode,
+    SDTCisEltOfVec,
     SDTCisFP,
     SDTCisInt,
     SDTCisOpSmallerThanOp,
@@ -69,6 +70,8 @@ BUILTIN_PROFILES: dict[str, SDTypeProfile] = {
         _p("SDTPtrLeaf", 1, 0, SDTCisPtrTy(0)),
         _p("SDTOther", 1, 0, SDTCisVT(0, OtherVT)),
         _p("SDTUNDEF", 1, 0),
+        _p("SDTVecBuild", 1, -1),
+        _p("SDTVecExtract", 1, 2, SDTCisEltOfVec(0, 1), SDTCisPtrTy(2)),
         _p("SDTUnaryOp", 1, 1),
         _p("SDTIntBinOp", 1, 2, SDTCisSameAs(0, 1), SDTCisSameAs(0, 2), SDTCisInt(0)),
         _p("SDTIntShiftOp", 1, 2, SDTCisSameAs(0, 1), SDTCisInt(0), SDTCisInt(2)),
@@ -159,6 +162,8 @@ BUILTIN_NODES: dict[str, SDNode] = {
         _n("fneg", "ISD::FNEG", "SDTFPUnaryOp"),
         _n("fabs", "ISD::FABS", "SDTFPUnaryOp"),
         _n("setcc", "ISD::SETCC", "SDTSetCC"),
+        _n("build_vector", "ISD::BUILD_VECTOR", "SDTVecBuild"),
+        _n("extractelt", "ISD::EXTRACT_VECTOR_ELT", "SDTVecExtract"),
         _n("select", "ISD::SELECT", "SDTSelect"),
         _n("ld", "ISD::LOAD", "SDTLoad", ("SDNPHasChain", "SDNPMayLoad", "SDNPMemOperand")),
         _n("st", "ISD::STORE", "SDTStore", ("SDNPHasChain", "SDNPMayStore", "SDNPMemOperand")),

@@ -6,7 +6,8 @@ templates/ and returns ``{"<target>/<file>": text}``. ``write`` puts them into a
 folder all at once (``fsutil.write_tree``) and only then removes files the generator no
 longer produces; ``compare`` lists what is stale, missing or extra without writing.
 
-The model -> context translation lives in ``emit_td`` (TableGen) and ``emit_cpp`` (C++);
+The model -> context translation lives in ``emit_td`` (TableGen), ``emit_cpp`` (C++) and
+``emit_legality`` (the C++ of the lowering tables);
 templates only format data that arrives here already sorted.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import jinja2
 
-from . import emit_cpp, emit_td
+from . import emit_cpp, emit_legality, emit_td
 from .errors import Diagnostics, TdgenError
 from .fsutil import check_inside, write_tree
 from .paths import ROOT, TEMPLATES
@@ -55,7 +56,7 @@ def emit_target(name: str, target) -> dict[str, str]:
     env = environment()
     header = {"banner": banner(spec_path(target, name)), "target": name}
     rendered: dict[str, str] = {}
-    for fname, template, ctx in emit_td.contexts(target) + emit_cpp.contexts(target):
+    for fname, template, ctx in emit_td.contexts(target) + emit_cpp.contexts(target) + emit_legality.contexts(target):
         text = env.get_template(template).render(header=header, **ctx)
         rendered[str(PurePosixPath(name) / fname)] = text
     return rendered

@@ -60,6 +60,23 @@ class TargetHooks:
     # AMDGPU's amdgpu_kernel reads them from the kernarg segment), so an argument read
     # in the entry block may be poison; other arguments arrive in registers.
     argument_load_ccs: frozenset[str] = frozenset()
+    # patterns.dag.builder (the memory operand of a load, store or atomic,
+    # patterns.dag.memops): TargetLowering::getTargetMMOFlags, ``f(instruction) ->
+    # iterable of the flags' MIR names`` (AMDGPU's MONoClobber, "amdgpu-noclobber", for
+    # ``!amdgpu.noclobber``), or None.
+    mem_flags: Callable[..., Any] | None = None
+    # patterns.dag.legalize_vectors (an EXTRACT_VECTOR_ELT at a variable index):
+    # TargetLowering's dynamic-extract expansion (AMDGPU: shouldExpandVectorDynExt in
+    # performExtractVectorEltCombine), ``f(element bits, element count, index divergent)
+    # -> bool``: whether the extract becomes a chain of selects of its lanes on ``index ==
+    # i``; None: the target selects variable-index extracts itself. When given, selection
+    # only ever sees extracts at constant indices (tdgen lint counts on it).
+    expand_dynamic_extract: Callable[..., bool] | None = None
+    # patterns.dag.builder (arguments and return values): the calling convention's
+    # CCPromoteToType, ``f(value type, calling convention, is_return) -> register type or
+    # None`` (AMDGPU's non-kernel functions pass an i1 in a 32-bit register): the argument
+    # is read as a TRUNCATE of its register, a returned value ANY_EXTENDed into it.
+    argument_register_type: Callable[..., Any] | None = None
     # patterns.run (the reference interpreter of the IR): the semantics of the target's
     # own intrinsics, a function returning the table name (or a dotted prefix ending in
     # ".*") -> handler ``h(wave, inst, args, mask)`` written with patterns.run.lanes'

@@ -352,6 +352,57 @@ def V_MAD_I32_I24_e64 : VOP3_32<"v_mad_i32_i24"> {
   let AsmString = "v_mad_i32_i24 $vdst, $src0, $src1, $src2$clamp";
 }
 
+def S_AND_B64 : SOP2_32<"s_and_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let Pattern = [(set i64:$sdst, (UniformBinFrag<and> i64:$src0, i64:$src1))];
+  let isCommutable = 1;
+  let Defs = [SCC];
+}
+
+def S_OR_B64 : SOP2_32<"s_or_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let Pattern = [(set i64:$sdst, (UniformBinFrag<or> i64:$src0, i64:$src1))];
+  let isCommutable = 1;
+  let Defs = [SCC];
+}
+
+def S_XOR_B64 : SOP2_32<"s_xor_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let Pattern = [(set i64:$sdst, (UniformBinFrag<xor> i64:$src0, i64:$src1))];
+  let isCommutable = 1;
+  let Defs = [SCC];
+}
+
+def S_XNOR_B64 : SOP2_32<"s_xnor_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let Pattern = [(set i64:$sdst, (UniformUnaryFrag<not> (xor_oneuse i64:$src0, i64:$src1)))];
+  let isCommutable = 1;
+  let Defs = [SCC];
+}
+
+def S_NOT_B64 : SOP1_32<"s_not_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0);
+  let Pattern = [(set i64:$sdst, (UniformUnaryFrag<not> i64:$src0))];
+  let Defs = [SCC];
+}
+
+def S_BREV_B64 : SOP1_32<"s_brev_b64"> {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0);
+  let Pattern = [(set i64:$sdst, (UniformUnaryFrag<bitreverse> i64:$src0))];
+}
+
+def S_BCNT1_I32_B64 : SOP1_32<"s_bcnt1_i32_b64"> {
+  let OutOperandList = (outs SReg_32:$sdst);
+  let InOperandList = (ins SReg_64:$src0);
+  let Defs = [SCC];
+}
+
 // Selection patterns
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
@@ -498,6 +549,33 @@ def : Pat<(i32 (AMDGPUmul_u24 i32:$src0, i32:$src1)),
 
 def : Pat<(i32 (AMDGPUmul_i24 i32:$src0, i32:$src1)),
   (V_MUL_I32_I24_e64 $src0, $src1, 0)>;
+
+def : Pat<(i32 (extractelt v2i32:$vec, (i32 0))),
+  (EXTRACT_SUBREG $vec, sub0)>;
+
+def : Pat<(i32 (extractelt v2i32:$vec, (i32 1))),
+  (EXTRACT_SUBREG $vec, sub1)>;
+
+def : Pat<(v2i32 (build_vector i32:$lo, i32:$hi)),
+  (REG_SEQUENCE SReg_64, $lo, sub0, $hi, sub1)>;
+
+def : Pat<(i64 (DivergentBinFrag<and> i64:$src0, i64:$src1)),
+  (REG_SEQUENCE VReg_64, (V_AND_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub0)), (i32 (EXTRACT_SUBREG $src1, sub0))), sub0, (V_AND_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub1)), (i32 (EXTRACT_SUBREG $src1, sub1))), sub1)>;
+
+def : Pat<(i64 (DivergentBinFrag<or> i64:$src0, i64:$src1)),
+  (REG_SEQUENCE VReg_64, (V_OR_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub0)), (i32 (EXTRACT_SUBREG $src1, sub0))), sub0, (V_OR_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub1)), (i32 (EXTRACT_SUBREG $src1, sub1))), sub1)>;
+
+def : Pat<(i64 (DivergentBinFrag<xor> i64:$src0, i64:$src1)),
+  (REG_SEQUENCE VReg_64, (V_XOR_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub0)), (i32 (EXTRACT_SUBREG $src1, sub0))), sub0, (V_XOR_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub1)), (i32 (EXTRACT_SUBREG $src1, sub1))), sub1)>;
+
+def : Pat<(i64 (DivergentUnaryFrag<not> i64:$src0)),
+  (REG_SEQUENCE VReg_64, (V_NOT_B32_e32 (i32 (EXTRACT_SUBREG $src0, sub0))), sub0, (V_NOT_B32_e32 (i32 (EXTRACT_SUBREG $src0, sub1))), sub1)>;
+
+def : Pat<(i64 (DivergentUnaryFrag<bitreverse> i64:$src0)),
+  (REG_SEQUENCE VReg_64, (V_BFREV_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub1))), sub0, (V_BFREV_B32_e64 (i32 (EXTRACT_SUBREG $src0, sub0))), sub1)>;
+
+def : Pat<(i32 (trunc i64:$src0)),
+  (EXTRACT_SUBREG $src0, sub0)>;
 
 def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
   (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;

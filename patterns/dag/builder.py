@@ -6,7 +6,9 @@ reverse post-order, and combines each as soon as it is built when given a combin
   ``ISD::Constant``, ``ISD::LOAD``, ``ISD::INTRINSIC_WO_CHAIN`` ...; ``patterns.dag.isd``);
   values defined in another block, phis and function arguments enter through
   ``ISD::CopyFromReg`` of the value's virtual register; values used in another block (or
-  by a phi) leave through ``ISD::CopyToReg``. Calls: ``patterns.dag.calls``.
+  by a phi) leave through ``ISD::CopyToReg``. Calls: ``patterns.dag.calls``; floating
+  point, vector elements, atomics and fences: ``patterns.dag.buildext``. A load, store or
+  atomic carries its memory operand (``SDNode.mem``, ``patterns.dag.memops``).
 - the divergence bit of a node is computed as ``SelectionDAG::createOperands`` does: the
   OR of its non-chain operands' bits, OR'ed with "source of divergence" (a CopyFromReg of a
   vreg whose IR value the uniformity analysis calls divergent; an intrinsic the target
@@ -30,17 +32,20 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from patterns.dag.buildext import other_node, OTHER_OPCODES
 from patterns.dag.calls import CallLowering
 from patterns.dag.combine.context import DAGTarget
 from patterns.dag.combine.driver import dag_target
 from patterns.dag.cse import value_kind, KINDS
 from patterns.dag.isd import CONDCODES, const_int, ISD_OF_BINOP, ISD_OF_CAST, vt_of
 from patterns.dag.liveout import const_sign_bits, phi_lz, phi_sb, record_exports
+from patterns.dag.memops import mem_operand, module_layout
 from patterns.dag.nodes import FunctionDAGs, get_node_folds, make_node, new_node, SDNode, SelectionDAG
 from patterns.support.intops import wrap_vt
 from patterns.dag.prepare import prepare, prepare_plain
 from patterns.ir.function import Instruction
 from tdgen.errors import expected, VerifyError
+from tdgen.hooks import target_hooks
 
 
 _MISSING: Final[Any] = object()
@@ -179,6 +184,7 @@ class DAGBuilder:
             n.kbc = None
             n.klz = 0
             n.ksb = 1
+            n.mem = None
             nodes.append(n)
             consts[key] = n
             return n
@@ -253,6 +259,7 @@ class DAGBuilder:
                 if type(ksb) is not int and ksb.opcode == "ISD::Constant":
                     ksb = live_sb[v] = const_sign_bits(ksb.value)
                 n.ksb = ksb
+                n.mem = None
                 div = bool(ua_div(v))  # (SITargetLowering::isSDNodeSourceOfDivergence)
                 if not div and temporal and k == "I":
                     # (read outside a cycle with a divergent exit: temporal divergence)
@@ -261,6 +268,14 @@ class DAGBuilder:
                         div = not inner <= temporal.get(block, empty)
                 n.source = "divergent" if div else "uniform"
                 n.divergent = div
+                if k == "A" and arg_reg is not None:
+                    wide = arg_reg(vt, cc_name, False)
+                    if wide is not None and wide != vt:
+                        # the calling convention's register type (CCPromoteToType): the
+                        # argument is the truncation of its register (LowerFormalArguments)
+                        n.vt = wide
+                        n = mk("ISD::TRUNCATE", vt, (n,), v)
+                        n.divergent = div
                 local[v] = n
                 return n
             if k == "C":
@@ -305,6 +320,12 @@ class DAGBuilder:
 
         used_outside: set = self.used_outside
         binops: dict = ISD_OF_BINOP
+        # the memory operands' target flags (TargetHooks.mem_flags) and data layout
+        mem_flags = target_hooks(self.target).mem_flags
+        # the calling convention's register types of small arguments and return values
+        arg_reg = target_hooks(self.target).argument_register_type
+        cc_name = getattr(self.fn, "cc", None) or ""
+        layout = module_layout(self.fn, self.target)
 
         placed: dict = self.placed
         block_phis: dict = self.block_phis
@@ -406,6 +427,7 @@ class DAGBuilder:
                         m.kbc = None
                         m.klz = 0
                         m.ksb = 1
+                        m.mem = None
                         n = m
                         a.uses += 1
                         b.uses += 1
@@ -448,7 +470,7 @@ class DAGBuilder:
                         n = mk("ISD::SETCC", vt_of_cached(ins.type), (a, b), ins, CONDCODES.get(ins.predicate, ins.predicate))
                     elif op == "select":
                         c, a, b = (get(x) for x in ins.operands[:3])
-                        n = mk("ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ins)
+                        n = mk("ISD::VSELECT" if c.vt[0] == "v" else "ISD::SELECT", vt_of_cached(ins.type), (c, a, b), ins)
                     elif op in ISD_OF_CAST:
                         a = get(ins.operands[0])
                         if op == "freeze" or (op == "bitcast" and a.vt == vt_of_cached(ins.type)):
@@ -463,6 +485,7 @@ class DAGBuilder:
                     elif op == "load":
                         p = get(ins.operands[0])
                         n = mk("ISD::LOAD", vt_of_cached(ins.type), (p,), ins)
+                        n.mem = mem_operand(ins, n.vt, mem_flags, layout)
                         n.chain = chain
                         chain = n
                         div = self.is_divergent(ins)
@@ -471,6 +494,7 @@ class DAGBuilder:
                     elif op == "store":
                         v, p = get(ins.operands[0]), get(ins.operands[1])
                         n = mk("ISD::STORE", "ch", (v, p), ins)
+                        n.mem = mem_operand(ins, v.vt, mem_flags, layout)
                         n.chain = chain
                         chain = n
                         droots.append(n)
@@ -482,6 +506,10 @@ class DAGBuilder:
                             droots.append(n)
                     elif op == "ret":
                         ops = tuple(get(x) for x in ins.operands)
+                        if arg_reg is not None and ops:
+                            wide = arg_reg(ops[0].vt, cc_name, True)
+                            if wide is not None and wide != ops[0].vt:  # (visitRet: getCopyToParts, ANY_EXTEND)
+                                ops = (mk("ISD::ANY_EXTEND", wide, ops[:1], ins),) + ops[1:]
                         n = mk("ISD::RET", "ch", ops, ins)
                         n.chain = chain
                         droots.append(n)
@@ -490,9 +518,27 @@ class DAGBuilder:
                         n = mk("ISD::BR", "ch", ops, ins)
                         droots.append(n)
                     else:
-                        raise VerifyError(ins.span, expected(
-                            "an instruction the SelectionDAG builder supports (binary ops, icmp, select, casts, "
-                            "getelementptr, load, store, call, br, ret, phi)", f"'{op}'"), record=f"%{ins.name}" if ins.name else None)
+                        # floating point, vectors, atomics, fences (patterns.dag.buildext)
+                        got = other_node(ins, get, mk, vt_of_cached, ua_div) if op in OTHER_OPCODES else None
+                        if got is None:
+                            raise VerifyError(ins.span, expected(
+                                "an instruction the SelectionDAG builder supports (binary ops, icmp, fcmp, select, "
+                                "casts, getelementptr, load, store, atomicrmw, fence, extractelement, "
+                                "insertelement, call, br, ret, phi)", f"'{op}'"),
+                                record=f"%{ins.name}" if ins.name else None)
+                        n, chained = got
+                        if chained is None:  # (a cast to the same width: the operand itself)
+                            local[ins] = n
+                            if ins in used_outside:
+                                self._copy_out(dag, ins, n)
+                            continue
+                        if op == "atomicrmw":
+                            n.mem = mem_operand(ins, n.vt, mem_flags, layout)
+                        if chained:
+                            n.chain = chain
+                            chain = n
+                            if vt_of_cached(ins.type) == "isVoid" or not ins.name:
+                                droots.append(n)
                     if n is None:
                         continue
                     src = n.source  # (a source's own bit, else the OR of the operands')
@@ -535,6 +581,7 @@ class DAGBuilder:
                         cp.kbc = None
                         cp.klz = 0
                         cp.ksb = 1
+                        cp.mem = None
                         n.uses += 1
                         nodes.append(cp)
                         droots.append(cp)

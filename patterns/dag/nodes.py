@@ -21,7 +21,7 @@ class SDNode:
 
     __slots__ = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                  "source", "chain", "intrinsic", "reg", "block", "target_op",
-                 "mark", "users", "wlix", "kbc", "klz", "ksb")
+                 "mark", "users", "wlix", "kbc", "klz", "ksb", "mem")
     # (the fields the hot code reads, typed: a compiled build reads them natively)
     id: int
     opcode: str
@@ -64,6 +64,8 @@ class SDNode:
         self.klz = 0
         # and its sign bits, the same way (an AssertSext on the copy when klz is 0)
         self.ksb = 1
+        # a memory node's MachineMemOperand (patterns.dag.memops.MemOperand), else None
+        self.mem = None
 
     @property
     def name(self) -> str:
@@ -98,7 +100,7 @@ class SDNode:
 # SDNode's fields (its ``__slots__``; a compiled build's native class has no such attribute)
 NODE_FIELDS: Final = ("id", "opcode", "vt", "ops", "divergent", "value", "cc", "ir", "uses",
                       "source", "chain", "intrinsic", "reg", "block", "target_op",
-                      "mark", "users", "wlix", "kbc", "klz", "ksb")
+                      "mark", "users", "wlix", "kbc", "klz", "ksb", "mem")
 
 
 def _blank_native(cls) -> SDNode:
@@ -136,6 +138,7 @@ def make_node(id, opcode, vt, ops, ir, block) -> SDNode:
     n.kbc = None
     n.klz = 0
     n.ksb = 1
+    n.mem = None
     return n
 
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from tdgen.errors import Diagnostics
 
+from patterns.dag.legaltable import legal_table
 from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
 from patterns.select import selgen
 from patterns.select.custom import SlotFields
@@ -154,6 +155,9 @@ class IselView:
                  registers=rc.registers, subreg_indices=rc.subreg_indices, subregs=rc.subregs)
             for rc in target.register_classes)
         self.register_classes_by_name = {rc.name: rc for rc in self.register_classes}
+        # (the DAG stage's lowering table and data layout, as plain data: patterns.dag.legaltable)
+        self.legality = legal_table(getattr(target, "legality", None))
+        self.data_layout = getattr(target, "data_layout", "")
         self.custom_selects = tuple(_Rec(name=cs.name, opcodes=cs.opcodes, emits=cs.emits, model=cs.model, vt=cs.vt,
                                          span=cs.span) for cs in getattr(target, "custom_selects", ()))
 

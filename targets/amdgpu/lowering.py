@@ -2,15 +2,20 @@
 its IR pass before selection, AMDGPUCodeGenPrepare's 24-bit multiplies (codegenprepare.py),
 and its DAG hooks (dag_combine.py): the target combines, the Custom legalization of the
 zero-undef counts, the known leading zeros of its nodes, the target nodes CSE'd and the
-kernel's arguments read from memory; and the semantics of its intrinsics in the reference
-interpreter (run_intrinsics.py)."""
+kernel's arguments read from memory; the target flags of memory operands (memory.py), the expansion of variable-index vector extracts
+(vectors.py), the calling convention's register type of an i1 argument or return (callconv.py); and the semantics of its
+intrinsics in the reference interpreter (run_intrinsics.py)."""
 
 from tdgen.hooks import TargetHooks
 
+from .callconv import argument_register_type
 from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
+from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
+from .vectors import should_expand_dynamic_extract
 
 HOOKS = TargetHooks(ir_passes=(mul24,), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
-                    cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS,
-                    run_intrinsics=run_intrinsics)
+                    cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, mem_flags=mem_flags,
+                    expand_dynamic_extract=should_expand_dynamic_extract,
+                    argument_register_type=argument_register_type, run_intrinsics=run_intrinsics)

@@ -10,6 +10,7 @@ from tdgen.hw import WaveModel
 from tdgen.model import Target
 
 from . import formats, intrinsics, registers
+from .legality import LEGALITY
 from .semantics import with_semantics
 from .uniformity import UNIFORMITY
 
@@ -24,6 +25,8 @@ MODULE_NAMES = (
     "salu_logic",
     "bitops",
     "mul24",
+    "vectors",
+    "i64",
     "misc_opt",  # last: SIInstructions.td's late patterns (see misc_opt.py)
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)
@@ -64,5 +67,6 @@ TARGET = Target(
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(64, 32), default_size=64, bpermute_wave64="full"),
     hooks="lowering",
+    legality=LEGALITY,
     data_layout=DATA_LAYOUT,
 )

@@ -3,7 +3,7 @@
 ``Checker`` puts the checks of each kind of record together; ``run`` visits the records
 in a fixed order (names, intrinsics, profiles, nodes, register classes, operand kinds,
 instruction resolution, xforms, fragments, instructions, ``Pat`` s, memory effects,
-lowerings, rewrites, custom selects, wave facts, data layout); the problems are reported sorted.
+lowerings, rewrites, custom selects, wave facts, data layout, lowering tables); the problems are reported sorted.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .effects import EffectChecks
 from .emitted import EmittedChecks
 from .fragments import FragmentChecks
 from .instructions import InstructionChecks
+from .legality import LegalityChecks
 from .lowering import LoweringChecks
 from .records import RecordChecks
 from .semantics import check_instruction_semantics
@@ -42,7 +43,8 @@ def check_target(target: Target, diags: Diagnostics | None = None, *, tolerant: 
         d.check()
 
 
-class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks, EmittedChecks):
+class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, LoweringChecks, EmittedChecks,
+              LegalityChecks):
     """Every check of a target (see ``tdgen.check``)."""
 
     def run(self) -> None:
@@ -73,3 +75,4 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.each(t.custom_selects, lambda c: self.check_custom_select(c, insts))
         self.check_wave()
         self.check_data_layout()
+        self.check_legality()

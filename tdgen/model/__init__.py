@@ -116,7 +116,9 @@ Parts (this package's ``__init__`` re-exports what a spec writes)
 - ``record``: the ``Record`` base, construction errors, ``parse_field``;
 - ``fieldtypes``: the kind of value each field takes, and the message when it is wrong;
 - ``intrinsics``, ``nodes``, ``fragments``, ``registers``, ``instructions``,
-  ``lowering``: the records by kind;
+  ``lowering``: the records by kind; ``legality``: the lowering tables
+  (``Legality``: ``RegisterFor``, ``OperationAction``, ``LoadExtAction``,
+  ``TruncStoreAction``; ``Target(legality=...)``), ``isd_opcodes`` the ISD names they use;
 - ``resolved``: ``ResolvedInstruction``, ``OperandRef``, ``SelectionPattern``;
 - ``target``: ``Target`` and ``depends_on_invalid``;
 - ``semantics``: instruction semantics (``Semantics``, ``Sem``, the expression records).
@@ -157,6 +159,7 @@ from .intrinsics import (
     NoUndef,
     ReadOnly,
 )
+from .legality import Legality, LoadExtAction, OperationAction, RegisterFor, TruncStoreAction
 from .lowering import Const, CustomSelect, Lowering, Rewrite
 from .nodes import (
     SDNode,

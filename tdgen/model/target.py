@@ -22,6 +22,7 @@ from ..hw import DivergenceKind, UniformityModel, WaveModel
 from .fragments import DivergenceFrag, ImmLeaf, PatFrag, PatLeaf, SDNodeXForm
 from .instructions import Defm, InstrClass, Instruction, Multiclass, Pat
 from .intrinsics import Intrinsic
+from .legality import Legality
 from .lowering import CustomSelect, Lowering, Rewrite
 from .nodes import SDNode, SDTypeProfile
 from .record import Record, guard_constructors
@@ -63,6 +64,8 @@ class Target(Record):
     # LLVM's data layout string of the target machine (TargetMachine::createDataLayout):
     # the layout of a module without its own ``target datalayout``; "" is LLVM's default
     data_layout: str = ""
+    # the lowering tables of the target's <NS>ISelLowering constructor (tdgen.model.legality)
+    legality: Legality | None = None
     spec_path: str = field(default="", compare=False)
     spec_folder: str = field(default="", compare=False)
 

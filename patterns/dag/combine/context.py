@@ -57,6 +57,7 @@ class DAGTarget:
     known_lz: dict      # opcode -> TargetHooks.known_lz (computeKnownBitsForTargetNode)
     cse_other: frozenset  # CSE_OTHER and the target's TargetHooks.cse_nodes
     argument_load_ccs: frozenset  # TargetHooks.argument_load_ccs
+    expand_dynamic_extract: Any  # TargetHooks.expand_dynamic_extract (or None)
 
     def __init__(self, legal: frozenset, visitors: dict, combines: dict, lower: dict, legalized: frozenset,
                  known_lz: dict, cse_other: frozenset, argument_load_ccs: frozenset) -> None:
@@ -69,6 +70,7 @@ class DAGTarget:
         self.known_lz = known_lz
         self.cse_other = cse_other
         self.argument_load_ccs = argument_load_ccs
+        self.expand_dynamic_extract = None
 
     def share(self, t: DAGTarget) -> None:
         """Take ``t``'s tables (the same objects)."""
@@ -81,6 +83,7 @@ class DAGTarget:
         self.known_lz = t.known_lz
         self.cse_other = t.cse_other
         self.argument_load_ccs = t.argument_load_ccs
+        self.expand_dynamic_extract = t.expand_dynamic_extract
 
     def cse_key(self, opc: str, vt: str, ops, cc=None):
         """The CSE-map key of a node ``opc vt ops`` (None: a node that is not CSE'd here)."""

@@ -18,6 +18,9 @@ from patterns.dag.combine.reassoc import commuted_other
 from patterns.dag.combine.setcc import visit_other, visit_SIGN_EXTEND_INREG
 from patterns.dag.combine.shifts import visit_SHL, visit_SRA, visit_SRL
 from patterns.dag.isd import COMMUTATIVE
+from patterns.dag.legaltable import legal_table
+from patterns.dag.legalize_types import has_illegal_integers, promote_integers
+from patterns.dag.legalize_vectors import unroll_vectors
 from patterns.dag.nodes import SDNode, SelectionDAG
 from tdgen.hooks import target_hooks
 
@@ -27,6 +30,7 @@ VISITORS: Final = {
     "ISD::OR": visit_OR, "ISD::XOR": visit_XOR, "ISD::SHL": visit_SHL, "ISD::SRL": visit_SRL,
     "ISD::SRA": visit_SRA,
     "ISD::SETCC": visit_other, "ISD::SIGN_EXTEND": visit_other, "ISD::SELECT": visit_other,
+    "ISD::ZERO_EXTEND": visit_other, "ISD::ANY_EXTEND": visit_other,
     "ISD::CTLZ": visit_COUNT, "ISD::CTTZ": visit_COUNT, "ISD::CTPOP": visit_COUNT,
     "ISD::CTLZ_ZERO_UNDEF": visit_COUNT, "ISD::CTTZ_ZERO_UNDEF": visit_COUNT, "ISD::BITREVERSE": visit_COUNT,
     "ISD::SMAX": visit_MINMAX,
@@ -76,6 +80,7 @@ def dag_target(target) -> DAGTarget:
     lower = dict(hooks.legalize)
     t = DAGTarget(legal, visitors, combines, lower, _LEGALIZED | frozenset(lower), dict(hooks.known_lz),
                   CSE_OTHER | frozenset(hooks.cse_nodes), frozenset(hooks.argument_load_ccs))
+    t.expand_dynamic_extract = hooks.expand_dynamic_extract
     _TARGETS[id(target)] = (target, t)
     return t
 
@@ -150,9 +155,25 @@ def run(dag: SelectionDAG, target=None) -> None:
     before legalization (combine1), SelectionDAG::Legalize's topological re-sort (the
     modeled operations are legal already), DAGCombiner::Run after it (combine2); then
     give the DAG the selector's form: nodes in topological order from the roots,
-    numbered, with use counts and divergence bits."""
-    ctx = Ctx(dag, dag_target(target))
+    numbered, with use counts and divergence bits. First, the vector operations the
+    target's lowering table expands are unrolled (``patterns.dag.legalize_vectors``); after
+    combine1, when the block has integers of a type without a register class, they are
+    promoted (``patterns.dag.legalize_types``) and the block combined again (llc's combine
+    after LegalizeTypes)."""
+    lg = legal_table(getattr(target, "legality", None)) if target is not None else None
+    dt = dag_target(target)
+    if lg is not None:
+        vts = {n.vt for n in dag.nodes}  # (one pass: most blocks have no vector, no illegal type)
+        if any(v[:1] == "v" for v in vts):
+            unroll_vectors(dag, lg, dt.expand_dynamic_extract)
+    ctx = Ctx(dag, dt)
     _combine_run(ctx)
+    if lg is not None and has_illegal_integers(_live(ctx), lg):
+        # SelectionDAG::LegalizeTypes after combine1, then the combine of the legal types
+        _finish(dag, ctx)
+        promote_integers(dag, lg)
+        ctx = Ctx(dag, dt)
+        _combine_run(ctx)
     _legalize(ctx)
     if ctx.events or ctx.late:
         stale = between_runs(ctx)
@@ -174,6 +195,14 @@ def run(dag: SelectionDAG, target=None) -> None:
     # (otherwise every node's last visit saw the DAG combine2 would see, and changed
     # nothing: combine2 would change nothing either)
     _finish(dag, ctx)
+
+
+def _live(ctx: Ctx) -> list:
+    """The nodes of the block not deleted by the run: its own, then those the run made
+    (only the block's own when the run made none and deleted none)."""
+    if not ctx.events:
+        return ctx.dag.nodes
+    return [n for group in (ctx.dag.nodes, ctx.created) for n in group if n.wlix != DEAD]
 
 
 def _legalize(ctx: Ctx) -> None:

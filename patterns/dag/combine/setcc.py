@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from patterns.dag.combine.context import Ctx, is_c, is_not, set_result
+from patterns.dag.combine.context import WouldChange, Ctx, is_c, is_not, set_result
 from patterns.support.intops import int_width
 from patterns.dag.combine.demanded import demanded_const, sdb
 from patterns.dag.combine.known import known_bits, sign_bits
@@ -89,6 +89,10 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
         # visitSIGN_EXTEND: sext (trunc x) with x already of the result type
         set_result(ctx, n, "ISD::SIGN_EXTEND_INREG", [ops[0].ops[0], ctx.vtnode(ops[0].vt)])
         return True
+    if opc in _EXT_LOAD and ops and ops[0].opcode == "ISD::LOAD" and not ctx.legal_ops:
+        return _ext_of_load(n, ctx)
+    if opc == "ISD::SELECT" and len(ops) == 3 and n.vt == "i1" and ops[0].vt == "i1":
+        return _bool_select(n, ctx)
     if opc == "ISD::SELECT" and len(ops) == 3 and ops[0].opcode == "ISD::SETCC" and n.vt == "i32":
         c, a, b = ops
         if c.cc in _MINMAX and c.uses == 1 and all(m in ctx.legal for m in _MINMAX[c.cc]):
@@ -119,6 +123,59 @@ def other_rules(n: SDNode, ctx: Ctx) -> bool:
                     and "ISD::ABS" in ctx.legal:
                 set_result(ctx, n, "ISD::ABS", [x])
                 return True
+    return False
+
+
+# extension -> the extending load it folds into (ISD::LoadExtType)
+_EXT_LOAD: Final = {"ISD::ZERO_EXTEND": "ZEXTLOAD", "ISD::SIGN_EXTEND": "SEXTLOAD", "ISD::ANY_EXTEND": "EXTLOAD"}
+
+
+def _ext_of_load(n: SDNode, ctx: Ctx) -> bool:
+    """visitZERO_EXTEND / visitSIGN_EXTEND / visitANY_EXTEND's tryToFoldExtOfLoad before
+    legalization: an extension of a simple (not volatile, not atomic), not yet extending
+    load used only by it becomes that load, extending, of the extension's type (its memory
+    operand keeps the memory type; after legalization LLVM also asks isLoadExtLegal: not
+    modelled, so combine2 does not fold). Not modelled: ExtendUsesToFormExtLoad (a load
+    with other users)."""
+    ld = n.ops[0]
+    mem = ld.mem
+    if ld.uses != 1 or ld.cc is not None or mem is None or mem.is_volatile or mem.ordering is not None \
+            or n.vt[:1] != "i" or ld.vt[:1] != "i":
+        return False
+    if ctx.dry:
+        raise WouldChange
+    ld.vt = n.vt  # (the load's only user is n: nothing else sees its old type)
+    ld.cc = _EXT_LOAD[n.opcode]
+    ld.kbc = None
+    ctx.replace(n, ld)
+    return True
+
+
+def _bool_select(n: SDNode, ctx: Ctx) -> bool:
+    """DAGCombiner's foldBoolSelectToLogic, a select of i1 values on an i1 condition:
+    ``select c, c|1, f`` -> ``or c, f``; ``select c, t, c|0`` -> ``and c, t``;
+    ``select c, t, 1`` -> ``or (not c), t``; ``select c, 0, f`` -> ``and (not c), f``."""
+    c, t, f = n.ops
+
+    def one(x: SDNode) -> bool:
+        return is_c(x) and x.value & 1 == 1
+
+    def zero(x: SDNode) -> bool:
+        return is_c(x) and x.value & 1 == 0
+
+    if t is c or one(t):
+        set_result(ctx, n, "ISD::OR", [c, f])
+        return True
+    if f is c or zero(f):
+        set_result(ctx, n, "ISD::AND", [c, t])
+        return True
+    if one(f) or zero(t):
+        inv = ctx.get("ISD::XOR", "i1", [c, ctx.const(-1, "i1")], like=n)
+        if one(f):
+            set_result(ctx, n, "ISD::OR", [inv, t])
+        else:
+            set_result(ctx, n, "ISD::AND", [inv, f])
+        return True
     return False
 
 
