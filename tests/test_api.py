@@ -91,6 +91,16 @@ def test_explain_is_the_explain_command_text():
     assert not any(a.tried for a in e.attempts[e.attempts.index(e.matched) + 1:])
 
 
+def test_missing_ir_file_is_a_usage_error(tmp_path):
+    from tdgen.errors import UsageError
+
+    for missing in (str(tmp_path / "none.ll"), tmp_path / "none.ll"):
+        with pytest.raises(UsageError) as e:
+            tdgen.select(missing, "amdgpu")
+        assert e.value.format() == f"{tmp_path / 'none.ll'}: expected an existing LLVM IR file, found no file " \
+                                   f"'{tmp_path / 'none.ll'}'"
+
+
 def test_bad_ir_is_a_parse_error():
     from tdgen.errors import ParseError
 

@@ -58,8 +58,10 @@ def test_verify_llc_keeps_only_checks_llc_meets(tmp_path):
     alu.write_text(alu.read_text().replace(plain_and, plain_and.replace('1}', '1, "AddedComplexity": 5}')))
     out = tmp_path / "suite"
     r = subprocess.run([sys.executable, "-m", "tdgen", "gen-tests", str(spec), "--out", str(out), "--mcpu", "gfx900",
-                        "--verify-llc", llc, "--filecheck", fc], cwd=ROOT, capture_output=True, text=True)
+                        "--verify-llc", llc, "--filecheck", fc, "--only", "V_AND_B32_e64", "S_ADD_I32"],
+                       cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["S_ADD_I32.ll", "V_AND_B32_e64.ll"]
     v_and = (out / "V_AND_B32_e64.ll").read_text()
     note = f"; NOTE: uniform function not checked: {llc} does not select as the spec does (V_AND_B32_e64): "
     assert note in v_and

@@ -96,7 +96,7 @@ def test_wheel_in_a_fresh_venv_runs_an_example_project(tmp_path):
     (project / "test_mygpu.py").write_text(TESTS)
     (project / "pytest.ini").write_text("[pytest]\ntdgen_target = mygpu\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
-    env["TDGEN_NO_CACHE"] = "1"
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # (a cache of its own: nothing from the checkout's runs)
 
     where = subprocess.run([str(py), "-c", "import tdgen, tdgen.paths as p; print(tdgen.__file__); print(p.TARGETS)"],
                            cwd=project, capture_output=True, text=True, env=env)

@@ -71,6 +71,8 @@ def read_ir(ir: IR) -> tuple[str, str]:
             raise UsageError(Span(str(p)), expected("a readable UTF-8 text file", type(e).__name__)) from None
     if not isinstance(ir, str):
         raise UsageError(None, expected("LLVM IR text or a path", type(ir).__name__))
+    if "\n" not in ir and ir.strip().endswith((".ll", ".bc")) and " " not in ir.strip():
+        raise UsageError(Span(ir.strip()), expected("an existing LLVM IR file", f"no file '{ir.strip()}'"))
     return ir, "<string>"
 
 
@@ -299,8 +301,7 @@ def selection_values(funcs, sources: Mapping[str, str] | None = None) -> dict[st
     out = {}
     for key, mis in values.items():
         sel = Selected(key, tuple(mis))
-        src = (sources or {}).get(sel.pattern or "")
-        out[key] = Selected(key, tuple(mis), src)
+        out[key] = Selected(key, sel.instrs, (sources or {}).get(sel.pattern or ""))
     return out
 
 

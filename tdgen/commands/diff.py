@@ -43,6 +43,8 @@ def configure(parser) -> None:
                         help="old side: SPEC as committed at git revision REV (new: SPEC on disk)")
     parser.add_argument("--kernels", nargs="+", metavar="FILE.ll", default=(),
                         help="IR files added to the built-in selection corpus (- for stdin)")
+    parser.add_argument("--no-builtin", action="store_true",
+                        help="select only the --kernels files (not the built-in kernels of the patterns)")
     parser.add_argument("--no-selection", action="store_true", help="skip the selection diff")
 
 
@@ -215,14 +217,14 @@ def _select_canonical(text: str, path: str, target) -> tuple[dict, dict]:
     return canonical(funcs), {fn: es[0].format().split("; closest:")[0] for fn, es in errors.items()}
 
 
-def corpus(old, new, user: list[str]) -> list[tuple[str, str]]:
+def corpus(old, new, user: list[str], builtin: bool = True) -> list[tuple[str, str]]:
     """(label, IR text) of every kernel file: the built-in kernels of both sides' patterns
     (each text once), then the user's files."""
     from .common import read_ir_text
     from .gen_tests import pattern_kernels
 
     out, seen = [], set()
-    for t in (old, new):
+    for t in ((old, new) if builtin else ()):
         for k in pattern_kernels(t):
             if k.text and k.text not in seen:
                 seen.add(k.text)
@@ -254,7 +256,7 @@ def selection_diff(old, new, files: list[tuple[str, str]]) -> list[str]:
 # ---------------------------------------------------------------------------------------
 
 
-def report(old: Side, new: Side, kernels: list[str], selection: bool = True) -> list[str]:
+def report(old: Side, new: Side, kernels: list[str], selection: bool = True, builtin: bool = True) -> list[str]:
     from .diff_records import diff_records, format_records, lost_predicates, records
 
     rd = diff_records(records(old.folder), records(new.folder))
@@ -273,7 +275,7 @@ def report(old: Side, new: Side, kernels: list[str], selection: bool = True) -> 
         out.append("risks: scalar results reachable by divergent nodes and pattern priorities not checked "
                    "(they need a spec on both sides)")
     if specs and selection:
-        sel = selection_diff(old.target, new.target, corpus(old.target, new.target, list(kernels)))
+        sel = selection_diff(old.target, new.target, corpus(old.target, new.target, list(kernels), builtin))
         if sel:
             out.append(f"selection: {len(sel)} difference(s)")
             out.extend(sel)
@@ -301,7 +303,7 @@ def run(args) -> int:
             old_arg, new_arg = args.sides
         old = _side(old_arg, tmp / "old")
         new = _side(new_arg, tmp / "new")
-        lines = report(old, new, list(args.kernels), selection=not args.no_selection)
+        lines = report(old, new, list(args.kernels), selection=not args.no_selection, builtin=not args.no_builtin)
     if lines:
         sys.stdout.write("\n".join(lines) + "\n")
     return 1 if lines else 0

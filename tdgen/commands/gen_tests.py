@@ -58,6 +58,8 @@ def configure(parser) -> None:
     parser.add_argument("--verify-llc", metavar="LLC", default=None,
                         help="run each file through this llc (and --filecheck) and keep only CHECKs it meets")
     parser.add_argument("--filecheck", metavar="FILECHECK", default="FileCheck", help="FileCheck for --verify-llc")
+    parser.add_argument("--only", nargs="+", metavar="RECORD", default=None,
+                        help="only these patterns (record names, as tdgen explain and coverage show them)")
 
 
 class NoIR(Exception):
@@ -256,8 +258,9 @@ def _own_failure(text: str, target, p, name: str) -> str:
     return hit.outcome
 
 
-def pattern_kernels(target, *, progress=None) -> list[Kernel]:
-    """One Kernel per pattern of the target's matcher table (see the module docstring)."""
+def pattern_kernels(target, *, progress=None, only=None) -> list[Kernel]:
+    """One Kernel per pattern of the target's matcher table (see the module docstring);
+    ``only``: a set of record names to restrict it to."""
     from patterns.select.matcher import build_table
 
     from ..api import select
@@ -266,7 +269,8 @@ def pattern_kernels(target, *, progress=None) -> list[Kernel]:
     seen: set = set()
     out: list[Kernel] = []
     names: dict[str, int] = {}
-    pats = [p for p in table.patterns if (p.record, p.src_text()) not in seen and not seen.add((p.record, p.src_text()))]
+    pats = [p for p in table.patterns if (p.record, p.src_text()) not in seen and not seen.add((p.record, p.src_text()))
+            and (only is None or p.record in only)]
     for p in sorted(pats, key=lambda p: p.order if p.order is not None else 0):
         base = re.sub(r"\W", "_", p.record)
         names[base] = names.get(base, 0) + 1
@@ -367,9 +371,17 @@ def run(args) -> int:
         " -stop-after=finalize-isel < %s | FileCheck %s"
     from patterns.select.matcher import build_table
 
-    total = len({(p.record, p.src_text()) for p in build_table(target).patterns})
+    records = {p.record for p in build_table(target).patterns}
+    only = None
+    if args.only is not None:
+        unknown = [r for r in args.only if r not in records]
+        if unknown:
+            raise UsageError(None, "tdgen gen-tests: argument --only: " + expected(
+                f"pattern records of {target.name}", ", ".join(repr(u) for u in unknown)))
+        only = set(args.only)
+    total = len({(p.record, p.src_text()) for p in build_table(target).patterns if only is None or p.record in only})
     with progress_bar("gen-tests", total) as step:
-        kernels = pattern_kernels(target, progress=step)
+        kernels = pattern_kernels(target, progress=step, only=only)
     files = {f"{k.name}.ll": file_text(target, k, run_line) for k in kernels}
     if args.verify_llc:
         for k in kernels:
