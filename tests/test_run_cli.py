@@ -96,7 +96,7 @@ def test_json_inputs_round_trip(kernel, tmp_path):
 
 def test_output_is_deterministic_across_hash_seeds(kernel):
     outs = {_tdgen("run", str(kernel), "--target", "amdgpu", "--seed", "1", env={"PYTHONHASHSEED": h}).stdout
-            for h in ("0", "1", "12345")}
+            for h in ("0", "12345")}
     assert len(outs) == 1
 
 
@@ -118,7 +118,7 @@ def test_check_run_reports_the_first_counterexample(kernel):
         engines.unregister("broken")
     c = rep.counterexample
     assert not rep.ok and c["seed"] == 0 and c["item"] == 13 and c["lane"] == 13 and c["wave_index"] == 0
-    assert c["where"] == "global out+52"
+    assert c["where"] == "global out+52" and c["ir_value"] == "%r"
     assert "store i32 %r" in c["expected"]["by"] and c["found"]["by"] == "V_ADD_U32_e64 %9, 1"
     assert f"tdgen run {kernel} --target amdgpu --engine broken --wave 32 --workgroup 16 --seed 0" in c["commands"]
     assert json.loads(c["inputs_json"])["kernel"] == "k"
@@ -191,3 +191,21 @@ def test_result_json_is_the_store_list(kernel):
     doc = json.loads(res.json_text())
     assert doc["stores"] == [s.as_json() for s in res.stores]
     assert isinstance(res.stores[0], Store)
+
+
+def test_inputs_schema_describes_the_launch_json(kernel):
+    jsonschema = pytest.importorskip("jsonschema")
+    from patterns.ir import parse_module
+    from patterns.run.launch import from_seed
+
+    schema = json.loads((ROOT / "schemas" / "run-inputs.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    text = KERNEL.replace("i32 %n)", "i32 %n, ptr addrspace(3) %scratch, float %f)")
+    launch = from_seed(parse_module(text).function("k"), 9, group_size=8, wave=32, groups=2)
+    doc = launch.as_json()
+    jsonschema.validate(doc, schema)
+    assert {a["kind"] for a in doc["args"]} == {"buffer", "int", "lds", "float"}
+    assert from_json(json.dumps(doc)) == launch
+    doc["args"][0]["kind"] = "pointer"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema)

@@ -132,12 +132,15 @@ class CheckReport:
             return "\n".join(lines) + "\n"
         lines.append(f"counterexample: @{c['kernel']} seed {c['seed']}, work-group {c['group']}, work-item "
                      f"{c['item']} (lane {c['lane']} of wave {c['wave_index']})")
-        lines.append(f"  at {c['where']}")
+        lines.append(f"  at {c['where']}" + (f", the IR value {c['ir_value']}" if c.get("ir_value") else ""))
         for side in ("expected", "found"):
             lines.append(f"  {c[side]['engine']}: {c[side]['store']}")
             if c[side].get("by"):
                 lines.append(f"    stored by: {c[side]['by']}")
-        lines.append("  inputs: " + c["inputs_json"].replace("\n", " "))
+        import json
+
+        lines.append("  inputs (--inputs FILE.json reads them): "
+                     + json.dumps(json.loads(c["inputs_json"]), sort_keys=True, separators=(",", ":")))
         lines.append("  reproduce:")
         lines.extend("    " + cmd for cmd in c["commands"])
         return "\n".join(lines) + "\n"
@@ -199,10 +202,16 @@ def _counterexample(path, tname, launch, seed, want, got, diff, wave, workgroup,
         return {"engine": res.engine, "store": st.text(), "by": by.strip() if by else None}
 
     where = f"{first.space} {first.buffer}+{first.offset}" if first is not None else "the end of execution"
+    ir_value = None
+    origin = getattr(a, "origin", None)
+    ops = getattr(origin, "operands", None)
+    if ops:
+        ir_value = getattr(ops[0], "ref", None) or str(ops[0])
     base = f"tdgen run {path}" + (f" --target {tname}" if tname else "")
     grid = f" --wave {wave} --workgroup {workgroup}" + (f" --groups {groups}" if groups != 1 else "")
     return {"kernel": launch.kernel, "seed": seed, "group": group, "item": item, "lane": item % wave,
-            "wave_index": item // wave, "where": where, "expected": side(want, a), "found": side(got, b),
+            "wave_index": item // wave, "where": where, "ir_value": ir_value,
+            "expected": side(want, a), "found": side(got, b),
             "inputs_json": launch.json_text(),
             "commands": [f"{base} --engine {e}{grid} --seed {seed}" for e in (want.engine, got.engine)]}
 

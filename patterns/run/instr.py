@@ -62,31 +62,33 @@ def exec_cast(inst, a):
 
 
 def addrspace_cast(inst, a):
-    """Flat <-> LDS/private casts through this model's apertures (patterns/run/memory.py)."""
-    from patterns.run.memory import APERTURE_MASK, FLAT, LDS_APERTURE, PRIVATE, PRIVATE_APERTURE
+    """Flat <-> LDS/private casts through this model's apertures (patterns/run/memory.py).
+    LDS and private address 0 is a valid address, so a segment's null for these casts is
+    0xffffffff (the choice AMDGPU makes), which maps to the flat null 0 and back."""
+    from patterns.run.memory import APERTURE_MASK, FLAT, LDS, LDS_APERTURE, PRIVATE, PRIVATE_APERTURE
 
     src, dst = inst.operands[0].type.addrspace, inst.type.addrspace
     bits = a[0]
-    null = bits == 0
+    seg_null = np.uint64(0xFFFFFFFF)
     if dst == FLAT and src in (LDS, PRIVATE):
         ap = np.uint64(LDS_APERTURE if src == LDS else PRIVATE_APERTURE)
-        return np.where(null, bits, bits | ap), a[1]
+        return np.where(bits == seg_null, np.uint64(0), bits | ap), a[1]
     if src == FLAT and dst in (LDS, PRIVATE):
-        return np.where(null, bits, bits & np.uint64(~APERTURE_MASK & 0xFFFFFFFF)), a[1]
+        return np.where(bits == 0, seg_null, bits & np.uint64(~APERTURE_MASK & 0xFFFFFFFF)), a[1]
     if {src, dst} <= {0, 1, 4}:
         return bits, a[1]
     raise NotModeled(inst.span, f"addrspacecast from address space {src} to {dst}")
 
 
 def exec_select(inst, c, a, b):
+    if isinstance(a[0], tuple):
+        raise NotModeled(inst.span, "select of aggregates")
     cond = c[0]
     if cond.ndim < a[0].ndim:
         cond = cond[:, None]
         cp = c[1][:, None]
     else:
         cp = c[1]
-    if isinstance(a, tuple) and isinstance(a[0], tuple):
-        raise NotModeled(inst.span, "select of aggregates")
     sel = cond.astype(bool)
     return np.where(sel, a[0], b[0]), cp | np.where(sel, a[1], b[1])
 

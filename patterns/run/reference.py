@@ -27,6 +27,33 @@ operand. Immediate undefined behaviour (division by zero, ``unreachable``, a fal
 work-item, lane and instruction. What the model does not cover is a ``NotModeled`` error.
 Intrinsics are in patterns/run/intrinsics.py (LLVM's generic ones and the NVVM forms)
 and, for a target's own, in the table the target's hooks give (``run_intrinsics``).
+
+Where LLVM leaves the semantics open, this model chooses (each choice is also written
+where it is made):
+
+- convergence: the dynamic instance of a convergent operation is the set of lanes of
+  one wave in one stack entry; divergent lanes reconverge at the branch's immediate
+  post-dominator; the true side (switch: the cases in order, then the default) runs
+  first (simt.py);
+- cross-lane reads of an inactive lane, a DS permute slot nobody wrote, a readlane of
+  an inactive or out-of-range lane: poison (the hardware reads 0); a readlane index that
+  varies across the active lanes: undefined behaviour (lanes.py); a 32-bit shfl.sync
+  membermask in wave64 names lane i by bit i mod 32 (lanes.py);
+- undef is poison; ``freeze`` of poison is reported (never a chosen value);
+- a NaN produced by arithmetic is the positive quiet NaN with a zero payload;
+  subnormals are kept (ops.py); minnum/maxnum order -0 < +0; fmuladd is fused
+  (intrinsics.py);
+- the active lanes of one atomic apply in increasing lane order, waves of a group in
+  order, work-groups one after another (atomics.py);
+- ``inbounds``/``nuw``/``nusw`` of a GEP are not checked at the GEP: an address outside
+  its object is reported where it is accessed (instr.py);
+- memory (memory.py, launch.py): LDS variables laid out in source order at their ABI
+  alignment; flat apertures for LDS and private; a segment's null for addrspacecast is
+  0xffffffff; the implicit-argument and dispatch-packet fields listed in launch.py are
+  written, the rest uninitialised (poison when read); global races are not tracked, nor
+  races between an atomic and a plain LDS access;
+- barriers: every lane of a wave and every wave of the group must reach a barrier in
+  the same region (any barrier instruction counts as the same one).
 """
 
 from __future__ import annotations

@@ -94,10 +94,13 @@ class Program:
             base = self.constant(c.elements[0])
             idx = [(self.constant(e), e.type) for e in c.elements[1:]]
             return gep_address(_TypeOnly(c.type), self.dl, base, idx, const_gep_source(c))
-        for op in ("addrspacecast", "ptrtoint", "inttoptr", "bitcast"):
+        if text.startswith("addrspacecast"):
+            return instr.addrspace_cast(_TypeOnly(c.type, [c.elements[0]]), self.constant(c.elements[0]))
+        for op in ("ptrtoint", "inttoptr", "bitcast"):
             if text.startswith(op):
-                inner = self.constant(c.elements[0])
-                return inner
+                bits, pz = self.constant(c.elements[0])
+                width = getattr(c.type, "bits", 64) if op == "ptrtoint" else 64
+                return bits & ops_mask(width), pz
         raise NotModeled(None, f"the constant expression {text}")
 
     def handler(self, inst):
@@ -156,9 +159,18 @@ def _post_dominators(blocks) -> list:
 
 
 class _TypeOnly:
-    def __init__(self, t):
+    """What the instruction helpers read of a constant expression: its type and operands."""
+
+    def __init__(self, t, operands=()):
         self.type = t
+        self.operands = list(operands)
         self.span = None
+
+
+def ops_mask(width: int):
+    from patterns.run.ops import mask_of
+
+    return mask_of(min(width, 64))
 
 
 def run_group(prog: Program, group: int) -> None:
