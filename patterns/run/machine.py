@@ -331,6 +331,22 @@ def run_selected_ir(module: Any, launch: Any, target: Any):
 run_selected_ir.applies = lambda target: False  # type: ignore[attr-defined]
 
 
+def _localize(generic: str | None):
+    def localize(module: Any, launch: Any, target: Any, group: int, item: int):
+        """The IR value and machine instruction where work-item ``item`` first disagrees
+        with the reference (``patterns.run.machine_check.first_disagreement``)."""
+        import importlib
+
+        check = importlib.import_module("patterns.run.machine_check")
+        return check.first_disagreement(module, launch, target, group, item, generic=generic)
+    return localize
+
+
+# (for a counterexample: check-run may ask an engine where the lanes first disagree)
+run_selected.localize = _localize(None)  # type: ignore[attr-defined]
+run_selected_ir.localize = _localize("ir")  # type: ignore[attr-defined]
+
+
 def _register() -> None:
     import importlib
 

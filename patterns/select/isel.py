@@ -160,6 +160,9 @@ class IselView:
         self.data_layout = getattr(target, "data_layout", "")
         self.custom_selects = tuple(_Rec(name=cs.name, opcodes=cs.opcodes, emits=cs.emits, model=cs.model, vt=cs.vt,
                                          span=cs.span) for cs in getattr(target, "custom_selects", ()))
+        # (the DAG builder applies the target's rewrites of foreign intrinsics: patterns.dag.calls)
+        self.rewrites = tuple(_Rec(foreign=rw.foreign, target=_Rec(ir_name=rw.target.ir_name), operands=rw.operands)
+                              for rw in getattr(target, "rewrites", ()))
 
     def intrinsic_divergence(self, ir_name: str):
         return self._facts.intrinsic_divergence(ir_name)
