@@ -13,8 +13,8 @@ use, so ``import tdgen`` (and every ``tdgen`` command's start-up) stays cheap:
     tdgen.analyze(ir_text, t)["@k:%tid"].divergent  # True
     print(tdgen.explain(ir_text, t, "@k:%sum"))
 
-``run``/``check_run`` (executing IR on the wave model, issue 22) join this list when
-``patterns.run`` lands: add them to ``_API`` below, mapped to ``patterns.run``.
+    tdgen.run(ir_text, t, engine="selected")[0].stores  # every work-item's stores
+    tdgen.check_run(ir_text, t, trials=5).counterexample  # None: every lane agrees
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ _API = {
     "Verdict": "tdgen.api",
     "Explanation": "tdgen.api",
     "Attempt": "tdgen.api",
+    "run": "tdgen.api",
+    "check_run": "tdgen.api",
 }
 
 __all__ = ["__version__", *_API]

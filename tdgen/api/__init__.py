@@ -316,3 +316,31 @@ def explain(ir: IR, target: TargetLike, value: str, *, function: str | None = No
 
     text, path = read_ir(ir)
     return explain_module(parse_module(text, path), _target(target), value, function=function, path=path)
+
+
+def run(ir: IR, target: TargetLike, **options) -> list:
+    """Execute the kernels of ``ir`` (text or a path) on one engine: ``patterns.run.api.run``
+    with its options (``engine="reference"|"selected"|"llc"``, ``wave``, ``workgroup``,
+    ``groups``, ``seed``, ``inputs``); one ``Result`` (every store of every work-item) per
+    kernel."""
+    from patterns.run.api import run as run_module
+
+    return run_module(_module(ir), target=_target(target), **options)
+
+
+def check_run(ir: IR, target: TargetLike, **options):
+    """Run the IR reference and the selected code (and llc's, where it applies) on
+    ``trials`` random launches: ``patterns.run.api.check_run``'s ``CheckReport`` (options
+    ``wave``, ``workgroup``, ``groups``, ``trials``, ``engine_names``)."""
+    import tempfile
+
+    from patterns.run.api import check_run as check_module
+
+    text, path = read_ir(ir)
+    if path != "<string>":
+        return check_module(path, target=_target(target), **options)
+    # the llc engine compiles the IR file itself: text gets a temporary one
+    with tempfile.TemporaryDirectory(prefix="tdgen-check-run-") as d:
+        f = Path(d) / "input.ll"
+        f.write_text(text)
+        return check_module(str(f), target=_target(target), **options)
