@@ -27,11 +27,16 @@ __all__ = ["select_module", "select_function", "build_function_dags"]
 
 
 def select_module(module, target, table: MatcherTable | None = None, *,
-                  keep: list | None = None) -> list[SelectedFunction]:
-    """Select every defined function; all cannot-select errors are reported together.
-    ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
-    being freed here (``tdgen isel`` keeps them until the process exits without tearing
-    down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
+                  keep: list | None = None, failed: list | None = None) -> list[SelectedFunction]:
+    """Select every defined function. ``keep``: a list that gets each function's DAGs
+    (``FunctionDAGs``) instead of their being freed here (``tdgen isel`` keeps them until
+    the process exits without tearing down the heap: freeing a 50k-instruction kernel's
+    DAG node by node costs ~35 ms).
+
+    Without ``failed``, all cannot-select errors are raised together and the result is
+    every function. With ``failed`` (a list), selection goes on per function as llc's
+    callers see it: the result holds the functions that selected, and ``failed`` gets
+    ``(function name, errors)`` for each of the others (nothing is raised)."""
     import gc
 
     table = table or build_table(target)
@@ -45,8 +50,12 @@ def select_module(module, target, table: MatcherTable | None = None, *,
                 continue
             # (no analysis given: the IR passes make it where they read it, and for
             # the IR they leave, which is the one selection reads)
-            sf, fdags = select_function(fn, target, None, table, diags)
-            out.append(sf)
+            mine = Diagnostics() if failed is not None else diags
+            sf, fdags = select_function(fn, target, None, table, mine)
+            if failed is not None and mine:
+                failed.append((fn.name, list(mine.errors)))
+            else:
+                out.append(sf)
             if keep is not None:
                 keep.append(fdags)
     finally:

@@ -60,6 +60,26 @@ class TargetHooks:
     # AMDGPU's amdgpu_kernel reads them from the kernarg segment), so an argument read
     # in the entry block may be poison; other arguments arrive in registers.
     argument_load_ccs: frozenset[str] = frozenset()
+    # patterns.select.machine (the selection loop, after the patterns and CustomSelect
+    # steps declined): the target's own cases of SelectionDAGISel::Select for nodes whose
+    # machine code no pattern expresses (terminators with block operands, branches on a
+    # condition register): per opcode ``f(node, sel, out) -> bool``, appending the
+    # machine instructions (``sel.instr(...)``) and saying whether it selected the node;
+    # it raises a ``VerifyError`` for a form it does not model (reported at the node).
+    select: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    # patterns.select.machine: the physical register (and its register class) an
+    # operand-less intrinsic reads (the preloaded workitem ids: LowerFormalArguments'
+    # live-in registers), by the intrinsic's IR name.
+    preloaded: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # patterns.select.isel (after each function is selected): machine-function passes
+    # of the target that fix what selection left (AMDGPU's SIFixSGPRCopies): each is
+    # ``f(selected_function, sel) -> None``, editing the instructions in place; a change
+    # it makes is recorded in ``selected_function.notes`` (``tdgen explain`` prints them).
+    machine_passes: tuple[Callable[..., Any], ...] = ()
+    # patterns.select.mir (``tdgen isel --format mir``): the function-level MIR fields the
+    # target's machine functions carry, ``f(selected_function) -> list[str]`` of lines
+    # (AMDGPU's ``machineFunctionInfo``), or None.
+    mir_function_info: Callable[..., Any] | None = None
 
 
 NO_HOOKS = TargetHooks()

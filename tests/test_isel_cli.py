@@ -93,8 +93,9 @@ def test_json_writer_matches_json_dumps(tmp_path):
     target = load_isel_target("amdgpu")
     more_defs = 0
     for seed in range(6):
-        text = generate_isel_kernel(seed, 120, name=f"k{seed}", constants=bool(seed % 2))
-        funcs = select_module(parse_module(text, "k.ll"), target)
+        text = generate_isel_kernel(seed, 120, name=f"k{seed}", constants=bool(seed % 2),
+                                    divergent_branches=False)
+        funcs = select_module(parse_module(text, "k.ll"), target, failed=[])
         more_defs += sum(bool(mi.more_defs) for f in funcs for mi in f.instrs())
         keep: list = []
         assert json_text(funcs, keep) == dumps(funcs) and keep
@@ -148,7 +149,7 @@ def test_cached_target_and_table_give_the_same_output(tmp_path):
     from testkit.iselgen import generate_isel_kernel
 
     kernel = tmp_path / "k.ll"
-    kernel.write_text(generate_isel_kernel(5, 300))
+    kernel.write_text(generate_isel_kernel(5, 300, divergent_branches=False))
     ll = str(kernel)
     cache = tmp_path / "cache"
     value = next(line.split()[0] for line in kernel.read_text().splitlines()[::-1]
@@ -184,6 +185,7 @@ def test_isel_view_selects_like_the_target():
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import build_table
     from patterns.select.mir import print_function
+    from tdgen.errors import Diagnostics
     from tdgen.spec import load_target
 
     target = load_target("amdgpu")
@@ -204,8 +206,9 @@ def test_isel_view_selects_like_the_target():
         out = []
         for t in (target, view, cached):
             fn = next(f for f in parse_module(text, "k.ll").functions if not f.is_declaration)
-            sf, _ = select_function(fn, t, analyze(fn, t), table)
-            out.append((print_function(sf), [mi.as_json() for mi in sf.instrs()]))
+            diags = Diagnostics()  # (divergent branches cannot be selected: their errors are compared too)
+            sf, _ = select_function(fn, t, analyze(fn, t), table, diags)
+            out.append((print_function(sf), [mi.as_json() for mi in sf.instrs()], [e.format() for e in diags.errors]))
         assert out[0] == out[1] == out[2], seed
     # anything else is read from the full target
     assert view.namespace == target.namespace

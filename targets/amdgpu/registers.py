@@ -31,7 +31,24 @@ VReg_64 = RegisterClass(
     subreg_indices=("sub0", "sub1"), subregs=_VGPR_PARTS,
 )
 
-REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64)
+# The classes llc-19 gives the results of the control-flow, compare and memory
+# instructions (SIRegisterInfo.td): SReg_32_XM0_XEXEC (s_load_dword's result: no M0,
+# no EXEC halves), SReg_64_XEXEC (a lane mask, s_load_dwordx2's result: no EXEC pair),
+# SGPR_64 (the kernarg segment pointer's live-in pair). Listed after the four above:
+# selection picks the first class of a file holding a type, which stays SReg_32/SReg_64.
+SReg_32_XM0_XEXEC = RegisterClass(
+    "SReg_32_XM0_XEXEC", "scalar", [i32, f32, i16, v2i16, v2f16], SReg_32.registers, size=32
+)
+SReg_64_XEXEC = RegisterClass(
+    "SReg_64_XEXEC", "scalar", [i64, f64, v2i32, i1], _SGPR_PAIRS, size=64, alignment=32,
+    subreg_indices=("sub0", "sub1"), subregs=_SGPR_PARTS,
+)
+SGPR_64 = RegisterClass(
+    "SGPR_64", "scalar", [i64, f64, v2i32], _SGPR_PAIRS, size=64, alignment=32,
+    subreg_indices=("sub0", "sub1"), subregs=_SGPR_PARTS,
+)
+
+REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64, SReg_32_XM0_XEXEC, SReg_64_XEXEC, SGPR_64)
 
 # Registers used implicitly: the scalar condition code and the exec mask.
 PHYSICAL_REGISTERS = ("SCC", "EXEC")
@@ -45,4 +62,11 @@ Swizzle = OperandKind("Swizzle", i32)
 # VOP3 clamp bit of integer adds/subs.
 clampmod0 = OperandKind("clampmod0", i1)
 
-OPERANDS = (Offset, GDS, Swizzle, clampmod0)
+# a branch's target block (SOPP's simm16 label operand)
+sopp_brtarget = OperandKind("sopp_brtarget", i16)
+# SMEM/FLAT cache-policy bits and the memory instructions' immediate offsets
+CPol = OperandKind("CPol", i32)
+smem_offset = OperandKind("smem_offset", i32)
+flat_offset = OperandKind("flat_offset", i16)
+
+OPERANDS = (Offset, GDS, Swizzle, clampmod0, sopp_brtarget, CPol, smem_offset, flat_offset)

@@ -23,6 +23,7 @@ MODULE_NAMES = (
     "salu_logic",
     "bitops",
     "mul24",
+    "control",
     "misc_opt",  # last: SIInstructions.td's late patterns (see misc_opt.py)
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)

@@ -4,8 +4,9 @@ Runs the uniformity analysis, builds the SelectionDAG of every block and selects
 target's matcher table (patterns/select/isel.py). ``mir`` prints a MIR-like listing with LLVM's
 opcode and register-class names (comparable with llc-19 -stop-after=finalize-isel);
 ``json`` gives the same data (opcode, dst, regclass, file, operands, IR value, node,
-pattern) as one object per function. Exit 2 on bad input or when a node cannot be
-selected (all such nodes are reported together).
+pattern) as one object per function. Selection goes on per function: every function
+that selects is printed, the nodes of all the others that cannot be selected are
+reported together (stderr), and the exit status is then 2; so is it on bad input.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ def run(args) -> int:
     with gc_paused():
         module = load_ir(args.file)
         keep.append(module)
-        funcs = select_module(module, target, keep=keep)
+        failed: list = []
+        funcs = select_module(module, target, keep=keep, failed=failed)
         keep.append(funcs)
         if args.format == "json":
             text = json_text(funcs, keep)
@@ -48,6 +50,16 @@ def run(args) -> int:
             keep.append(parts)
             text = "\n".join(parts)
     sys.stdout.write(text)
+    if failed:
+        from tdgen.errors import ErrorList
+
+        sys.stdout.flush()
+        errors = [e for _name, errs in failed for e in errs]
+        names = ", ".join(f"@{name}" for name, _errs in failed)
+        sys.stderr.write(ErrorList(errors).format() + "\n")
+        sys.stderr.write(f"tdgen isel: {len(failed)} of {len(failed) + len(funcs)} functions cannot be selected: "
+                         f"{names}\n")
+        return 2
     return 0
 
 

@@ -1,4 +1,4 @@
-; Uniform and divergent values through the modeled ops, a diamond and a loop.
+; Uniform and divergent values through the modeled ops, a uniform diamond and a uniform loop.
 declare i32 @llvm.amdgcn.workitem.id.x()
 
 define amdgpu_kernel void @mixed(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %n) {
@@ -7,7 +7,7 @@ entry:
   %d = xor i32 %tid, %a
   %u = add i32 %a, %b
   %x = mul i32 %d, %u
-  %c = icmp slt i32 %d, %n
+  %c = icmp slt i32 %u, %n
   br i1 %c, label %then, label %else
 then:
   %t1 = xor i32 %x, -1

@@ -1,0 +1,253 @@
+"""AMDGPU's own Select steps (``TargetHooks.select``): the nodes whose machine code no pattern expresses.
+
+These stand for the C++ of AMDGPUDAGToDAGISel::Select and SITargetLowering that llc-19
+-mcpu=gfx900 runs for the nodes the engine's DAG leaves for the target: constants
+(S_MOV_B32, S_MOV_B64 / S_MOV_B64_IMM_PSEUDO), uniform compares feeding a branch or a
+select (S_CMP_* setting SCC, then S_CBRANCH_SCC1 / S_CSELECT_B32), divergent compares
+(V_CMP_*_e64, a lane mask) and selects (V_CNDMASK_B32_e64), branches (S_BRANCH; none to
+the layout successor), returns (S_ENDPGM 0 from a kernel, SI_RETURN otherwise), uniform
+loads from the constant address space (S_LOAD_DWORD_IMM with the GEP's constant byte
+offset folded) and global stores (GLOBAL_STORE_DWORD_SADDR with a zero VGPR offset from
+V_MOV_B32_e32 when the base is uniform; the stored value COPY'd into a VGPR when it is in
+an SGPR, as InstrEmitter does for a VGPR-only operand).
+
+Where it stops, with a "not modelled" error at the node (never a guess):
+- a divergent branch (llc runs StructurizeCFG and SIAnnotateControlFlow first and
+  selects SI_IF / SI_ELSE / SI_LOOP / SI_END_CF: not modelled here);
+- a uniform i1 kept as a value (not folded into its branch or select);
+- loads and stores other than the forms above (divergent addresses need the 64-bit
+  address arithmetic of the DAG's type legalization; LDS, scratch, wider types);
+- returns of values from non-kernel functions.
+When llc's condition inversion applies (the true successor is the layout successor:
+SelectionDAGBuilder branches to the false block on the inverse condition) it is modelled.
+"""
+
+from __future__ import annotations
+
+from tdgen.errors import VerifyError, expected
+
+from .control import S_CMP, S_CMP64, V_CMP
+
+_INVERSE = {"SETEQ": "SETNE", "SETNE": "SETEQ", "SETLT": "SETGE", "SETGE": "SETLT", "SETLE": "SETGT",
+            "SETGT": "SETLE", "SETULT": "SETUGE", "SETUGE": "SETULT", "SETULE": "SETUGT", "SETUGT": "SETULE"}
+_SCC_DEF = ("implicit-def $scc",)
+_SCC_USE = ("implicit $scc",)
+_EXEC_USE = ("implicit $exec",)
+
+
+def _not_modelled(n, what: str) -> VerifyError:
+    from patterns.select.explain import node_text
+
+    return VerifyError(getattr(n.ir, "span", None), expected(f"a form of {node_text(n)} the amdgpu target selects",
+                                                             f"{what} (not modelled)"), record=n.ir_name())
+
+
+def _take(sel, n, reads) -> list[str]:
+    """``n`` is replaced by instructions reading ``reads`` (nodes, as registers): they
+    keep a use each, ``n``'s operands lose theirs (a folded inner node dies)."""
+    from patterns.select.machine import reg_operand, release
+
+    for r in reads:
+        r.uses += 1
+    for o in n.ops:
+        release(o)
+    return [reg_operand(sel, r) for r in reads]
+
+
+def constant(n, sel, out) -> bool:
+    v = n.value
+    if n.vt in ("i32", "i16"):
+        out.append(sel.instr("S_MOV_B32", sel.vreg(n), "SReg_32", [str(v)], n))
+        return True
+    if n.vt == "i64":
+        op = "S_MOV_B64" if -16 <= v <= 64 else "S_MOV_B64_IMM_PSEUDO"
+        out.append(sel.instr(op, sel.vreg(n), "SReg_64", [str(v)], n))
+        return True
+    raise _not_modelled(n, f"a constant of type {n.vt}")
+
+
+def _next_block(sel, n) -> int:
+    return sel.block_index(n.block) + 1
+
+
+def branch(n, sel, out) -> bool:
+    targets = getattr(n.ir, "targets", None) or ()
+    if n.ir is None or n.ir.opcode != "br" or len(targets) != 1:
+        raise _not_modelled(n, f"a '{getattr(n.ir, 'opcode', '?')}' terminator")
+    to = sel.block_index(targets[0])
+    if to != _next_block(sel, n):
+        out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{to}"], n))
+    return True
+
+
+def _compare(sel, c, cc: str, sub: int, n):
+    """``S_CMP_<cc> a, b`` (implicit-def $scc) for the uniform SETCC ``c`` (folded)."""
+    a, b = c.ops
+    table = S_CMP if a.vt == "i32" else S_CMP64 if a.vt == "i64" else {}
+    op = table.get(cc)
+    if op is None:
+        raise _not_modelled(c, f"a uniform {a.vt} compare {cc}")
+    regs = _take(sel, c, (a, b))
+    return sel.instr(op, None, None, regs, n, implicit=_SCC_DEF, sub=sub)
+
+
+def brcond(n, sel, out) -> bool:
+    (c,) = n.ops
+    targets = n.ir.targets
+    if n.divergent or c.divergent:
+        raise _not_modelled(n, "a divergent branch (StructurizeCFG + SIAnnotateControlFlow: SI_IF/SI_ELSE/SI_LOOP)")
+    if c.opcode != "ISD::SETCC" or c.uses != 1:
+        raise _not_modelled(n, "a uniform branch on an i1 that is not a single-use compare")
+    t, f = sel.block_index(targets[0]), sel.block_index(targets[1])
+    cc = c.cc
+    if t == _next_block(sel, n):  # branch to the false block on the inverse condition
+        cc, t, f = _INVERSE[cc], f, t
+    cmp = _compare(sel, c, cc, 0, n)
+    for o in n.ops:  # (the compare is folded into the branch)
+        o.uses -= 1
+    out.append(cmp)
+    out.append(sel.instr("S_CBRANCH_SCC1", None, None, [f"%bb.{t}"], n, implicit=_SCC_USE, sub=1))
+    # (llc ends the block with the unconditional branch to the other successor, the
+    # layout successor included, at this stage)
+    out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{f}"], n, sub=2))
+    return True
+
+
+def setcc(n, sel, out) -> bool:
+    a, b = n.ops
+    if not n.divergent:
+        raise _not_modelled(n, "a uniform i1 value (its compare is not folded into a branch or select)")
+    op = V_CMP.get(n.cc) if a.vt == "i32" else None
+    if op is None:
+        raise _not_modelled(n, f"a divergent {a.vt} compare {n.cc}")
+    regs = _take(sel, n, (a, b))
+    out.append(sel.instr(op, sel.vreg(n), "SReg_64_XEXEC", regs, n, implicit=_EXEC_USE))
+    return True
+
+
+def select(n, sel, out) -> bool:
+    c, t, f = n.ops
+    if n.vt != "i32":
+        raise _not_modelled(n, f"a select of {n.vt}")
+    if c.divergent:
+        regs = _take(sel, n, (c, t, f))
+        out.append(sel.instr("V_CNDMASK_B32_e64", sel.vreg(n), "VGPR_32", ["0", regs[2], "0", regs[1], regs[0]], n,
+                             implicit=_EXEC_USE))
+        return True
+    if n.divergent:
+        raise _not_modelled(n, "a divergent select on a uniform condition")
+    if c.opcode != "ISD::SETCC" or c.uses != 1:
+        raise _not_modelled(n, "a uniform select on an i1 that is not a single-use compare")
+    c.uses += 1  # (kept while the select's operands are taken; the compare then folds)
+    regs = _take(sel, n, (t, f))
+    out.append(_compare(sel, c, c.cc, 0, n))
+    c.uses -= 1
+    out.append(sel.instr("S_CSELECT_B32", sel.vreg(n), "SReg_32", regs, n, implicit=_SCC_USE, sub=1))
+    return True
+
+
+def ret(n, sel, out) -> bool:
+    fn = sel.fdags.function
+    if getattr(fn, "cc", None) == "amdgpu_kernel":
+        out.append(sel.instr("S_ENDPGM", None, None, ["0"], n))
+        return True
+    if n.ops:
+        raise _not_modelled(n, "a return of a value (LowerReturn's copies to $vgpr0...)")
+    out.append(sel.instr("SI_RETURN", None, None, [], n))
+    return True
+
+
+def _bytes(ty) -> int | None:
+    cls = type(ty).__name__
+    if cls == "IntType" and ty.bits % 8 == 0:
+        return ty.bits // 8
+    if cls == "FloatType":
+        return {"half": 2, "float": 4, "double": 8}.get(ty.name)
+    if cls == "PtrType":
+        return 8 if ty.addrspace in (0, 1, 4) else 4
+    return None
+
+
+def _address(p):
+    """(base node, constant byte offset, folded) of address ``p``: a GEP of one constant
+    index over a sized element folds its offset, any other address is its own base."""
+    if p.opcode == "ISD::PTRADD" and p.uses == 1 and len(p.ops) == 2 and p.ops[1].opcode == "ISD::Constant":
+        size = _bytes(getattr(p.ir, "source_type", None))
+        if size is not None:
+            return p.ops[0], p.ops[1].value * size, True
+    return p, 0, False
+
+
+def _addrspace(ir, k: int) -> int:
+    return getattr(ir.operands[k].type, "addrspace", 0)
+
+
+def load(n, sel, out) -> bool:
+    (p,) = n.ops
+    space = _addrspace(n.ir, 0)
+    if n.vt != "i32":
+        raise _not_modelled(n, f"a load of {n.vt}")
+    if space == 4 and not n.divergent and not p.divergent:
+        base, off, folded = _address(p)
+        if 0 <= off < (1 << 20):
+            regs = _take_address(sel, n, p, base, folded)
+            out.append(sel.instr("S_LOAD_DWORD_IMM", sel.vreg(n), "SReg_32_XM0_XEXEC", [regs, str(off), "0"], n))
+            return True
+    raise _not_modelled(n, f"a {'divergent' if n.divergent else 'uniform'} load from address space {space}")
+
+
+def _take_address(sel, n, p, base, folded) -> str:
+    from patterns.select.machine import reg_operand, release
+
+    base.uses += 1
+    if folded:
+        for o in p.ops:
+            release(o)
+        p.uses -= 1
+    else:
+        p.uses -= 1
+    return reg_operand(sel, base)
+
+
+def store(n, sel, out) -> bool:
+    from patterns.select.machine import reg_operand
+
+    v, p = n.ops
+    space = _addrspace(n.ir, 1)
+    if v.vt != "i32" or space != 1:
+        raise _not_modelled(n, f"a store of {v.vt} to address space {space}")
+    if p.divergent:
+        raise _not_modelled(n, "a global store to a divergent address (64-bit address arithmetic)")
+    base, off, folded = _address(p)
+    if not -4096 <= off < 4096:
+        raise _not_modelled(n, f"a global store at offset {off} (outside the 13-bit signed immediate)")
+    val = reg_operand(sel, v)  # (the store's use of the value passes to the instruction)
+    vaddr = f"%{sel.fresh()}"
+    out.append(sel.instr("V_MOV_B32_e32", vaddr, "VGPR_32", ["0"], n, implicit=_EXEC_USE, sub=0))
+    if not v.divergent:  # an SGPR value into the VGPR-only vdata operand
+        copy = f"%{sel.fresh()}"
+        out.append(sel.instr("COPY", copy, "VGPR_32", [val], n, sub=1))
+        val = copy
+    saddr = _take_address(sel, n, p, base, folded)
+    out.append(sel.instr("GLOBAL_STORE_DWORD_SADDR", None, None, [vaddr, val, saddr, str(off), "0"], n,
+                         implicit=_EXEC_USE, sub=2))
+    return True
+
+
+SELECT = {
+    "ISD::Constant": constant,
+    "ISD::BR": branch,
+    "ISD::BRCOND": brcond,
+    "ISD::SETCC": setcc,
+    "ISD::SELECT": select,
+    "ISD::RET": ret,
+    "ISD::LOAD": load,
+    "ISD::STORE": store,
+}
+
+# the workitem ids' live-in VGPRs (gfx900: no packed work-item ids)
+PRELOADED = {
+    "llvm.amdgcn.workitem.id.x": ("vgpr0", "VGPR_32"),
+    "llvm.amdgcn.workitem.id.y": ("vgpr1", "VGPR_32"),
+    "llvm.amdgcn.workitem.id.z": ("vgpr2", "VGPR_32"),
+}
