@@ -72,9 +72,11 @@ class TargetHooks:
     # live-in registers), by the intrinsic's IR name.
     preloaded: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # patterns.select.isel (after each function is selected): machine-function passes
-    # of the target that fix what selection left (AMDGPU's SIFixSGPRCopies): each is
-    # ``f(selected_function, sel) -> None``, editing the instructions in place; a change
-    # it makes is recorded in ``selected_function.notes`` (``tdgen explain`` prints them).
+    # of the target that complete or fix what selection left (LowerFormalArguments'
+    # argument copies, AMDGPU's SIFixSGPRCopies): each is ``f(selected_function, sel,
+    # diags) -> None``, editing the instructions in place and adding the errors of what
+    # it does not model to ``diags``; a change it makes may be recorded in
+    # ``selected_function.notes``.
     machine_passes: tuple[Callable[..., Any], ...] = ()
     # patterns.select.mir (``tdgen isel --format mir``): the function-level MIR fields the
     # target's machine functions carry, ``f(selected_function) -> list[str]`` of lines

@@ -44,6 +44,7 @@ from __future__ import annotations
 from tdgen.errors import Diagnostics
 
 from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
+from patterns.dag.isd import vt_of
 from patterns.select import selgen
 from patterns.select.custom import SlotFields
 from patterns.select.machine import SELECTOR_NAMES, FnSelector
@@ -63,12 +64,20 @@ class SelectedBlock(SlotFields):
 
 
 class SelectedFunction(SlotFields):
-    __slots__ = ("name", "blocks")
-    _FIELDS = __slots__
+    """One function's machine code: its blocks, and (for the MIR writer) its live-in
+    physical registers (``liveins``: register -> class) and the notes the target's
+    machine passes left (``notes``: what SIFixSGPRCopies-like passes changed, for
+    ``tdgen explain``)."""
 
-    def __init__(self, name: str, blocks: list[SelectedBlock]):
+    __slots__ = ("name", "blocks", "liveins", "notes")
+    _FIELDS = ("name", "blocks")
+
+    def __init__(self, name: str, blocks: list[SelectedBlock], liveins: dict | None = None,
+                 notes: list | None = None):
         self.name = name
         self.blocks = blocks
+        self.liveins = {} if liveins is None else liveins
+        self.notes = [] if notes is None else notes
 
     def instrs(self):
         for b in self.blocks:
@@ -85,12 +94,15 @@ def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics) -> Selec
         instrs = sel.select_dag(dag, diags)
         phis = []
         for phi, reg, div, inc in (fdags.phis[bi] if fdags.phis else ()):
-            rc = sel.vector_rc if div else sel.scalar_rc
+            rc, file = sel.class_of(vt_of(phi.type), div)
             ops = [x for text, b in inc for x in (text, f"%bb.{b}")]
-            phis.append(MachineInstr("PHI", f"%{reg}", rc, "vector" if div else "scalar", ops,
-                                     f"%{phi.name}", "phi"))
+            phis.append(MachineInstr("PHI", f"%{reg}", rc, file, ops, f"%{phi.name}", "phi"))
         blocks.append(SelectedBlock(dag.block.name, phis + instrs))
-    return SelectedFunction(fdags.function.name, blocks)
+    sf = SelectedFunction(fdags.function.name, blocks, sel.liveins)
+    if sel.hooks is not None:
+        for mpass in sel.hooks.machine_passes:
+            mpass(sf, sel, diags)
+    return sf
 
 
 # ---------------------------------------------------------------------------------------
@@ -105,6 +117,11 @@ class _Rec:
 
     def __repr__(self) -> str:
         return "_Rec(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
+
+
+def _field(inst, name: str, default):
+    f = getattr(inst, "field", None)
+    return f(name, default) if f is not None else default
 
 
 class IselView:
@@ -146,7 +163,11 @@ class IselView:
                              operand_map=m))
         self.lowerings = tuple(lows)
         self.instructions = {k: _Rec(ins=tuple(_Rec(kind=o.kind) for o in i.ins),
-                                     outs=tuple(_Rec(kind=o.kind) for o in i.outs))
+                                     outs=tuple(_Rec(kind=o.kind) for o in i.outs),
+                                     implicit_defs=tuple(getattr(i, "implicit_defs", ()) or ()),
+                                     implicit_uses=tuple(getattr(i, "implicit_uses", ()) or ()),
+                                     early_clobber="@earlyclobber" in str(_field(i, "Constraints", "") or ""),
+                                     barrier=bool(_field(i, "isBarrier", 0) or _field(i, "isReturn", 0)))
                              for k, i in target.instructions.items()}
         self.register_classes = tuple(
             _Rec(name=rc.name, file=rc.file, types=tuple(_Rec(name=getattr(t, "name", None), bits=getattr(t, "bits", 0))

@@ -234,6 +234,115 @@ def store(n, sel, out) -> bool:
     return True
 
 
+def _argument_error(fn, a, what: str) -> VerifyError:
+    return VerifyError(getattr(a, "span", None) or getattr(fn, "span", None),
+                       expected(f"an argument of @{fn.name} the amdgpu target passes", f"%{a.name}: {what} (not modelled)"),
+                       record=f"%{a.name}")
+
+
+def lower_arguments(sf, sel, diags) -> None:
+    """LowerFormalArguments as llc-19 leaves it for gfx900 (``-mtriple=amdgcn``): a
+    kernel reads each argument it uses from the kernarg segment (AMDGPULowerKernelArguments:
+    the segment pointer is the live-in SGPR pair $sgpr2_sgpr3 -- $sgpr0_sgpr1 holds the
+    dispatch pointer -- and the explicit arguments start at byte 36, each at its
+    alignment): S_LOAD_DWORD_IMM for a 4-byte argument, S_LOAD_DWORDX2_IMM_ec for an
+    8-byte one, then a COPY into the argument's register. A function of another calling
+    convention receives its i32 arguments in $vgpr0, $vgpr1, ... (a 64-bit one in two,
+    joined by REG_SEQUENCE). Not modelled: llc's merging of adjacent kernel-argument loads
+    into wider ones, and its sinking of them to their users' blocks."""
+    from patterns.select.mir import MachineInstr
+
+    fn = sel.fdags.function
+    vregs = sel.fdags.vregs
+    out: list = []
+
+    def mk(op, dst, rc, ops, ir):
+        out.append(MachineInstr(op, dst, rc, sel._file(rc), ops, ir, None, "LowerFormalArguments", 0))
+
+    if getattr(fn, "cc", None) == "amdgpu_kernel":
+        kp = f"%{sel.fresh()}"
+        offset = 36
+        used = [a for a in fn.args if a in vregs]
+        if used:
+            sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
+            mk("COPY", kp, "SGPR_64", ["$sgpr2_sgpr3"], None)
+        for a in fn.args:
+            size = _bytes(a.type)
+            if size is None:
+                diags.add(_argument_error(fn, a, f"a kernel argument of type {a.type}"))
+                return
+            offset = (offset + min(size, 8) - 1) // min(size, 8) * min(size, 8)
+            if a in vregs:
+                t = f"%{sel.fresh()}"
+                if size == 4:
+                    mk("S_LOAD_DWORD_IMM", t, "SReg_32_XM0_XEXEC", [kp, str(offset), "0"], f"%{a.name}")
+                    mk("COPY", f"%{vregs[a]}", "SReg_32", [t], f"%{a.name}")
+                elif size == 8:
+                    mk("S_LOAD_DWORDX2_IMM_ec", t, "SReg_64_XEXEC", [kp, str(offset), "0"], f"%{a.name}")
+                    mk("COPY", f"%{vregs[a]}", "SReg_64", [t], f"%{a.name}")
+                else:
+                    diags.add(_argument_error(fn, a, f"a {size}-byte kernel argument"))
+                    return
+            offset += size
+    else:
+        k = 0
+        for a in fn.args:
+            size = _bytes(a.type)
+            if size not in (4, 8):
+                diags.add(_argument_error(fn, a, f"an argument of type {a.type}"))
+                return
+            regs = [f"$vgpr{k + j}" for j in range(size // 4)]
+            k += size // 4
+            if a not in vregs:
+                continue
+            for r in regs:
+                sf.liveins.setdefault(r, "VGPR_32")
+            if size == 4:
+                mk("COPY", f"%{vregs[a]}", "VGPR_32", regs, f"%{a.name}")
+                continue
+            lo, hi = f"%{sel.fresh()}", f"%{sel.fresh()}"
+            mk("COPY", lo, "VGPR_32", regs[:1], f"%{a.name}")
+            mk("COPY", hi, "VGPR_32", regs[1:], f"%{a.name}")
+            mk("REG_SEQUENCE", f"%{vregs[a]}", "VReg_64", [lo, "%subreg.sub0", hi, "%subreg.sub1"], f"%{a.name}")
+    if out and sf.blocks:
+        sf.blocks[0].instrs[:0] = out
+
+
+def legalize_constant_bus(sf, sel, diags) -> None:
+    """SITargetLowering::AdjustInstrPostInstrSelection's legalizeOperandsVOP3 for gfx900:
+    a VALU instruction reads at most one SGPR (the constant bus limit before gfx10); each
+    further distinct SGPR operand is COPY'd into a VGPR first, as llc does right after
+    selection. (The register-file COPY of an SGPR value into a VGPR-only operand.)"""
+    from patterns.select.mir import MachineInstr
+
+    classes = {}
+    for blk in sf.blocks:
+        for mi in blk.instrs:
+            if mi.dst:
+                classes[mi.dst] = mi.regclass
+    for blk in sf.blocks:
+        out = []
+        for mi in blk.instrs:
+            if mi.opcode.startswith("V_") and mi.opcode != "V_MOV_B32_e32":
+                # (V_CNDMASK's lane mask is an SGPR operand it must keep: it uses the bus first)
+                seen = [mi.operands[-1]] if mi.opcode == "V_CNDMASK_B32_e64" else []
+                ops = list(mi.operands)
+                for k, o in enumerate(ops):
+                    if sel._file(classes.get(o)) != "scalar" or (seen and k == len(ops) - 1 and o == seen[0]):
+                        continue
+                    if not seen or o in seen:
+                        seen.append(o)
+                        continue
+                    c = f"%{sel.fresh()}"
+                    out.append(MachineInstr("COPY", c, "VGPR_32", "vector", [o], mi.ir, mi.node, "legalizeOperandsVOP3",
+                                            mi.order))
+                    ops[k] = c
+                    sf.notes.append(f"{mi.opcode} ({mi.ir}): second SGPR operand {o} copied to a VGPR (constant bus)")
+                mi.operands = ops
+            out.append(mi)
+        blk.instrs = out
+
+
 SELECT = {
     "ISD::Constant": constant,
     "ISD::BR": branch,

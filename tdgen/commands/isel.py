@@ -1,8 +1,10 @@
 """``tdgen isel FILE.ll --target T [--format mir|json]``: selected machine instructions per function.
 
 Runs the uniformity analysis, builds the SelectionDAG of every block and selects with the
-target's matcher table (patterns/select/isel.py). ``mir`` prints a MIR-like listing with LLVM's
-opcode and register-class names (comparable with llc-19 -stop-after=finalize-isel);
+target's matcher table (patterns/select/isel.py). ``mir`` prints one MIR document per
+function in LLVM's syntax (``patterns.select.mir.print_llvm_mir``: what ``llc-19 -x mir
+-run-pass=none -verify-machineinstrs`` reads, for amdgpu), with LLVM's opcode and
+register-class names (comparable with llc-19 -stop-after=finalize-isel);
 ``json`` gives the same data (opcode, dst, regclass, file, operands, IR value, node,
 pattern) as one object per function. Selection goes on per function: every function
 that selects is printed, the nodes of all the others that cannot be selected are
@@ -32,7 +34,7 @@ def configure(parser):
 
 def run(args) -> int:
     from patterns.pipeline import select_module
-    from patterns.select.mir import print_function
+    from patterns.select.mir import print_llvm_mir
 
     target = load_isel_target(args.target)
     _KEPT.clear()
@@ -46,9 +48,9 @@ def run(args) -> int:
         if args.format == "json":
             text = json_text(funcs, keep)
         else:
-            parts = [print_function(f) for f in funcs]
+            parts = [print_llvm_mir(f, target) for f in funcs]
             keep.append(parts)
-            text = "\n".join(parts)
+            text = "".join(parts)
     sys.stdout.write(text)
     if failed:
         from tdgen.errors import ErrorList
