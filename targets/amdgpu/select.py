@@ -147,13 +147,27 @@ def select(n, sel, out) -> bool:
 
 
 def ret(n, sel, out) -> bool:
+    """A kernel ends with S_ENDPGM 0; another function returns with SI_RETURN, its
+    value first copied into $vgpr0 (and $vgpr1 for the high half of a 64-bit one), which
+    the return reads (LowerReturn of the C calling convention)."""
     fn = sel.fdags.function
     if getattr(fn, "cc", None) == "amdgpu_kernel":
         out.append(sel.instr("S_ENDPGM", None, None, ["0"], n))
         return True
-    if n.ops:
-        raise _not_modelled(n, "a return of a value (LowerReturn's copies to $vgpr0...)")
-    out.append(sel.instr("SI_RETURN", None, None, [], n))
+    if not n.ops:
+        out.append(sel.instr("SI_RETURN", None, None, [], n))
+        return True
+    (v,) = n.ops
+    if v.vt not in ("i32", "f32", "i16", "i64", "f64") or len(n.ops) != 1:
+        raise _not_modelled(n, f"a return of {v.vt}")
+    (reg,) = _take(sel, n, (v,))
+    if v.vt in ("i64", "f64"):
+        out.append(sel.instr("COPY", "$vgpr0", None, [f"{reg}.sub0"], n, sub=0))
+        out.append(sel.instr("COPY", "$vgpr1", None, [f"{reg}.sub1"], n, sub=1))
+        out.append(sel.instr("SI_RETURN", None, None, ["implicit $vgpr0", "implicit $vgpr1"], n, sub=2))
+        return True
+    out.append(sel.instr("COPY", "$vgpr0", None, [reg], n, sub=0))
+    out.append(sel.instr("SI_RETURN", None, None, ["implicit $vgpr0"], n, sub=1))
     return True
 
 
@@ -182,17 +196,117 @@ def _addrspace(ir, k: int) -> int:
     return getattr(ir.operands[k].type, "addrspace", 0)
 
 
+def _non_negative(sel, idx) -> bool:
+    from patterns.dag.combine.driver import dag_target
+    from patterns.dag.combine.known import known_lz
+
+    if idx.opcode == "ISD::Constant":
+        return idx.value >= 0
+    if idx.vt != "i32":
+        return False
+    ctx = getattr(sel, "_amdgpu_dag_target", None)
+    if ctx is None:
+        ctx = dag_target(sel.t)
+        sel._amdgpu_dag_target = ctx
+    return known_lz(idx, ctx) >= 1
+
+
+def _global_address(sel, n, p, out):
+    """The operands (vaddr, saddr, offset) of a global access at ``p`` with a uniform
+    base (SelectGlobalSAddr): a uniform address is its own base with a zero VGPR offset
+    (V_MOV_B32_e32 0) and the constant byte offset of its GEP folded; a GEP of a uniform
+    base by a divergent i32 index known non-negative scales the index in a VGPR
+    (V_LSHLREV_B32_e64 by the element size's log2, the shift amount an S_MOV_B32 as the
+    pattern's register operand; one per index and size, as CSE leaves it). Anything
+    else needs the 64-bit address arithmetic of type legalization (not modelled)."""
+    from patterns.select.machine import reg_operand, release
+
+    if not p.divergent:
+        base, off, folded = _address(p)
+        if not -4096 <= off < 4096:
+            raise _not_modelled(n, f"a global access at offset {off} (outside the 13-bit signed immediate)")
+        saddr = _take_address(sel, n, p, base, folded)
+        vaddr = f"%{sel.fresh()}"
+        out.append(sel.instr("V_MOV_B32_e32", vaddr, "VGPR_32", ["0"], n, implicit=_EXEC_USE, sub=0))
+        return vaddr, saddr, off
+    if p.opcode != "ISD::PTRADD" or len(p.ops) != 2 or p.ops[0].divergent:
+        raise _not_modelled(n, "a global access at a divergent address not of the form (uniform base + index)")
+    base, idx = p.ops
+    size = _bytes(getattr(p.ir, "source_type", None))
+    if size is None or size & (size - 1) or not _non_negative(sel, idx):
+        raise _not_modelled(n, "a global access at a divergent address whose index may be negative "
+                               "(64-bit address arithmetic: V_ASHRREV_I32, V_LSHLREV_B64, V_ADD_CO_U32/V_ADDC_U32)")
+    memo = sel.__dict__.setdefault("_amdgpu_voffsets", {}) if hasattr(sel, "__dict__") else {}
+    key = (id(idx), size)
+    vaddr = memo.get(key)
+    base.uses += 1
+    if vaddr is None:
+        idx.uses += 1
+        ireg = reg_operand(sel, idx)
+        if size == 1:
+            vaddr = ireg
+        else:
+            amount, vaddr = f"%{sel.fresh()}", f"%{sel.fresh()}"
+            # (placed after the index: before every access that shares them)
+            out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(size.bit_length() - 1)], idx, sub=20))
+            out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], idx, implicit=_EXEC_USE,
+                                 sub=21))
+        memo[key] = vaddr
+    p.uses -= 1
+    if p.uses == 0:
+        for o in p.ops:
+            release(o)
+    return vaddr, reg_operand(sel, base), 0
+
+
+def _noclobber(n) -> bool:
+    """AMDGPUAnnotateUniformValues' "amdgpu-noclobber" for a load of a kernel: no
+    instruction that may write memory (a store, an atomic, a call) comes before it in
+    its block or in any block that reaches it (a simple stand-in for MemorySSA's walk,
+    exact for these straight-line and loop-free cases, conservative otherwise)."""
+    ins = n.ir
+    blk = ins.block
+    writes = ("store", "atomicrmw", "cmpxchg", "call", "fence")
+    for x in blk.instructions:
+        if x is ins:
+            break
+        if x.opcode in writes and not (x.opcode == "call" and _pure_call(x)):
+            return False
+    seen, work = {id(blk)}, list(blk.predecessors)
+    while work:
+        b = work.pop()
+        if id(b) in seen:
+            continue
+        seen.add(id(b))
+        if any(x.opcode in writes and not (x.opcode == "call" and _pure_call(x)) for x in b.instructions):
+            return False
+        work.extend(b.predecessors)
+    return True
+
+
+def _pure_call(x) -> bool:
+    callee = getattr(x, "callee", None)
+    name = callee if isinstance(callee, str) else getattr(callee, "name", "") or ""
+    return name.startswith(("llvm.amdgcn.workitem.id", "llvm.amdgcn.workgroup.id"))
+
+
 def load(n, sel, out) -> bool:
     (p,) = n.ops
     space = _addrspace(n.ir, 0)
     if n.vt != "i32":
         raise _not_modelled(n, f"a load of {n.vt}")
-    if space == 4 and not n.divergent and not p.divergent:
+    kernel = getattr(sel.fdags.function, "cc", None) == "amdgpu_kernel"
+    if not n.divergent and not p.divergent and (space == 4 or (space == 1 and kernel and _noclobber(n))):
         base, off, folded = _address(p)
         if 0 <= off < (1 << 20):
             regs = _take_address(sel, n, p, base, folded)
             out.append(sel.instr("S_LOAD_DWORD_IMM", sel.vreg(n), "SReg_32_XM0_XEXEC", [regs, str(off), "0"], n))
             return True
+    if space == 1:
+        vaddr, saddr, off = _global_address(sel, n, p, out)
+        out.append(sel.instr("GLOBAL_LOAD_DWORD_SADDR", sel.vreg(n), "VGPR_32", [saddr, vaddr, str(off), "0"], n,
+                             implicit=_EXEC_USE, sub=2))
+        return True
     raise _not_modelled(n, f"a {'divergent' if n.divergent else 'uniform'} load from address space {space}")
 
 
@@ -216,19 +330,12 @@ def store(n, sel, out) -> bool:
     space = _addrspace(n.ir, 1)
     if v.vt != "i32" or space != 1:
         raise _not_modelled(n, f"a store of {v.vt} to address space {space}")
-    if p.divergent:
-        raise _not_modelled(n, "a global store to a divergent address (64-bit address arithmetic)")
-    base, off, folded = _address(p)
-    if not -4096 <= off < 4096:
-        raise _not_modelled(n, f"a global store at offset {off} (outside the 13-bit signed immediate)")
     val = reg_operand(sel, v)  # (the store's use of the value passes to the instruction)
-    vaddr = f"%{sel.fresh()}"
-    out.append(sel.instr("V_MOV_B32_e32", vaddr, "VGPR_32", ["0"], n, implicit=_EXEC_USE, sub=0))
+    vaddr, saddr, off = _global_address(sel, n, p, out)
     if not v.divergent:  # an SGPR value into the VGPR-only vdata operand
         copy = f"%{sel.fresh()}"
         out.append(sel.instr("COPY", copy, "VGPR_32", [val], n, sub=1))
         val = copy
-    saddr = _take_address(sel, n, p, base, folded)
     out.append(sel.instr("GLOBAL_STORE_DWORD_SADDR", None, None, [vaddr, val, saddr, str(off), "0"], n,
                          implicit=_EXEC_USE, sub=2))
     return True
@@ -261,7 +368,7 @@ def lower_arguments(sf, sel, diags) -> None:
 
     if getattr(fn, "cc", None) == "amdgpu_kernel":
         kp = f"%{sel.fresh()}"
-        offset = 36
+        offset = 0  # (within the explicit arguments, which start at byte 36)
         used = [a for a in fn.args if a in vregs]
         if used:
             sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
@@ -275,10 +382,10 @@ def lower_arguments(sf, sel, diags) -> None:
             if a in vregs:
                 t = f"%{sel.fresh()}"
                 if size == 4:
-                    mk("S_LOAD_DWORD_IMM", t, "SReg_32_XM0_XEXEC", [kp, str(offset), "0"], f"%{a.name}")
+                    mk("S_LOAD_DWORD_IMM", t, "SReg_32_XM0_XEXEC", [kp, str(36 + offset), "0"], f"%{a.name}")
                     mk("COPY", f"%{vregs[a]}", "SReg_32", [t], f"%{a.name}")
                 elif size == 8:
-                    mk("S_LOAD_DWORDX2_IMM_ec", t, "SReg_64_XEXEC", [kp, str(offset), "0"], f"%{a.name}")
+                    mk("S_LOAD_DWORDX2_IMM_ec", t, "SReg_64_XEXEC", [kp, str(36 + offset), "0"], f"%{a.name}")
                     mk("COPY", f"%{vregs[a]}", "SReg_64", [t], f"%{a.name}")
                 else:
                     diags.add(_argument_error(fn, a, f"a {size}-byte kernel argument"))
