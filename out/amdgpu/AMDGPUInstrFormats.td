@@ -244,6 +244,22 @@ class SMEM_2 : InstSI {
   let Constraints = "@earlyclobber $sdst";
 }
 
+class SMEM_4 : InstSI {
+  let OutOperandList = (outs SGPR_128:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dwordx4 $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let Constraints = "@earlyclobber $sdst";
+}
+
+class SMEM_8 : InstSI {
+  let OutOperandList = (outs SGPR_256:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dwordx8 $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let Constraints = "@earlyclobber $sdst";
+}
+
 class GLOBAL_ST_SADDR : InstSI {
   let OutOperandList = (outs);
   let InOperandList = (ins VGPR_32:$vaddr, VGPR_32:$vdata, SReg_64:$saddr, flat_offset:$offset, CPol:$cpol);

@@ -20,6 +20,12 @@ class AMDGPURegTuple<string asmName, list<Register> parts, bits<16> enc>
 let Namespace = "AMDGPU" in {
 def sub0 : SubRegIndex<32, 0>;
 def sub1 : SubRegIndex<32, 32>;
+def sub2 : SubRegIndex<32, 64>;
+def sub3 : SubRegIndex<32, 96>;
+def sub4 : SubRegIndex<32, 128>;
+def sub5 : SubRegIndex<32, 160>;
+def sub6 : SubRegIndex<32, 192>;
+def sub7 : SubRegIndex<32, 224>;
 }
 
 def SGPR0 : AMDGPUReg<"sgpr0", 0>;
@@ -1300,6 +1306,153 @@ def VGPR253_VGPR254 : AMDGPURegTuple<"vgpr253_vgpr254", [VGPR253, VGPR254], 253>
 def VGPR254_VGPR255 : AMDGPURegTuple<"vgpr254_vgpr255", [VGPR254, VGPR255], 254> {
   let SubRegIndices = [sub0, sub1];
 }
+def SGPR0_SGPR1_SGPR2_SGPR3 : AMDGPURegTuple<"sgpr0_sgpr1_sgpr2_sgpr3", [SGPR0, SGPR1, SGPR2, SGPR3], 0> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR4_SGPR5_SGPR6_SGPR7 : AMDGPURegTuple<"sgpr4_sgpr5_sgpr6_sgpr7", [SGPR4, SGPR5, SGPR6, SGPR7], 4> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR8_SGPR9_SGPR10_SGPR11 : AMDGPURegTuple<"sgpr8_sgpr9_sgpr10_sgpr11", [SGPR8, SGPR9, SGPR10, SGPR11], 8> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR12_SGPR13_SGPR14_SGPR15 : AMDGPURegTuple<"sgpr12_sgpr13_sgpr14_sgpr15", [SGPR12, SGPR13, SGPR14, SGPR15], 12> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR16_SGPR17_SGPR18_SGPR19 : AMDGPURegTuple<"sgpr16_sgpr17_sgpr18_sgpr19", [SGPR16, SGPR17, SGPR18, SGPR19], 16> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR20_SGPR21_SGPR22_SGPR23 : AMDGPURegTuple<"sgpr20_sgpr21_sgpr22_sgpr23", [SGPR20, SGPR21, SGPR22, SGPR23], 20> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR24_SGPR25_SGPR26_SGPR27 : AMDGPURegTuple<"sgpr24_sgpr25_sgpr26_sgpr27", [SGPR24, SGPR25, SGPR26, SGPR27], 24> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR28_SGPR29_SGPR30_SGPR31 : AMDGPURegTuple<"sgpr28_sgpr29_sgpr30_sgpr31", [SGPR28, SGPR29, SGPR30, SGPR31], 28> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR32_SGPR33_SGPR34_SGPR35 : AMDGPURegTuple<"sgpr32_sgpr33_sgpr34_sgpr35", [SGPR32, SGPR33, SGPR34, SGPR35], 32> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR36_SGPR37_SGPR38_SGPR39 : AMDGPURegTuple<"sgpr36_sgpr37_sgpr38_sgpr39", [SGPR36, SGPR37, SGPR38, SGPR39], 36> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR40_SGPR41_SGPR42_SGPR43 : AMDGPURegTuple<"sgpr40_sgpr41_sgpr42_sgpr43", [SGPR40, SGPR41, SGPR42, SGPR43], 40> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR44_SGPR45_SGPR46_SGPR47 : AMDGPURegTuple<"sgpr44_sgpr45_sgpr46_sgpr47", [SGPR44, SGPR45, SGPR46, SGPR47], 44> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR48_SGPR49_SGPR50_SGPR51 : AMDGPURegTuple<"sgpr48_sgpr49_sgpr50_sgpr51", [SGPR48, SGPR49, SGPR50, SGPR51], 48> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR52_SGPR53_SGPR54_SGPR55 : AMDGPURegTuple<"sgpr52_sgpr53_sgpr54_sgpr55", [SGPR52, SGPR53, SGPR54, SGPR55], 52> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR56_SGPR57_SGPR58_SGPR59 : AMDGPURegTuple<"sgpr56_sgpr57_sgpr58_sgpr59", [SGPR56, SGPR57, SGPR58, SGPR59], 56> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR60_SGPR61_SGPR62_SGPR63 : AMDGPURegTuple<"sgpr60_sgpr61_sgpr62_sgpr63", [SGPR60, SGPR61, SGPR62, SGPR63], 60> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR64_SGPR65_SGPR66_SGPR67 : AMDGPURegTuple<"sgpr64_sgpr65_sgpr66_sgpr67", [SGPR64, SGPR65, SGPR66, SGPR67], 64> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR68_SGPR69_SGPR70_SGPR71 : AMDGPURegTuple<"sgpr68_sgpr69_sgpr70_sgpr71", [SGPR68, SGPR69, SGPR70, SGPR71], 68> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR72_SGPR73_SGPR74_SGPR75 : AMDGPURegTuple<"sgpr72_sgpr73_sgpr74_sgpr75", [SGPR72, SGPR73, SGPR74, SGPR75], 72> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR76_SGPR77_SGPR78_SGPR79 : AMDGPURegTuple<"sgpr76_sgpr77_sgpr78_sgpr79", [SGPR76, SGPR77, SGPR78, SGPR79], 76> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR80_SGPR81_SGPR82_SGPR83 : AMDGPURegTuple<"sgpr80_sgpr81_sgpr82_sgpr83", [SGPR80, SGPR81, SGPR82, SGPR83], 80> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR84_SGPR85_SGPR86_SGPR87 : AMDGPURegTuple<"sgpr84_sgpr85_sgpr86_sgpr87", [SGPR84, SGPR85, SGPR86, SGPR87], 84> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR88_SGPR89_SGPR90_SGPR91 : AMDGPURegTuple<"sgpr88_sgpr89_sgpr90_sgpr91", [SGPR88, SGPR89, SGPR90, SGPR91], 88> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR92_SGPR93_SGPR94_SGPR95 : AMDGPURegTuple<"sgpr92_sgpr93_sgpr94_sgpr95", [SGPR92, SGPR93, SGPR94, SGPR95], 92> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR96_SGPR97_SGPR98_SGPR99 : AMDGPURegTuple<"sgpr96_sgpr97_sgpr98_sgpr99", [SGPR96, SGPR97, SGPR98, SGPR99], 96> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3];
+}
+def SGPR0_SGPR1_SGPR2_SGPR3_SGPR4_SGPR5_SGPR6_SGPR7 : AMDGPURegTuple<"sgpr0_sgpr1_sgpr2_sgpr3_sgpr4_sgpr5_sgpr6_sgpr7", [SGPR0, SGPR1, SGPR2, SGPR3, SGPR4, SGPR5, SGPR6, SGPR7], 0> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR4_SGPR5_SGPR6_SGPR7_SGPR8_SGPR9_SGPR10_SGPR11 : AMDGPURegTuple<"sgpr4_sgpr5_sgpr6_sgpr7_sgpr8_sgpr9_sgpr10_sgpr11", [SGPR4, SGPR5, SGPR6, SGPR7, SGPR8, SGPR9, SGPR10, SGPR11], 4> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR8_SGPR9_SGPR10_SGPR11_SGPR12_SGPR13_SGPR14_SGPR15 : AMDGPURegTuple<"sgpr8_sgpr9_sgpr10_sgpr11_sgpr12_sgpr13_sgpr14_sgpr15", [SGPR8, SGPR9, SGPR10, SGPR11, SGPR12, SGPR13, SGPR14, SGPR15], 8> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR12_SGPR13_SGPR14_SGPR15_SGPR16_SGPR17_SGPR18_SGPR19 : AMDGPURegTuple<"sgpr12_sgpr13_sgpr14_sgpr15_sgpr16_sgpr17_sgpr18_sgpr19", [SGPR12, SGPR13, SGPR14, SGPR15, SGPR16, SGPR17, SGPR18, SGPR19], 12> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR16_SGPR17_SGPR18_SGPR19_SGPR20_SGPR21_SGPR22_SGPR23 : AMDGPURegTuple<"sgpr16_sgpr17_sgpr18_sgpr19_sgpr20_sgpr21_sgpr22_sgpr23", [SGPR16, SGPR17, SGPR18, SGPR19, SGPR20, SGPR21, SGPR22, SGPR23], 16> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR20_SGPR21_SGPR22_SGPR23_SGPR24_SGPR25_SGPR26_SGPR27 : AMDGPURegTuple<"sgpr20_sgpr21_sgpr22_sgpr23_sgpr24_sgpr25_sgpr26_sgpr27", [SGPR20, SGPR21, SGPR22, SGPR23, SGPR24, SGPR25, SGPR26, SGPR27], 20> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR24_SGPR25_SGPR26_SGPR27_SGPR28_SGPR29_SGPR30_SGPR31 : AMDGPURegTuple<"sgpr24_sgpr25_sgpr26_sgpr27_sgpr28_sgpr29_sgpr30_sgpr31", [SGPR24, SGPR25, SGPR26, SGPR27, SGPR28, SGPR29, SGPR30, SGPR31], 24> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR28_SGPR29_SGPR30_SGPR31_SGPR32_SGPR33_SGPR34_SGPR35 : AMDGPURegTuple<"sgpr28_sgpr29_sgpr30_sgpr31_sgpr32_sgpr33_sgpr34_sgpr35", [SGPR28, SGPR29, SGPR30, SGPR31, SGPR32, SGPR33, SGPR34, SGPR35], 28> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR32_SGPR33_SGPR34_SGPR35_SGPR36_SGPR37_SGPR38_SGPR39 : AMDGPURegTuple<"sgpr32_sgpr33_sgpr34_sgpr35_sgpr36_sgpr37_sgpr38_sgpr39", [SGPR32, SGPR33, SGPR34, SGPR35, SGPR36, SGPR37, SGPR38, SGPR39], 32> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR36_SGPR37_SGPR38_SGPR39_SGPR40_SGPR41_SGPR42_SGPR43 : AMDGPURegTuple<"sgpr36_sgpr37_sgpr38_sgpr39_sgpr40_sgpr41_sgpr42_sgpr43", [SGPR36, SGPR37, SGPR38, SGPR39, SGPR40, SGPR41, SGPR42, SGPR43], 36> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR40_SGPR41_SGPR42_SGPR43_SGPR44_SGPR45_SGPR46_SGPR47 : AMDGPURegTuple<"sgpr40_sgpr41_sgpr42_sgpr43_sgpr44_sgpr45_sgpr46_sgpr47", [SGPR40, SGPR41, SGPR42, SGPR43, SGPR44, SGPR45, SGPR46, SGPR47], 40> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR44_SGPR45_SGPR46_SGPR47_SGPR48_SGPR49_SGPR50_SGPR51 : AMDGPURegTuple<"sgpr44_sgpr45_sgpr46_sgpr47_sgpr48_sgpr49_sgpr50_sgpr51", [SGPR44, SGPR45, SGPR46, SGPR47, SGPR48, SGPR49, SGPR50, SGPR51], 44> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR48_SGPR49_SGPR50_SGPR51_SGPR52_SGPR53_SGPR54_SGPR55 : AMDGPURegTuple<"sgpr48_sgpr49_sgpr50_sgpr51_sgpr52_sgpr53_sgpr54_sgpr55", [SGPR48, SGPR49, SGPR50, SGPR51, SGPR52, SGPR53, SGPR54, SGPR55], 48> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR52_SGPR53_SGPR54_SGPR55_SGPR56_SGPR57_SGPR58_SGPR59 : AMDGPURegTuple<"sgpr52_sgpr53_sgpr54_sgpr55_sgpr56_sgpr57_sgpr58_sgpr59", [SGPR52, SGPR53, SGPR54, SGPR55, SGPR56, SGPR57, SGPR58, SGPR59], 52> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR56_SGPR57_SGPR58_SGPR59_SGPR60_SGPR61_SGPR62_SGPR63 : AMDGPURegTuple<"sgpr56_sgpr57_sgpr58_sgpr59_sgpr60_sgpr61_sgpr62_sgpr63", [SGPR56, SGPR57, SGPR58, SGPR59, SGPR60, SGPR61, SGPR62, SGPR63], 56> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR60_SGPR61_SGPR62_SGPR63_SGPR64_SGPR65_SGPR66_SGPR67 : AMDGPURegTuple<"sgpr60_sgpr61_sgpr62_sgpr63_sgpr64_sgpr65_sgpr66_sgpr67", [SGPR60, SGPR61, SGPR62, SGPR63, SGPR64, SGPR65, SGPR66, SGPR67], 60> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR64_SGPR65_SGPR66_SGPR67_SGPR68_SGPR69_SGPR70_SGPR71 : AMDGPURegTuple<"sgpr64_sgpr65_sgpr66_sgpr67_sgpr68_sgpr69_sgpr70_sgpr71", [SGPR64, SGPR65, SGPR66, SGPR67, SGPR68, SGPR69, SGPR70, SGPR71], 64> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR68_SGPR69_SGPR70_SGPR71_SGPR72_SGPR73_SGPR74_SGPR75 : AMDGPURegTuple<"sgpr68_sgpr69_sgpr70_sgpr71_sgpr72_sgpr73_sgpr74_sgpr75", [SGPR68, SGPR69, SGPR70, SGPR71, SGPR72, SGPR73, SGPR74, SGPR75], 68> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR72_SGPR73_SGPR74_SGPR75_SGPR76_SGPR77_SGPR78_SGPR79 : AMDGPURegTuple<"sgpr72_sgpr73_sgpr74_sgpr75_sgpr76_sgpr77_sgpr78_sgpr79", [SGPR72, SGPR73, SGPR74, SGPR75, SGPR76, SGPR77, SGPR78, SGPR79], 72> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR76_SGPR77_SGPR78_SGPR79_SGPR80_SGPR81_SGPR82_SGPR83 : AMDGPURegTuple<"sgpr76_sgpr77_sgpr78_sgpr79_sgpr80_sgpr81_sgpr82_sgpr83", [SGPR76, SGPR77, SGPR78, SGPR79, SGPR80, SGPR81, SGPR82, SGPR83], 76> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR80_SGPR81_SGPR82_SGPR83_SGPR84_SGPR85_SGPR86_SGPR87 : AMDGPURegTuple<"sgpr80_sgpr81_sgpr82_sgpr83_sgpr84_sgpr85_sgpr86_sgpr87", [SGPR80, SGPR81, SGPR82, SGPR83, SGPR84, SGPR85, SGPR86, SGPR87], 80> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR84_SGPR85_SGPR86_SGPR87_SGPR88_SGPR89_SGPR90_SGPR91 : AMDGPURegTuple<"sgpr84_sgpr85_sgpr86_sgpr87_sgpr88_sgpr89_sgpr90_sgpr91", [SGPR84, SGPR85, SGPR86, SGPR87, SGPR88, SGPR89, SGPR90, SGPR91], 84> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR88_SGPR89_SGPR90_SGPR91_SGPR92_SGPR93_SGPR94_SGPR95 : AMDGPURegTuple<"sgpr88_sgpr89_sgpr90_sgpr91_sgpr92_sgpr93_sgpr94_sgpr95", [SGPR88, SGPR89, SGPR90, SGPR91, SGPR92, SGPR93, SGPR94, SGPR95], 88> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
+def SGPR92_SGPR93_SGPR94_SGPR95_SGPR96_SGPR97_SGPR98_SGPR99 : AMDGPURegTuple<"sgpr92_sgpr93_sgpr94_sgpr95_sgpr96_sgpr97_sgpr98_sgpr99", [SGPR92, SGPR93, SGPR94, SGPR95, SGPR96, SGPR97, SGPR98, SGPR99], 92> {
+  let SubRegIndices = [sub0, sub1, sub2, sub3, sub4, sub5, sub6, sub7];
+}
 
 // Registers read or written only implicitly (Uses / Defs of instructions)
 def SCC : AMDGPUReg<"scc", 0>;
@@ -1394,4 +1547,21 @@ def SGPR_64 : RegisterClass<"AMDGPU", [i64, f64, v2i32], 32,
          SGPR80_SGPR81, SGPR82_SGPR83, SGPR84_SGPR85, SGPR86_SGPR87, SGPR88_SGPR89, SGPR90_SGPR91, SGPR92_SGPR93, SGPR94_SGPR95,
          SGPR96_SGPR97, SGPR98_SGPR99, SGPR100_SGPR101)> {
   let Size = 64;
+}
+
+// scalar register file
+def SGPR_128 : RegisterClass<"AMDGPU", [v4i32], 32,
+    (add SGPR0_SGPR1_SGPR2_SGPR3, SGPR4_SGPR5_SGPR6_SGPR7, SGPR8_SGPR9_SGPR10_SGPR11, SGPR12_SGPR13_SGPR14_SGPR15, SGPR16_SGPR17_SGPR18_SGPR19, SGPR20_SGPR21_SGPR22_SGPR23, SGPR24_SGPR25_SGPR26_SGPR27, SGPR28_SGPR29_SGPR30_SGPR31,
+         SGPR32_SGPR33_SGPR34_SGPR35, SGPR36_SGPR37_SGPR38_SGPR39, SGPR40_SGPR41_SGPR42_SGPR43, SGPR44_SGPR45_SGPR46_SGPR47, SGPR48_SGPR49_SGPR50_SGPR51, SGPR52_SGPR53_SGPR54_SGPR55, SGPR56_SGPR57_SGPR58_SGPR59, SGPR60_SGPR61_SGPR62_SGPR63,
+         SGPR64_SGPR65_SGPR66_SGPR67, SGPR68_SGPR69_SGPR70_SGPR71, SGPR72_SGPR73_SGPR74_SGPR75, SGPR76_SGPR77_SGPR78_SGPR79, SGPR80_SGPR81_SGPR82_SGPR83, SGPR84_SGPR85_SGPR86_SGPR87, SGPR88_SGPR89_SGPR90_SGPR91, SGPR92_SGPR93_SGPR94_SGPR95,
+         SGPR96_SGPR97_SGPR98_SGPR99)> {
+  let Size = 128;
+}
+
+// scalar register file
+def SGPR_256 : RegisterClass<"AMDGPU", [v8i32], 32,
+    (add SGPR0_SGPR1_SGPR2_SGPR3_SGPR4_SGPR5_SGPR6_SGPR7, SGPR4_SGPR5_SGPR6_SGPR7_SGPR8_SGPR9_SGPR10_SGPR11, SGPR8_SGPR9_SGPR10_SGPR11_SGPR12_SGPR13_SGPR14_SGPR15, SGPR12_SGPR13_SGPR14_SGPR15_SGPR16_SGPR17_SGPR18_SGPR19, SGPR16_SGPR17_SGPR18_SGPR19_SGPR20_SGPR21_SGPR22_SGPR23, SGPR20_SGPR21_SGPR22_SGPR23_SGPR24_SGPR25_SGPR26_SGPR27, SGPR24_SGPR25_SGPR26_SGPR27_SGPR28_SGPR29_SGPR30_SGPR31, SGPR28_SGPR29_SGPR30_SGPR31_SGPR32_SGPR33_SGPR34_SGPR35,
+         SGPR32_SGPR33_SGPR34_SGPR35_SGPR36_SGPR37_SGPR38_SGPR39, SGPR36_SGPR37_SGPR38_SGPR39_SGPR40_SGPR41_SGPR42_SGPR43, SGPR40_SGPR41_SGPR42_SGPR43_SGPR44_SGPR45_SGPR46_SGPR47, SGPR44_SGPR45_SGPR46_SGPR47_SGPR48_SGPR49_SGPR50_SGPR51, SGPR48_SGPR49_SGPR50_SGPR51_SGPR52_SGPR53_SGPR54_SGPR55, SGPR52_SGPR53_SGPR54_SGPR55_SGPR56_SGPR57_SGPR58_SGPR59, SGPR56_SGPR57_SGPR58_SGPR59_SGPR60_SGPR61_SGPR62_SGPR63, SGPR60_SGPR61_SGPR62_SGPR63_SGPR64_SGPR65_SGPR66_SGPR67,
+         SGPR64_SGPR65_SGPR66_SGPR67_SGPR68_SGPR69_SGPR70_SGPR71, SGPR68_SGPR69_SGPR70_SGPR71_SGPR72_SGPR73_SGPR74_SGPR75, SGPR72_SGPR73_SGPR74_SGPR75_SGPR76_SGPR77_SGPR78_SGPR79, SGPR76_SGPR77_SGPR78_SGPR79_SGPR80_SGPR81_SGPR82_SGPR83, SGPR80_SGPR81_SGPR82_SGPR83_SGPR84_SGPR85_SGPR86_SGPR87, SGPR84_SGPR85_SGPR86_SGPR87_SGPR88_SGPR89_SGPR90_SGPR91, SGPR88_SGPR89_SGPR90_SGPR91_SGPR92_SGPR93_SGPR94_SGPR95, SGPR92_SGPR93_SGPR94_SGPR95_SGPR96_SGPR97_SGPR98_SGPR99)> {
+  let Size = 256;
 }

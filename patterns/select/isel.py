@@ -98,11 +98,66 @@ def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics) -> Selec
             ops = [x for text, b in inc for x in (text, f"%bb.{b}")]
             phis.append(MachineInstr("PHI", f"%{reg}", rc, file, ops, f"%{phi.name}", "phi"))
         blocks.append(SelectedBlock(dag.block.name, phis + instrs))
+    if fdags.phis:
+        _phi_constants(sel, fdags, blocks, diags)
     sf = SelectedFunction(fdags.function.name, blocks, sel.liveins)
     if sel.hooks is not None:
         for mpass in sel.hooks.machine_passes:
             mpass(sf, sel, diags)
     return sf
+
+
+def _phi_constants(sel, fdags, blocks, diags) -> None:
+    """A phi's constant incoming value is a register defined in the predecessor, as
+    llc's SelectionDAGBuilder makes it (a CopyToReg of the constant at the end of the
+    predecessor's DAG): the constant is selected there by the target's own steps (a
+    divergent phi's constant as a divergent node: the target may pick a vector move, as
+    AMDGPU's VGPRImm does), placed before the predecessor's terminators; undef/poison
+    becomes IMPLICIT_DEF."""
+    from patterns.dag.nodes import SDNode
+
+    made: dict = {}
+    for bi, row in enumerate(fdags.phis):
+        if not row:
+            continue
+        phis = [mi for mi in blocks[bi].instrs if mi.opcode == "PHI"]
+        for mi, (phi, _reg, div, _inc) in zip(phis, row):
+            ops = list(mi.operands)
+            for k in range(0, len(ops) - 1, 2):
+                text = ops[k]
+                if text.startswith("%"):
+                    continue
+                pred = int(ops[k + 1][4:])
+                if not 0 <= pred < len(blocks):
+                    continue
+                vt = vt_of(phi.type)
+                key = (pred, text, vt, div)
+                reg = made.get(key)
+                if reg is None:
+                    if text in ("undef", "poison"):
+                        n = SDNode(-1, "ISD::UNDEF", vt)
+                    else:
+                        value = {"true": -1 if vt == "i1" else 1, "false": 0, "null": 0,
+                                 "zeroinitializer": 0}.get(text)
+                        if value is None:
+                            try:
+                                value = int(text, 0)
+                            except ValueError:
+                                continue
+                        n = SDNode(-1, "ISD::Constant", vt, (), value)
+                    n.divergent = div
+                    n.uses = 1
+                    n.block = fdags.dags[pred].block
+                    out: list = []
+                    sel.select_detached(n, out, diags, fdags.dags[pred].block)
+                    reg = made[key] = sel.vreg(n)
+                    instrs = blocks[pred].instrs
+                    at = len(instrs)
+                    while at > 0 and sel.is_terminator(instrs[at - 1].opcode):
+                        at -= 1
+                    instrs[at:at] = out
+                ops[k] = reg
+            mi.operands = ops
 
 
 # ---------------------------------------------------------------------------------------
@@ -167,7 +222,8 @@ class IselView:
                                      implicit_defs=tuple(getattr(i, "implicit_defs", ()) or ()),
                                      implicit_uses=tuple(getattr(i, "implicit_uses", ()) or ()),
                                      early_clobber="@earlyclobber" in str(_field(i, "Constraints", "") or ""),
-                                     barrier=bool(_field(i, "isBarrier", 0) or _field(i, "isReturn", 0)))
+                                     barrier=bool(_field(i, "isBarrier", 0) or _field(i, "isReturn", 0)),
+                                     terminator=bool(_field(i, "isTerminator", 0)))
                              for k, i in target.instructions.items()}
         self.register_classes = tuple(
             _Rec(name=rc.name, file=rc.file, types=tuple(_Rec(name=getattr(t, "name", None), bits=getattr(t, "bits", 0))

@@ -141,6 +141,24 @@ class FnSelector:
         out.sort(key=_ORDER_KEY)
         return out
 
+    def select_detached(self, n: SDNode, out: list[MachineInstr], diags: Diagnostics, block: Any = None) -> None:
+        """Select a node made outside the block DAGs (a phi's constant incoming value,
+        which llc materializes in the predecessor: a CopyToReg of the constant there)
+        with the same steps as a node of a DAG; "cannot select" is reported at ``block``."""
+        opc = n.opcode
+        d = self._dispatch[opc] if opc in self._dispatch else self._dispatch_for(opc)
+        steps, fn, must, gk, hook = d
+        if steps is not None and self.try_custom(n, steps, diags, out):
+            return
+        if fn is not None and fn(n, self, out):
+            return
+        if must:
+            if hook is None or not self.run_hook(hook, n, out, diags):
+                diags.add(cannot_select(n, self.table, block))
+            return
+        if gk != _GLUE_NONE and gk != _GLUE_COPY_TO_REG:
+            self.generic(n, gk, out)
+
     def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
         for cs, fn in steps:
             # (run_custom, written out for the usual answer: the step declines)
@@ -395,6 +413,17 @@ class FnSelector:
         except TdgenError as e:
             diags.add(e)
             return True
+
+    def is_terminator(self, opcode: str) -> bool:
+        """Whether the target's instruction ``opcode`` ends a block (isTerminator)."""
+        inst = self.insts.get(opcode)
+        if inst is None:
+            return False
+        t = getattr(inst, "terminator", None)
+        if t is None:
+            f = getattr(inst, "field", None)
+            t = bool(f("isTerminator", 0)) if f is not None else False
+        return bool(t)
 
     def block_index(self, block: Any) -> int:
         """The machine block number of IR block ``block`` (source order)."""

@@ -57,6 +57,10 @@ SMEM_1 = _cls("SMEM_1", "(outs SReg_32_XM0_XEXEC:$sdst)", "(ins SReg_64:$sbase, 
               "s_load_dword $sdst, $sbase, $offset", mayLoad=1, SALU=0)
 SMEM_2 = _cls("SMEM_2", "(outs SReg_64_XEXEC:$sdst)", "(ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol)",
               "s_load_dwordx2 $sdst, $sbase, $offset", mayLoad=1, Constraints="@earlyclobber $sdst")
+SMEM_4 = _cls("SMEM_4", "(outs SGPR_128:$sdst)", "(ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol)",
+              "s_load_dwordx4 $sdst, $sbase, $offset", mayLoad=1, Constraints="@earlyclobber $sdst")
+SMEM_8 = _cls("SMEM_8", "(outs SGPR_256:$sdst)", "(ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol)",
+              "s_load_dwordx8 $sdst, $sbase, $offset", mayLoad=1, Constraints="@earlyclobber $sdst")
 GLOBAL_ST_SADDR = _cls("GLOBAL_ST_SADDR", "(outs)",
                        "(ins VGPR_32:$vaddr, VGPR_32:$vdata, SReg_64:$saddr, flat_offset:$offset, CPol:$cpol)",
                        "global_store_dword $vaddr, $vdata, $saddr$offset", mayStore=1)
@@ -69,7 +73,7 @@ GLOBAL_LD = _cls("GLOBAL_LD", "(outs VGPR_32:$vdst)", "(ins VReg_64:$vaddr, flat
                  "global_load_dword $vdst, $vaddr, off$offset", mayLoad=1)
 
 CLASSES = (SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, VOP3_CNDMASK, SOPP_BR,
-           SOPP_END, SI_RET, SMEM_1, SMEM_2, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD)
+           SOPP_END, SI_RET, SMEM_1, SMEM_2, SMEM_4, SMEM_8, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD)
 
 # ISD condition code -> the S_CMP / V_CMP suffix (LLVM's SOPC and VOPC patterns)
 CMP_SUFFIX = {
@@ -99,6 +103,8 @@ DEFS = (
     Instruction("SI_RETURN", SI_RET),
     Instruction("S_LOAD_DWORD_IMM", SMEM_1),
     Instruction("S_LOAD_DWORDX2_IMM_ec", SMEM_2),
+    Instruction("S_LOAD_DWORDX4_IMM_ec", SMEM_4),
+    Instruction("S_LOAD_DWORDX8_IMM_ec", SMEM_8),
     Instruction("GLOBAL_STORE_DWORD_SADDR", GLOBAL_ST_SADDR, implicit_uses=_EXEC),
     Instruction("GLOBAL_STORE_DWORD", GLOBAL_ST, implicit_uses=_EXEC),
     Instruction("GLOBAL_LOAD_DWORD_SADDR", GLOBAL_LD_SADDR, implicit_uses=_EXEC),

@@ -7,7 +7,9 @@ v_mad_u64_u32's result, carry-out and addend (see vop3.py).
 """
 
 from tdgen.model import OperandKind, RegisterClass, reg_names, reg_tuples
-from tdgen.types import f32, f64, i1, i16, i32, i64, v2f16, v2i16, v2i32
+from tdgen.types import VALUE_TYPES, f32, f64, i1, i16, i32, i64, v2f16, v2i16, v2i32, v4i32
+
+v8i32 = VALUE_TYPES["v8i32"]
 
 # Scalar file: s0..s101 are allocatable on GFX9 (s102/s103 hold VCC).
 SReg_32 = RegisterClass(
@@ -48,7 +50,20 @@ SGPR_64 = RegisterClass(
     subreg_indices=("sub0", "sub1"), subregs=_SGPR_PARTS,
 )
 
-REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64, SReg_32_XM0_XEXEC, SReg_64_XEXEC, SGPR_64)
+# 128- and 256-bit SGPR tuples (s_load_dwordx4 / x8 results: merged kernel arguments)
+_SGPR_QUADS, _SGPR_QUAD_PARTS = reg_tuples(SReg_32.registers, 4, 4)
+SGPR_128 = RegisterClass(
+    "SGPR_128", "scalar", [v4i32], _SGPR_QUADS, size=128, alignment=32,
+    subreg_indices=("sub0", "sub1", "sub2", "sub3"), subregs=_SGPR_QUAD_PARTS,
+)
+_SGPR_OCTS, _SGPR_OCT_PARTS = reg_tuples(SReg_32.registers, 8, 4)
+SGPR_256 = RegisterClass(
+    "SGPR_256", "scalar", [v8i32], _SGPR_OCTS, size=256, alignment=32,
+    subreg_indices=tuple(f"sub{k}" for k in range(8)), subregs=_SGPR_OCT_PARTS,
+)
+
+REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64, SReg_32_XM0_XEXEC, SReg_64_XEXEC, SGPR_64, SGPR_128,
+                    SGPR_256)
 
 # Registers used implicitly: the scalar condition code and the exec mask.
 PHYSICAL_REGISTERS = ("SCC", "EXEC")

@@ -27,6 +27,7 @@ from __future__ import annotations
 from tdgen.errors import VerifyError, expected
 
 from .control import S_CMP, S_CMP64, V_CMP
+from .kernargs import lower_kernel_arguments
 
 _INVERSE = {"SETEQ": "SETNE", "SETNE": "SETEQ", "SETLT": "SETGE", "SETGE": "SETLT", "SETLE": "SETGT",
             "SETGT": "SETLE", "SETULT": "SETUGE", "SETUGE": "SETULT", "SETULE": "SETUGT", "SETUGT": "SETULE"}
@@ -55,7 +56,13 @@ def _take(sel, n, reads) -> list[str]:
 
 
 def constant(n, sel, out) -> bool:
+    """S_MOV_B32 / S_MOV_B64 (S_MOV_B64_IMM_PSEUDO beyond the inline range); a divergent
+    constant (a divergent phi's incoming value, whose register is a VGPR: VGPRImm) is a
+    V_MOV_B32_e32."""
     v = n.value
+    if n.divergent and n.vt in ("i32", "i16"):
+        out.append(sel.instr("V_MOV_B32_e32", sel.vreg(n), "VGPR_32", [str(v)], n, implicit=_EXEC_USE))
+        return True
     if n.vt in ("i32", "i16"):
         out.append(sel.instr("S_MOV_B32", sel.vreg(n), "SReg_32", [str(v)], n))
         return True
@@ -64,6 +71,18 @@ def constant(n, sel, out) -> bool:
         out.append(sel.instr(op, sel.vreg(n), "SReg_64", [str(v)], n))
         return True
     raise _not_modelled(n, f"a constant of type {n.vt}")
+
+
+def _vgpr_imm(sel, c, n, out, sub: int) -> str | None:
+    """A 32-bit constant whose only user is a VGPR-only operand is selected as
+    V_MOV_B32_e32 (AMDGPU's VGPRImm leaf: every use needs a VGPR); its register, or None
+    when ``c`` is not such a constant."""
+    if c.opcode != "ISD::Constant" or c.uses != 1 or c.vt not in ("i32", "i16"):
+        return None
+    reg = sel.vreg(c)
+    c.uses = 0  # (selected here: the loop passes over it)
+    out.append(sel.instr("V_MOV_B32_e32", reg, "VGPR_32", [str(c.value)], n, implicit=_EXEC_USE, sub=sub))
+    return reg
 
 
 def _next_block(sel, n) -> int:
@@ -160,7 +179,9 @@ def ret(n, sel, out) -> bool:
     (v,) = n.ops
     if v.vt not in ("i32", "f32", "i16", "i64", "f64") or len(n.ops) != 1:
         raise _not_modelled(n, f"a return of {v.vt}")
-    (reg,) = _take(sel, n, (v,))
+    reg = _vgpr_imm(sel, v, n, out, 0)
+    if reg is None:
+        (reg,) = _take(sel, n, (v,))
     if v.vt in ("i64", "f64"):
         out.append(sel.instr("COPY", "$vgpr0", None, [f"{reg}.sub0"], n, sub=0))
         out.append(sel.instr("COPY", "$vgpr1", None, [f"{reg}.sub1"], n, sub=1))
@@ -330,9 +351,10 @@ def store(n, sel, out) -> bool:
     space = _addrspace(n.ir, 1)
     if v.vt != "i32" or space != 1:
         raise _not_modelled(n, f"a store of {v.vt} to address space {space}")
-    val = reg_operand(sel, v)  # (the store's use of the value passes to the instruction)
+    imm = _vgpr_imm(sel, v, n, out, 1)
+    val = imm if imm is not None else reg_operand(sel, v)  # (the store's use of the value passes on)
     vaddr, saddr, off = _global_address(sel, n, p, out)
-    if not v.divergent:  # an SGPR value into the VGPR-only vdata operand
+    if imm is None and not v.divergent:  # an SGPR value into the VGPR-only vdata operand
         copy = f"%{sel.fresh()}"
         out.append(sel.instr("COPY", copy, "VGPR_32", [val], n, sub=1))
         val = copy
@@ -349,14 +371,10 @@ def _argument_error(fn, a, what: str) -> VerifyError:
 
 def lower_arguments(sf, sel, diags) -> None:
     """LowerFormalArguments as llc-19 leaves it for gfx900 (``-mtriple=amdgcn``): a
-    kernel reads each argument it uses from the kernarg segment (AMDGPULowerKernelArguments:
-    the segment pointer is the live-in SGPR pair $sgpr2_sgpr3 -- $sgpr0_sgpr1 holds the
-    dispatch pointer -- and the explicit arguments start at byte 36, each at its
-    alignment): S_LOAD_DWORD_IMM for a 4-byte argument, S_LOAD_DWORDX2_IMM_ec for an
-    8-byte one, then a COPY into the argument's register. A function of another calling
-    convention receives its i32 arguments in $vgpr0, $vgpr1, ... (a 64-bit one in two,
-    joined by REG_SEQUENCE). Not modelled: llc's merging of adjacent kernel-argument loads
-    into wider ones, and its sinking of them to their users' blocks."""
+    kernel reads the arguments it uses from the kernarg segment (``kernargs.py``: the
+    loads as Sink and the LoadStoreVectorizer leave them); a function of another calling
+    convention receives its 32-bit arguments in $vgpr0, $vgpr1, ... (a 64-bit one in two,
+    joined by REG_SEQUENCE)."""
     from patterns.select.mir import MachineInstr
 
     fn = sel.fdags.function
@@ -367,30 +385,7 @@ def lower_arguments(sf, sel, diags) -> None:
         out.append(MachineInstr(op, dst, rc, sel._file(rc), ops, ir, None, "LowerFormalArguments", 0))
 
     if getattr(fn, "cc", None) == "amdgpu_kernel":
-        kp = f"%{sel.fresh()}"
-        offset = 0  # (within the explicit arguments, which start at byte 36)
-        used = [a for a in fn.args if a in vregs]
-        if used:
-            sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
-            mk("COPY", kp, "SGPR_64", ["$sgpr2_sgpr3"], None)
-        for a in fn.args:
-            size = _bytes(a.type)
-            if size is None:
-                diags.add(_argument_error(fn, a, f"a kernel argument of type {a.type}"))
-                return
-            offset = (offset + min(size, 8) - 1) // min(size, 8) * min(size, 8)
-            if a in vregs:
-                t = f"%{sel.fresh()}"
-                if size == 4:
-                    mk("S_LOAD_DWORD_IMM", t, "SReg_32_XM0_XEXEC", [kp, str(36 + offset), "0"], f"%{a.name}")
-                    mk("COPY", f"%{vregs[a]}", "SReg_32", [t], f"%{a.name}")
-                elif size == 8:
-                    mk("S_LOAD_DWORDX2_IMM_ec", t, "SReg_64_XEXEC", [kp, str(36 + offset), "0"], f"%{a.name}")
-                    mk("COPY", f"%{vregs[a]}", "SReg_64", [t], f"%{a.name}")
-                else:
-                    diags.add(_argument_error(fn, a, f"a {size}-byte kernel argument"))
-                    return
-            offset += size
+        lower_kernel_arguments(sf, sel, diags, lambda op, dst, rc, ops, ir: mk(op, dst, rc, ops, ir))
     else:
         k = 0
         for a in fn.args:

@@ -1,0 +1,171 @@
+"""A kernel's arguments as llc-19 loads them: AMDGPULowerKernelArguments, Sink, then the LoadStoreVectorizer.
+
+LowerFormalArguments of an ``amdgpu_kernel`` (``-mtriple=amdgcn``, gfx900): the kernarg
+segment pointer is the live-in SGPR pair $sgpr2_sgpr3 ($sgpr0_sgpr1 holds the dispatch
+pointer) and the explicit arguments start at byte 36 of the segment, each at its ABI
+alignment. AMDGPULowerKernelArguments turns every used argument into an invariant load
+from the segment in the entry block; llc's IR Sink pass then moves each load to the
+nearest common dominator of its users' blocks when that is an acceptable target (as
+``patterns.dag.sink.SinkTree.target`` decides for instructions; invariant loads may
+cross critical edges), and the LoadStoreVectorizer merges, per block, the loads of
+arguments of the same size that lie next to each other in the segment into one wider
+load (its chains are per element size: pointers and 64-bit values apart from 32-bit
+ones), widened to a power of two bytes (12 -> 16: the segment is dereferenceable).
+The result per merged load is S_LOAD_DWORD_IMM (4 bytes), S_LOAD_DWORDX2_IMM_ec,
+S_LOAD_DWORDX4_IMM_ec, S_LOAD_DWORDX8_IMM_ec (8, 16, 32 bytes), and each argument's
+register is a COPY of its part (its sub-registers joined by REG_SEQUENCE for a 64-bit
+argument inside a wider load), as InstrEmitter leaves them. All are emitted at the top of
+the entry block (their block only decides how they merge: the opcode multiset is llc's).
+
+Not modelled (a "not modelled" error at the argument): arguments of other sizes, chains
+longer than 32 bytes.
+"""
+
+from __future__ import annotations
+
+from tdgen.errors import VerifyError, expected
+
+_LOAD = {4: ("S_LOAD_DWORD_IMM", "SReg_32_XM0_XEXEC"), 8: ("S_LOAD_DWORDX2_IMM_ec", "SReg_64_XEXEC"),
+         16: ("S_LOAD_DWORDX4_IMM_ec", "SGPR_128"), 32: ("S_LOAD_DWORDX8_IMM_ec", "SGPR_256")}
+_SUB = tuple(f"sub{k}" for k in range(8))
+
+
+def _error(fn, a, what: str) -> VerifyError:
+    return VerifyError(getattr(a, "span", None) or getattr(fn, "span", None),
+                       expected(f"an argument of @{fn.name} the amdgpu target passes", f"%{a.name}: {what} (not modelled)"),
+                       record=f"%{a.name}")
+
+
+def _tree(fn):
+    """Sink's view of ``fn``'s blocks (``patterns.dag.sink.SinkTree``)."""
+    from patterns.dag.sink import SinkTree
+    from patterns.ir.dominators import immediate_dominators
+
+    blocks = list(fn.blocks)
+    idom = immediate_dominators(fn)
+    entry = blocks[0]
+    depth = {entry: 0}
+    kids: dict = {}
+    for b in blocks:
+        if b in idom and b is not entry:
+            kids.setdefault(idom[b], []).append(b)
+    pre: dict = {}
+    post: dict = {}
+    clock = 0
+    work = [(entry, False, 0)]
+    while work:
+        x, done, d = work.pop()
+        if done:
+            post[x] = clock
+            clock += 1
+            continue
+        pre[x] = clock
+        depth[x] = d
+        clock += 1
+        work.append((x, True, d))
+        work.extend((k, False, d + 1) for k in kids.get(x, ()))
+    return SinkTree(idom, pre, post, depth, blocks)
+
+
+def _use_blocks(sf, regs: set) -> dict:
+    """register -> (blocks of its non-phi uses, incoming blocks of its phi uses), by
+    machine block index, from the selected instructions."""
+    out: dict = {r: (set(), set()) for r in regs}
+    for bi, blk in enumerate(sf.blocks):
+        for mi in blk.instrs:
+            ops = mi.operands
+            if mi.opcode == "PHI":
+                for k in range(0, len(ops) - 1, 2):
+                    if ops[k] in out:
+                        out[ops[k]][1].add(int(ops[k + 1][4:]))
+                continue
+            for o in ops:
+                base = o.split(".")[0] if isinstance(o, str) else o
+                if base in out:
+                    out[base][0].add(bi)
+    return out
+
+
+def lower_kernel_arguments(sf, sel, diags, mk) -> None:
+    """The argument loads of kernel ``sf`` (see the module docstring); ``mk(opcode, dst,
+    regclass, operands, ir)`` appends one instruction to the entry block's head."""
+    fn = sel.fdags.function
+    vregs = sel.fdags.vregs
+    args = []
+    offset = 0
+    for a in fn.args:
+        size = _size(a.type)
+        if size is None:
+            diags.add(_error(fn, a, f"a kernel argument of type {a.type}"))
+            return
+        offset = (offset + size - 1) // size * size
+        if a in vregs:
+            args.append((a, 36 + offset, size))
+        offset += size
+    if not args:
+        return
+    kp = f"%{sel.fresh()}"
+    sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
+    mk("COPY", kp, "SGPR_64", ["$sgpr2_sgpr3"], None)
+    blocks = [d.block for d in sel.fdags.dags]
+    tree = _tree(fn)
+    uses = _use_blocks(sf, {f"%{vregs[a]}" for a, _o, _s in args})
+    entry = fn.blocks[0]
+    home = {}
+    for a, off, size in args:
+        ub, pb = uses[f"%{vregs[a]}"]
+        to = tree.target(entry, [blocks[k] for k in ub], [blocks[k] for k in pb]) if (ub or pb) else None
+        home[a] = to if to is not None else entry
+    # per block, per element size: runs of contiguous arguments
+    groups: dict = {}
+    for a, off, size in args:
+        groups.setdefault((id(home[a]), size), []).append((off, a))
+    for (_b, size), items in sorted(groups.items(), key=lambda kv: (kv[1][0][0], kv[0][1])):
+        items.sort(key=lambda x: x[0])
+        run: list = []
+        for off, a in items:
+            if run and off != run[-1][0] + size:
+                _emit_run(sel, fn, run, size, kp, mk, diags)
+                run = []
+            run.append((off, a))
+        if run:
+            _emit_run(sel, fn, run, size, kp, mk, diags)
+
+
+def _emit_run(sel, fn, run, size, kp, mk, diags) -> None:
+    """One merged load of the contiguous arguments ``run`` (offset, argument) of ``size``
+    bytes each, and the COPY of each argument's part; a run longer than 32 bytes is
+    split into loads of at most 32."""
+    vregs = sel.fdags.vregs
+    per = max(1, 32 // size)
+    for k in range(0, len(run), per):
+        part = run[k:k + per]
+        total = len(part) * size
+        width = 4
+        while width < total:
+            width *= 2
+        op, rc = _LOAD[width]
+        t = f"%{sel.fresh()}"
+        mk(op, t, rc, [kp, str(part[0][0]), "0"], f"%{part[0][1].name}")
+        for j, (off, a) in enumerate(part):
+            dst = f"%{vregs[a]}"
+            if width == size:
+                mk("COPY", dst, "SReg_32" if size == 4 else "SReg_64", [t], f"%{a.name}")
+            elif size == 4:
+                mk("COPY", dst, "SReg_32", [f"{t}.{_SUB[j]}"], f"%{a.name}")
+            else:
+                lo, hi = f"%{sel.fresh()}", f"%{sel.fresh()}"
+                mk("COPY", lo, "SReg_32", [f"{t}.{_SUB[2 * j]}"], f"%{a.name}")
+                mk("COPY", hi, "SReg_32", [f"{t}.{_SUB[2 * j + 1]}"], f"%{a.name}")
+                mk("REG_SEQUENCE", dst, "SReg_64", [lo, "%subreg.sub0", hi, "%subreg.sub1"], f"%{a.name}")
+
+
+def _size(ty) -> int | None:
+    cls = type(ty).__name__
+    if cls == "IntType" and ty.bits in (32, 64):
+        return ty.bits // 8
+    if cls == "FloatType" and ty.name in ("float", "double"):
+        return 4 if ty.name == "float" else 8
+    if cls == "PtrType":
+        return 8 if ty.addrspace in (0, 1, 4) else 4
+    return None
