@@ -1,8 +1,9 @@
 """``tdgen isel --format mir`` is MIR that LLVM 19 reads and verifies for amdgpu.
 
 Each kernel below selects completely on the amdgpu target (kernel arguments from the
-kernarg segment, uniform branches on SCC, constants, SALU/VALU ALU, a global store with a
-uniform base, the workitem id); its MIR goes through ``llc-19 -x mir -run-pass=none
+kernarg segment, uniform branches on SCC, divergent if-then and loop exits as SI_IF /
+SI_IF_BREAK / SI_LOOP / SI_END_CF, constants, SALU/VALU ALU, global loads and stores,
+the workitem id); its MIR goes through ``llc-19 -x mir -run-pass=none
 -verify-machineinstrs -mtriple=amdgcn -mcpu=gfx900``, which parses it (LLVM's opcode,
 register-class and operand names, the implicit operands the MIR parser requires) and
 runs the machine verifier (operand classes, SSA defs, successors, the constant bus).
@@ -60,6 +61,42 @@ define amdgpu_kernel void @s(ptr addrspace(1) %out, i32 %a, i32 %b) {
   ret void
 }
 """,
+    "divergent_if": """
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @t(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %n) {
+entry:
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %gep = getelementptr i32, ptr addrspace(1) %in, i32 %id
+  %v = load i32, ptr addrspace(1) %gep
+  %c = icmp slt i32 %id, %n
+  br i1 %c, label %then, label %exit
+then:
+  %a = add i32 %v, %n
+  %g2 = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %a, ptr addrspace(1) %g2
+  br label %exit
+exit:
+  ret void
+}
+""",
+    "divergent_loop": """
+declare i32 @llvm.amdgcn.workitem.id.x()
+define amdgpu_kernel void @l(ptr addrspace(1) %out, i32 %a) {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi i32 [ %tid, %entry ], [ %acc.next, %loop ]
+  %acc.next = xor i32 %acc, %i
+  %i.next = add i32 %i, 1
+  %lc = icmp ult i32 %i.next, %tid
+  br i1 %lc, label %loop, label %exit
+exit:
+  store i32 %acc.next, ptr addrspace(1) %out
+  ret void
+}
+""",
 }
 
 
@@ -68,11 +105,15 @@ def _isel(path: Path, fmt: str = "mir"):
                           capture_output=True, text=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize("name", sorted(KERNELS))
+PASS = sorted((ROOT / "tests" / "golden" / "isel" / "pass").glob("*.ll"))
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS) + [p.name for p in PASS])
 def test_mir_is_parsed_and_verified_by_llc(tmp_path, name):
+    """(the kernels above and the golden inputs that select, tests/golden/isel/pass)"""
     llc = require("llc-19")
     src = tmp_path / f"{name}.ll"
-    src.write_text(KERNELS[name])
+    src.write_text(KERNELS[name] if name in KERNELS else (ROOT / "tests" / "golden" / "isel" / "pass" / name).read_text())
     r = _isel(src)
     assert r.returncode == 0, r.stderr
     mir = tmp_path / f"{name}.mir"
@@ -90,17 +131,20 @@ def test_mir_is_parsed_and_verified_by_llc(tmp_path, name):
 
 
 def test_a_function_that_cannot_be_selected_is_reported_and_the_others_printed(tmp_path):
-    """Selection goes on per function: the kernel with a divergent branch is reported
-    (exit 2), the one beside it is printed."""
+    """Selection goes on per function: the kernel with a divergent if-then-else (not
+    modelled: StructurizeCFG's Flow block) is reported (exit 2), the one beside it is printed."""
     src = tmp_path / "two.ll"
     src.write_text(KERNELS["uniform_branch"] + """
 declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @div(ptr addrspace(1) %out, i32 %a) {
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
   %c = icmp eq i32 %tid, %a
-  br i1 %c, label %t, label %e
+  br i1 %c, label %t, label %f
 t:
   store i32 %a, ptr addrspace(1) %out
+  br label %e
+f:
+  store i32 %tid, ptr addrspace(1) %out
   br label %e
 e:
   ret void
@@ -109,5 +153,5 @@ e:
     r = _isel(src)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "name:            k\n" in r.stdout and "name:            div" not in r.stdout
-    assert "a divergent branch" in r.stderr and "(not modelled)" in r.stderr
+    assert "a divergent branch that is not an if-then" in r.stderr and "(not modelled)" in r.stderr
     assert r.stderr.endswith("tdgen isel: 1 of 2 functions cannot be selected: @div\n")

@@ -131,6 +131,39 @@ class DS_1A_SWIZZLE<string opName> : DS_Pseudo<opName> {
   let AsmString = opName # " $vdst, $addr$offset$gds";
 }
 
+class SI_CF_IF : InstSI {
+  let OutOperandList = (outs SReg_64:$dst);
+  let InOperandList = (ins SReg_64:$vcc, sopp_brtarget:$target);
+  let AsmString = "";
+  let isPseudo = 1;
+  let isBranch = 1;
+  let isTerminator = 1;
+}
+
+class SI_CF_LOOP : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_64:$saved, sopp_brtarget:$target);
+  let AsmString = "";
+  let isPseudo = 1;
+  let isBranch = 1;
+  let isTerminator = 1;
+}
+
+class SI_CF_END : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_64:$saved);
+  let AsmString = "";
+  let isPseudo = 1;
+  let hasSideEffects = 1;
+}
+
+class SI_CF_BREAK : InstSI {
+  let OutOperandList = (outs SReg_64:$dst);
+  let InOperandList = (ins SReg_64:$vcc, SReg_64:$src);
+  let AsmString = "";
+  let isPseudo = 1;
+}
+
 class SOP1_MOV32 : InstSI {
   let OutOperandList = (outs SReg_32:$sdst);
   let InOperandList = (ins i32imm:$src0);

@@ -474,11 +474,47 @@ def S_CBRANCH_SCC1 : SOPP_BR {
 
 def S_ENDPGM : SOPP_END;
 
+def SI_IF : SI_CF_IF {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_ELSE : SI_CF_IF {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_LOOP : SI_CF_LOOP {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_END_CF : SI_CF_END {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_IF_BREAK : SI_CF_BREAK {
+  let Defs = [SCC];
+}
+
 def SI_RETURN : SI_RET;
 
 def S_LOAD_DWORD_IMM : SMEM_1;
 
 def S_LOAD_DWORDX2_IMM_ec : SMEM_2;
+
+def S_LOAD_DWORDX2_IMM : SMEM_2 {
+  let Constraints = "";
+}
+
+def S_LOAD_DWORDX4_IMM : SMEM_4 {
+  let Constraints = "";
+}
+
+def S_LOAD_DWORDX8_IMM : SMEM_8 {
+  let Constraints = "";
+}
 
 def S_LOAD_DWORDX4_IMM_ec : SMEM_4;
 

@@ -14,7 +14,9 @@ parser requires them.
 - compares: S_CMP_* (SOPC, writes SCC) for uniform i32 (and eq/ne i64) setcc, V_CMP_*_e64
   (a lane mask in SReg_64_XEXEC) for divergent ones; selects S_CSELECT_B32 (reads SCC)
   and V_CNDMASK_B32_e64;
-- control flow: S_BRANCH, S_CBRANCH_SCC0/1, S_ENDPGM (a kernel's return), SI_RETURN;
+- control flow: S_BRANCH, S_CBRANCH_SCC0/1, S_ENDPGM (a kernel's return), SI_RETURN, and
+  the divergent control-flow pseudos SI_IF / SI_ELSE / SI_LOOP / SI_END_CF / SI_IF_BREAK
+  (``divergent_cf.py``);
 - memory: S_LOAD_DWORD_IMM / S_LOAD_DWORDX2_IMM_ec (uniform constant-address-space
   loads and the kernel arguments), GLOBAL_STORE_DWORD_SADDR (uniform base),
   GLOBAL_STORE_DWORD / GLOBAL_LOAD_DWORD (a 64-bit VGPR address) and
@@ -72,7 +74,15 @@ GLOBAL_LD_SADDR = _cls("GLOBAL_LD_SADDR", "(outs VGPR_32:$vdst)",
 GLOBAL_LD = _cls("GLOBAL_LD", "(outs VGPR_32:$vdst)", "(ins VReg_64:$vaddr, flat_offset:$offset, CPol:$cpol)",
                  "global_load_dword $vdst, $vaddr, off$offset", mayLoad=1)
 
-CLASSES = (SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, VOP3_CNDMASK, SOPP_BR,
+# the control-flow pseudos SIAnnotateControlFlow's intrinsics select to (SIInstructions.td)
+SI_CF_IF = _cls("SI_CF_IF", "(outs SReg_64:$dst)", "(ins SReg_64:$vcc, sopp_brtarget:$target)", "", isPseudo=1,
+                isBranch=1, isTerminator=1)
+SI_CF_LOOP = _cls("SI_CF_LOOP", "(outs)", "(ins SReg_64:$saved, sopp_brtarget:$target)", "", isPseudo=1,
+                  isBranch=1, isTerminator=1)
+SI_CF_END = _cls("SI_CF_END", "(outs)", "(ins SReg_64:$saved)", "", isPseudo=1, hasSideEffects=1)
+SI_CF_BREAK = _cls("SI_CF_BREAK", "(outs SReg_64:$dst)", "(ins SReg_64:$vcc, SReg_64:$src)", "", isPseudo=1)
+
+CLASSES = (SI_CF_IF, SI_CF_LOOP, SI_CF_END, SI_CF_BREAK, SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, VOP3_CNDMASK, SOPP_BR,
            SOPP_END, SI_RET, SMEM_1, SMEM_2, SMEM_4, SMEM_8, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD)
 
 # ISD condition code -> the S_CMP / V_CMP suffix (LLVM's SOPC and VOPC patterns)
@@ -100,9 +110,17 @@ DEFS = (
     Instruction("S_CBRANCH_SCC0", SOPP_BR, implicit_uses=_SCC),
     Instruction("S_CBRANCH_SCC1", SOPP_BR, implicit_uses=_SCC),
     Instruction("S_ENDPGM", SOPP_END),
+    Instruction("SI_IF", SI_CF_IF, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),
+    Instruction("SI_ELSE", SI_CF_IF, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),
+    Instruction("SI_LOOP", SI_CF_LOOP, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),
+    Instruction("SI_END_CF", SI_CF_END, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),
+    Instruction("SI_IF_BREAK", SI_CF_BREAK, implicit_defs=_SCC),
     Instruction("SI_RETURN", SI_RET),
     Instruction("S_LOAD_DWORD_IMM", SMEM_1),
     Instruction("S_LOAD_DWORDX2_IMM_ec", SMEM_2),
+    Instruction("S_LOAD_DWORDX2_IMM", SMEM_2, lets={"Constraints": ""}),
+    Instruction("S_LOAD_DWORDX4_IMM", SMEM_4, lets={"Constraints": ""}),
+    Instruction("S_LOAD_DWORDX8_IMM", SMEM_8, lets={"Constraints": ""}),
     Instruction("S_LOAD_DWORDX4_IMM_ec", SMEM_4),
     Instruction("S_LOAD_DWORDX8_IMM_ec", SMEM_8),
     Instruction("GLOBAL_STORE_DWORD_SADDR", GLOBAL_ST_SADDR, implicit_uses=_EXEC),

@@ -12,9 +12,11 @@ arguments of the same size that lie next to each other in the segment into one w
 load (its chains are per element size: pointers and 64-bit values apart from 32-bit
 ones), widened to a power of two bytes (12 -> 16: the segment is dereferenceable).
 The result per merged load is S_LOAD_DWORD_IMM (4 bytes), S_LOAD_DWORDX2_IMM_ec,
-S_LOAD_DWORDX4_IMM_ec, S_LOAD_DWORDX8_IMM_ec (8, 16, 32 bytes), and each argument's
-register is a COPY of its part (its sub-registers joined by REG_SEQUENCE for a 64-bit
-argument inside a wider load), as InstrEmitter leaves them. All are emitted at the top of
+S_LOAD_DWORDX4_IMM_ec, S_LOAD_DWORDX8_IMM_ec (8, 16, 32 bytes; the forms without
+``_ec`` when the offset is aligned to the size), and each argument's
+register is the load's result (a load of one argument) or a COPY of its part (its
+sub-registers joined by REG_SEQUENCE for a 64-bit argument inside a wider load), as
+InstrEmitter leaves them. All are emitted at the top of
 the entry block (their block only decides how they merge: the opcode multiset is llc's).
 
 Not modelled (a "not modelled" error at the argument): arguments of other sizes, chains
@@ -145,13 +147,21 @@ def _emit_run(sel, fn, run, size, kp, mk, diags) -> None:
         while width < total:
             width *= 2
         op, rc = _LOAD[width]
+        # (the _ec form -- an early-clobber result -- when the load is less aligned than
+        # its size: the segment is 16-byte aligned, the offset gives the rest)
+        start = part[0][0]
+        align = min(16, start & -start)
+        if width > 4 and align >= width:
+            op = op[:-3]
+        if width == size:  # (one argument: the load defines its register)
+            a = part[0][1]
+            mk(op, f"%{vregs[a]}", rc, [kp, str(start), "0"], f"%{a.name}")
+            continue
         t = f"%{sel.fresh()}"
-        mk(op, t, rc, [kp, str(part[0][0]), "0"], f"%{part[0][1].name}")
+        mk(op, t, rc, [kp, str(start), "0"], f"%{part[0][1].name}")
         for j, (off, a) in enumerate(part):
             dst = f"%{vregs[a]}"
-            if width == size:
-                mk("COPY", dst, "SReg_32" if size == 4 else "SReg_64", [t], f"%{a.name}")
-            elif size == 4:
+            if size == 4:
                 mk("COPY", dst, "SReg_32", [f"{t}.{_SUB[j]}"], f"%{a.name}")
             else:
                 lo, hi = f"%{sel.fresh()}", f"%{sel.fresh()}"

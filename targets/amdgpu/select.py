@@ -27,6 +27,7 @@ from __future__ import annotations
 from tdgen.errors import VerifyError, expected
 
 from .control import S_CMP, S_CMP64, V_CMP
+from .divergent_cf import divergent_branch, region_shape
 from .kernargs import lower_kernel_arguments
 
 _INVERSE = {"SETEQ": "SETNE", "SETNE": "SETEQ", "SETLT": "SETGE", "SETGE": "SETLT", "SETLE": "SETGT",
@@ -114,7 +115,12 @@ def brcond(n, sel, out) -> bool:
     (c,) = n.ops
     targets = n.ir.targets
     if n.divergent or c.divergent:
-        raise _not_modelled(n, "a divergent branch (StructurizeCFG + SIAnnotateControlFlow: SI_IF/SI_ELSE/SI_LOOP)")
+        return divergent_branch(n, sel, out)
+    if region_shape(n.block, targets[0], targets[1]) is None:
+        # (StructurizeCFG structurizes uniform regions too: an if-then-else gets a Flow
+        # block whose branch is S_CBRANCH_VCCNZ on an i1 phi)
+        raise _not_modelled(n, "a uniform branch that is not an if-then or a single-block loop latch "
+                               "(StructurizeCFG's Flow block)")
     if c.opcode != "ISD::SETCC" or c.uses != 1:
         raise _not_modelled(n, "a uniform branch on an i1 that is not a single-use compare")
     t, f = sel.block_index(targets[0]), sel.block_index(targets[1])
