@@ -65,15 +65,18 @@ def select_module(module, target, table: MatcherTable | None = None, *,
     return out
 
 
-def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
+def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None, *,
+                    stop_after: str | None = None):
     """Select ``fn``: (its ``SelectedFunction``, its ``FunctionDAGs``); ``ua``: its
-    uniformity analysis, or None (made where needed, see ``build_function_dags``)."""
+    uniformity analysis, or None (made where needed, see ``build_function_dags``);
+    ``stop_after``: the llc pass the result is to match (``"amdgpu-isel"``: without the
+    target's machine passes after the selector), None: all of them (finalize-isel)."""
     table = table or build_table(target)
     own = diags is None
     if diags is None:
         diags = Diagnostics()
     fdags = build_function_dags(fn, target, ua)
-    sf = select_dags(fdags, target, table, diags)
+    sf = select_dags(fdags, target, table, diags, stop_after)
     if own:
         diags.check()
     return sf, fdags

@@ -204,7 +204,7 @@ def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>
             continue
         ua = analyze(fn, target, llvm19_compat=True)
         diags = Diagnostics()
-        sf, _ = select_function(fn, target, ua, table, diags)
+        sf, _ = select_function(fn, target, ua, table, diags, stop_after=stop_after)
         ours = opcode_multiset((mi.opcode for mi in sf.instrs()), modeled)
         llcm = opcode_multiset(theirs[fn.name].opcodes() if fn.name in theirs else (), modeled)
         out.append(Agreement(fn.name, tuple(sorted(ours.items())), tuple(sorted(llcm.items())), not diags))

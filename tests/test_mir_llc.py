@@ -79,6 +79,16 @@ exit:
   ret void
 }
 """,
+    "moved_to_valu": """
+define amdgpu_kernel void @fix(ptr addrspace(1) %out, i32 %a, i32 %b, i32 %c) {
+  %s = call i32 @llvm.amdgcn.mul.u24.i32(i32 %a, i32 %b)
+  %t = add i32 %s, %c
+  %u = xor i32 %t, %a
+  store i32 %u, ptr addrspace(1) %out
+  ret void
+}
+declare i32 @llvm.amdgcn.mul.u24.i32(i32, i32)
+""",
     "divergent_loop": """
 declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @l(ptr addrspace(1) %out, i32 %a) {

@@ -84,11 +84,14 @@ class SelectedFunction(SlotFields):
             yield from b.instrs
 
 
-def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics) -> SelectedFunction:
+def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics, stop_after: str | None = None) -> SelectedFunction:
     """The machine code of one function from its combined DAGs (``patterns.pipeline``
     builds them): each block's DAG selected (``FnSelector.select_dag``, cannot-select
-    errors added to ``diags``), its phis as ``PHI`` instructions in front."""
+    errors added to ``diags``), its phis as ``PHI`` instructions in front, then the
+    target's machine passes (``TargetHooks.machine_passes``; ``stop_after``: the llc
+    pass to stop after, which such a pass may read, ``FnSelector.stop_after``)."""
     sel = FnSelector(target, table, fdags)
+    sel.stop_after = stop_after
     blocks = []
     for bi, dag in enumerate(fdags.dags):
         instrs = sel.select_dag(dag, diags)

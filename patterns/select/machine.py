@@ -57,6 +57,13 @@ class FnSelector:
     _selectors: dict
     custom: dict
     _dispatch: dict[str, tuple]
+    hooks: Any
+    select_hooks: Any
+    _block_index: Any
+    dag: Any
+    liveins: dict[str, str]
+    stop_after: str | None
+    target_state: dict
 
     def __init__(self, target: Any, table: Any, fdags: Any) -> None:
         self.t = target
@@ -73,9 +80,15 @@ class FnSelector:
         self._dispatch = {}
         self.hooks = target_hooks(target) if fdags is not None else None
         self.select_hooks = self.hooks.select if self.hooks is not None else {}
-        self._block_index: dict | None = None
-        self.dag: Any = None  # (the block's DAG being selected)
-        self.liveins: dict[str, str] = {}  # live-in physical register -> its class (MIR ``liveins``)
+        self._block_index = None
+        self.dag = None  # (the block's DAG being selected)
+        self.liveins = {}  # live-in physical register -> its class (MIR ``liveins``)
+        # the llc pass the machine code is to match (``-stop-after``): "amdgpu-isel" skips
+        # the target's machine passes that run after the DAG selector (SIFixSGPRCopies)
+        self.stop_after = None
+        # the target's own per-function scratch (its Select steps and machine passes
+        # share it: pending SI_END_CFs, scaled address offsets ...), by key
+        self.target_state = {}
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":

@@ -66,9 +66,9 @@ def _condition(sel, n, c, invert: bool, out) -> str:
 
 
 def _state(sel) -> dict:
-    st = getattr(sel, "_amdgpu_cf", None)
+    st = sel.target_state.get("cf")
     if st is None:
-        st = sel._amdgpu_cf = {"end_cf": {}, "loops": []}
+        st = sel.target_state["cf"] = {"end_cf": {}, "loops": []}
     return st
 
 
@@ -129,7 +129,7 @@ def annotate_control_flow(sf, sel, diags) -> None:
     PHI and its zero in the preheader, each region's SI_END_CF at the top of its join."""
     from patterns.select.mir import MachineInstr
 
-    st = getattr(sel, "_amdgpu_cf", None)
+    st = sel.target_state.get("cf")
     if st is None:
         return
     for me, pre, acc, brk in st["loops"]:
@@ -153,4 +153,4 @@ def annotate_control_flow(sf, sel, diags) -> None:
             mi.implicit = _CF_IMPLICIT
             instrs.insert(at, mi)
             at += 1
-    sel._amdgpu_cf = None
+    sel.target_state["cf"] = None

@@ -9,8 +9,10 @@ from tdgen.hooks import TargetHooks
 from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
 from .divergent_cf import annotate_control_flow
+from .fix_sgpr_copies import fix_sgpr_copies
 from .select import PRELOADED, SELECT, legalize_constant_bus, lower_arguments
 
 HOOKS = TargetHooks(ir_passes=(mul24,), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
                     cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, select=SELECT,
-                    preloaded=PRELOADED, machine_passes=(annotate_control_flow, lower_arguments, legalize_constant_bus))
+                    preloaded=PRELOADED, machine_passes=(annotate_control_flow, lower_arguments, fix_sgpr_copies,
+                                                    legalize_constant_bus))

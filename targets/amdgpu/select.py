@@ -231,10 +231,9 @@ def _non_negative(sel, idx) -> bool:
         return idx.value >= 0
     if idx.vt != "i32":
         return False
-    ctx = getattr(sel, "_amdgpu_dag_target", None)
+    ctx = sel.target_state.get("dag_target")
     if ctx is None:
-        ctx = dag_target(sel.t)
-        sel._amdgpu_dag_target = ctx
+        ctx = sel.target_state["dag_target"] = dag_target(sel.t)
     return known_lz(idx, ctx) >= 1
 
 
@@ -263,7 +262,7 @@ def _global_address(sel, n, p, out):
     if size is None or size & (size - 1) or not _non_negative(sel, idx):
         raise _not_modelled(n, "a global access at a divergent address whose index may be negative "
                                "(64-bit address arithmetic: V_ASHRREV_I32, V_LSHLREV_B64, V_ADD_CO_U32/V_ADDC_U32)")
-    memo = sel.__dict__.setdefault("_amdgpu_voffsets", {}) if hasattr(sel, "__dict__") else {}
+    memo = sel.target_state.setdefault("voffsets", {})
     key = (id(idx), size)
     vaddr = memo.get(key)
     base.uses += 1

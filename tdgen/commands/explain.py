@@ -133,6 +133,13 @@ def run(args) -> int:
         ok, _i, why = describe_failure(table, p, node)
         out.append(head + (": MATCHED" if ok else f": {why}"))
         chosen = chosen or ok
+    # what the target's machine passes changed about the value after selection
+    # (SIFixSGPRCopies moving it to the VALU ...): the function selected in full
+    from patterns.select.isel import select_dags
+    from tdgen.errors import Diagnostics
+
+    sf = select_dags(fd, target, table, Diagnostics())
+    out.extend(f"  after selection: {note}" for note in sf.notes if f"(%{want})" in note or f"(%{want}," in note)
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 
