@@ -20,7 +20,7 @@ def clampmod0 : Operand<i1> {
 }
 
 def sopp_brtarget : Operand<i16> {
-  let OperandType = "OPERAND_IMMEDIATE";
+  let OperandType = "OPERAND_PCREL";
 }
 
 def CPol : Operand<i32> {

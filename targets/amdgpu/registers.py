@@ -78,7 +78,7 @@ Swizzle = OperandKind("Swizzle", i32)
 clampmod0 = OperandKind("clampmod0", i1)
 
 # a branch's target block (SOPP's simm16 label operand)
-sopp_brtarget = OperandKind("sopp_brtarget", i16)
+sopp_brtarget = OperandKind("sopp_brtarget", i16, "OPERAND_PCREL")
 # SMEM/FLAT cache-policy bits and the memory instructions' immediate offsets
 CPol = OperandKind("CPol", i32)
 smem_offset = OperandKind("smem_offset", i32)
