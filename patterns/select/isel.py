@@ -30,13 +30,16 @@ makes of them (``REG_SEQUENCE`` and ``IMPLICIT_DEF`` stay, ``EXTRACT_SUBREG`` an
 ``COPY_TO_REGCLASS`` become ``COPY``), and an operand whose register class does not fit
 the instruction operand's class gets a ``COPY`` into that class in between.
 
-Bookkeeping nodes (EntryToken, CopyFromReg, CopyToReg, branches, loads, stores,
-compares, selects, casts, constants) are selected by the target's patterns when it has
-patterns rooted at their opcode; otherwise they become generic pseudo instructions
-(``COPY``, ``LOAD``, ``STORE``, ``BRCOND``, ``SETCC``, ``MOV_IMM`` ...) so the output stays
-complete without the target having to model memory or control flow. Every other opcode
-must be matched: otherwise a ``VerifyError`` "cannot select" names the node, its type
-and divergence, and the patterns that came closest (``patterns.select.explain``).
+No generic fallback: a node is selected by a pattern, a ``CustomSelect`` step or the
+target's own Select step (``TargetHooks.select``: terminators, memory, constants ... as
+the target's C++ would), or it is a "cannot select" ``VerifyError`` naming the node, its
+operand types, its divergence, the IR value and line, and the patterns that came
+closest (``patterns.select.explain``). Only the instructions LLVM itself makes without
+a target pattern remain: ``COPY`` (CopyToReg, FREEZE, a preloaded register's read),
+``IMPLICIT_DEF`` (UNDEF), ``PHI``, and what InstrEmitter makes of Target.td's
+instructions. After the blocks are selected, a phi's constant incoming value is
+materialized in its predecessor (``_phi_constants``) and the target's machine passes run
+(``TargetHooks.machine_passes``: argument lowering, SIFixSGPRCopies-like fixes).
 """
 
 from __future__ import annotations

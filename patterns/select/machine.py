@@ -2,9 +2,11 @@
 
 Stage job: given one function's DAGs (``patterns.dag.nodes.FunctionDAGs``) and the target's
 matcher table, walk each block's nodes in SelectionDAGISel's order (users before
-operands), hand each live node to its opcode's custom steps (``patterns.select.custom``)
-and compiled selector (``patterns.select.selgen.compile_selector``), and give the nodes
-no pattern covers their generic instruction (``COPY``, ``MOV_IMM``, ``BRCOND`` ...).
+operands), hand each live node to its opcode's custom steps (``patterns.select.custom``),
+compiled selector (``patterns.select.selgen.compile_selector``) and the target's own
+Select step (``TargetHooks.select``); a node none of them selects is "cannot select"
+(no generic fallback), except for the target-independent instructions LLVM makes
+itself (``COPY`` of a CopyToReg or FREEZE, ``IMPLICIT_DEF`` of an UNDEF).
 ``patterns.select.isel`` is the driver around it (the per-function and per-module
 selection, the target view and the cached bundle); this module is the per-node hot
 path, kept in one compiled module (``patterns.native``) so that the loop and the generic

@@ -4,13 +4,13 @@ LowerFormalArguments of an ``amdgpu_kernel`` (``-mtriple=amdgcn``, gfx900): the 
 segment pointer is the live-in SGPR pair $sgpr2_sgpr3 ($sgpr0_sgpr1 holds the dispatch
 pointer) and the explicit arguments start at byte 36 of the segment, each at its ABI
 alignment. AMDGPULowerKernelArguments turns every used argument into an invariant load
-from the segment in the entry block; llc's IR Sink pass then moves each load to the
-nearest common dominator of its users' blocks when that is an acceptable target (as
-``patterns.dag.sink.SinkTree.target`` decides for instructions; invariant loads may
-cross critical edges), and the LoadStoreVectorizer merges, per block, the loads of
+from the segment in the entry block; the LoadStoreVectorizer merges the loads of
 arguments of the same size that lie next to each other in the segment into one wider
 load (its chains are per element size: pointers and 64-bit values apart from 32-bit
-ones), widened to a power of two bytes (12 -> 16: the segment is dereferenceable).
+ones; a ``noalias`` argument's load, which carries alias-scope metadata, is not merged),
+split into power-of-two counts (three dwords are one load widened to four: the segment
+is dereferenceable); llc's
+Sink pass then moves each (merged) load towards its users, which changes no opcode.
 The result per merged load is S_LOAD_DWORD_IMM (4 bytes), S_LOAD_DWORDX2_IMM_ec,
 S_LOAD_DWORDX4_IMM_ec, S_LOAD_DWORDX8_IMM_ec (8, 16, 32 bytes; the forms without
 ``_ec`` when the offset is aligned to the size), and each argument's
@@ -38,56 +38,6 @@ def _error(fn, a, what: str) -> VerifyError:
                        record=f"%{a.name}")
 
 
-def _tree(fn):
-    """Sink's view of ``fn``'s blocks (``patterns.dag.sink.SinkTree``)."""
-    from patterns.dag.sink import SinkTree
-    from patterns.ir.dominators import immediate_dominators
-
-    blocks = list(fn.blocks)
-    idom = immediate_dominators(fn)
-    entry = blocks[0]
-    depth = {entry: 0}
-    kids: dict = {}
-    for b in blocks:
-        if b in idom and b is not entry:
-            kids.setdefault(idom[b], []).append(b)
-    pre: dict = {}
-    post: dict = {}
-    clock = 0
-    work = [(entry, False, 0)]
-    while work:
-        x, done, d = work.pop()
-        if done:
-            post[x] = clock
-            clock += 1
-            continue
-        pre[x] = clock
-        depth[x] = d
-        clock += 1
-        work.append((x, True, d))
-        work.extend((k, False, d + 1) for k in kids.get(x, ()))
-    return SinkTree(idom, pre, post, depth, blocks)
-
-
-def _use_blocks(sf, regs: set) -> dict:
-    """register -> (blocks of its non-phi uses, incoming blocks of its phi uses), by
-    machine block index, from the selected instructions."""
-    out: dict = {r: (set(), set()) for r in regs}
-    for bi, blk in enumerate(sf.blocks):
-        for mi in blk.instrs:
-            ops = mi.operands
-            if mi.opcode == "PHI":
-                for k in range(0, len(ops) - 1, 2):
-                    if ops[k] in out:
-                        out[ops[k]][1].add(int(ops[k + 1][4:]))
-                continue
-            for o in ops:
-                base = o.split(".")[0] if isinstance(o, str) else o
-                if base in out:
-                    out[base][0].add(bi)
-    return out
-
-
 def lower_kernel_arguments(sf, sel, diags, mk) -> None:
     """The argument loads of kernel ``sf`` (see the module docstring); ``mk(opcode, dst,
     regclass, operands, ir)`` appends one instruction to the entry block's head."""
@@ -109,24 +59,17 @@ def lower_kernel_arguments(sf, sel, diags, mk) -> None:
     kp = f"%{sel.fresh()}"
     sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
     mk("COPY", kp, "SGPR_64", ["$sgpr2_sgpr3"], None)
-    blocks = [d.block for d in sel.fdags.dags]
-    tree = _tree(fn)
-    uses = _use_blocks(sf, {f"%{vregs[a]}" for a, _o, _s in args})
-    entry = fn.blocks[0]
-    home = {}
-    for a, off, size in args:
-        ub, pb = uses[f"%{vregs[a]}"]
-        to = tree.target(entry, [blocks[k] for k in ub], [blocks[k] for k in pb]) if (ub or pb) else None
-        home[a] = to if to is not None else entry
-    # per block, per element size: runs of contiguous arguments
+    # (the LoadStoreVectorizer runs before Sink: the loads of the entry block merge, per
+    # element size, and Sink then moves each merged load as a whole)
     groups: dict = {}
     for a, off, size in args:
-        groups.setdefault((id(home[a]), size), []).append((off, a))
-    for (_b, size), items in sorted(groups.items(), key=lambda kv: (kv[1][0][0], kv[0][1])):
+        groups.setdefault(size, []).append((off, a))
+    for size, items in sorted(groups.items(), key=lambda kv: kv[1][0][0]):
         items.sort(key=lambda x: x[0])
         run: list = []
         for off, a in items:
-            if run and off != run[-1][0] + size:
+            alone = "noalias" in (getattr(a, "attrs", ()) or ())
+            if run and (alone or off != run[-1][0] + size or "noalias" in (getattr(run[-1][1], "attrs", ()) or ())):
                 _emit_run(sel, fn, run, size, kp, mk, diags)
                 run = []
             run.append((off, a))
@@ -139,9 +82,14 @@ def _emit_run(sel, fn, run, size, kp, mk, diags) -> None:
     bytes each, and the COPY of each argument's part; a run longer than 32 bytes is
     split into loads of at most 32."""
     vregs = sel.fdags.vregs
-    per = max(1, 32 // size)
-    for k in range(0, len(run), per):
-        part = run[k:k + per]
+    k = 0
+    while k < len(run):
+        left = len(run) - k
+        # (three dwords load as <3 x i32>, widened to four; other runs split into
+        # power-of-two counts from the start)
+        count = 3 if size == 4 and left == 3 else next(c for c in (8, 4, 2, 1) if c <= left and c * size <= 32)
+        part = run[k:k + count]
+        k += count
         total = len(part) * size
         width = 4
         while width < total:

@@ -316,18 +316,96 @@ def _pure_call(x) -> bool:
     return name.startswith(("llvm.amdgcn.workitem.id", "llvm.amdgcn.workgroup.id"))
 
 
+def _scalar_load(sel, n) -> tuple | None:
+    """(base node, byte offset, folded) when ``n`` is a load llc selects to S_LOAD: a
+    uniform i32 load from the constant address space, or from the global one in a kernel
+    when nothing may clobber it (AMDGPUAnnotateUniformValues' noclobber), at a constant
+    offset from its base."""
+    if n.opcode != "ISD::LOAD" or n.vt != "i32" or n.divergent or n.uses <= 0:
+        return None
+    (p,) = n.ops
+    space = _addrspace(n.ir, 0)
+    kernel = getattr(sel.fdags.function, "cc", None) == "amdgpu_kernel"
+    if p.divergent or not (space == 4 or (space == 1 and kernel and _noclobber(n))):
+        return None
+    base, off, folded = _address(p)
+    return (base, off, folded) if 0 <= off < (1 << 20) else None
+
+
+_SMEM = {1: ("S_LOAD_DWORD_IMM", "SReg_32_XM0_XEXEC"), 2: ("S_LOAD_DWORDX2_IMM", "SReg_64_XEXEC"),
+         4: ("S_LOAD_DWORDX4_IMM", "SGPR_128"), 8: ("S_LOAD_DWORDX8_IMM", "SGPR_256")}
+
+
+def _merged_loads(sel, n, base, out) -> dict:
+    """The LoadStoreVectorizer's merge of the block's scalar loads from ``base``: the
+    contiguous runs of their offsets, split into loads of 8, 4, 2 or 1 dwords from the
+    start (the ``_ec`` form when the load is less aligned than its size); offset ->
+    (register, sub-register index or None). Made when the block's first such load is
+    selected, each merged load placed with its lowest node (before all its users)."""
+    from patterns.select.machine import reg_operand
+
+    memo = sel.target_state.setdefault("smem", {})
+    key = (id(sel.dag), id(base))
+    got = memo.get(key)
+    if got is not None:
+        return got
+    loads = []
+    for m in sel.dag.nodes:
+        a = _scalar_load(sel, m) if m.opcode == "ISD::LOAD" else None
+        if a is not None and a[0] is base:
+            loads.append((a[1], m))
+    loads.sort(key=lambda x: (x[0], x[1].id))
+    got = {}
+    k = 0
+    while k < len(loads):
+        run = [loads[k]]
+        j = k + 1
+        while j < len(loads) and loads[j][0] == run[-1][0] + 4:
+            run.append(loads[j])
+            j += 1
+        while j < len(loads) and loads[j][0] == run[-1][0]:  # (the same offset twice: CSE'd)
+            j += 1
+        k = j
+        at = 0
+        while at < len(run):
+            size = next(w for w in (8, 4, 2, 1) if w <= len(run) - at)
+            part = run[at:at + size]
+            at += size
+            op, rc = _SMEM[size]
+            start = part[0][0]
+            align = min([getattr(m.ir, "align", None) or 4 for _o, m in part] + [start & -start or 1 << 20])
+            if size > 1 and align < 4 * size:
+                op += "_ec"
+            first = min((m for _o, m in part), key=lambda m: m.id)
+            base.uses += 1
+            # (a load of one dword defines its node's own register)
+            reg = sel.vreg(part[0][1]) if size == 1 else f"%{sel.fresh()}"
+            out.append(sel.instr(op, reg, rc, [reg_operand(sel, base), str(start), "0"], first, sub=20))
+            for i, (o, _m) in enumerate(part):
+                got[o] = (reg, None if size == 1 else f"sub{i}")
+    memo[key] = got
+    return got
+
+
 def load(n, sel, out) -> bool:
+    from patterns.select.machine import release
+
     (p,) = n.ops
     space = _addrspace(n.ir, 0)
     if n.vt != "i32":
         raise _not_modelled(n, f"a load of {n.vt}")
-    kernel = getattr(sel.fdags.function, "cc", None) == "amdgpu_kernel"
-    if not n.divergent and not p.divergent and (space == 4 or (space == 1 and kernel and _noclobber(n))):
-        base, off, folded = _address(p)
-        if 0 <= off < (1 << 20):
-            regs = _take_address(sel, n, p, base, folded)
-            out.append(sel.instr("S_LOAD_DWORD_IMM", sel.vreg(n), "SReg_32_XM0_XEXEC", [regs, str(off), "0"], n))
-            return True
+    a = _scalar_load(sel, n)
+    if a is not None:
+        base, off, folded = a
+        reg, sub = _merged_loads(sel, n, base, out)[off]
+        if folded:  # (the load's own use of its address ends: the merged load reads the base)
+            for o in p.ops:
+                release(o)
+        p.uses -= 1
+        if sub is not None or reg != sel.vreg(n):  # (else: a load of its own defined the register)
+            out.append(sel.instr("COPY", sel.vreg(n), "SReg_32", [reg if sub is None else f"{reg}.{sub}"], n,
+                                 sub=21))  # (a CSE'd twin of a one-dword load reads its register)
+        return True
     if space == 1:
         vaddr, saddr, off = _global_address(sel, n, p, out)
         out.append(sel.instr("GLOBAL_LOAD_DWORD_SADDR", sel.vreg(n), "VGPR_32", [saddr, vaddr, str(off), "0"], n,
