@@ -263,19 +263,25 @@ def _global_address(sel, n, p, out):
         raise _not_modelled(n, "a global access at a divergent address whose index may be negative "
                                "(64-bit address arithmetic: V_ASHRREV_I32, V_LSHLREV_B64, V_ADD_CO_U32/V_ADDC_U32)")
     memo = sel.target_state.setdefault("voffsets", {})
-    key = (id(idx), size)
+    # the index's own left shifts by constants fold into the scaling (the combiner's
+    # (shl (shl x, c1), c2) -> (shl x, c1 + c2) on the address arithmetic)
+    x, amount_of = idx, size.bit_length() - 1
+    while x.opcode == "ISD::SHL" and x.ops[1].opcode == "ISD::Constant" and amount_of + x.ops[1].value < 32:
+        amount_of += x.ops[1].value
+        x = x.ops[0]
+    key = (id(x), amount_of)
     vaddr = memo.get(key)
     base.uses += 1
     if vaddr is None:
-        idx.uses += 1
-        ireg = reg_operand(sel, idx)
-        if size == 1:
+        x.uses += 1
+        ireg = reg_operand(sel, x)
+        if amount_of == 0:
             vaddr = ireg
         else:
             amount, vaddr = f"%{sel.fresh()}", f"%{sel.fresh()}"
             # (placed after the index: before every access that shares them)
-            out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(size.bit_length() - 1)], idx, sub=20))
-            out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], idx, implicit=_EXEC_USE,
+            out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(amount_of)], x, sub=20))
+            out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], x, implicit=_EXEC_USE,
                                  sub=21))
         memo[key] = vaddr
     p.uses -= 1
