@@ -72,21 +72,23 @@ entry:
 """
 
 
-# the nodes the test targets here have no instructions for (no memory, no return): as
-# in llc, they cannot be selected; the tests read what the other nodes selected to
-_NO_INSTRUCTIONS = ("ISD::STORE", "ISD::RET")
+# the nodes the test targets here have no instructions for (no memory, no return, no
+# move of a constant): as in llc, they cannot be selected; the tests read what the
+# other nodes selected to
+_NO_INSTRUCTIONS = ("ISD::STORE", "ISD::RET", "ISD::Constant")
 
 
-def _select(text, target):
-    """The selected functions of ``text``; the only "cannot select" errors allowed are
-    those of the nodes the test target has no instructions for (others are raised)."""
+def _select(text, target, table=None):
+    """The selected functions of ``text`` (with ``table``, or the target's); the only
+    "cannot select" errors allowed are those of the nodes the test target has no
+    instructions for (others are raised)."""
     from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from patterns.select.matcher import build_table
     from tdgen.errors import Diagnostics
 
     mod = parse_module(text, "k.ll")
-    table = build_table(target)
+    table = table if table is not None else build_table(target)
     out = []
     for fn in mod.functions:
         if fn.is_declaration:

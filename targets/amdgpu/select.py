@@ -61,6 +61,16 @@ def constant(n, sel, out) -> bool:
     constant (a divergent phi's incoming value, whose register is a VGPR: VGPRImm) is a
     V_MOV_B32_e32."""
     v = n.value
+    if not isinstance(v, int):
+        from patterns.select.explain import node_text
+
+        blk = sel.dag.block if sel.dag is not None else None
+        text = str(getattr(n.ir, "text", None) or v)
+        raise VerifyError(getattr(blk, "span", None),
+                          expected(f"a form of {node_text(n)} the amdgpu target selects",
+                                   f"a constant expression or global address ({text[:60]}{'...' if len(text) > 60 else ''}"
+                                   ": the global-address lowering, SI_PC_ADD_REL_OFFSET) (not modelled)"),
+                          record=f"@{sel.fdags.function.name}:%{getattr(blk, 'name', '?')}")
     if n.divergent and n.vt in ("i32", "i16"):
         out.append(sel.instr("V_MOV_B32_e32", sel.vreg(n), "VGPR_32", [str(v)], n, implicit=_EXEC_USE))
         return True
