@@ -78,10 +78,6 @@ class TargetHooks:
     # it does not model to ``diags``; a change it makes may be recorded in
     # ``selected_function.notes``.
     machine_passes: tuple[Callable[..., Any], ...] = ()
-    # patterns.select.mir (``tdgen isel --format mir``): the function-level MIR fields the
-    # target's machine functions carry, ``f(selected_function) -> list[str]`` of lines
-    # (AMDGPU's ``machineFunctionInfo``), or None.
-    mir_function_info: Callable[..., Any] | None = None
 
 
 NO_HOOKS = TargetHooks()
