@@ -27,11 +27,16 @@ __all__ = ["select_module", "select_function", "build_function_dags"]
 
 
 def select_module(module, target, table: MatcherTable | None = None, *,
-                  keep: list | None = None) -> list[SelectedFunction]:
-    """Select every defined function; all cannot-select errors are reported together.
-    ``keep``: a list that gets each function's DAGs (``FunctionDAGs``) instead of their
-    being freed here (``tdgen isel`` keeps them until the process exits without tearing
-    down the heap: freeing a 50k-instruction kernel's DAG node by node costs ~35 ms)."""
+                  keep: list | None = None, failed: list | None = None) -> list[SelectedFunction]:
+    """Select every defined function. ``keep``: a list that gets each function's DAGs
+    (``FunctionDAGs``) instead of their being freed here (``tdgen isel`` keeps them until
+    the process exits without tearing down the heap: freeing a 50k-instruction kernel's
+    DAG node by node costs ~35 ms).
+
+    Without ``failed``, all cannot-select errors are raised together and the result is
+    every function. With ``failed`` (a list), selection goes on per function as llc's
+    callers see it: the result holds the functions that selected, and ``failed`` gets
+    ``(function name, errors)`` for each of the others (nothing is raised)."""
     import gc
 
     table = table or build_table(target)
@@ -45,8 +50,12 @@ def select_module(module, target, table: MatcherTable | None = None, *,
                 continue
             # (no analysis given: the IR passes make it where they read it, and for
             # the IR they leave, which is the one selection reads)
-            sf, fdags = select_function(fn, target, None, table, diags)
-            out.append(sf)
+            mine = Diagnostics() if failed is not None else diags
+            sf, fdags = select_function(fn, target, None, table, mine)
+            if failed is not None and mine:
+                failed.append((fn.name, list(mine.errors)))
+            else:
+                out.append(sf)
             if keep is not None:
                 keep.append(fdags)
     finally:
@@ -56,15 +65,18 @@ def select_module(module, target, table: MatcherTable | None = None, *,
     return out
 
 
-def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None):
+def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Diagnostics | None = None, *,
+                    stop_after: str | None = None):
     """Select ``fn``: (its ``SelectedFunction``, its ``FunctionDAGs``); ``ua``: its
-    uniformity analysis, or None (made where needed, see ``build_function_dags``)."""
+    uniformity analysis, or None (made where needed, see ``build_function_dags``);
+    ``stop_after``: the llc pass the result is to match (``"amdgpu-isel"``: without the
+    target's machine passes after the selector), None: all of them (finalize-isel)."""
     table = table or build_table(target)
     own = diags is None
     if diags is None:
         diags = Diagnostics()
     fdags = build_function_dags(fn, target, ua)
-    sf = select_dags(fdags, target, table, diags)
+    sf = select_dags(fdags, target, table, diags, stop_after)
     if own:
         diags.check()
     return sf, fdags

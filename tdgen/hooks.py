@@ -83,6 +83,24 @@ class TargetHooks:
     # primitives (what LLVM's LangRef/AMDGPUUsage say each intrinsic does); called on
     # first use, so loading a target imports no interpreter.
     run_intrinsics: Callable[[], Mapping[str, Any]] | None = None
+    # patterns.select.machine (the selection loop, after the patterns and CustomSelect
+    # steps declined): the target's own cases of SelectionDAGISel::Select for nodes whose
+    # machine code no pattern expresses (terminators with block operands, branches on a
+    # condition register): per opcode ``f(node, sel, out) -> bool``, appending the
+    # machine instructions (``sel.instr(...)``) and saying whether it selected the node;
+    # it raises a ``VerifyError`` for a form it does not model (reported at the node).
+    select: Mapping[str, Callable[..., bool]] = field(default_factory=dict)
+    # patterns.select.machine: the physical register (and its register class) an
+    # operand-less intrinsic reads (the preloaded workitem ids: LowerFormalArguments'
+    # live-in registers), by the intrinsic's IR name.
+    preloaded: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # patterns.select.isel (after each function is selected): machine-function passes
+    # of the target that complete or fix what selection left (LowerFormalArguments'
+    # argument copies, AMDGPU's SIFixSGPRCopies): each is ``f(selected_function, sel,
+    # diags) -> None``, editing the instructions in place and adding the errors of what
+    # it does not model to ``diags``; a change it makes may be recorded in
+    # ``selected_function.notes``.
+    machine_passes: tuple[Callable[..., Any], ...] = ()
 
 
 NO_HOOKS = TargetHooks()

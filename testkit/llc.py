@@ -174,6 +174,9 @@ class Agreement:
     function: str
     ours: tuple[tuple[str, int], ...]
     llc: tuple[tuple[str, int], ...]
+    # whether every node of the function was selected (a node nothing selects is a
+    # "cannot select" error; ``ours`` then holds what the other nodes selected to)
+    selected: bool = True
 
     @property
     def equal(self) -> bool:
@@ -194,6 +197,7 @@ def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>
     from patterns.ir import parse_module
     from patterns.pipeline import select_function
     from patterns.select.matcher import build_table
+    from tdgen.errors import Diagnostics
 
     modeled = modeled if modeled is not None else modeled_opcodes(target)
     theirs = {f.name: f for f in run_llc(llc, ir_text, stop_after=stop_after)}
@@ -204,8 +208,9 @@ def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>
         if fn.is_declaration:
             continue
         ua = analyze(fn, target, llvm19_compat=True)
-        sf, _ = select_function(fn, target, ua, table)
+        diags = Diagnostics()
+        sf, _ = select_function(fn, target, ua, table, diags, stop_after=stop_after)
         ours = opcode_multiset((mi.opcode for mi in sf.instrs()), modeled)
         llcm = opcode_multiset(theirs[fn.name].opcodes() if fn.name in theirs else (), modeled)
-        out.append(Agreement(fn.name, tuple(sorted(ours.items())), tuple(sorted(llcm.items()))))
+        out.append(Agreement(fn.name, tuple(sorted(ours.items())), tuple(sorted(llcm.items())), not diags))
     return out

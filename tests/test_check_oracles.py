@@ -356,6 +356,8 @@ def _mir(t, extra: dict[str, list[str]], only=None, skip=()) -> tuple[str, dict[
                 n += 1
                 defs.append(f"    %{n}:{o.kind.lower()} = IMPLICIT_DEF")
                 ops.append(f"%{n}")
+            elif any(k.name == o.kind and k.operand_type == "OPERAND_PCREL" for k in t.operands):
+                ops.append("%bb.0")  # (a branch target: a block)
             else:
                 ops.append("0")
         ops += [f"implicit-def ${r.lower()}" for r in inst.implicit_defs]
@@ -365,8 +367,12 @@ def _mir(t, extra: dict[str, list[str]], only=None, skip=()) -> tuple[str, dict[
         for o in inst.outs:
             n += 1
             outs.append(f"%{n}:{o.kind.lower()}")
-        body.append((inst.name, f"    {', '.join(outs)} = {inst.name} {', '.join(ops)}".rstrip()))
+        lhs = f"{', '.join(outs)} = " if outs else ""
+        body.append((inst.name, f"    {lhs}{inst.name} {', '.join(ops)}".rstrip()))
     lines = ["---", "name: f", "tracksRegLiveness: true", "body: |", "  bb.0:"] + defs
+    # (terminators -- branches, the control-flow pseudos that end a block -- after the rest)
+    term = {i.name for i in t.instructions.values() if i.field("isTerminator", 0)}
+    body.sort(key=lambda nt: nt[0] in term)
     for name, text in body:
         owner[len(lines) + 1] = name
         lines.append(text)

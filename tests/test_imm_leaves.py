@@ -378,7 +378,7 @@ def test_compiled_and_interpreted_selectors_apply_xforms_alike(monkeypatch):
     monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     from patterns.ir import parse_module
 
-    slow = pipeline.select_module(parse_module(text, "k.ll"), t, table)
+    slow = _select(text, t, table)
     assert [print_function(f) for f in fast] == [print_function(f) for f in slow]
     assert sum(1 for f in fast for mi in f.instrs() if "SUB" in mi.opcode) == 2 * (hi - lo + 1)
 

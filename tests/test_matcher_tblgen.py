@@ -108,6 +108,7 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     from testkit.iselgen import generate_isel_kernel
     from patterns.select.matcher import MatcherTable, build_table
     from patterns.select.mir import print_function
+    from tdgen.errors import Diagnostics
 
     text = generate_isel_kernel(seed, 3000)
 
@@ -118,14 +119,16 @@ def test_compiled_matcher_agrees_with_interpreter(amdgpu, seed, same_root, monke
     table = build_table(amdgpu, multiply=3 if same_root else 1, same_root=same_root)
     if same_root:
         assert len(table.patterns) == 3 * len(build_table(amdgpu).patterns)
-    fast, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), table)
+    fast_diags, slow_diags = Diagnostics(), Diagnostics()  # (divergent branches: "cannot select", in both)
+    fast, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), table, fast_diags)
     ref_table = MatcherTable(table.patterns)
     tried = []
     ref = _interpreted(ref_table)
     monkeypatch.setattr(ref_table, "matcher_for", lambda opc: tried.append(opc) or ref(opc))
     monkeypatch.setattr(selgen, "compile_selector", selgen.interpreted_selector)
     fn = fresh()
-    slow, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), ref_table)
+    slow, _ = select_function(fn, amdgpu, analyze(fn, amdgpu), ref_table, slow_diags)
+    assert [e.format() for e in fast_diags.errors] == [e.format() for e in slow_diags.errors]
     assert len(set(tried)) >= 5
     assert sum(1 for _ in fast.instrs()) > 1000
     assert print_function(fast) == print_function(slow)

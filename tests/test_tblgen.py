@@ -321,7 +321,8 @@ GENERIC_RESULTS = {
     "implicit_def_untyped": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE SReg_64, $a, sub0, (IMPLICIT_DEF), sub1), 0), sub0)", True),
     "i32_addend": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, $a, 0), sub0)", False),
     "seq_odd": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE SReg_64, $a, sub0, $b), 0), sub0)", False),
-    "seq_bad_index": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE SReg_64, $a, sub0, $b, sub7), 0), sub0)", False),
+    # (sub9: no register class of the target has it; SGPR_256 has sub0..sub7)
+    "seq_bad_index": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE SReg_64, $a, sub0, $b, sub9), 0), sub0)", False),
     "seq_not_a_class": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE $a, $a, sub0, $b, sub1), 0), sub0)", False),
     "extract_one_operand": (f"(EXTRACT_SUBREG ({_MAD} $a, $b, (REG_SEQUENCE SReg_64, $a, sub0, $b, sub1), 0))", False),
     "copy_bad_class": ("(COPY_TO_REGCLASS (V_XOR_B32_e64 $a, $b), sub0)", False),

@@ -19,6 +19,22 @@ def clampmod0 : Operand<i1> {
   let OperandType = "OPERAND_IMMEDIATE";
 }
 
+def sopp_brtarget : Operand<i16> {
+  let OperandType = "OPERAND_PCREL";
+}
+
+def CPol : Operand<i32> {
+  let OperandType = "OPERAND_IMMEDIATE";
+}
+
+def smem_offset : Operand<i32> {
+  let OperandType = "OPERAND_IMMEDIATE";
+}
+
+def flat_offset : Operand<i16> {
+  let OperandType = "OPERAND_IMMEDIATE";
+}
+
 class InstSI : Instruction {
   bit SALU = 0;
   bit VALU = 0;
@@ -113,4 +129,194 @@ class DS_1A_SWIZZLE<string opName> : DS_Pseudo<opName> {
   let OutOperandList = (outs VGPR_32:$vdst);
   let InOperandList = (ins VGPR_32:$addr, Swizzle:$offset, GDS:$gds);
   let AsmString = opName # " $vdst, $addr$offset$gds";
+}
+
+class SI_CF_IF : InstSI {
+  let OutOperandList = (outs SReg_64:$dst);
+  let InOperandList = (ins SReg_64:$vcc, sopp_brtarget:$target);
+  let AsmString = "";
+  let isPseudo = 1;
+  let isBranch = 1;
+  let isTerminator = 1;
+}
+
+class SI_CF_LOOP : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_64:$saved, sopp_brtarget:$target);
+  let AsmString = "";
+  let isPseudo = 1;
+  let isBranch = 1;
+  let isTerminator = 1;
+}
+
+class SI_CF_END : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_64:$saved);
+  let AsmString = "";
+  let isPseudo = 1;
+  let hasSideEffects = 1;
+}
+
+class SI_CF_BREAK : InstSI {
+  let OutOperandList = (outs SReg_64:$dst);
+  let InOperandList = (ins SReg_64:$vcc, SReg_64:$src);
+  let AsmString = "";
+  let isPseudo = 1;
+}
+
+class SOP1_MOV32 : InstSI {
+  let OutOperandList = (outs SReg_32:$sdst);
+  let InOperandList = (ins i32imm:$src0);
+  let AsmString = "s_mov_b32 $sdst, $src0";
+  let SALU = 1;
+  let isMoveImm = 1;
+  let isReMaterializable = 1;
+}
+
+class SOP1_MOV64 : InstSI {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins i64imm:$src0);
+  let AsmString = "s_mov_b64 $sdst, $src0";
+  let SALU = 1;
+  let isMoveImm = 1;
+  let isReMaterializable = 1;
+}
+
+class VOP1_MOV32 : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst);
+  let InOperandList = (ins i32imm:$src0);
+  let AsmString = "v_mov_b32 $vdst, $src0";
+  let VALU = 1;
+  let VOP1 = 1;
+  let isMoveImm = 1;
+  let isReMaterializable = 1;
+}
+
+class SOPC_32 : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_32:$src0, SReg_32:$src1);
+  let AsmString = "$src0, $src1";
+  let SALU = 1;
+}
+
+class SOPC_64 : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let AsmString = "$src0, $src1";
+  let SALU = 1;
+}
+
+class VOPC_32 : InstSI {
+  let OutOperandList = (outs SReg_64_XEXEC:$sdst);
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1);
+  let AsmString = "$sdst, $src0, $src1";
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+}
+
+class SOP2_CSELECT : InstSI {
+  let OutOperandList = (outs SReg_32:$sdst);
+  let InOperandList = (ins SReg_32:$src0, SReg_32:$src1);
+  let AsmString = "s_cselect_b32 $sdst, $src0, $src1";
+  let SALU = 1;
+}
+
+class VOP3_CNDMASK : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst);
+  let InOperandList = (ins i32imm:$src0_modifiers, VGPR_32:$src0, i32imm:$src1_modifiers, VGPR_32:$src1, SReg_64_XEXEC:$src2);
+  let AsmString = "v_cndmask_b32 $vdst, $src0, $src1, $src2";
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+}
+
+class SOPP_BR : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins sopp_brtarget:$simm16);
+  let AsmString = "$simm16";
+  let SALU = 1;
+  let isBranch = 1;
+  let isTerminator = 1;
+}
+
+class SOPP_END : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins i16imm:$simm16);
+  let AsmString = "s_endpgm";
+  let SALU = 1;
+  let isTerminator = 1;
+  let isReturn = 1;
+  let isBarrier = 1;
+  let hasSideEffects = 1;
+}
+
+class SI_RET : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins);
+  let AsmString = "";
+  let isTerminator = 1;
+  let isReturn = 1;
+  let isBarrier = 1;
+  let isPseudo = 1;
+}
+
+class SMEM_1 : InstSI {
+  let OutOperandList = (outs SReg_32_XM0_XEXEC:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dword $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let SALU = 0;
+}
+
+class SMEM_2 : InstSI {
+  let OutOperandList = (outs SReg_64_XEXEC:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dwordx2 $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let Constraints = "@earlyclobber $sdst";
+}
+
+class SMEM_4 : InstSI {
+  let OutOperandList = (outs SGPR_128:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dwordx4 $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let Constraints = "@earlyclobber $sdst";
+}
+
+class SMEM_8 : InstSI {
+  let OutOperandList = (outs SGPR_256:$sdst);
+  let InOperandList = (ins SReg_64:$sbase, smem_offset:$offset, CPol:$cpol);
+  let AsmString = "s_load_dwordx8 $sdst, $sbase, $offset";
+  let mayLoad = 1;
+  let Constraints = "@earlyclobber $sdst";
+}
+
+class GLOBAL_ST_SADDR : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins VGPR_32:$vaddr, VGPR_32:$vdata, SReg_64:$saddr, flat_offset:$offset, CPol:$cpol);
+  let AsmString = "global_store_dword $vaddr, $vdata, $saddr$offset";
+  let mayStore = 1;
+}
+
+class GLOBAL_ST : InstSI {
+  let OutOperandList = (outs);
+  let InOperandList = (ins VReg_64:$vaddr, VGPR_32:$vdata, flat_offset:$offset, CPol:$cpol);
+  let AsmString = "global_store_dword $vaddr, $vdata, off$offset";
+  let mayStore = 1;
+}
+
+class GLOBAL_LD_SADDR : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst);
+  let InOperandList = (ins SReg_64:$saddr, VGPR_32:$vaddr, flat_offset:$offset, CPol:$cpol);
+  let AsmString = "global_load_dword $vdst, $vaddr, $saddr$offset";
+  let mayLoad = 1;
+}
+
+class GLOBAL_LD : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst);
+  let InOperandList = (ins VReg_64:$vaddr, flat_offset:$offset, CPol:$cpol);
+  let AsmString = "global_load_dword $vdst, $vaddr, off$offset";
+  let mayLoad = 1;
 }

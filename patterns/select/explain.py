@@ -11,7 +11,7 @@ from tdgen.errors import VerifyError, expected
 from patterns.dag.nodes import SDNode
 from patterns.select.matcher import MatcherTable
 
-__all__ = ["divergence_path", "describe_failure", "closest_patterns", "cannot_select"]
+__all__ = ["divergence_path", "describe_failure", "closest_patterns", "cannot_select", "node_text"]
 
 
 def divergence_path(n: SDNode) -> list[str]:
@@ -83,15 +83,30 @@ def _where(p) -> str:
     return f" at {p.span}" if p.span is not None else ""
 
 
-def cannot_select(n: SDNode, table: MatcherTable) -> VerifyError:
-    """``path:line:col: record '%v': expected a pattern for <node>, found none; closest: ...``"""
-    span = getattr(n.ir, "span", None)
+def node_text(n: SDNode) -> str:
+    """``t5: i64 = ISD::PTRADD t2:i64, t4:i64 [divergent]``: the node, its result and
+    operand types and its divergence, as a "cannot select" error names them."""
+    ops = ", ".join(f"{o.name}:{o.vt}" for o in n.ops)
     div = "divergent" if n.divergent else "uniform"
+    head = f"{n.name}: {n.vt} = {n.opcode}" if n.vt not in ("ch", "isVoid") else f"{n.name}: {n.opcode}"
+    return f"{head}{' ' + ops if ops else ''} [{div}]"
+
+
+def cannot_select(n: SDNode, table: MatcherTable, block=None) -> VerifyError:
+    """``path:line:col: record '%v': expected a pattern selecting <node>, found ...``:
+    as llc's "Cannot select" names the node, its types and divergence; the span is the
+    IR instruction's (its line), the record its value. A node of no IR instruction (a
+    constant) is placed at its ``block``'s label and named with it."""
+    span = getattr(n.ir, "span", None)
+    record = n.ir_name()
+    if span is None and block is not None:
+        span = getattr(block, "span", None)
+        fn = getattr(block, "function", None)
+        record = f"@{getattr(fn, 'name', '?')}:%{block.name}"
     close = closest_patterns(table, n)
     if close:
         found = "none matches; closest: " + "; ".join(
             f"{p.record}{_where(p)} {p.src_text()} ({why})" for p, why in close)
     else:
-        found = f"no pattern rooted at {n.opcode}"
-    return VerifyError(span, expected(f"a pattern selecting {n.name}: {n.vt} {n.opcode} [{div}]", found),
-                       record=n.ir_name())
+        found = f"no pattern rooted at {n.opcode} and no lowering of it (cannot select)"
+    return VerifyError(span, expected(f"a pattern selecting {node_text(n)}", found), record=record)

@@ -30,13 +30,16 @@ makes of them (``REG_SEQUENCE`` and ``IMPLICIT_DEF`` stay, ``EXTRACT_SUBREG`` an
 ``COPY_TO_REGCLASS`` become ``COPY``), and an operand whose register class does not fit
 the instruction operand's class gets a ``COPY`` into that class in between.
 
-Bookkeeping nodes (EntryToken, CopyFromReg, CopyToReg, branches, loads, stores,
-compares, selects, casts, constants) are selected by the target's patterns when it has
-patterns rooted at their opcode; otherwise they become generic pseudo instructions
-(``COPY``, ``LOAD``, ``STORE``, ``BRCOND``, ``SETCC``, ``MOV_IMM`` ...) so the output stays
-complete without the target having to model memory or control flow. Every other opcode
-must be matched: otherwise a ``VerifyError`` "cannot select" names the node, its type
-and divergence, and the patterns that came closest (``patterns.select.explain``).
+No generic fallback: a node is selected by a pattern, a ``CustomSelect`` step or the
+target's own Select step (``TargetHooks.select``: terminators, memory, constants ... as
+the target's C++ would), or it is a "cannot select" ``VerifyError`` naming the node, its
+operand types, its divergence, the IR value and line, and the patterns that came
+closest (``patterns.select.explain``). Only the instructions LLVM itself makes without
+a target pattern remain: ``COPY`` (CopyToReg, FREEZE, a preloaded register's read),
+``IMPLICIT_DEF`` (UNDEF), ``PHI``, and what InstrEmitter makes of Target.td's
+instructions. After the blocks are selected, a phi's constant incoming value is
+materialized in its predecessor (``_phi_constants``) and the target's machine passes run
+(``TargetHooks.machine_passes``: argument lowering, SIFixSGPRCopies-like fixes).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from tdgen.errors import Diagnostics
 
 from patterns.dag.legaltable import legal_table
 from patterns.dag.calls import lowering_ir_name, lowering_node, lowering_opcode
+from patterns.dag.isd import vt_of
 from patterns.select import selgen
 from patterns.select.custom import SlotFields
 from patterns.select.machine import SELECTOR_NAMES, FnSelector
@@ -64,34 +68,103 @@ class SelectedBlock(SlotFields):
 
 
 class SelectedFunction(SlotFields):
-    __slots__ = ("name", "blocks")
-    _FIELDS = __slots__
+    """One function's machine code: its blocks, and (for the MIR writer) its live-in
+    physical registers (``liveins``: register -> class) and the notes the target's
+    machine passes left (``notes``: what SIFixSGPRCopies-like passes changed, for
+    ``tdgen explain``)."""
 
-    def __init__(self, name: str, blocks: list[SelectedBlock]):
+    __slots__ = ("name", "blocks", "liveins", "notes")
+    _FIELDS = ("name", "blocks")
+
+    def __init__(self, name: str, blocks: list[SelectedBlock], liveins: dict | None = None,
+                 notes: list | None = None):
         self.name = name
         self.blocks = blocks
+        self.liveins = {} if liveins is None else liveins
+        self.notes = [] if notes is None else notes
 
     def instrs(self):
         for b in self.blocks:
             yield from b.instrs
 
 
-def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics) -> SelectedFunction:
+def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics, stop_after: str | None = None) -> SelectedFunction:
     """The machine code of one function from its combined DAGs (``patterns.pipeline``
     builds them): each block's DAG selected (``FnSelector.select_dag``, cannot-select
-    errors added to ``diags``), its phis as ``PHI`` instructions in front."""
+    errors added to ``diags``), its phis as ``PHI`` instructions in front, then the
+    target's machine passes (``TargetHooks.machine_passes``; ``stop_after``: the llc
+    pass to stop after, which such a pass may read, ``FnSelector.stop_after``)."""
     sel = FnSelector(target, table, fdags)
+    sel.stop_after = stop_after
     blocks = []
     for bi, dag in enumerate(fdags.dags):
         instrs = sel.select_dag(dag, diags)
         phis = []
         for phi, reg, div, inc in (fdags.phis[bi] if fdags.phis else ()):
-            rc = sel.vector_rc if div else sel.scalar_rc
+            rc, file = sel.class_of(vt_of(phi.type), div)
             ops = [x for text, b in inc for x in (text, f"%bb.{b}")]
-            phis.append(MachineInstr("PHI", f"%{reg}", rc, "vector" if div else "scalar", ops,
-                                     f"%{phi.name}", "phi"))
+            phis.append(MachineInstr("PHI", f"%{reg}", rc, file, ops, f"%{phi.name}", "phi"))
         blocks.append(SelectedBlock(dag.block.name, phis + instrs))
-    return SelectedFunction(fdags.function.name, blocks)
+    if fdags.phis:
+        _phi_constants(sel, fdags, blocks, diags)
+    sf = SelectedFunction(fdags.function.name, blocks, sel.liveins)
+    if sel.hooks is not None:
+        for mpass in sel.hooks.machine_passes:
+            mpass(sf, sel, diags)
+    return sf
+
+
+def _phi_constants(sel, fdags, blocks, diags) -> None:
+    """A phi's constant incoming value is a register defined in the predecessor, as
+    llc's SelectionDAGBuilder makes it (a CopyToReg of the constant at the end of the
+    predecessor's DAG): the constant is selected there by the target's own steps (a
+    divergent phi's constant as a divergent node: the target may pick a vector move, as
+    AMDGPU's VGPRImm does), placed before the predecessor's terminators; undef/poison
+    becomes IMPLICIT_DEF."""
+    from patterns.dag.nodes import SDNode
+
+    made: dict = {}
+    for bi, row in enumerate(fdags.phis):
+        if not row:
+            continue
+        phis = [mi for mi in blocks[bi].instrs if mi.opcode == "PHI"]
+        for mi, (phi, _reg, div, _inc) in zip(phis, row):
+            ops = list(mi.operands)
+            for k in range(0, len(ops) - 1, 2):
+                text = ops[k]
+                if text.startswith("%"):
+                    continue
+                pred = int(ops[k + 1][4:])
+                if not 0 <= pred < len(blocks):
+                    continue
+                vt = vt_of(phi.type)
+                key = (pred, text, vt, div)
+                reg = made.get(key)
+                if reg is None:
+                    if text in ("undef", "poison"):
+                        n = SDNode(-1, "ISD::UNDEF", vt)
+                    else:
+                        value = {"true": -1 if vt == "i1" else 1, "false": 0, "null": 0,
+                                 "zeroinitializer": 0}.get(text)
+                        if value is None:
+                            try:
+                                value = int(text, 0)
+                            except ValueError:
+                                continue
+                        n = SDNode(-1, "ISD::Constant", vt, (), value)
+                    n.divergent = div
+                    n.uses = 1
+                    n.block = fdags.dags[pred].block
+                    out: list = []
+                    sel.select_detached(n, out, diags, fdags.dags[pred].block)
+                    reg = made[key] = sel.vreg(n)
+                    instrs = blocks[pred].instrs
+                    at = len(instrs)
+                    while at > 0 and sel.is_terminator(instrs[at - 1].opcode):
+                        at -= 1
+                    instrs[at:at] = out
+                ops[k] = reg
+            mi.operands = ops
 
 
 # ---------------------------------------------------------------------------------------
@@ -106,6 +179,11 @@ class _Rec:
 
     def __repr__(self) -> str:
         return "_Rec(" + ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items()) + ")"
+
+
+def _field(inst, name: str, default):
+    f = getattr(inst, "field", None)
+    return f(name, default) if f is not None else default
 
 
 class IselView:
@@ -147,7 +225,12 @@ class IselView:
                              operand_map=m))
         self.lowerings = tuple(lows)
         self.instructions = {k: _Rec(ins=tuple(_Rec(kind=o.kind) for o in i.ins),
-                                     outs=tuple(_Rec(kind=o.kind) for o in i.outs))
+                                     outs=tuple(_Rec(kind=o.kind) for o in i.outs),
+                                     implicit_defs=tuple(getattr(i, "implicit_defs", ()) or ()),
+                                     implicit_uses=tuple(getattr(i, "implicit_uses", ()) or ()),
+                                     early_clobber="@earlyclobber" in str(_field(i, "Constraints", "") or ""),
+                                     barrier=bool(_field(i, "isBarrier", 0) or _field(i, "isReturn", 0)),
+                                     terminator=bool(_field(i, "isTerminator", 0)))
                              for k, i in target.instructions.items()}
         self.register_classes = tuple(
             _Rec(name=rc.name, file=rc.file, types=tuple(_Rec(name=getattr(t, "name", None), bits=getattr(t, "bits", 0))

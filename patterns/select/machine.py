@@ -2,9 +2,11 @@
 
 Stage job: given one function's DAGs (``patterns.dag.nodes.FunctionDAGs``) and the target's
 matcher table, walk each block's nodes in SelectionDAGISel's order (users before
-operands), hand each live node to its opcode's custom steps (``patterns.select.custom``)
-and compiled selector (``patterns.select.selgen.compile_selector``), and give the nodes
-no pattern covers their generic instruction (``COPY``, ``MOV_IMM``, ``BRCOND`` ...).
+operands), hand each live node to its opcode's custom steps (``patterns.select.custom``),
+compiled selector (``patterns.select.selgen.compile_selector``) and the target's own
+Select step (``TargetHooks.select``); a node none of them selects is "cannot select"
+(no generic fallback), except for the target-independent instructions LLVM makes
+itself (``COPY`` of a CopyToReg or FREEZE, ``IMPLICIT_DEF`` of an UNDEF).
 ``patterns.select.isel`` is the driver around it (the per-function and per-module
 selection, the target view and the cached bundle); this module is the per-node hot
 path, kept in one compiled module (``patterns.native``) so that the loop and the generic
@@ -19,9 +21,9 @@ import operator
 from typing import Any, Final
 
 from tdgen.dag import Leaf
-from tdgen.errors import Diagnostics, SpecError
+from tdgen.errors import Diagnostics, SpecError, TdgenError
+from tdgen.hooks import target_hooks
 
-from patterns.dag.isd import GLUE_OPCODES
 from patterns.dag.nodes import SDNode
 from patterns.select import selgen
 from patterns.select.custom import CUR, Decline, TargetConstant, checked_custom, custom_steps, model_error
@@ -57,6 +59,13 @@ class FnSelector:
     _selectors: dict
     custom: dict
     _dispatch: dict[str, tuple]
+    hooks: Any
+    select_hooks: Any
+    _block_index: Any
+    dag: Any
+    liveins: dict[str, str]
+    stop_after: str | None
+    target_state: dict
 
     def __init__(self, target: Any, table: Any, fdags: Any) -> None:
         self.t = target
@@ -71,6 +80,17 @@ class FnSelector:
         self._plans, self._selectors = emit_cache(target) if emit_cache is not None else ({}, {})
         self.custom = custom_steps(target) if fdags is not None else {}
         self._dispatch = {}
+        self.hooks = target_hooks(target) if fdags is not None else None
+        self.select_hooks = self.hooks.select if self.hooks is not None else {}
+        self._block_index = None
+        self.dag = None  # (the block's DAG being selected)
+        self.liveins = {}  # live-in physical register -> its class (MIR ``liveins``)
+        # the llc pass the machine code is to match (``-stop-after``): "amdgpu-isel" skips
+        # the target's machine passes that run after the DAG selector (SIFixSGPRCopies)
+        self.stop_after = None
+        # the target's own per-function scratch (its Select steps and machine passes
+        # share it: pending SI_END_CFs, scaled address offsets ...), by key
+        self.target_state = {}
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
@@ -86,21 +106,19 @@ class FnSelector:
             return str(n.value)
         return self.vreg(n)
 
-    def _dispatch_for(self, opc: str) -> tuple[Any, Any, bool, int]:
+    def _dispatch_for(self, opc: str) -> tuple[Any, Any, bool, int, Any]:
         """What selecting a node of opcode ``opc`` involves, worked out once per opcode:
-        (custom steps or None, the table's matcher or None, whether a node the table does
-        not match is an error (else it becomes a generic instruction), which generic
-        instruction: ``_GLUE_NONE`` (none at all), ``_GLUE_ANY`` (``glue``), or one of
-        the emitters written out for their opcode)."""
+        (custom steps or None, the table's matcher or None, whether a node nothing
+        selects is an error, which target-independent instruction it gets otherwise:
+        ``_GLUE_NONE`` (none: the node has no instruction of its own after ISel) or one
+        of the emitters of the few instructions LLVM itself makes for a node without a
+        pattern: ``COPY`` for CopyToReg and FREEZE, ``IMPLICIT_DEF`` for UNDEF), and the
+        target's own Select step of the opcode (``TargetHooks.select``) or None."""
         fn = self._selectors.get(opc, _UNCOMPILED)
         if fn is _UNCOMPILED:
             fn = self._selectors[opc] = selgen.compile_selector(self.table, opc, self.plan, SELECTOR_NAMES)
-        if fn is not None:
-            must = opc not in GLUE_OPCODES
-        else:
-            must = opc not in GLUE_OPCODES and opc not in ("ISD::EntryToken", "ISD::TargetConstant")
-        gk = _GLUE_NONE if opc in _NO_GLUE else _GLUE_OF.get(opc, _GLUE_ANY)
-        d = (self.custom.get(opc), fn, must, gk)
+        gk = _GLUE_OF.get(opc, _GLUE_MUST)
+        d = (self.custom.get(opc), fn, gk == _GLUE_MUST, gk, self.select_hooks.get(opc))
         self._dispatch[opc] = d
         return d
 
@@ -110,31 +128,51 @@ class FnSelector:
         dispatch = self._dispatch
         nodes: list[SDNode] = dag.nodes
         n: SDNode
-        d: tuple[Any, Any, bool, int]
+        d: tuple[Any, Any, bool, int, Any]
         gk: int
         must: bool
+        self.dag = dag
         for k in range(len(nodes) - 1, -1, -1):
             n = nodes[k]
             if n.uses <= 0 and n not in roots:
                 continue
             opc = n.opcode
             d = dispatch[opc] if opc in dispatch else self._dispatch_for(opc)
-            steps, fn, must, gk = d
+            steps, fn, must, gk, hook = d
             if steps is not None and self.try_custom(n, steps, diags, out):
                 continue
             if fn is not None and fn(n, self, out):
                 continue
-            if must and not _preloaded_read(n):
-                diags.add(cannot_select(n, self.table))
+            if must:
+                if _preloaded_read(n):
+                    self.preloaded_copy(n, out)
+                elif hook is None or not self.run_hook(hook, n, out, diags):
+                    diags.add(cannot_select(n, self.table, dag.block))
                 continue
-            if gk == _GLUE_ANY:
-                self.glue(n, out)
-            elif gk == _GLUE_CONSTANT:
-                _glue_constant(self, n, out)
-            elif gk == _GLUE_COPY_TO_REG:
+            if gk == _GLUE_COPY_TO_REG:
                 _glue_copy_to_reg(self, n, out)
+            elif gk != _GLUE_NONE:
+                self.generic(n, gk, out)
         out.sort(key=_ORDER_KEY)
         return out
+
+    def select_detached(self, n: SDNode, out: list[MachineInstr], diags: Diagnostics, block: Any = None) -> None:
+        """Select a node made outside the block DAGs (a phi's constant incoming value,
+        which llc materializes in the predecessor: a CopyToReg of the constant there)
+        with the same steps as a node of a DAG; "cannot select" is reported at ``block``."""
+        opc = n.opcode
+        d = self._dispatch[opc] if opc in self._dispatch else self._dispatch_for(opc)
+        steps, fn, must, gk, hook = d
+        if steps is not None and self.try_custom(n, steps, diags, out):
+            return
+        if fn is not None and fn(n, self, out):
+            return
+        if must:
+            if hook is None or not self.run_hook(hook, n, out, diags):
+                diags.add(cannot_select(n, self.table, block))
+            return
+        if gk != _GLUE_NONE and gk != _GLUE_COPY_TO_REG:
+            self.generic(n, gk, out)
 
     def try_custom(self, n: SDNode, steps, diags: Diagnostics, out: list[MachineInstr]) -> bool:
         for cs, fn in steps:
@@ -344,34 +382,80 @@ class FnSelector:
         self.next_vreg += 1
         return v
 
-    def glue(self, n: SDNode, out: list[MachineInstr]) -> None:
-        opc = n.opcode
-        if opc in _NO_GLUE:
-            return
-        if opc == "ISD::CopyToReg":
-            _glue_copy_to_reg(self, n, out)
+    # -- the target-independent instructions and the target's Select steps ------
+    def class_of(self, vt: str, divergent: bool) -> tuple[str | None, str]:
+        """The register class (and file) of a value of type ``vt``: the first class of
+        the file its divergence picks that holds the type, else the file's 32-bit class."""
+        file = "vector" if divergent else "scalar"
+        rc = self._class_for(vt, file)
+        if rc is None:
+            rc = self.vector_rc if divergent else self.scalar_rc
+        return rc, file
+
+    def generic(self, n: SDNode, gk: int, out: list[MachineInstr]) -> None:
+        """``IMPLICIT_DEF`` for an UNDEF, ``COPY`` of its operand for a FREEZE
+        (SelectionDAGISel::Select_FREEZE)."""
+        rc, file = self.class_of(n.vt, n.divergent)
+        if gk == _GLUE_UNDEF:
+            out.append(MachineInstr("IMPLICIT_DEF", self.vreg(n), rc, file, [], _ir_text(n.ir), n.id, None,
+                                    n.id * 64 + 33, ()))
             return
         ops = _glue_operands(self, n)
-        ir = _ir_text(n.ir)
-        i = n.id
-        vo = self.vreg_of
-        if opc == "ISD::INTRINSIC_WO_CHAIN":
-            ops = [f"${n.intrinsic}"]
-        elif opc == "ISD::Constant":
-            ops = [str(n.value)]
-        opcode = _GLUE_NAMES.get(opc, opc)
-        vt = n.vt
-        dst: str | None = None
-        rc = file = None
-        if vt != "ch" and vt != "isVoid":
-            dst = vo.get(n)  # (self.vreg(n))
-            if dst is None:
-                dst = self.vreg(n)
-            if n.divergent:
-                rc, file = self.vector_rc, "vector"
-            else:
-                rc, file = self.scalar_rc, "scalar"
-        out.append(MachineInstr(opcode, dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
+        out.append(MachineInstr("COPY", self.vreg(n), rc, file, ops[:1], _ir_text(n.ir), n.id, None,
+                                n.id * 64 + 33, ()))
+
+    def preloaded_copy(self, n: SDNode, out: list[MachineInstr]) -> None:
+        """An operand-less intrinsic the target reads from a preloaded register (the
+        workitem ids): llc lowers it to a CopyFromReg of the live-in register, a
+        ``COPY`` of it. The register is the target's (``TargetHooks.preloaded``);
+        without one the operand names the intrinsic (``$llvm.x.y``)."""
+        pre = self.hooks.preloaded.get(n.intrinsic) if self.hooks is not None else None
+        rc, file = self.class_of(n.vt, n.divergent)
+        if pre is not None:
+            src = f"${pre[0]}"
+            self.liveins.setdefault(src, pre[1])
+        else:
+            src = f"${n.intrinsic}"
+        out.append(MachineInstr("COPY", self.vreg(n), rc, file, [src], _ir_text(n.ir), n.id, None,
+                                n.id * 64 + 33, ()))
+
+    def run_hook(self, hook, n: SDNode, out: list[MachineInstr], diags: Diagnostics) -> bool:
+        """The target's Select step for ``n`` (``TargetHooks.select``): it appends the
+        machine instructions replacing ``n`` and says whether it selected the node; an
+        error it raises (a construct it does not model) is reported at the node."""
+        try:
+            return bool(hook(n, self, out))
+        except TdgenError as e:
+            diags.add(e)
+            return True
+
+    def is_terminator(self, opcode: str) -> bool:
+        """Whether the target's instruction ``opcode`` ends a block (isTerminator)."""
+        inst = self.insts.get(opcode)
+        if inst is None:
+            return False
+        t = getattr(inst, "terminator", None)
+        if t is None:
+            f = getattr(inst, "field", None)
+            t = bool(f("isTerminator", 0)) if f is not None else False
+        return bool(t)
+
+    def block_index(self, block: Any) -> int:
+        """The machine block number of IR block ``block`` (source order)."""
+        bi = self._block_index
+        if bi is None:
+            bi = self._block_index = {id(d.block): k for k, d in enumerate(self.fdags.dags)}
+        return bi[id(block)]
+
+    def instr(self, opcode: str, dst: str | None, rc: str | None, operands: list, n: SDNode, pattern: object = None,
+              more_defs: tuple = (), implicit: tuple = (), sub: int = 0) -> MachineInstr:
+        """A machine instruction made by a target's Select step for node ``n``, ordered
+        with the node's other instructions (``sub``: its place among them)."""
+        mi = MachineInstr(opcode, dst, rc, self._file(rc), operands, _ir_text(n.ir), n.id, pattern,
+                          n.id * 64 + 32 + sub, more_defs)
+        if implicit:
+            mi.implicit = implicit
+        return mi
 
 
 def _ir_text(ir: Any) -> str | None:
@@ -408,42 +492,16 @@ def _glue_operands(sel: FnSelector, n: SDNode) -> list[str]:
     return ops
 
 
-def _glue_constant(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
-    """``FnSelector.glue`` for an ISD::Constant (no operands): ``MOV_IMM <value>``."""
-    ir = _ir_text(n.ir)
-    i = n.id
-    o: SDNode
-    vo = sel.vreg_of
-    for o in n.ops:  # (none, as a rule; numbered as glue numbers them)
-        oc = o.opcode
-        if oc != "ISD::CopyFromReg" and not ((oc == "ISD::Constant" or oc == "ISD::TargetConstant") and o.uses <= 0):
-            if vo.get(o) is None:
-                vo[o] = f"%{sel.next_vreg}"
-                sel.next_vreg += 1
-    ops = [str(n.value)]
-    vt = n.vt
-    dst: str | None = None
-    rc = file = None
-    if vt != "ch" and vt != "isVoid":
-        dst = vo.get(n)
-        if dst is None:
-            dst = vo[n] = f"%{sel.next_vreg}"
-            sel.next_vreg += 1
-        if n.divergent:
-            rc, file = sel.vector_rc, "vector"
-        else:
-            rc, file = sel.scalar_rc, "scalar"
-    out.append(MachineInstr("MOV_IMM", dst, rc, file, ops, ir, i, None, i * 64 + 33, ()))
-
-
 def _glue_copy_to_reg(sel: FnSelector, n: SDNode, out: list[MachineInstr]) -> None:
-    """``FnSelector.glue`` for an ISD::CopyToReg: ``COPY`` into the value's register."""
+    """A CopyToReg: ``COPY`` of the value into its virtual register, of the class the
+    value's type and divergence give."""
     ops = _glue_operands(sel, n)
     ir = _ir_text(n.ir)
     i = n.id
-    rc = sel.vector_rc if ops and n.ops[0].divergent else sel.scalar_rc
-    out.append(MachineInstr("COPY", f"%{n.reg}", rc, "vector" if n.divergent else "scalar", ops, ir, i, None,
-                            i * 64 + 33, ()))
+    src = n.ops[0] if n.ops else None
+    div = src.divergent if src is not None else n.divergent
+    rc, file = sel.class_of(src.vt if src is not None else "i32", div)
+    out.append(MachineInstr("COPY", f"%{n.reg}", rc, file, ops, ir, i, None, i * 64 + 33, ()))
 
 
 # --- what the generated selectors (patterns.select.selgen.compile_selector) call ----------
@@ -505,26 +563,15 @@ def drop_uses(ops: list[SDNode], start: int) -> None:
         drop_use(ops[k])
 
 
-# which generic instruction a node gets when no pattern selects it (FnSelector._dispatch_for)
-_GLUE_NONE: Final = 0  # none
-_GLUE_ANY: Final = 1  # FnSelector.glue
-_GLUE_CONSTANT: Final = 2  # _glue_constant
+# which target-independent instruction a node nothing else selects gets (FnSelector._dispatch_for)
+_GLUE_MUST: Final = -1  # none: the node must be selected (by a pattern, custom step or Select hook)
+_GLUE_NONE: Final = 0  # none: the node has no instruction of its own after ISel
 _GLUE_COPY_TO_REG: Final = 3  # _glue_copy_to_reg
-# the generic instructions written out for their opcode
-_GLUE_OF: Final = {"ISD::Constant": _GLUE_CONSTANT, "ISD::CopyToReg": _GLUE_COPY_TO_REG}
-
-# opcodes whose generic instruction is nothing (glue emits no instruction for them)
-_NO_GLUE: Final = frozenset({"ISD::EntryToken", "ISD::CopyFromReg", "ISD::TokenFactor", "ISD::Register",
-                             "ISD::TargetConstant"})
-
-_GLUE_NAMES: Final = {
-    "ISD::CopyToReg": "COPY", "ISD::LOAD": "LOAD", "ISD::STORE": "STORE", "ISD::BR": "BR",
-    "ISD::BRCOND": "BRCOND", "ISD::RET": "RET", "ISD::SETCC": "SETCC", "ISD::SELECT": "SELECT",
-    "ISD::Constant": "MOV_IMM", "ISD::PTRADD": "PTRADD", "ISD::UNDEF": "IMPLICIT_DEF",
-    "ISD::ZERO_EXTEND": "ZEXT", "ISD::SIGN_EXTEND": "SEXT", "ISD::TRUNCATE": "TRUNC",
-    "ISD::CALL": "CALL", "ISD::BITCAST": "COPY", "ISD::FREEZE": "COPY",
-    "ISD::INTRINSIC_WO_CHAIN": "COPY",
-}
+_GLUE_UNDEF: Final = 4  # IMPLICIT_DEF
+_GLUE_FREEZE: Final = 5  # COPY (SelectionDAGISel::Select_FREEZE)
+_GLUE_OF: Final = {"ISD::EntryToken": _GLUE_NONE, "ISD::CopyFromReg": _GLUE_NONE, "ISD::TokenFactor": _GLUE_NONE,
+                   "ISD::Register": _GLUE_NONE, "ISD::TargetConstant": _GLUE_NONE, "ISD::VALUETYPE": _GLUE_NONE,
+                   "ISD::CopyToReg": _GLUE_COPY_TO_REG, "ISD::UNDEF": _GLUE_UNDEF, "ISD::FREEZE": _GLUE_FREEZE}
 
 
 _ORDER_KEY: Final = operator.attrgetter("order")

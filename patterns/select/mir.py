@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["MachineInstr", "print_function", "mir_line"]
+__all__ = ["MachineInstr", "print_function", "mir_line", "print_llvm_mir"]
 
 
 class MachineInstr:
@@ -39,6 +39,10 @@ class MachineInstr:
     pattern: Any
     order: int
     more_defs: Any
+    # the instruction's own implicit operands in MIR syntax (``("implicit-def $scc",)``),
+    # beside those its opcode declares (the spec's Defs/Uses, added by the MIR writer);
+    # set by a target's Select steps; not one of the compared fields
+    implicit: Any
 
     _FIELDS: Final = ("opcode", "dst", "regclass", "file", "operands", "ir", "node", "pattern", "order", "more_defs")
 
@@ -54,6 +58,7 @@ class MachineInstr:
         self.pattern = pattern
         self.order = order
         self.more_defs = more_defs
+        self.implicit = ()
 
     @property
     def node(self) -> object:
@@ -143,3 +148,93 @@ def print_function(fn) -> str:
             out.append(f"{text}  ; {ir}" if ir else text)
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+# --- LLVM's MIR syntax ----------------------------------------------------------------
+
+
+def _inst_info(target, opcode: str) -> tuple[tuple[str, ...], bool, bool]:
+    """(implicit operands in MIR syntax, early-clobber def, ends the block) of
+    ``opcode`` from the target's instruction record (its Defs/Uses, Constraints,
+    isBarrier/isReturn): the spec's data, no target named here."""
+    inst = target.instructions.get(opcode) if target is not None else None
+    if inst is None:
+        return (), False, False
+    ec = getattr(inst, "early_clobber", None)
+    barrier = getattr(inst, "barrier", None)
+    field = getattr(inst, "field", None)
+    if ec is None:
+        ec = field is not None and "@earlyclobber" in str(field("Constraints", "") or "")
+    if barrier is None:
+        barrier = field is not None and bool(field("isBarrier", 0) or field("isReturn", 0))
+    imp = tuple(f"implicit-def ${r.lower()}" for r in (getattr(inst, "implicit_defs", ()) or ())) + \
+        tuple(f"implicit ${r.lower()}" for r in (getattr(inst, "implicit_uses", ()) or ()))
+    return imp, bool(ec), bool(barrier)
+
+
+def _mir_class(rc) -> str:
+    return rc.lower() if rc else "_"
+
+
+def print_llvm_mir(fn, target) -> str:
+    """One selected function as a MIR document LLVM's parser reads (``llc -x mir
+    -run-pass=none -verify-machineinstrs``): ``---``, ``name``, ``tracksRegLiveness``,
+    ``registers`` (every virtual register with the class of its def, in LLVM's lower-case
+    names), ``liveins``, ``body`` with ``bb.N`` blocks, their ``successors`` (the blocks
+    a branch names, and the next block unless the last instruction ends the block) and
+    each instruction with the implicit operands its opcode declares (the target's
+    Defs/Uses: ``implicit-def $scc``, ``implicit $exec``) and its own, ``...`` at the
+    end. The ``; %ir`` comments stay (MIR comments)."""
+    classes: dict[int, str] = {}
+    lines_of_blocks = []
+    nblocks = len(fn.blocks)
+    for bi, blk in enumerate(fn.blocks):
+        body = []
+        succ: list[int] = []
+        ends = False
+        for mi in blk.instrs:
+            imp, ec, barrier = _inst_info(target, mi.opcode)
+            ends = barrier
+            defs = []
+            if mi.dst:
+                defs.append((mi.dst, mi.regclass))
+            defs.extend(mi.more_defs or ())
+            for d, rc in defs:
+                if d.startswith("%") and d[1:].isdigit() and rc:
+                    classes.setdefault(int(d[1:]), _mir_class(rc))
+            lhs = ", ".join(d for d, _rc in defs)
+            if lhs:
+                lhs = ("early-clobber " if ec else "") + lhs + " = "
+            ops = list(mi.operands)
+            if mi.opcode != "PHI":
+                for o in ops:
+                    if o.startswith("%bb.") and int(o[4:]) not in succ:
+                        succ.append(int(o[4:]))
+            own = tuple(getattr(mi, "implicit", ()) or ())
+            named = {y.rsplit("$", 1)[-1] for y in own}
+            extra = [x for x in imp if x.rsplit("$", 1)[-1] not in named]
+            text = f"    {lhs}{mi.opcode} {', '.join(ops + list(own) + extra)}".rstrip()
+            body.append(f"{text}  ; {mi.ir}" if mi.ir else text)
+        if not ends and bi + 1 < nblocks and (bi + 1) not in succ:
+            succ.append(bi + 1)
+        # (no ``.name``: a block name refers to the IR block, and the document has no IR)
+        head = [f"  bb.{bi}:"]
+        if succ:
+            head.append("    successors: " + ", ".join(f"%bb.{s}" for s in succ))
+        if bi == 0 and fn.liveins:
+            head.append("    liveins: " + ", ".join(sorted(fn.liveins)))
+        lines_of_blocks.append(head + ([""] if len(head) > 1 else []) + body)
+    out = ["---", f"name:            {fn.name}", "tracksRegLiveness: true"]
+    if classes:
+        out.append("registers:")
+        out.extend(f"  - {{ id: {k}, class: {c} }}" for k, c in sorted(classes.items()))
+    if fn.liveins:
+        out.append("liveins:")
+        out.extend(f"  - {{ reg: '{r}' }}" for r in sorted(fn.liveins))
+    out.append("body:             |")
+    for k, b in enumerate(lines_of_blocks):
+        if k:
+            out.append("")
+        out.extend(b)
+    out.append("...")
+    return "\n".join(out) + "\n"

@@ -11,11 +11,16 @@ from tdgen.hooks import TargetHooks
 from .callconv import argument_register_type
 from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
+from .divergent_cf import annotate_control_flow
+from .fix_sgpr_copies import fix_sgpr_copies
 from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
+from .select import PRELOADED, SELECT, legalize_constant_bus, lower_arguments
 from .vectors import should_expand_dynamic_extract
 
 HOOKS = TargetHooks(ir_passes=(mul24,), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
                     cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, mem_flags=mem_flags,
                     expand_dynamic_extract=should_expand_dynamic_extract,
-                    argument_register_type=argument_register_type, run_intrinsics=run_intrinsics)
+                    argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,
+                    select=SELECT, preloaded=PRELOADED,
+                    machine_passes=(annotate_control_flow, lower_arguments, fix_sgpr_copies, legalize_constant_bus))

@@ -27,6 +27,7 @@ MODULE_NAMES = (
     "mul24",
     "vectors",
     "i64",
+    "control",
     "misc_opt",  # last: SIInstructions.td's late patterns (see misc_opt.py)
 )
 MODULES = tuple(importlib.import_module(f".{n}", __package__) for n in MODULE_NAMES)

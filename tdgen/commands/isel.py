@@ -1,11 +1,14 @@
 """``tdgen isel FILE.ll --target T [--format mir|json]``: selected machine instructions per function.
 
 Runs the uniformity analysis, builds the SelectionDAG of every block and selects with the
-target's matcher table (patterns/select/isel.py). ``mir`` prints a MIR-like listing with LLVM's
-opcode and register-class names (comparable with llc-19 -stop-after=finalize-isel);
+target's matcher table (patterns/select/isel.py). ``mir`` prints one MIR document per
+function in LLVM's syntax (``patterns.select.mir.print_llvm_mir``: what ``llc-19 -x mir
+-run-pass=none -verify-machineinstrs`` reads, for amdgpu), with LLVM's opcode and
+register-class names (comparable with llc-19 -stop-after=finalize-isel);
 ``json`` gives the same data (opcode, dst, regclass, file, operands, IR value, node,
-pattern) as one object per function. Exit 2 on bad input or when a node cannot be
-selected (all such nodes are reported together).
+pattern) as one object per function. Selection goes on per function: every function
+that selects is printed, the nodes of all the others that cannot be selected are
+reported together (stderr), and the exit status is then 2; so is it on bad input.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def configure(parser):
 
 def run(args) -> int:
     from patterns.pipeline import select_module
-    from patterns.select.mir import print_function
+    from patterns.select.mir import print_llvm_mir
 
     target = load_isel_target(args.target)
     _KEPT.clear()
@@ -40,15 +43,26 @@ def run(args) -> int:
     with gc_paused():
         module = load_ir(args.file)
         keep.append(module)
-        funcs = select_module(module, target, keep=keep)
+        failed: list = []
+        funcs = select_module(module, target, keep=keep, failed=failed)
         keep.append(funcs)
         if args.format == "json":
             text = json_text(funcs, keep)
         else:
-            parts = [print_function(f) for f in funcs]
+            parts = [print_llvm_mir(f, target) for f in funcs]
             keep.append(parts)
-            text = "\n".join(parts)
+            text = "".join(parts)
     sys.stdout.write(text)
+    if failed:
+        from tdgen.errors import ErrorList
+
+        sys.stdout.flush()
+        errors = [e for _name, errs in failed for e in errs]
+        names = ", ".join(f"@{name}" for name, _errs in failed)
+        sys.stderr.write(ErrorList(errors).format() + "\n")
+        sys.stderr.write(f"tdgen isel: {len(failed)} of {len(failed) + len(funcs)} functions cannot be selected: "
+                         f"{names}\n")
+        return 2
     return 0
 
 

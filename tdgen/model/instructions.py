@@ -79,6 +79,8 @@ BASE_FIELDS: dict[str, tuple[str, Any]] = {
     "isMoveImm": ("bit", 0),
     "isBranch": ("bit", 0),
     "isTerminator": ("bit", 0),
+    "isBarrier": ("bit", 0),
+    "isReturn": ("bit", 0),
     "mayLoad": ("bit", None),
     "mayStore": ("bit", None),
     "hasSideEffects": ("bit", None),

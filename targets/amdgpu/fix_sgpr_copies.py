@@ -1,0 +1,94 @@
+"""SIFixSGPRCopies' moveToVALU: an SALU instruction that reads a VGPR is rewritten to its VALU form.
+
+After the DAG selector, a uniform node may read a value that lives in a VGPR: the result
+of an instruction that has only a VALU form (V_MAD_U32_U24 for a uniform 24-bit multiply,
+the clamped V_ADD_U32 of a saturating add ...). llc's selector leaves an SALU instruction
+reading a VGPR->SGPR COPY there, which is illegal (the value differs per lane as far as
+the hardware knows) unless the value is made uniform with V_READFIRSTLANE_B32;
+SIFixSGPRCopies instead moves the user to the VALU (SIInstrInfo::moveToVALU): its
+opcode becomes the VALU equivalent (getVALUOp), its result a VGPR, and every SALU user
+of that result is moved in turn. Modelled for the 32-bit SALU ALU ops of the reference
+target (the table below: the shifts swap their operands into the *REV forms, adds/subs
+gain the clamp operand); a cross-block COPY of a moved value becomes a VGPR copy and its
+users in other blocks are moved as well. An SALU instruction with no VALU form here
+(S_CMP, S_CSELECT, S_XNOR on gfx900 ...) reading a VGPR is a "not modelled" error.
+
+Every move is recorded in the selected function's ``notes`` (``tdgen explain`` prints
+the ones of the value it explains). The pass runs after selection; ``stop_after
+="amdgpu-isel"`` (llc's ``-stop-after=amdgpu-isel``, the selector's own choice) skips it.
+"""
+
+from __future__ import annotations
+
+from tdgen.errors import VerifyError, expected
+
+# SALU opcode -> (VALU opcode, operand order: indices into the SALU operands, extra operands)
+VALU_OF = {
+    "S_ADD_I32": ("V_ADD_U32_e64", (0, 1), ("0",)),
+    "S_SUB_I32": ("V_SUB_U32_e64", (0, 1), ("0",)),
+    "S_AND_B32": ("V_AND_B32_e64", (0, 1), ()),
+    "S_OR_B32": ("V_OR_B32_e64", (0, 1), ()),
+    "S_XOR_B32": ("V_XOR_B32_e64", (0, 1), ()),
+    "S_MUL_I32": ("V_MUL_LO_U32_e64", (0, 1), ()),
+    "S_LSHL_B32": ("V_LSHLREV_B32_e64", (1, 0), ()),
+    "S_LSHR_B32": ("V_LSHRREV_B32_e64", (1, 0), ()),
+    "S_ASHR_I32": ("V_ASHRREV_I32_e64", (1, 0), ()),
+    "S_NOT_B32": ("V_NOT_B32_e32", (0,), ()),
+}
+
+
+def fix_sgpr_copies(sf, sel, diags) -> None:
+    if getattr(sel, "stop_after", None) == "amdgpu-isel":
+        return
+    rcs = sel.rcs
+    defs: dict = {}
+    users: dict = {}
+    for blk in sf.blocks:
+        for mi in blk.instrs:
+            if mi.dst:
+                defs[mi.dst] = mi
+            for o in mi.operands:
+                if isinstance(o, str) and o.startswith("%"):
+                    users.setdefault(o.split(".")[0], []).append(mi)
+
+    def vector(reg: str) -> bool:
+        d = defs.get(reg)
+        rc = rcs.get(d.regclass) if d is not None and d.regclass else None
+        return rc is not None and rc.file == "vector"
+
+    work = [mi for blk in sf.blocks for mi in blk.instrs
+            if mi.opcode.startswith("S_") and any(isinstance(o, str) and vector(o.split(".")[0]) for o in mi.operands)]
+    seen: set = set()
+    while work:
+        mi = work.pop(0)
+        if id(mi) in seen:
+            continue
+        if mi.opcode == "COPY":  # (a cross-block copy of a moved value: now a VGPR copy)
+            seen.add(id(mi))
+            if mi.regclass and rcs.get(mi.regclass) is not None and rcs[mi.regclass].file == "scalar":
+                mi.regclass, mi.file = sel.vector_rc, "vector"
+                work.extend(users.get(mi.dst, ()))
+            continue
+        if not mi.opcode.startswith("S_"):
+            continue
+        seen.add(id(mi))
+        src = next((o for o in mi.operands if isinstance(o, str) and vector(o.split(".")[0])), None)
+        row = VALU_OF.get(mi.opcode)
+        if row is None:
+            diags.add(VerifyError(None, expected(f"an SALU instruction the amdgpu target can move to the VALU "
+                                                 f"(SIFixSGPRCopies) in @{sf.name}",
+                                                 f"{mi.opcode} ({mi.ir or 'no IR value'}) reading the VGPR {src} "
+                                                 f"(not modelled)")))
+            continue
+        op, order, extra = row
+        old = mi.opcode
+        mi.opcode = op
+        mi.operands = [mi.operands[k] for k in order] + list(extra)
+        mi.regclass, mi.file = sel.vector_rc, "vector"
+        mi.implicit = ()
+        d = defs.get(src.split(".")[0]) if src else None
+        sf.notes.append(f"SIFixSGPRCopies: {old} ({mi.ir or mi.dst}) reads the VGPR {src}"
+                        + (f" ({d.opcode}{', ' + d.ir if d.ir else ''})" if d is not None else "")
+                        + f": moved to the VALU as {op}")
+        if mi.dst:
+            work.extend(users.get(mi.dst, ()))
