@@ -403,6 +403,190 @@ def S_BCNT1_I32_B64 : SOP1_32<"s_bcnt1_i32_b64"> {
   let Defs = [SCC];
 }
 
+def S_MOV_B32 : SOP1_MOV32;
+
+def S_MOV_B64 : SOP1_MOV64;
+
+def S_MOV_B64_IMM_PSEUDO : SOP1_MOV64 {
+  let isPseudo = 1;
+}
+
+def V_MOV_B32_e32 : VOP1_MOV32 {
+  let Uses = [EXEC];
+}
+
+def S_CMP_EQ_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_GE_I32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_GE_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_GT_I32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_GT_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LE_I32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LE_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LG_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LT_I32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LT_U32 : SOPC_32 {
+  let Defs = [SCC];
+}
+
+def S_CMP_EQ_U64 : SOPC_64 {
+  let Defs = [SCC];
+}
+
+def S_CMP_LG_U64 : SOPC_64 {
+  let Defs = [SCC];
+}
+
+def V_CMP_EQ_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_GE_I32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_GE_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_GT_I32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_GT_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_LE_I32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_LE_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_LT_I32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_LT_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def V_CMP_NE_U32_e64 : VOPC_32 {
+  let Uses = [EXEC];
+}
+
+def S_CSELECT_B32 : SOP2_CSELECT {
+  let Uses = [SCC];
+}
+
+def V_CNDMASK_B32_e64 : VOP3_CNDMASK {
+  let Uses = [EXEC];
+}
+
+def S_BRANCH : SOPP_BR {
+  let isBarrier = 1;
+}
+
+def S_CBRANCH_SCC0 : SOPP_BR {
+  let Uses = [SCC];
+}
+
+def S_CBRANCH_SCC1 : SOPP_BR {
+  let Uses = [SCC];
+}
+
+def S_ENDPGM : SOPP_END;
+
+def SI_IF : SI_CF_IF {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_ELSE : SI_CF_IF {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_LOOP : SI_CF_LOOP {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_END_CF : SI_CF_END {
+  let Defs = [EXEC, SCC];
+  let Uses = [EXEC];
+}
+
+def SI_IF_BREAK : SI_CF_BREAK {
+  let Defs = [SCC];
+}
+
+def SI_RETURN : SI_RET;
+
+def S_LOAD_DWORD_IMM : SMEM_1;
+
+def S_LOAD_DWORDX2_IMM_ec : SMEM_2;
+
+def S_LOAD_DWORDX2_IMM : SMEM_2 {
+  let Constraints = "";
+}
+
+def S_LOAD_DWORDX4_IMM : SMEM_4 {
+  let Constraints = "";
+}
+
+def S_LOAD_DWORDX8_IMM : SMEM_8 {
+  let Constraints = "";
+}
+
+def S_LOAD_DWORDX4_IMM_ec : SMEM_4;
+
+def S_LOAD_DWORDX8_IMM_ec : SMEM_8;
+
+def GLOBAL_STORE_DWORD_SADDR : GLOBAL_ST_SADDR {
+  let Uses = [EXEC];
+}
+
+def GLOBAL_STORE_DWORD : GLOBAL_ST {
+  let Uses = [EXEC];
+}
+
+def GLOBAL_LOAD_DWORD_SADDR : GLOBAL_LD_SADDR {
+  let Uses = [EXEC];
+}
+
+def GLOBAL_LOAD_DWORD : GLOBAL_LD {
+  let Uses = [EXEC];
+}
+
 // Selection patterns
 def : Pat<(DivergentBinFrag<add> i32:$src0, i32:$src1),
   (V_ADD_U32_e64 $src0, $src1, 0)>;
