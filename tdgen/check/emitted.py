@@ -178,9 +178,24 @@ class EmittedChecks(CheckerBase):
         self.check_register_names_unique()
         for n in t.nodes:
             op = n.opcode
-            if isinstance(op, str) and "::" in op:
-                last = op.rsplit("::", 1)[1]
-                self.ident(last, n.field_span("opcode")[0], n.name, "opcode", cpp=True)
+            if n.builtin or not isinstance(op, str):
+                continue
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)", op)
+            if m is None:
+                self.err(n.field_span("opcode")[0], expected("a C++ enumerator 'Namespace::NAME'", shown(op)), n.name,
+                         "opcode")
+            else:
+                self.ident(m.group(2), n.field_span("opcode")[0], n.name, "opcode", cpp=True)
+        if isinstance(t.namespace, str):
+            made = {t.namespace: "the Target def", t.namespace + "InstrInfo": "the InstrInfo def",
+                    t.namespace + "Reg": "the register class", t.namespace + "RegTuple": "the register-tuple class",
+                    t.namespace + "DivergenceRule": "the divergence-rule class"}
+            for rec in t.records():
+                name = getattr(rec, "name", None)
+                if isinstance(name, str) and name in made:
+                    self.err(rec.field_span("name")[0], expected(
+                        f"a name other than those tdgen defines for namespace '{t.namespace}' ({made[name]} "
+                        f"'{name}')", shown(name)), name, "name")
         for i in t.intrinsics:
             cb = i.clang_builtin
             if cb is not None and not (isinstance(cb, str) and IDENT.match(cb)):
