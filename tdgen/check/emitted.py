@@ -82,7 +82,7 @@ MAX_ENCODING = 0xFFFF
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # fields whose text may span lines (C++ code, Python models, documentation)
 _MULTILINE_FIELDS = frozenset({"code", "predicate_code", "model", "doc", "description", "note", "fragment",
-                               "pattern", "src", "dst", "outs", "ins", "lets"})
+                               "pattern", "src", "dst", "outs", "ins", "lets", "asm"})  # (asm: checked resolved)
 _ASM_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ASM_OPERAND = re.compile(r"\$(?:\{([^}:]*)(?::[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*)|(\$)|)")
 
