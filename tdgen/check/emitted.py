@@ -302,8 +302,16 @@ class EmittedChecks(CheckerBase):
                     self.err(span, expected(want, shown(f.default)), c.name, f.name)
         from ..srcpos import key_span
 
+        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
+        textual = ("string", "code")
         for k, v in c.lets:
             ty = types.get(k)
+            if isinstance(v, Ref) and ty is not None and v.name in params and isinstance(params[v.name], str) \
+                    and (ty in textual) != (params[v.name].strip() in textual):
+                self.err(key_span(c.span, "lets", k), expected(
+                    f"a template argument of a type field '{k}' ({ty}) takes",
+                    f"'{v.name}' of type {params[v.name]}"), c.name, k)
+                continue
             if ty is None or isinstance(v, (Ref, Code)):
                 continue  # (an undeclared field is reported where the class is resolved)
             want = type_mismatch(v, ty)
