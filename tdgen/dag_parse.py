@@ -120,6 +120,16 @@ def parse_pattern(
     field: str | None = None,
 ) -> Node:
     """Parse one DAG (or leaf) written in TableGen syntax; see module docstring."""
+    deep = _too_deep(text)
+    if deep is not None:
+        line = text.count("\n", 0, deep) + 1
+        col = deep - (text.rfind("\n", 0, deep) + 1) + 1
+        raise ParseError(
+            _map(base, line, col) if base is not None else Span("<pattern>", line, col),
+            expected(f"a pattern nested at most {MAX_DEPTH} levels deep", "deeper nesting"),
+            record=record,
+            field=field,
+        )
     try:
         return _parse_at(text, base)
     except UnexpectedInput as e:
@@ -146,6 +156,26 @@ def parse_pattern(
             record=record,
             field=field,
         ) from None
+
+
+# Patterns nest a few levels (LLVM's deepest are about ten); the tree builder recurses
+# per level, so nesting past this is reported instead of overflowing Python's stack.
+MAX_DEPTH = 200
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset of the bracket that opens level MAX_DEPTH + 1, if any."""
+    if text.count("(") + text.count("<") <= MAX_DEPTH:
+        return None
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "(<":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return i
+        elif ch in ")>":
+            depth -= 1
+    return None
 
 
 @lru_cache(maxsize=8192)

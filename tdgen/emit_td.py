@@ -35,6 +35,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import Any
 
+from .dag import Dag
 from .model.fragments import ImmLeaf, PatLeaf
 from .model.instructions import (
     BASE_FIELDS,
@@ -247,9 +248,7 @@ def sdnodes_context(target: Target, lay: Layout) -> dict:
         for c in target.frag_classes
     ]
     frags = []
-    for f in target.frags:
-        if f.builtin or f.instance_of is not None:
-            continue
+    for f in _frags_in_dependency_order(target):
         if isinstance(f, ImmLeaf):
             # ImmLeaf<vt, [{ code }], xform> (TImmLeaf for timm): the code is ImmediateCode
             cls, head, code = ("TImmLeaf" if f.node == "timm" else "ImmLeaf"), f.vt.name, _code_lines(f.code)
@@ -289,6 +288,33 @@ def sdnodes_context(target: Target, lay: Layout) -> dict:
         "xforms": xforms,
         "frags": frags,
     }
+
+
+def _frags_in_dependency_order(target: Target) -> list:
+    """The target's own fragments in spec order, except that each comes after the
+    target fragments its tree uses (TableGen reads a name only once defined)."""
+    own = [f for f in target.frags if not f.builtin and f.instance_of is None]
+    by_name = {f.name: f for f in own}
+    out: list = []
+    placed: set[str] = set()
+
+    def place(f, path: tuple[str, ...]) -> None:
+        if f.name in placed or f.name in path:
+            return
+        try:
+            used = [n.op for n in f.dag.walk() if isinstance(n, Dag)]
+        except Exception:  # noqa: BLE001 -- (a fragment that does not parse is reported by the check)
+            used = []
+        for name in used:
+            dep = by_name.get(name)
+            if dep is not None and dep is not f:
+                place(dep, path + (f.name,))
+        placed.add(f.name)
+        out.append(f)
+
+    for f in own:
+        place(f, ())
+    return out
 
 
 # ---------------------------------------------------------- instruction classes

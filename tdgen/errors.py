@@ -112,7 +112,8 @@ class Span(FrozenRecord):
 
 # Control characters in a message (a NUL or a newline in a spec's name, a path) are
 # shown escaped, so each error stays one line and a terminal shows what was there.
-_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F)}
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))}
+_ESCAPES.update({c: f"\\u{c:04x}" for c in (0x2028, 0x2029)})  # (line breaks to str.splitlines too)
 _ESCAPES.update({0x0A: "\\n", 0x09: "\\t", 0x0D: "\\r"})
 
 

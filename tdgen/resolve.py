@@ -384,8 +384,9 @@ def type_mismatch(v: Any, type_: str) -> str | None:
         return None
     if type_ == "bit":
         return None if (isinstance(v, bool) or (isinstance(v, int) and v in (0, 1))) else "a bit (0 or 1)"
-    if type_ == "int":
-        return None if isinstance(v, int) else "an integer"
+    if type_ == "int":  # (TableGen's int is 64-bit)
+        ok = isinstance(v, int) and not isinstance(v, bool) and -(1 << 63) <= v < (1 << 63)
+        return None if ok else "an integer that fits TableGen's 64-bit int"
     m = re.fullmatch(r"bits<(\d+)>", type_)
     if m:
         n = int(m.group(1))

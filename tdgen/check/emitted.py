@@ -80,6 +80,9 @@ MAX_BITS = 65536
 MAX_ENCODING = 0xFFFF
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# fields whose text may span lines (C++ code, Python models, documentation)
+_MULTILINE_FIELDS = frozenset({"code", "predicate_code", "model", "doc", "description", "note", "fragment",
+                               "pattern", "src", "dst", "outs", "ins", "lets", "asm"})  # (asm: checked resolved)
 _ASM_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _ASM_OPERAND = re.compile(r"\$(?:\{([^}:]*)(?::[^}]*)?\}|([A-Za-z_][A-Za-z0-9_]*)|(\$)|)")
 
@@ -161,16 +164,103 @@ class EmittedChecks(CheckerBase):
                         self.ident(full, span, full, "name", cpp=True)
             if isinstance(rec, (InstrClass, Multiclass)):
                 self.check_declarations(rec)
+        for rec in (*t.records(), *t.patterns, *t.register_classes):
+            self.check_int_fields(rec)
+            self.check_string_fields(rec)
+            if isinstance(rec, Multiclass) and not rec.defs:
+                self.err(rec.field_span("defs")[0], expected("at least one def in a multiclass", "none"), rec.name,
+                         "defs")
+        for f in t.frags:
+            if getattr(f, "instance_of", None) is not None:
+                self.err(f.field_span("instance_of")[0], expected(
+                    "instance_of=None for a fragment the target lists (instances of a divergence class are made "
+                    "by writing Class<op> in a pattern)", shown(f.instance_of)), f.name, "instance_of")
+        self.check_register_names_unique()
         for n in t.nodes:
             op = n.opcode
-            if isinstance(op, str) and "::" in op:
-                last = op.rsplit("::", 1)[1]
-                self.ident(last, n.field_span("opcode")[0], n.name, "opcode", cpp=True)
+            if n.builtin or not isinstance(op, str):
+                continue
+            m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)::([A-Za-z_][A-Za-z0-9_]*)", op)
+            if m is None:
+                self.err(n.field_span("opcode")[0], expected("a C++ enumerator 'Namespace::NAME'", shown(op)), n.name,
+                         "opcode")
+            else:
+                self.ident(m.group(2), n.field_span("opcode")[0], n.name, "opcode", cpp=True)
+        if isinstance(t.namespace, str):
+            made = {t.namespace: "the Target def", t.namespace + "InstrInfo": "the InstrInfo def",
+                    t.namespace + "Reg": "the register class", t.namespace + "RegTuple": "the register-tuple class",
+                    t.namespace + "DivergenceRule": "the divergence-rule class"}
+            for rec in t.records():
+                name = getattr(rec, "name", None)
+                if isinstance(name, str) and name in made:
+                    self.err(rec.field_span("name")[0], expected(
+                        f"a name other than those tdgen defines for namespace '{t.namespace}' ({made[name]} "
+                        f"'{name}')", shown(name)), name, "name")
         for i in t.intrinsics:
             cb = i.clang_builtin
             if cb is not None and not (isinstance(cb, str) and IDENT.match(cb)):
                 self.err(i.field_span("clang_builtin")[0], expected("a C identifier ([A-Za-z_][A-Za-z0-9_]*)",
                                                                     shown(cb)), i.name, "clang_builtin")
+
+    def check_string_fields(self, rec) -> None:
+        """Strings a record writes into .td (names, kinds, operand types, asm) hold no
+        control characters; code, documentation and Python models may span lines."""
+        import dataclasses
+
+        if self.tolerant and is_invalid(rec):
+            return
+        for f in dataclasses.fields(rec):
+            if f.name in _MULTILINE_FIELDS or f.name in ("span", "name", "registers"):
+                continue  # (names are checked as identifiers)
+            v = getattr(rec, f.name, None)
+            vals = v if isinstance(v, tuple) else (v,)
+            bad = next((x for x in vals if isinstance(x, str) and _CONTROL.search(x)), None)
+            if bad is not None:
+                name = getattr(rec, "name", None)
+                self.err(rec.field_span(f.name)[0], expected("a string without control characters", shown(bad)),
+                         name if isinstance(name, str) else type(rec).__name__, f.name)
+
+    def check_register_names_unique(self) -> None:
+        """Registers are TableGen defs too: no register may share a name with a record."""
+        names: dict[str, Any] = {}
+        for rec in self.t.records():
+            n = getattr(rec, "name", None)
+            if isinstance(n, str):
+                names.setdefault(n, rec)
+        for rc in self.t.register_classes:
+            for r in (*rc.registers, *rc.subreg_indices):
+                other = names.get(r)
+                if other is not None and other is not rc:
+                    self.err(rc.field_span("registers")[0], expected(
+                        f"register names that name no other record ('{r}' is the {type(other).__name__} at "
+                        f"{other.span})", f"'{r}'"), rc.name, "registers")
+                    break
+
+    def check_int_fields(self, rec) -> None:
+        """Integer fields of a record (sizes, complexities, counts) fit TableGen's 64-bit int."""
+        import dataclasses
+
+        if self.tolerant and is_invalid(rec):
+            return
+        for f in dataclasses.fields(rec):
+            v = getattr(rec, f.name, None)
+            if isinstance(v, int) and not isinstance(v, bool) and not -(1 << 63) <= v < (1 << 63):
+                name = getattr(rec, "name", None)
+                self.err(rec.field_span(f.name)[0], expected("an integer that fits TableGen's 64-bit int", v),
+                         name if isinstance(name, str) else type(rec).__name__, f.name)
+
+    def _global_names(self) -> set[str]:
+        """Names of the defs a pattern may use: value types, builtin nodes, fragments and
+        operand kinds, and the target's records."""
+        got = self.__dict__.get("_global_name_set")
+        if got is None:
+            from ..builtins import BUILTIN_FRAGS, BUILTIN_NODES, BUILTIN_OPERANDS
+            from ..types import VALUE_TYPES
+
+            got = set(VALUE_TYPES) | set(BUILTIN_NODES) | set(BUILTIN_FRAGS) | set(BUILTIN_OPERANDS)
+            got |= {n for n in (getattr(r, "name", None) for r in self.t.records()) if isinstance(n, str)}
+            self.__dict__["_global_name_set"] = got
+        return got
 
     def check_declarations(self, c: InstrClass | Multiclass) -> None:
         """A class's (or multiclass's) template arguments and fields: names, types,
@@ -193,6 +283,10 @@ class EmittedChecks(CheckerBase):
             fld = f"fields.{f.name}" if isinstance(f.name, str) else "fields"
             if not self.ident(f.name, span, c.name, fld):
                 continue
+            if f.name in self._global_names():
+                self.err(span, expected("a field name that names no record (inside the class it would hide the "
+                                        "record of that name from the class's patterns)", shown(f.name)), c.name, fld)
+                continue
             if f.name in INSTRUCTION_OWN_FIELDS:
                 self.err(span, expected("a field name that is not one of TableGen Instruction's own fields "
                                         "(set those with lets)", shown(f.name)), c.name, fld)
@@ -208,8 +302,16 @@ class EmittedChecks(CheckerBase):
                     self.err(span, expected(want, shown(f.default)), c.name, f.name)
         from ..srcpos import key_span
 
+        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
+        textual = ("string", "code")
         for k, v in c.lets:
             ty = types.get(k)
+            if isinstance(v, Ref) and ty is not None and v.name in params and isinstance(params[v.name], str) \
+                    and (ty in textual) != (params[v.name].strip() in textual):
+                self.err(key_span(c.span, "lets", k), expected(
+                    f"a template argument of a type field '{k}' ({ty}) takes",
+                    f"'{v.name}' of type {params[v.name]}"), c.name, k)
+                continue
             if ty is None or isinstance(v, (Ref, Code)):
                 continue  # (an undeclared field is reported where the class is resolved)
             want = type_mismatch(v, ty)
@@ -339,8 +441,8 @@ class EmittedChecks(CheckerBase):
                 continue
             good.append((compile_glob(r.pattern), r))
         for i in t.intrinsics:
-            if self.tolerant and is_invalid(i):
-                continue
+            if (self.tolerant and is_invalid(i)) or not (isinstance(i.name, str) and i.name.startswith("int_")):
+                continue  # (a name that is no intrinsic's is reported with the intrinsic)
             for match, r in good:
                 if r.kind is not i.divergence and match(i.ir_name):
                     self.err(i.field_span("divergence")[0], expected(

@@ -83,6 +83,12 @@ class FragmentChecks(TreeChecks):
         return len(self.d.errors) == before
 
     def check_frag(self, f: PatFrag) -> None:
+        from ..builtins import BUILTIN_FRAGS
+
+        if getattr(f, "builtin", False) and BUILTIN_FRAGS.get(f.name) != f:
+            self.err(f.field_span("builtin")[0], expected("builtin=False for a fragment the target declares (only "
+                                                          "tdgen.builtins' fragments are builtin)", True), f.name, "builtin")
+            return
         if isinstance(f, (ImmLeaf, PatLeaf)) and not self.check_leaf_record(f):
             return
         self.check_cpp_syntax(f, "code" if isinstance(f, (ImmLeaf, PatLeaf)) else "predicate_code",

@@ -21,6 +21,42 @@ from ..types import VALUE_TYPES
 from .base import CheckerBase
 
 
+# SDNode classes of TargetSelectionDAG.td a target's own node may be (``SDNode``: a
+# node with a profile and properties)
+SDNODE_CLASSES = frozenset({"SDNode"})
+
+# Intrinsic properties of llvm/IR/Intrinsics.td tdgen emits: whether each takes an
+# argument index (``ImmArg<ArgIndex<N>>``)
+INTRINSIC_PROPERTIES = {
+    "IntrNoMem": False, "IntrReadMem": False, "IntrWriteMem": False, "IntrArgMemOnly": False,
+    "IntrInaccessibleMemOnly": False, "IntrInaccessibleMemOrArgMemOnly": False, "IntrConvergent": False,
+    "IntrSpeculatable": False, "IntrWillReturn": False, "IntrNoCallback": False, "IntrNoFree": False,
+    "IntrNoSync": False, "IntrHasSideEffects": False, "IntrNoReturn": False, "IntrCold": False,
+    "IntrNoDuplicate": False, "IntrNoMerge": False,
+    "ImmArg": True, "NoUndef": True, "NoCapture": True, "ReadOnly": True, "WriteOnly": True, "ReadNone": True,
+    "Returned": True, "NoAlias": True, "NonNull": True,
+}
+
+
+def _known_intrinsic_type(t) -> bool:
+    """One of tdgen.types' intrinsic types, an ``LLVMMatchType<N>`` or an
+    ``LLVMQualPointerType<N>`` (as their constructors make them)."""
+    from ..types import INTRINSIC_TYPES, LLVMMatchType, LLVMQualPointerType
+
+    if INTRINSIC_TYPES.get(t.tablegen) == t:
+        return True
+    m = t.match
+    if isinstance(m, int) and not isinstance(m, bool) and 0 <= m < 64 and t == LLVMMatchType(m):
+        return True
+    a = getattr(t, "addrspace", None)
+    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < (1 << 24) and t == LLVMQualPointerType(a)
+
+
+def known_value_type(vt) -> bool:
+    """One of tdgen.types' value types (not a ValueType made up with another name)."""
+    return VALUE_TYPES.get(getattr(vt, "name", None)) == vt
+
+
 class RecordChecks(CheckerBase):
     """Checks of names, intrinsics, SDNodes and profiles, register classes, operand kinds, wave facts and the
     data layout."""
@@ -66,7 +102,12 @@ class RecordChecks(CheckerBase):
             self.err(t.field_span("data_layout")[0], f"{e.message} (at offset {e.offset})", t.name, "data_layout")
 
     def check_operand_kind(self, o) -> None:
-        if o.vt.name not in VALUE_TYPES:
+        from ..builtins import BUILTIN_OPERANDS
+
+        if o.builtin and BUILTIN_OPERANDS.get(o.name) != o:
+            self.err(o.field_span("builtin")[0], expected("builtin=False for an operand kind the target declares",
+                                                          o.builtin), o.name, "builtin")
+        if not known_value_type(o.vt):
             self.err(o.span, expected("a value type", o.vt), o.name, "vt")
 
     # ---------------------------------------------------------------- names
@@ -117,7 +158,7 @@ class RecordChecks(CheckerBase):
         overloads = 0
         for fname, types in (("results", i.results), ("params", i.params)):
             for t in types:
-                if getattr(t, "tablegen", None) is None:
+                if getattr(t, "tablegen", None) is None or not _known_intrinsic_type(t):
                     self.err(i.field_span(fname)[0], expected("an intrinsic type (llvm_i32_ty ...)", repr(t)), i.name, fname)
                     continue
                 if t.match is not None and t.match >= overloads:
@@ -130,6 +171,17 @@ class RecordChecks(CheckerBase):
                 if t.is_overloaded:
                     overloads += 1
         for p in i.properties:
+            arg = getattr(p, "arg", None)
+            takes = INTRINSIC_PROPERTIES.get(getattr(p, "name", None))
+            if takes is None or takes != (arg is not None):
+                want = ("an intrinsic property (" + ", ".join(sorted(INTRINSIC_PROPERTIES)) + ")" if takes is None
+                        else f"{p.name} {'with' if takes else 'without'} an argument index")
+                self.err(i.field_span("properties")[0], expected(want, repr(p)), i.name, "properties")
+                continue
+            if arg is not None and (not isinstance(arg, int) or isinstance(arg, bool)):
+                self.err(i.field_span("properties")[0], expected("an integer argument index", repr(arg)), i.name,
+                         "properties")
+                continue
             if getattr(p, "arg", None) is not None and p.arg != -1 and not (0 <= p.arg < len(i.params)):
                 self.err(
                     i.field_span("properties")[0],
@@ -152,20 +204,34 @@ class RecordChecks(CheckerBase):
                     )
 
     def check_node(self, n: SDNode) -> None:
+        if n.builtin and BUILTIN_NODES.get(n.name) != n:
+            # a builtin node is not emitted: a target's own node marked builtin would be
+            # used by its patterns and defined nowhere
+            self.err(n.field_span("builtin")[0], expected("builtin=False for a node the target declares (only "
+                                                          "tdgen.builtins' nodes are builtin)", n.builtin),
+                     n.name, "builtin")
+        if not n.builtin and n.sdclass not in SDNODE_CLASSES:
+            self.err(n.field_span("sdclass")[0], expected(f"a TableGen SDNode class ({', '.join(sorted(SDNODE_CLASSES))})",
+                                                          repr(n.sdclass)), n.name, "sdclass")
         ns = self.t.isd_namespace
         if ns and n.namespace != ns:
             self.err(n.field_span("opcode")[0], expected(f"an opcode '{ns}::NAME'", f"'{n.opcode}'"), n.name, "opcode")
         for prop in n.properties:
             if prop not in SDNP_PROPERTIES:
                 self.err(n.field_span("properties")[0], expected("an SDNP property", f"'{prop}'"), n.name, "properties")
-        if n.profile.name is None:
-            self.check_profile(n.profile, n.name)
+        if n.profile.name is None or (not n.builtin and not any(p is n.profile or p == n.profile
+                                                                 for p in self.t.profiles)):
+            self.check_profile(n.profile, n.name if n.profile.name is None else n.profile.name)
 
     def check_regclass(self, rc) -> None:
         if rc.file not in ("scalar", "vector"):
             self.err(rc.field_span("file")[0], expected("'scalar' or 'vector'", f"'{rc.file}'"), rc.name, "file")
         if not rc.types:
             self.err(rc.field_span("types")[0], expected("at least one value type", "none"), rc.name, "types")
+        for vt in rc.types:
+            if not known_value_type(vt):
+                self.err(rc.field_span("types")[0], expected("value types of tdgen.types", repr(vt)), rc.name, "types")
+                break
         if not rc.registers:
             self.err(rc.field_span("registers")[0], expected("at least one register", "none"), rc.name, "registers")
         if rc.subregs or rc.subreg_indices:

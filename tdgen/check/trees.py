@@ -10,7 +10,7 @@ of its ops.
 from __future__ import annotations
 
 from ..builtins import BUILTIN_LEAVES
-from ..dag import Dag, Leaf, Node
+from ..dag import Dag, Leaf, Operator, Node
 from ..errors import expected
 from ..types import VALUE_TYPES
 from .base import CheckerBase, plural
@@ -61,6 +61,15 @@ class TreeChecks(CheckerBase):
                         record,
                         field,
                     )
+                    ok = False
+                    continue
+                # the class applies its operator to its num_ops operands: that must be
+                # the operator's arity (llvm-tblgen checks it in the instantiated fragment)
+                inner_info = self.operator_arity(Dag(Operator(inner, (), n.operator.span), (), None, n.span))
+                if inner_info is not None and inner_info[1] is not None and inner_info[1] != fc.num_ops:
+                    self.err(n.operator.span, expected(
+                        f"an operator of {plural(fc.num_ops, 'operand')} in '{fc.name}<...>'",
+                        f"'{inner}' ({inner_info[0]} of {plural(inner_info[1], 'operand')})"), record, field)
                     ok = False
                     continue
             info = self.operator_arity(n)

@@ -73,8 +73,8 @@ def _matches(v: Any, tp: Any) -> bool:
     if tp is type(None):
         return v is None
     if isinstance(tp, type):
-        if tp is int:
-            return isinstance(v, int)
+        if tp is int:  # (a bool is no integer here: TableGen reads True as an undefined name)
+            return isinstance(v, int) and not isinstance(v, bool)
         return isinstance(v, tp)
     return True
 

@@ -1,0 +1,158 @@
+"""Fuzzing of pattern strings and command-line arguments (hypothesis and seeded mutations).
+
+- Pattern strings (``tdgen.dag_parse.parse_pattern``, the reader of every pattern in a
+  spec), alone and inside a spec's instruction (``check_target``): any text either
+  parses or raises one TdgenError whose every line reads ``path:line:col: ...``; no
+  other exception; bounded time, also for deeply nested and 10 MB inputs.
+- Command lines (``tdgen.cli.main`` in-process): random argument lists over every
+  command (names, paths that are folders, devices, missing, too long or full of odd
+  characters; numbers; option spellings) exit 0, 1 or 2, never with a traceback; exit 2
+  comes with a message on stderr; ``generate --out DIR`` writes nothing when it fails.
+
+(The IR and MIR readers are fuzzed by their own engineers' tests.) CI runs ``CI_COUNT``
+inputs of each; ``TDGEN_FUZZ_COUNT=N`` runs N.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import random
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from tdgen import cli
+from tdgen.dag_parse import parse_pattern
+from tdgen.errors import Span, TdgenError
+from tdgen.spec import load_target
+
+ROOT = Path(__file__).resolve().parent.parent
+COUNT = int(os.environ.get("TDGEN_FUZZ_COUNT", "0") or 0)
+CI_COUNT = 300
+N = COUNT or CI_COUNT
+SEED = os.environ.get("TDGEN_FUZZ_SEED", "24")
+_LOCATED = re.compile(r"^[^:\n]+:\d+:\d+: .+$")
+
+
+def _patterns() -> list[str]:
+    out = []
+    for name in ("amdgpu", "dslike"):
+        t = load_target(name)
+        for p in t.selection_patterns():
+            out.append(p.src.render())
+        out += [f.fragment for f in t.frags]
+    return sorted(set(out))
+
+
+def _check_pattern(text: str, budget: float = 5.0) -> None:
+    start = time.perf_counter()
+    try:
+        parse_pattern(text, Span("<pattern>", 1, 1), record="R", field="pattern")
+    except TdgenError as e:
+        for line in e.format().splitlines():
+            assert _LOCATED.match(line), line
+    assert time.perf_counter() - start < budget
+
+
+def test_seeded_pattern_mutations_never_crash():
+    rng = random.Random(f"{SEED}-patterns")
+    base = _patterns()
+    alphabet = "()$:,<> \n\t0123456789-abcxyz_i32[]{}\"'\x00é"
+    for _ in range(N):
+        chars = list(rng.choice(base))
+        for _ in range(rng.randint(1, 4)):
+            k = rng.randrange(len(chars) + 1)
+            r = rng.random()
+            if r < 0.4 and chars:
+                del chars[min(k, len(chars) - 1)]
+            elif r < 0.8:
+                chars.insert(k, rng.choice(alphabet))
+            else:
+                chars[k:k] = list(rng.choice(base))
+        _check_pattern("".join(chars))
+
+
+@settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=120))
+def test_any_pattern_text_parses_or_is_located(text):
+    _check_pattern(text)
+
+
+def test_deep_and_huge_patterns_are_bounded():
+    _check_pattern("(" * 100_000 + "add i32:$a, i32:$b" + ")" * 100_000, budget=30)
+    _check_pattern("(add " * 20_000 + "i32:$a" + ")" * 20_000, budget=30)
+    # 10 MB that do not parse fail fast; a long valid one (100 KB in CI, 10 MB in the long
+    # run) takes time linear in its length
+    _check_pattern("(add i32:$a, " + "#" * (10 * 1024 * 1024) + ")", budget=60)
+    size = 10 * 1024 * 1024 if COUNT else 100 * 1024
+    _check_pattern("(add i32:$a, " + "i32:$b, " * (size // 8) + "i32:$c)", budget=max(60, size / 20_000))
+
+
+# ------------------------------------------------------------------ command lines
+
+COMMANDS = ["list", "generate", "divergence", "isel", "explain", "lint", "shuffle", "verify-shuffles"]
+WORDS = ["amdgpu", "dslike", "--target", "--out", "--check", "--format", "json", "llvm", "mir", "--value", "%x",
+         "--why", "--wave", "32", "64", "16", "--width", "--operand", "--exec", "--values", "idx", "up", "bfly",
+         "-1", "0x", "0xffffffff", "--lowered", "--plain", "--", "-", "", " ", "a" * 300, "x\x01y", "é",
+         "/dev/null", "/", ".", "..", "tests", "no/such/file.ll", "--bogus", "-h"]
+
+
+def _paths(tmp: Path) -> list[str]:
+    ll = sorted((ROOT / "tests" / "golden" / "ir" / "pass").glob("*.ll"))[:2]
+    return [str(p) for p in ll] + [str(tmp), str(tmp / "missing.ll"), str(tmp / ("b" * 260))]
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(argv)
+        except SystemExit as e:  # argparse's own usage errors
+            rc = e.code if isinstance(e.code, int) else 2
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_random_command_lines_never_crash(tmp_path, monkeypatch):
+    monkeypatch.setenv("TDGEN_NO_CACHE", "1")
+    rng = random.Random(f"{SEED}-cli")
+    paths = _paths(tmp_path)
+    out_dir = tmp_path / "out"
+    runs = max(20, N // 10)  # (each run loads targets: fewer than the pure-parser fuzzers)
+    for _ in range(runs):
+        cmd = rng.choice(COMMANDS)
+        argv = [cmd] + [rng.choice(WORDS + paths) for _ in range(rng.randint(0, 5))]
+        if cmd == "generate" and rng.random() < 0.7:
+            argv = ["generate", "--out", str(out_dir)] + argv[1:]
+        if "-h" in argv or "verify-shuffles" in argv and "--wave" not in argv:
+            continue  # (help text; the full enumeration takes seconds)
+        before = _tree(out_dir) if out_dir.exists() else {}
+        rc, out, err = _run(argv)
+        assert rc in (0, 1, 2), (argv, rc, err)
+        assert "Traceback" not in err, (argv, err)
+        if rc == 2:
+            assert err.strip(), argv
+        if argv[0] == "generate" and rc == 2 and out_dir.exists():
+            assert _tree(out_dir) == before, argv
+        assert not list(tmp_path.rglob(".tdgen-tmp-*")), argv
+
+
+@pytest.mark.parametrize("argv", [
+    ["divergence", "a" * 300 + ".ll"], ["isel", "a" * 300 + ".ll", "--target", "amdgpu"], ["lint", "a" * 300],
+    ["list", "a" * 300], ["shuffle", "idx", "--operand", "1", "--target", "a" * 300, "--format", "json"],
+    ["generate", "--out", "/tmp/" + "a" * 300], ["divergence", "/dev/null"], ["isel", "/dev/null", "--target", "amdgpu"],
+    ["explain", "a" * 300 + ".ll", "--target", "amdgpu", "--value", "%x"],
+])
+def test_names_the_system_cannot_take_are_one_clear_error(argv):
+    rc, out, err = _run(argv)
+    assert rc == 2 and out == ""
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "found" in err and ("path component of" in err or "character device" in err)
