@@ -1,10 +1,8 @@
 """The SSA dominance verifier of parsed modules (the rules of LLVM's verifier the analyses rely on).
 
 Stage job: a linked ``Module`` -> nothing, or every violation as one ``file:line:col``
-error each (``ErrorList``). ``patterns.ir.reader.parse_module`` runs it on the modules of
-the exact path; the direct builder (``patterns/ir/reader_direct.py``) checks the same
-rules itself and leaves a violating file to the exact path, so the messages come from
-here.
+error each (``ErrorList``). ``patterns.ir.reader.parse_module`` runs it on every module
+it reads. A compiled module (``patterns.native.MODULES``).
 """
 
 from __future__ import annotations
