@@ -138,12 +138,11 @@ def test_malformed_layout_error_text(text, col, message):
     with pytest.raises(ParseError) as ei:
         parse_layout(text)
     assert ei.value.format() == f"<data layout>:1:{col}: {message}"
-    # in a module: at the component, on both reader paths
+    # in a module: at the component
     src = f'target datalayout = "{text}"\ndefine void @f() {{\n  ret void\n}}\n'
-    for fast in (True, False):
-        with pytest.raises(TdgenError) as ei:
-            parse_module(src, "m.ll", fast=fast)
-        assert ei.value.format() == f"m.ll:1:{21 + col}: {message}"
+    with pytest.raises(TdgenError) as ei:
+        parse_module(src, "m.ll")
+    assert ei.value.format() == f"m.ll:1:{21 + col}: {message}"
 
 
 def test_layout_verdicts_match_opt():
@@ -168,10 +167,9 @@ def test_layouts_are_frozen_cached_and_pickle():
     assert isinstance(d, DataLayout) and repr(d) == f"DataLayout({AMDGPU!r})"
 
 
-def test_the_last_layout_line_counts_and_both_readers_keep_it():
+def test_the_last_layout_line_counts():
     src = 'target datalayout = "e-i64:32"\ntarget datalayout = "e-i64:64"\ndefine void @f() {\n  ret void\n}\n'
-    for fast in (True, False):
-        assert parse_module(src, "m.ll", fast=fast).data_layout is parse_layout("e-i64:64")
+    assert parse_module(src, "m.ll").data_layout is parse_layout("e-i64:64")
     assert parse_module("define void @f() {\n  ret void\n}\n").data_layout is None
 
 
