@@ -101,6 +101,9 @@ def test_nesting_opt_accepts_is_accepted(make, tmp_path):
     assert subprocess.run([opt, "-disable-output", str(f)], capture_output=True).returncode == 0
     for args in (["divergence", str(f)], ["isel", str(f), "--target", "amdgpu"]):
         r = _run(*args)
+        if make is _nested_struct and args[0] == "isel":  # aggregates: refused by the selection, by name
+            assert r.returncode == 2 and r.stderr.rstrip().endswith("(not modeled)"), r.stderr[-2000:]
+            continue
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
 
 
