@@ -20,8 +20,9 @@ from patterns.ir.dominators import shared_dominators
 from patterns.llc.pipeline import run_ir_passes
 from patterns.select.isel import SelectedFunction, select_dags
 from patterns.select.matcher import MatcherTable, build_table
+from patterns.ir.core import ArrayType, NamedStructType, StructType
 from patterns.uniformity.analysis import analyze
-from tdgen.errors import Diagnostics, ParseError, expected
+from tdgen.errors import Diagnostics, ParseError, VerifyError, expected
 
 __all__ = ["select_module", "select_function", "build_function_dags"]
 
@@ -82,6 +83,20 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
     return sf, fdags
 
 
+def check_modeled_types(fn) -> None:
+    """The selection models values of integer, floating-point, pointer and vector types:
+    an instruction whose result, stored value or argument is an aggregate (a struct,
+    array or named struct) is refused by name, never selected as something else."""
+    for b in fn.blocks:
+        for ins in b.instructions:
+            tys = [ins.type] + [v.type for v in ins.operands if v is not None]
+            for t in tys:
+                if isinstance(t, (StructType, ArrayType, NamedStructType)):
+                    raise VerifyError(ins.span, expected(
+                        "values the SelectionDAG builder models (integers, floating point, pointers, vectors)",
+                        f"'{ins.opcode}' with a value of aggregate type {t} (not modeled)"))
+
+
 def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: bool = True) -> FunctionDAGs:
     """The DAGs of every block of ``fn`` (source block order), combined
     (``patterns.dag.combine``) unless ``combine=False``; ``dce`` see
@@ -98,6 +113,7 @@ def build_function_dags(fn, target, ua, *, dce: str = "aggressive", combine: boo
     selected). ``FunctionDAGs.ua`` is the analysis used."""
     if getattr(fn, "is_declaration", False):
         raise ParseError(getattr(fn, "span", None), expected("a function definition", f"declaration of @{fn.name}"))
+    check_modeled_types(fn)
     with shared_dominators(fn):  # one dominator tree for the IR passes and the prepasses
         if combine:
             # llc's IR passes (EarlyCSE+InstSimplify, the target's passes, LICM), then the

@@ -104,6 +104,9 @@ def test_nesting_opt_accepts_is_accepted(make, tmp_path):
     assert subprocess.run([opt, "-disable-output", str(f)], capture_output=True).returncode == 0
     for args in (["divergence", str(f)], ["isel", str(f), "--target", "amdgpu"]):
         r = _run(*args)
+        if make is _nested_struct and args[0] == "isel":  # aggregates: refused by the selection, by name
+            assert r.returncode == 2 and r.stderr.rstrip().endswith("(not modeled)"), r.stderr[-2000:]
+            continue
         # (isel: a returned global address is not modelled by the amdgpu target -- a clear
         # "cannot be selected", exit 2 -- the nesting itself is read)
         ok = r.returncode == 0 or (args[0] == "isel" and r.returncode == 2 and "cannot be selected" in r.stderr)

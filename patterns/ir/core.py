@@ -10,7 +10,11 @@ into a ``Module``.
 
 AST contract (used by the divergence analysis and the SelectionDAG builder):
 
-- ``Module.functions`` in source order; ``Module.function(name)``.
+- ``Module.functions`` in source order (undeclared intrinsics' implicit declarations
+  last); ``Module.function(name)``; ``Module.globals`` (``GlobalVar``: variables,
+  constants and aliases, with address space and initializer), ``named_types``
+  (``NamedStructType``), ``comdats``, ``metadata`` (each node's text as written),
+  ``attr_groups``, ``data_layout``.
 - ``Function``: ``name`` (no ``@``), ``cc``, ``ret_type``, ``args``, ``attrs`` (function
   attributes, ``#N`` groups resolved), ``is_declaration``, ``blocks`` (entry first).
 - ``BasicBlock``: ``name`` (numbered labels as digits), ``instructions``,
@@ -23,7 +27,13 @@ AST contract (used by the divergence analysis and the SelectionDAG builder):
   ``incoming``, ``callee``, ``inline_asm``, ``bundles``, ``addrspace``, ``volatile``,
   ``ordering``, ``align``, ...). ``.text`` is the instruction as ``opt-19 -S`` prints it.
 - Values: ``Instruction``, ``Argument`` (identity semantics), ``Constant``,
-  ``GlobalRef``, ``InlineAsm``, ``MetadataRef``.
+  ``GlobalRef`` (typed ``ptr addrspace(N)`` of its global), ``InlineAsm``, ``MetadataRef``
+  (metadata operands, and values wrapped in metadata, as text: no use).
+- Attributes: each kept as its canonical text (``noundef``, ``align 4``,
+  ``range(i32 0, 1024)``, ``byref(%T)``, ``"key"="value"``): ``Argument.attr_text`` and
+  ``attrs``, ``Instruction.ret_attrs``/``arg_attrs``/``attr_items``/``attrs``,
+  ``Function.attr_items``/``attrs`` (``#N`` groups expanded). Debug records and debug
+  intrinsics are read and dropped (LLVM 19 keeps them outside the instruction list).
 
 The classes behave as the dataclasses they were declared as (noted on each: frozen
 value classes with slots; ``GlobalVar`` and ``Module`` with identity equality), but are

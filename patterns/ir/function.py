@@ -13,8 +13,8 @@ instructions never set have a class-level default; the list fields (``incoming``
 ``targets``, ``cases``, ``bundles``, ``arg_attrs``, ``metadata``) are made on first read
 (properties over ``_incoming`` etc., None until then), so building 50k instructions
 allocates only the lists they have. ``span`` is made on first read from ``_loc``, the
-line number (column 3) or -(line << 20 | column), which the direct builder
-(patterns/ir/reader_direct.py) stores instead.
+line number (column 3) or -(line << 20 | column), which the reader
+(patterns/ir/parser_body.py) stores instead.
 """
 
 from __future__ import annotations
@@ -217,8 +217,7 @@ class Instruction:
     @property
     def text(self) -> str:
         """The instruction exactly as ``opt-19 -S`` prints it (without indentation).
-        Printed by patterns/ir/printer.py on first read, unless the direct builder already kept the
-        source line, which it does only where that line is provably the printed text.
+        Printed by patterns/ir/printer.py on first read.
         ``_text`` holds it indented by two spaces (a kept line as it is: no copy), or
         None before the first read."""
         t = self._text
@@ -237,7 +236,7 @@ class Instruction:
 
 def blank_instruction() -> Instruction:
     """An instruction with only the defaults set (``opcode`` too: ""), for builders that
-    fill the fields one by one (patterns/ir/reader_direct.py)."""
+    fill the fields one by one."""
     return Instruction("", None, _VOID, None)
 
 
@@ -286,7 +285,7 @@ class BasicBlock:
     ``instructions``, ``function``, ``successors``, ``predecessors``, ``span``, ``slot``
     (the name opt prints), ``index``.
 
-    ``span`` is stored in ``_span``; the direct builder (patterns/ir/reader_direct.py) gives it
+    ``span`` is stored in ``_span``; the reader (patterns/ir/parser_body.py) gives it
     as an int, ``line << 20 | column``, and the ``Span`` is made on first read (and
     kept), as ``Instruction.span`` is: most blocks' spans are never read."""
 
@@ -354,8 +353,8 @@ class Function:
     ``header_words`` (linkage, visibility, cc, return attributes as written), ``vararg``,
     ``uses``.
 
-    ``uses`` is filled by the direct builder (patterns/ir/reader_direct.py) for the uniformity
-    analysis: (True: every argument's and instruction's ``_users`` holds its users in
+    ``uses`` may be filled by a reader for the uniformity analysis (the reader of
+    patterns/ir/parser_module.py leaves it None): (True: every argument's and instruction's ``_users`` holds its users in
     program order, each once: None, the one user itself, or a list of two or more; the
     loads and calls in program order; each block's terminator; the number of
     instructions; whether no branch names the same block twice). Derived data, not part

@@ -19,7 +19,8 @@ defined function:
   conventions that return void, and where ``!range``, ``!nonnull``, ``!align`` and
   ``!dereferenceable`` may be attached (``patterns/ir/verify_attrs.py``; declarations too).
 
-``patterns.ir.reader.parse_module`` runs ``verify_module`` on every module it reads.
+``patterns.ir.reader.parse_module`` runs ``verify_module`` on every module it reads. A compiled module
+(``patterns.native.MODULES``).
 """
 
 from __future__ import annotations

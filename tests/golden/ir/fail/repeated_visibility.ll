@@ -1,0 +1,4 @@
+define hidden hidden void @f() {
+entry:
+  ret void
+}

@@ -1,0 +1,4 @@
+define void @f() nosuchattribute {
+entry:
+  ret void
+}
