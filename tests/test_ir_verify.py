@@ -370,7 +370,7 @@ def test_parameter_attribute_types_agree_with_opt(tmp_path):
         f.write_text(text)
         theirs = subprocess.run([opt, "-passes=verify", "-disable-output", str(f)], capture_output=True).returncode == 0
         try:
-            parse_module(text, str(f), fast=False)
+            parse_module(text, str(f))
             ours = True
         except TdgenError:
             ours = False
@@ -400,7 +400,7 @@ def test_metadata_placement_agrees_with_opt(tmp_path):
         f.write_text(text)
         theirs = subprocess.run([opt, "-passes=verify", "-disable-output", str(f)], capture_output=True).returncode == 0
         try:
-            parse_module(text, str(f), fast=False)
+            parse_module(text, str(f))
             ours = True
         except TdgenError:
             ours = False

@@ -208,7 +208,7 @@ class ModuleParser(BodyParser):
                 ty = self.parse_type()
                 pat = self.p
                 pattrs = self.attributes("param")
-                self.check_attr_types(pattrs, ty, pat)
+                # (their types: patterns/ir/verify_attrs.py, every parameter of the file reported together)
                 t = self.tok()
                 aspan = fspan
                 if t[0] == "%" and len(t) > 1:

@@ -25,6 +25,8 @@ defined function:
 
 from __future__ import annotations
 
+from typing import Final
+
 from tdgen.errors import Diagnostics, ParseError, expected
 
 from patterns.ir.core import Module
@@ -35,7 +37,7 @@ from patterns.ir.verify_convergence import verify_convergence
 
 __all__ = ["verify_module"]
 
-_CALLS = frozenset({"call", "callbr", "invoke"})
+_CALLS: Final = frozenset({"call", "callbr", "invoke"})
 
 
 def verify_module(mod: Module) -> None:
@@ -99,7 +101,7 @@ def _verify_function(fn, errors: Diagnostics, functions: dict) -> _Tree:
                 if inst.opcode in _CALLS and inst.bundles:
                     operands = [*operands, *(v for _, vals in inst.bundles for v in vals)]
                 for v in operands:
-                    if v.__class__ is not Instruction:
+                    if type(v) is not Instruction:
                         continue
                     if v.block is blk:
                         if v not in seen:
@@ -156,7 +158,7 @@ def _check_phi(inst, blk, edges: dict, tree: _Tree, errors: Diagnostics) -> None
             errors.add(ParseError(inst.span, expected(f"a predecessor of {blk.ref} as incoming block", inc.ref)))
             continue
         per_block.setdefault(inc, []).append(v)
-        if v.__class__ is Instruction and v.block is not inc and not tree.get().dominates(v.block, inc):
+        if type(v) is Instruction and v.block is not inc and not tree.get().dominates(v.block, inc):
             errors.add(ParseError(inst.span, expected(
                 f"a value available at the end of {inc.ref}",
                 f"{v.ref}, defined in {v.block.ref} which does not dominate it")))

@@ -56,7 +56,7 @@ _CALLS: Final = frozenset({"call", "callbr", "invoke"})
 
 def _conv_op(inst) -> str | None:
     """The convergence intrinsic ``inst`` calls, or None."""
-    if inst.__class__ is Instruction and inst.opcode == "call":
+    if type(inst) is Instruction and inst.opcode == "call":
         c = inst.callee
         if c in _INTRINSICS:
             return c
