@@ -206,7 +206,6 @@ class ModuleParser(BodyParser):
                     break
                 tat = self.p
                 ty = self.parse_type()
-                pat = self.p
                 pattrs = self.attributes("param")
                 # (their types: patterns/ir/verify_attrs.py, every parameter of the file reported together)
                 t = self.tok()
