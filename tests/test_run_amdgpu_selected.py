@@ -118,7 +118,8 @@ def test_strict_engines_agree(name, tmp_path):
     r = _check_run(k, "amdgpu", "--engines", "selected,llc")
     assert r.returncode == 0, r.stdout + r.stderr
     rep = json.loads(r.stdout)
-    assert rep.get("counterexample") is None
+    assert rep["counterexample"] is None
+    assert rep["engines"] == ["reference", "selected", "llc"] and rep["stores_compared"] > 0
     assert r.stderr == ""
 
 

@@ -46,7 +46,7 @@ from patterns.run.machine_generic import GENERIC_OPCODES
 from patterns.run.machine_state import IllegalState, MInstr, NotModeledInstr, TargetSemantics, WaveRun
 
 __all__ = ["Program", "MBlock", "program_from_selection", "run_wave_cfg", "run_selected", "Trace", "select_kernel",
-           "run_program", "selection_semantics", "mir_facts", "entry_register", "run_wave_mir"]
+           "run_program", "selection_semantics", "runner_of", "mir_facts", "entry_register", "run_wave_mir"]
 
 MAX_BLOCK_STEPS = 200_000
 
@@ -440,6 +440,19 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
     return Result(engine, launch.kernel, canonical(stores), undefined, tuple(lines)), waves, lines
 
 
+def runner_of(prog: Program):
+    """How ``prog`` runs: ``run_wave_mir`` when every block ends with machine branches (the
+    target's hooks emitted them), ``run_wave_cfg`` when every block ends with the generic
+    BR/BRCOND/RET; a mix is not modeled."""
+    from patterns.run.ub import NotModeled
+
+    ends = {b.end == "layout" for b in prog.blocks}
+    if len(ends) > 1:
+        raise NotModeled(None, f"@{prog.name}: blocks ending with machine branches next to blocks ending with "
+                               "the generic BR/BRCOND/RET")
+    return run_wave_mir if ends == {True} else run_wave_cfg
+
+
 def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None = None, engine: str = "selected"):
     """The ``selected`` engine: tdgen's selection of ``launch.kernel`` run on the wave model.
     ``generic="ir"``: run the generic instructions by their IR meaning
@@ -452,11 +465,7 @@ def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None =
         at = f" ({e.instr.where}: {e.instr.text()})" if e.instr is not None else ""
         raise NotModeled(None, f"{e.what}{at}") from None
     fn = next(f for f in module.functions if f.name == launch.kernel)
-    ends = {b.end == "layout" for b in prog.blocks}
-    if len(ends) > 1:
-        raise NotModeled(None, f"@{launch.kernel}: blocks ending with machine branches next to blocks ending with "
-                               "the generic BR/BRCOND/RET")
-    runner = run_wave_mir if ends == {True} else run_wave_cfg
+    runner = runner_of(prog)
     res, _w, _l = run_program(prog, sems, launch, fn, module, engine=engine, runner=runner,
                               generic_ir=generic == "ir")
     return res
