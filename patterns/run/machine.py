@@ -4,10 +4,22 @@ A ``Program`` is one machine function ready to run: its blocks (PHIs apart), how
 block ends and where its lanes go, the registers its arguments arrive in. Two sources:
 
 - ``program_from_selection``: tdgen's own selection (``patterns.select.isel.select_dags``,
-  the in-memory ``MachineInstr`` s). It has no SI_* control-flow pseudos, so its blocks
-  end the way the IR's blocks do (the generic ``BR``/``BRCOND``/``RET`` stand for the IR
-  terminators; ``BRCOND``'s operand is the condition's register);
-- ``patterns.run.mir_reader`` (llc's MIR), which runs with ``run_wave_mir`` there.
+  the in-memory ``MachineInstr`` s). A target whose select hooks end the blocks with
+  machine branches (amdgpu: S_BRANCH, S_CBRANCH_*, SI_IF / SI_END_CF / SI_IF_BREAK /
+  SI_LOOP, S_ENDPGM) runs like llc's MIR: ``run_wave_mir``, one program counter, blocks
+  in layout order, branches and exec-mask writes by their semantics. A selection that
+  ends its blocks with the generic ``BR``/``BRCOND``/``RET`` (standing for the IR
+  terminators; ``BRCOND``'s operand is the condition's register) runs with
+  ``run_wave_cfg`` below (``runner_of``); a mix of the two is not modeled;
+- ``patterns.run.mir_reader`` (llc's MIR), which runs with ``run_wave_mir``.
+
+The instructions a target's select hooks emit that are not records with semantics (the
+moves, compares, kernel-argument loads, global accesses, branches, SI_* pseudos) take
+theirs from the target's ``mir_semantics.py`` ``MIR_INSTRUCTIONS`` -- the table the
+``llc`` engine reads (``selection_semantics``). ``implicit $reg`` operands are kept apart
+(``MInstr.extra["implicit"]``), as the MIR reader keeps them. The selection's physical
+live-in registers get their entry values from the target's ``ENTRY_REGISTERS`` (the
+kernarg segment pointer, the work-item ids; ``entry_register``).
 
 An illegal state (``patterns.run.machine_state.IllegalState``) ends the run as the
 result's ``undefined`` of kind ``illegal-state`` (the reference never has one, so the
@@ -25,8 +37,9 @@ exec mask, why (divergent branch, other side, reconvergence, loop), and the mask
 
 The ``selected`` engine (``run_selected``, registered in ``patterns.run.engines``): select
 the module with the target's patterns, build the launch's memory (``patterns.run.launch``),
-give the kernel's arguments to their registers (this model's ABI: every argument preloaded
-into the scalar register the selection reads it from), run every wave of every work-group
+give the entry registers their values (a selection without live-ins -- no argument
+lowering -- has every argument preloaded into the scalar register it reads it from),
+run every wave of every work-group
 and return the stores (``patterns.run.result.Result``; stored types written ``i<bits>``, as
 the machine knows only the width).
 """

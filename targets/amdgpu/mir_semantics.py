@@ -7,7 +7,12 @@ not records of the target (they generate nothing); ``MIR_INSTRUCTIONS`` gives ea
 LLVM operand list (``(name, register class or operand kind)``, ``brtarget`` a block) and
 its semantics in the same DSL (``tdgen.model.semantics``), checked like the records'
 (tests/test_semantics_check.py). The subset's instructions (alu.py ...) run with their own
-semantics (semantics.py). Everything else in llc's MIR is not modeled.
+semantics (semantics.py). Everything else in llc's MIR is not modeled. The same table is
+what tdgen's own selection runs with (``patterns.run.machine.selection_semantics``) for the
+instructions control.py declares without semantics (moves, compares, selects, the
+kernel-argument loads, global accesses, branches, SI_* pseudos): one definition of each
+instruction for both the ``selected`` and the ``llc`` engine. ``ENTRY_REGISTERS`` (at the
+end) is the entry state of that selection's live-in registers.
 
 Facts (GCN3/Vega ISA, LLVM 19's SIInstructions.td / SILowerControlFlow.cpp):
 
