@@ -2,15 +2,13 @@
 a counterexample) on a small kernel, while the real target agrees with the reference on
 the same kernel (exit 0).
 
-The amdgpu subset has no memory instructions yet (no pattern for loads, stores, GEPs), so
-its kernels run with ``--engines selected-ir``: the selection's generic instructions by
-their IR meaning (patterns/run/machine_generic.py), every target instruction by its
-semantics. dslike selects these kernels completely and runs with the strict ``selected``.
-
-S_ADD_I32 without its uniform predicate alone is not a miscompile in this matcher (the
-VALU add's DivergentBinFrag pattern has the higher complexity and wins for a divergent
-add); the broken copy also gives it AddedComplexity = 1, as the SALU shifts have, so it
-wins. S_LSHL_B32 has that complexity already: dropping its predicate alone is caught.
+All run with the strict ``selected`` engine (amdgpu's select hooks emit the moves,
+kernel-argument loads and global stores, each with its semantics). An SALU pattern
+without its uniform predicate is no miscompile by itself any more: SIFixSGPRCopies
+(targets/amdgpu/fix_sgpr_copies.py, LLVM's moveToVALU) moves an SALU instruction that
+reads a VGPR to its VALU form (``test_salu_without_uniform_predicate_is_moved_to_valu``);
+the broken S_LSHL_B32 case also breaks that move's operand swap (the VALU shift takes
+its amount in src0), and is caught.
 """
 
 from __future__ import annotations
@@ -61,21 +59,18 @@ declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 """
 
 CASES = {
-    "s_add_i32_without_uniform_predicate": (
-        "amdgpu", "alu.py", ADD, "selected-ir",
-        [('pattern="(set i32:$sdst, (UniformBinFrag<add> i32:$src0, i32:$src1))",\n                lets={"isCommutable": 1}',
-          'pattern="(set i32:$sdst, (add i32:$src0, i32:$src1))",\n                lets={"isCommutable": 1, "AddedComplexity": 1}')],
-        "illegal-state: vector register"),
-    "s_lshl_b32_without_uniform_predicate": (
-        "amdgpu", "alu.py", SHL, "selected-ir",
-        [("(UniformBinFrag<shl> i32:$src0, i32:$src1)", "(shl i32:$src0, i32:$src1)")],
-        "read by scalar instruction S_LSHL_B32"),
+    "s_lshl_b32_moved_to_valu_with_unswapped_operands": (
+        "amdgpu", "alu.py", SHL, "selected",
+        [("(UniformBinFrag<shl> i32:$src0, i32:$src1)", "(shl i32:$src0, i32:$src1)"),
+         ('"S_LSHL_B32": ("V_LSHLREV_B32_e64", (1, 0), ()),', '"S_LSHL_B32": ("V_LSHLREV_B32_e64", (0, 1), ()),',
+          "fix_sgpr_copies.py")],
+        "V_LSHLREV_B32_e64"),
     "sub_operands_swapped": (
-        "amdgpu", "alu.py", SUB, "selected-ir",
+        "amdgpu", "alu.py", SUB, "selected",
         [('"(V_SUB_U32_e64 $src0, $src1, 0)"', '"(V_SUB_U32_e64 $src1, $src0, 0)"')],
         "V_SUB_U32_e64"),
     "bpermute_lowering_off_by_one_lane": (
-        "amdgpu", "ds.py", BPERM, "selected-ir",
+        "amdgpu", "ds.py", BPERM, "selected",
         [('"(DS_BPERMUTE_B32 $addr, $data0, 0)"', '"(DS_BPERMUTE_B32 $addr, $data0, 4)"')],
         "DS_BPERMUTE_B32"),
     "dslike_shuffle_semantics_read_the_wrong_lane": (
@@ -102,12 +97,11 @@ def test_broken_target_is_caught(case, tmp_path):
     assert json.loads(good.stdout)["counterexample"] is None
     broken = tmp_path / f"{tname}_broken"
     shutil.copytree(ROOT / "targets" / tname, broken)
-    src = broken / fname
-    text = src.read_text()
-    for old, new in edits:
+    for old, new, *other in edits:
+        f = broken / (other[0] if other else fname)
+        text = f.read_text()
         assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    src.write_text(text)
+        f.write_text(text.replace(old, new))
     bad = _check_run(k, str(broken), engine, wave)
     assert bad.returncode == 1, bad.stdout + bad.stderr
     rep = json.loads(bad.stdout)
@@ -126,3 +120,25 @@ def test_broken_target_is_caught(case, tmp_path):
                                generic="ir" if engine == "selected-ir" else None)
     assert where is not None and needle in where["instr"], where
     assert where["expected"] != where["found"]
+
+
+def test_salu_without_uniform_predicate_is_moved_to_valu(tmp_path):
+    # S_ADD_I32 matching a divergent add (no UniformBinFrag, and the complexity to win):
+    # SIFixSGPRCopies moves it to V_ADD_U32_e64, so the selection still agrees
+    k = tmp_path / "k.ll"
+    k.write_text(ADD)
+    broken = tmp_path / "amdgpu_broken"
+    shutil.copytree(ROOT / "targets" / "amdgpu", broken)
+    alu = broken / "alu.py"
+    old = ('pattern="(set i32:$sdst, (UniformBinFrag<add> i32:$src0, i32:$src1))",\n                '
+           'lets={"isCommutable": 1}')
+    text = alu.read_text()
+    assert text.count(old) == 1
+    alu.write_text(text.replace(old, 'pattern="(set i32:$sdst, (add i32:$src0, i32:$src1))",\n                '
+                                     'lets={"isCommutable": 1, "AddedComplexity": 1}'))
+    r = _check_run(k, str(broken), "selected", 64)
+    assert r.returncode == 0, r.stdout + r.stderr
+    mir = subprocess.run([sys.executable, "-m", "tdgen", "isel", str(k), "--target", str(broken)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
+    assert mir.returncode == 0, mir.stderr
+    assert "V_ADD_U32_e64" in mir.stdout and "S_ADD_I32" not in mir.stdout.split("body:", 1)[1]

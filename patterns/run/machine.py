@@ -4,10 +4,22 @@ A ``Program`` is one machine function ready to run: its blocks (PHIs apart), how
 block ends and where its lanes go, the registers its arguments arrive in. Two sources:
 
 - ``program_from_selection``: tdgen's own selection (``patterns.select.isel.select_dags``,
-  the in-memory ``MachineInstr`` s). It has no SI_* control-flow pseudos, so its blocks
-  end the way the IR's blocks do (the generic ``BR``/``BRCOND``/``RET`` stand for the IR
-  terminators; ``BRCOND``'s operand is the condition's register);
-- ``patterns.run.mir_reader`` (llc's MIR), which runs with ``run_wave_mir`` there.
+  the in-memory ``MachineInstr`` s). A target whose select hooks end the blocks with
+  machine branches (amdgpu: S_BRANCH, S_CBRANCH_*, SI_IF / SI_END_CF / SI_IF_BREAK /
+  SI_LOOP, S_ENDPGM) runs like llc's MIR: ``run_wave_mir``, one program counter, blocks
+  in layout order, branches and exec-mask writes by their semantics. A selection that
+  ends its blocks with the generic ``BR``/``BRCOND``/``RET`` (standing for the IR
+  terminators; ``BRCOND``'s operand is the condition's register) runs with
+  ``run_wave_cfg`` below (``runner_of``); a mix of the two is not modeled;
+- ``patterns.run.mir_reader`` (llc's MIR), which runs with ``run_wave_mir``.
+
+The instructions a target's select hooks emit that are not records with semantics (the
+moves, compares, kernel-argument loads, global accesses, branches, SI_* pseudos) take
+theirs from the target's ``mir_semantics.py`` ``MIR_INSTRUCTIONS`` -- the table the
+``llc`` engine reads (``selection_semantics``). ``implicit $reg`` operands are kept apart
+(``MInstr.extra["implicit"]``), as the MIR reader keeps them. The selection's physical
+live-in registers get their entry values from the target's ``ENTRY_REGISTERS`` (the
+kernarg segment pointer, the work-item ids; ``entry_register``).
 
 An illegal state (``patterns.run.machine_state.IllegalState``) ends the run as the
 result's ``undefined`` of kind ``illegal-state`` (the reference never has one, so the
@@ -25,8 +37,9 @@ exec mask, why (divergent branch, other side, reconvergence, loop), and the mask
 
 The ``selected`` engine (``run_selected``, registered in ``patterns.run.engines``): select
 the module with the target's patterns, build the launch's memory (``patterns.run.launch``),
-give the kernel's arguments to their registers (this model's ABI: every argument preloaded
-into the scalar register the selection reads it from), run every wave of every work-group
+give the entry registers their values (a selection without live-ins -- no argument
+lowering -- has every argument preloaded into the scalar register it reads it from),
+run every wave of every work-group
 and return the stores (``patterns.run.result.Result``; stored types written ``i<bits>``, as
 the machine knows only the width).
 """
@@ -34,7 +47,10 @@ the machine knows only the width).
 from __future__ import annotations
 
 import copy
+import hashlib
+import importlib.util
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +59,7 @@ from patterns.run.machine_generic import GENERIC_OPCODES
 from patterns.run.machine_state import IllegalState, MInstr, NotModeledInstr, TargetSemantics, WaveRun
 
 __all__ = ["Program", "MBlock", "program_from_selection", "run_wave_cfg", "run_selected", "Trace", "select_kernel",
-           "run_program"]
+           "run_program", "selection_semantics", "runner_of", "mir_facts", "entry_register", "run_wave_mir"]
 
 MAX_BLOCK_STEPS = 200_000
 
@@ -71,6 +87,7 @@ class Program:
     rpo: list[int]  # block index -> position in reverse post-order
     args: list[tuple[str | None, Any]] = field(default_factory=list)  # (register, IR argument)
     ir_function: Any = None
+    liveins: dict = field(default_factory=dict)  # physical register -> register class (the entry's live-ins)
 
 
 class Trace:
@@ -115,7 +132,11 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
                 defs.append((mi.dst, mi.regclass, mi.file))
             for d, rc in mi.more_defs or ():
                 defs.append((d, rc, _file_of(sems, rc)))
-            m = MInstr(mi.opcode, defs, list(mi.operands), mi.ir, f"@{fn.name} {label} #{k}")
+            # (``implicit $reg`` operands, as llc prints them, are kept apart as the MIR reader does)
+            ops = [o for o in mi.operands if not (type(o) is str and o.startswith("implicit"))]
+            m = MInstr(mi.opcode, defs, ops, mi.ir, f"@{fn.name} {label} #{k}")
+            if len(ops) != len(mi.operands):
+                m.extra["implicit"] = [o.split()[-1] for o in mi.operands if type(o) is str and o.startswith("implicit")]
             node = nodes.get(mi._node) if type(mi._node) is int else None
             ir = getattr(node, "ir", None)
             if getattr(ir, "opcode", None) == "store" and ir.operands:
@@ -134,6 +155,11 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
         term = blk.instructions[-1] if blk.instructions else None
         op = getattr(term, "opcode", None)
         succs = [index[id(s)] for s in blk.successors]
+        if not any(mi.opcode in ("BR", "BRCOND", "RET") for mi in sb.instrs):
+            # (the target's hooks ended the block with machine branches: the block runs in
+            # layout order, its branches and exec-mask pseudos by their semantics)
+            blocks.append(MBlock(label, phis, body, "layout", succs))
+            continue
         if op == "ret":
             end = "ret"
         elif op == "br" and len(succs) == 2:
@@ -158,7 +184,9 @@ def program_from_selection(sf: Any, fdags: Any, sems: TargetSemantics) -> Progra
     block_of = {f"%bb.{i}": i for i in range(len(blocks))}
     rpo = [rpo_of.get(id(b), len(blocks) + i) for i, b in enumerate(fn.blocks)]
     args = [(("%" + fdags.vregs[a]) if a in fdags.vregs else None, a) for a in fn.args]
-    return Program(fn.name, blocks, block_of, rpo, args, fn)
+    prog = Program(fn.name, blocks, block_of, rpo, args, fn)
+    prog.liveins = dict(getattr(sf, "liveins", None) or {})
+    return prog
 
 
 def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
@@ -236,13 +264,129 @@ def run_wave_cfg(prog: Program, wr: WaveRun, trace: Trace) -> None:
         prev = (ex, b)
 
 
+def _terminators_start(blk: MBlock, sems: TargetSemantics) -> int:
+    """Index of the first of the block's trailing branch instructions (its terminators)."""
+    k = len(blk.body)
+    while k > 0:
+        entry = sems.get(blk.body[k - 1].opcode)
+        if entry is None or getattr(entry[0], "branch", None) is None:
+            break
+        k -= 1
+    return k
+
+
+def run_wave_mir(prog: Program, wr: WaveRun, trace: Trace) -> None:
+    """Run ``prog`` (llc's MIR, or tdgen's selection ending its blocks with machine branches) on wave ``wr`` with one program counter (module docstring).
+    PHIs are what PHI elimination makes of them: copies at the end of each predecessor,
+    before its terminators, under the exec mask there (``WaveRun.phi_copies``); entering a
+    block whose PHI has no incoming value for the block the wave came from is an
+    illegal state."""
+    b, prev, steps = 0, -1, 0
+    terms = [_terminators_start(blk, wr.sems) for blk in prog.blocks]
+    trace.add(f"{prog.blocks[0].label}: exec = {trace.mask(wr.exec)} (launch)")
+    while 0 <= b < len(prog.blocks):
+        steps += 1
+        if steps > MAX_BLOCK_STEPS:
+            raise NotModeledInstr(f"a run of more than {MAX_BLOCK_STEPS} blocks (a loop that does not end?)")
+        blk = prog.blocks[b]
+        if blk.phis:
+            wr.check_phis(blk.phis, prog.block_of, prev)
+        nxt = b + 1
+        for k, mi in enumerate(blk.body + [None]):
+            if k == terms[b]:
+                copies = [c for s in sorted(set(blk.succs) | {b + 1}) if 0 <= s < len(prog.blocks)
+                          for c in wr.phi_copies(prog.blocks[s].phis, prog.block_of, b)]
+                wr.commit_phis(copies)
+            if mi is None:
+                break
+            before = wr.exec
+            wr.branch = None
+            wr.execute(mi, b)
+            if not np.array_equal(before, wr.exec):
+                trace.add(f"{blk.label}: {mi.opcode}: exec = {trace.mask(wr.exec)} (was {trace.mask(before)})")
+            if wr.branch is not None:
+                kind, to = wr.branch
+                if kind == "end":
+                    return
+                if to not in prog.block_of:
+                    raise NotModeledInstr(f"a branch to {to}", mi)
+                nxt = prog.block_of[to]
+                break
+        prev, b = b, nxt
+
+
+def entry_register(wr: WaveRun, reg: str, what: str, offset: int = 0) -> None:
+    """Give physical register ``reg`` its value at the kernel's entry: ``what`` one of
+    ``kernarg``/``dispatch``/``implicit`` (that segment's address plus ``offset``),
+    ``workitem_id_x``, ``workgroup_id_x``, ``zero``."""
+    W = wr.wave
+    if what in ("kernarg", "dispatch", "implicit"):
+        v = (getattr(wr.segments, what) + offset) & 0xFFFFFFFFFFFFFFFF
+        wr.physical[reg] = (np.full(W, np.uint64(v), dtype=np.uint64), True, "scalar")
+    elif what == "workitem_id_x":
+        wr.physical[reg] = (wr.local.astype(np.uint64), False, "vector")
+    elif what == "workgroup_id_x":
+        wr.physical[reg] = (np.full(W, np.uint64(wr.group), dtype=np.uint64), True, "scalar")
+    elif what == "zero":
+        file = "vector" if reg.startswith("$vgpr") else "scalar"
+        wr.physical[reg] = (np.zeros(W, dtype=np.uint64), file == "scalar", file)
+    else:
+        raise NotModeledInstr(f"the entry value '{what}' of {reg}")
+
+
 def _preload_args(prog: Program, wr: WaveRun, launch: Any, addresses: dict) -> None:
+    """The entry state of tdgen's selection: the physical live-in registers as the
+    target's ABI for its selection says (``ENTRY_REGISTERS`` of its ``mir_semantics.py``:
+    register -> (what, offset), see ``entry_register``; a live-in it does not name is not
+    modeled), and, for a selection that reads arguments from registers it did not load
+    (no live-ins: no ABI lowering), each argument preloaded into the scalar register it is read from."""
     from patterns.run.launch import arg_bits
 
+    if prog.liveins:
+        facts = getattr(wr.sems, "facts", None)
+        table = getattr(facts, "ENTRY_REGISTERS", None) or {}
+        for reg in sorted(prog.liveins):
+            got = table.get(reg)
+            if got is None:
+                raise NotModeledInstr(f"the entry value of live-in {reg} (no ENTRY_REGISTERS entry of the target)")
+            entry_register(wr, reg, *got)
     for (reg, a), v in zip(prog.args, launch.args):
-        if reg is None:
+        if reg is None or prog.liveins:  # (with live-ins the selection loads its arguments itself)
             continue
         wr.set_uniform(reg[1:], arg_bits(a.type, v, addresses))
+
+
+_FACTS: dict[str, Any] = {}
+
+
+def mir_facts(target: Any):
+    """The target's ``mir_semantics`` module (module docstring), or None."""
+    folder = getattr(target, "spec_folder", "") or ""
+    path = Path(folder) / "mir_semantics.py"
+    key = str(path)
+    if key in _FACTS:
+        return _FACTS[key]
+    mod = None
+    if folder and path.is_file():
+        spec = importlib.util.spec_from_file_location(f"_tdgen_mir_semantics_{hashlib.sha1(key.encode()).hexdigest()[:8]}",
+                                                      path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    _FACTS[key] = mod
+    return mod
+
+
+def selection_semantics(target: Any) -> TargetSemantics:
+    """The semantics tdgen's selection of ``target`` runs with: the records' own, and for
+    an instruction whose record states none (the moves, compares, memory accesses and
+    control flow the target's select hooks emit), the entry of the same name in the
+    target's ``mir_semantics.py`` ``MIR_INSTRUCTIONS`` -- the table the ``llc`` engine
+    reads, so both engines run one definition of each instruction."""
+    facts = mir_facts(target)
+    sems = TargetSemantics(target.full_target() if hasattr(target, "full_target") else target,
+                           getattr(facts, "MIR_INSTRUCTIONS", None))
+    sems.facts = facts
+    return sems
 
 
 def select_kernel(module: Any, target: Any, kernel: str):
@@ -256,7 +400,7 @@ def select_kernel(module: Any, target: Any, kernel: str):
             mod.functions.remove(f)
     keep: list = []
     sfs = select_module(mod, target, keep=keep)
-    sems = TargetSemantics(target.full_target() if hasattr(target, "full_target") else target)
+    sems = selection_semantics(target)
     for sf, fd in zip(sfs, keep):
         if sf.name == kernel:
             return program_from_selection(sf, fd, sems), fd, sems
@@ -309,13 +453,34 @@ def run_program(prog: Program, sems: TargetSemantics, launch: Any, fn: Any, modu
     return Result(engine, launch.kernel, canonical(stores), undefined, tuple(lines)), waves, lines
 
 
+def runner_of(prog: Program):
+    """How ``prog`` runs: ``run_wave_mir`` when every block ends with machine branches (the
+    target's hooks emitted them), ``run_wave_cfg`` when every block ends with the generic
+    BR/BRCOND/RET; a mix is not modeled."""
+    from patterns.run.ub import NotModeled
+
+    ends = {b.end == "layout" for b in prog.blocks}
+    if len(ends) > 1:
+        raise NotModeled(None, f"@{prog.name}: blocks ending with machine branches next to blocks ending with "
+                               "the generic BR/BRCOND/RET")
+    return run_wave_mir if ends == {True} else run_wave_cfg
+
+
 def run_selected(module: Any, launch: Any, target: Any, *, generic: str | None = None, engine: str = "selected"):
     """The ``selected`` engine: tdgen's selection of ``launch.kernel`` run on the wave model.
     ``generic="ir"``: run the generic instructions by their IR meaning
     (``patterns.run.machine_generic``); by default they are ``NotModeled``."""
-    prog, fdags, sems = select_kernel(module, target, launch.kernel)
+    from patterns.run.ub import NotModeled
+
+    try:
+        prog, fdags, sems = select_kernel(module, target, launch.kernel)
+    except NotModeledInstr as e:
+        at = f" ({e.instr.where}: {e.instr.text()})" if e.instr is not None else ""
+        raise NotModeled(None, f"{e.what}{at}") from None
     fn = next(f for f in module.functions if f.name == launch.kernel)
-    res, _w, _l = run_program(prog, sems, launch, fn, module, engine=engine, generic_ir=generic == "ir")
+    runner = runner_of(prog)
+    res, _w, _l = run_program(prog, sems, launch, fn, module, engine=engine, runner=runner,
+                              generic_ir=generic == "ir")
     return res
 
 

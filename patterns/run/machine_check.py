@@ -66,7 +66,7 @@ def first_disagreement(module: Any, launch: Any, target: Any, group: int, item: 
                        generic: str | None = None) -> dict | None:
     """The first machine instruction whose IR value differs on work-item ``item`` of
     ``group`` (module docstring), or None when every compared value agrees."""
-    from patterns.run.machine import run_program, select_kernel
+    from patterns.run.machine import run_program, runner_of, select_kernel
     from patterns.run.instr import value_type_bits
     from patterns.run.ub import Undefined
 
@@ -75,7 +75,7 @@ def first_disagreement(module: Any, launch: Any, target: Any, group: int, item: 
     except Undefined:
         return None
     prog, _fd, sems = select_kernel(module, target, launch.kernel)
-    _res, waves, _lines = run_program(prog, sems, launch, fn, module, engine="selected", keep_values=True,
+    _res, waves, _lines = run_program(prog, sems, launch, fn, module, engine="selected", keep_values=True, runner=runner_of(prog),
                                       trace=False, generic_ir=generic == "ir")
     W = launch.wave
     wi = group * ((launch.group_size + W - 1) // W) + item // W

@@ -90,7 +90,7 @@ class TargetSemantics:
             return self._cache[opcode]
         inst = self.insts.get(opcode)
         entry = None
-        if inst is None and opcode in self.extra:
+        if opcode in self.extra and (inst is None or instruction_semantics(inst) is None):
             from tdgen.check.semantics import operand_width
 
             outs, ins, sem = self.extra[opcode]

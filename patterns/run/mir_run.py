@@ -8,7 +8,8 @@ launch's segment addresses --, ``workitem_id_x``, ``workgroup_id_x``, ``zero``) 
 ``MIR_INSTRUCTIONS`` (semantics of the instructions llc emits that are not the
 target's records; see ``patterns.run.machine_state.TargetSemantics``).
 
-``run_wave_mir`` runs one wave the way the hardware does: one program counter for the
+``run_wave_mir`` (``patterns.run.machine``, shared with tdgen's selection when that ends
+its blocks with machine branches) runs one wave the way the hardware does: one program counter for the
 wave, blocks in layout order, a block falling through to the next unless a branch
 (``Branch`` effects of the semantics: ``S_BRANCH``, ``S_CBRANCH_*``, the SI_* pseudos) is
 taken, the exec mask changed only by the instructions that write it (``SI_IF`` /
@@ -21,38 +22,17 @@ command), ``patterns.run.mir_reader`` on its output, the kernel run on every wav
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from patterns.run.machine import MAX_BLOCK_STEPS, MBlock, Program, Trace, run_program
-from patterns.run.machine_state import MInstr, NotModeledInstr, TargetSemantics, WaveRun
+from patterns.run.machine import MBlock, Program, entry_register, mir_facts, run_program, run_wave_mir
+from patterns.run.machine_state import MInstr, TargetSemantics, WaveRun
 from patterns.run.mir_reader import MIRFunction, read_mir
 
 __all__ = ["mir_facts", "program_from_mir", "run_wave_mir", "run_llc", "llc_mir"]
 
-_FACTS: dict[str, Any] = {}
 _MIR_CACHE: dict[tuple, str] = {}
-
-
-def mir_facts(target: Any):
-    """The target's ``mir_semantics`` module (module docstring), or None."""
-    folder = getattr(target, "spec_folder", "") or ""
-    path = Path(folder) / "mir_semantics.py"
-    key = str(path)
-    if key in _FACTS:
-        return _FACTS[key]
-    mod = None
-    if folder and path.is_file():
-        spec = importlib.util.spec_from_file_location(f"_tdgen_mir_semantics_{hashlib.sha1(key.encode()).hexdigest()[:8]}",
-                                                      path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    _FACTS[key] = mod
-    return mod
 
 
 def program_from_mir(mf: MIRFunction) -> Program:
@@ -63,57 +43,6 @@ def program_from_mir(mf: MIRFunction) -> Program:
         blocks.append(MBlock(b.label, phis, body, "layout", b.succs))
     block_of = {f"%bb.{i}": i for i in range(len(blocks))}
     return Program(mf.name, blocks, block_of, list(range(len(blocks))))
-
-
-def _terminators_start(blk: MBlock, sems: TargetSemantics) -> int:
-    """Index of the first of the block's trailing branch instructions (its terminators)."""
-    k = len(blk.body)
-    while k > 0:
-        entry = sems.get(blk.body[k - 1].opcode)
-        if entry is None or getattr(entry[0], "branch", None) is None:
-            break
-        k -= 1
-    return k
-
-
-def run_wave_mir(prog: Program, wr: WaveRun, trace: Trace) -> None:
-    """Run ``prog`` (llc's MIR) on wave ``wr`` with one program counter (module docstring).
-    PHIs are what PHI elimination makes of them: copies at the end of each predecessor,
-    before its terminators, under the exec mask there (``WaveRun.phi_copies``); entering a
-    block whose PHI has no incoming value for the block the wave came from is an
-    illegal state."""
-    b, prev, steps = 0, -1, 0
-    terms = [_terminators_start(blk, wr.sems) for blk in prog.blocks]
-    trace.add(f"{prog.blocks[0].label}: exec = {trace.mask(wr.exec)} (launch)")
-    while 0 <= b < len(prog.blocks):
-        steps += 1
-        if steps > MAX_BLOCK_STEPS:
-            raise NotModeledInstr(f"a run of more than {MAX_BLOCK_STEPS} blocks (a loop that does not end?)")
-        blk = prog.blocks[b]
-        if blk.phis:
-            wr.check_phis(blk.phis, prog.block_of, prev)
-        nxt = b + 1
-        for k, mi in enumerate(blk.body + [None]):
-            if k == terms[b]:
-                copies = [c for s in sorted(set(blk.succs) | {b + 1}) if 0 <= s < len(prog.blocks)
-                          for c in wr.phi_copies(prog.blocks[s].phis, prog.block_of, b)]
-                wr.commit_phis(copies)
-            if mi is None:
-                break
-            before = wr.exec
-            wr.branch = None
-            wr.execute(mi, b)
-            if not np.array_equal(before, wr.exec):
-                trace.add(f"{blk.label}: {mi.opcode}: exec = {trace.mask(wr.exec)} (was {trace.mask(before)})")
-            if wr.branch is not None:
-                kind, to = wr.branch
-                if kind == "end":
-                    return
-                if to not in prog.block_of:
-                    raise NotModeledInstr(f"a branch to {to}", mi)
-                nxt = prog.block_of[to]
-                break
-        prev, b = b, nxt
 
 
 def llc_mir(path: str, args: tuple[str, ...]) -> str:
@@ -142,22 +71,10 @@ def llc_mir(path: str, args: tuple[str, ...]) -> str:
 
 def _entry_values(facts, mf: MIRFunction):
     def setup(prog: Program, wr: WaveRun, launch: Any, addresses: dict) -> None:
-        seg = wr.segments
-        W = wr.wave
         for name, reg in mf.argument_info.items():
             what = facts.ARGUMENT_REGISTERS.get(name)
-            if what is None:
-                continue
-            if what in ("kernarg", "dispatch", "implicit"):
-                v = getattr(seg, what)
-                wr.physical[reg] = (np.full(W, np.uint64(v), dtype=np.uint64), True, "scalar")
-            elif what == "workitem_id_x":
-                wr.physical[reg] = (wr.local.astype(np.uint64), False, "vector")
-            elif what == "workgroup_id_x":
-                wr.physical[reg] = (np.full(W, np.uint64(wr.group), dtype=np.uint64), True, "scalar")
-            else:
-                file = "vector" if reg.startswith("$vgpr") else "scalar"
-                wr.physical[reg] = (np.zeros(W, dtype=np.uint64), file == "scalar", file)
+            if what is not None:
+                entry_register(wr, reg, what)
     return setup
 
 

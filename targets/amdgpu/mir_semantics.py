@@ -7,7 +7,12 @@ not records of the target (they generate nothing); ``MIR_INSTRUCTIONS`` gives ea
 LLVM operand list (``(name, register class or operand kind)``, ``brtarget`` a block) and
 its semantics in the same DSL (``tdgen.model.semantics``), checked like the records'
 (tests/test_semantics_check.py). The subset's instructions (alu.py ...) run with their own
-semantics (semantics.py). Everything else in llc's MIR is not modeled.
+semantics (semantics.py). Everything else in llc's MIR is not modeled. The same table is
+what tdgen's own selection runs with (``patterns.run.machine.selection_semantics``) for the
+instructions control.py declares without semantics (moves, compares, selects, the
+kernel-argument loads, global accesses, branches, SI_* pseudos): one definition of each
+instruction for both the ``selected`` and the ``llc`` engine. ``ENTRY_REGISTERS`` (at the
+end) is the entry state of that selection's live-in registers.
 
 Facts (GCN3/Vega ISA, LLVM 19's SIInstructions.td / SILowerControlFlow.cpp):
 
@@ -96,6 +101,8 @@ MIR_INSTRUCTIONS = {
     # --- moves
     "S_MOV_B32": ((("sdst", _S),), (("src0", _S),), S.wave(sdst="src0")),
     "S_MOV_B64": ((("sdst", _S64),), (("src0", _S64),), S.wave(sdst="src0")),
+    # (the pseudo llc expands after selection into two S_MOV_B32 of the halves)
+    "S_MOV_B64_IMM_PSEUDO": ((("sdst", _S64),), (("src0", _S64),), S.wave(sdst="src0")),
     "V_MOV_B32_e32": ((("vdst", _V),), (("src0", _V),), S.lane(vdst="src0")),
     "V_MOV_B32_e64": ((("vdst", _V),), (("src0", _V),), S.lane(vdst="src0")),
     # --- kernel arguments and global memory
@@ -140,6 +147,8 @@ MIR_INSTRUCTIONS = {
         ("U32", {"EQ": S.eq, "LG": S.ne, "GT": S.ugt, "GE": S.uge, "LT": S.ult, "LE": S.ule}),
         ("I32", {"EQ": S.eq, "LG": S.ne, "GT": S.sgt, "GE": S.sge, "LT": S.slt, "LE": S.sle}))
        for n, op in ops.items()},
+    "S_CMP_EQ_U64": ((), (("src0", _S64), ("src1", _S64)), S.wave(SCC=S.eq("src0", "src1"))),
+    "S_CMP_LG_U64": ((), (("src0", _S64), ("src1", _S64)), S.wave(SCC=S.ne("src0", "src1"))),
     "V_CNDMASK_B32_e64": ((("vdst", _V),), (("src0_modifiers", "i32imm"), ("src0", _V), ("src1_modifiers", "i32imm"),
                                             ("src1", _V), ("src2", _S64)),
                           S.lane(vdst=S.select(_lane_bit("src2"), "src1", "src0"))),
@@ -191,7 +200,27 @@ MIR_INSTRUCTIONS = {
     "S_CBRANCH_EXECZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.eq(_EXEC, 0)))),
     "S_CBRANCH_EXECNZ": ((), (("target", "brtarget"),), S.wave(S.branch("target", S.ne(_EXEC, 0)))),
     "S_ENDPGM": ((), (("imm", "i16imm"),), S.wave(S.end())),
+    # (a function's return: the run has no caller, so it ends the wave; the returned
+    # value's $vgpr0 is not compared)
+    "SI_RETURN": ((), (), S.wave(S.end())),
 }
 # the early-clobber forms llc prints for loads whose result overlaps the address
 for _n in ("S_LOAD_DWORDX2_IMM", "S_LOAD_DWORDX4_IMM", "S_LOAD_DWORDX8_IMM"):
     MIR_INSTRUCTIONS[_n + "_ec"] = MIR_INSTRUCTIONS[_n]
+
+# The entry state of tdgen's own selection (the ``selected`` engine): kernargs.py lowers a
+# kernel's arguments with the bare ``-mtriple=amdgcn`` (Mesa) ABI -- the segment pointer in
+# $sgpr2_sgpr3, the explicit arguments from byte 36 (``KERNARG_EXPLICIT_OFFSET``) -- while
+# the launch (patterns/run/launch.py) and llc's HSA code put them at byte 0. So the run
+# gives $sgpr2_sgpr3 the launch's kernarg address minus 36: the explicit arguments are read
+# where the launch put them; Mesa's 36 bytes of implicit arguments are not modeled (a read
+# of them reads outside the kernarg allocation: uninitialised memory, an illegal state).
+# $vgpr0..2 hold the work-item ids (select.py's PRELOADED; only x varies in a launch).
+KERNARG_POINTER = "$sgpr2_sgpr3"
+KERNARG_EXPLICIT_OFFSET = 36
+ENTRY_REGISTERS = {
+    KERNARG_POINTER: ("kernarg", -KERNARG_EXPLICIT_OFFSET),
+    "$vgpr0": ("workitem_id_x", 0),
+    "$vgpr1": ("zero", 0),
+    "$vgpr2": ("zero", 0),
+}

@@ -293,6 +293,9 @@ def _global_address(sel, n, p, out):
             out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(amount_of)], x, sub=20))
             out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], x, implicit=_EXEC_USE,
                                  sub=21))
+            # (ordered with the index's instructions, but neither is the index's IR value:
+            # the byte offset and its shift amount stand for no IR value)
+            out[-2].ir = out[-1].ir = None
         memo[key] = vaddr
     p.uses -= 1
     if p.uses == 0:

@@ -101,6 +101,11 @@ SEMANTICS = {
     # --- SALU bit ops (bitops.py) -----------------------------------------------------
     "S_BCNT1_I32_B32": _salu2(S.ctpop("src0")),
     "S_BREV_B32": _salu2(S.bitreverse("src0"), None),
+    # the 64-bit forms (i64.py): the same operations on SReg_64 operands
+    "S_XNOR_B64": _salu2(S.not_(S.xor("src0", "src1"))),
+    "S_NOT_B64": _salu2(S.not_("src0")),
+    "S_BREV_B64": _salu2(S.bitreverse("src0"), None),
+    "S_BCNT1_I32_B64": _salu2(S.trunc(S.ctpop("src0"), bits=32)),
     "S_FLBIT_I32_B32": _salu2(S.ffbh_u("src0"), None),
     "S_FF1_I32_B32": _salu2(S.ffbl("src0"), None),
     "S_FLBIT_I32": _salu2(S.ffbh_i("src0"), None),
