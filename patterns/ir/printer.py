@@ -6,7 +6,7 @@ canonical (``true``, ``-1``, ``1.000000e+00``, ``0xH3C00``), ``align`` always pr
 (when the source omits it, what LLVM's parser gives from the module's data layout,
 ``layout_of``: the ABI alignment of a load's or store's type, the preferred alignment
 of an alloca's, the store size of an atomicrmw's or cmpxchg's), flags in opt's order,
-call-site attribute groups renumbered as opt numbers them.
+call-site attribute groups renumbered as opt numbers them (per printed function).
 
 Not reproduced (see tests/test_ir.py for the comparison with opt): metadata
 node renumbering (``!N`` is printed as written), attribute groups of intrinsic
@@ -82,7 +82,7 @@ def _attr_slot(inst: Any) -> str:
         return ""
     if m is None:
         return ""
-    slots = _module_attr_slots(m)
+    slots = _function_attr_slots(m, f)
     n = slots.get(key)
     return f" #{n}" if n is not None else ""
 
@@ -277,25 +277,33 @@ def canonical_attrs(attrs) -> tuple:
 _SLOT_CACHE: Final[dict] = {}
 
 
-def _module_attr_slots(m: Module) -> dict:
-    """Attribute-group numbers as opt assigns them: function attribute sets in function
-    order, then call-site sets in instruction order."""
+def _function_attr_slots(m: Module, fn: Any) -> dict:
+    """Attribute-group numbers as opt assigns them when it prints an instruction of
+    ``fn``: LLVM's slot tracker numbers the function-attribute sets of every function of
+    the module, in module order, then the call-site function-attribute sets of the
+    instructions of ``fn`` alone (the function being printed), in instruction order; a
+    set already numbered keeps its number."""
     hit = _SLOT_CACHE.get(id(m))
-    if hit is not None and hit[0] is m:
-        return hit[1]
-    slots: dict = {}
-    for f in m.functions:
-        key = canonical_attrs(f.attrs)
-        if key and key not in slots:
-            slots[key] = len(slots)
-    for f in m.functions:
-        for b in f.blocks:
-            for i in b.instructions:
-                if i.opcode in ("call", "callbr") and i.attrs:
-                    key = canonical_attrs(i.attrs)
-                    if key and key not in slots:
-                        slots[key] = len(slots)
-    _SLOT_CACHE[id(m)] = (m, slots)
+    if hit is None or hit[0] is not m:
+        base: dict = {}
+        for f in m.functions:
+            key = canonical_attrs(f.attrs)
+            if key and key not in base:
+                base[key] = len(base)
+        hit = (m, base, {})
+        _SLOT_CACHE[id(m)] = hit
+    per_fn = hit[2]
+    got = per_fn.get(id(fn))
+    if got is not None and got[0] is fn:
+        return got[1]
+    slots = dict(hit[1])
+    for b in fn.blocks:
+        for i in b.instructions:
+            if i.opcode in ("call", "callbr", "invoke") and i.attrs:
+                key = canonical_attrs(i.attrs)
+                if key and key not in slots:
+                    slots[key] = len(slots)
+    per_fn[id(fn)] = (fn, slots)
     return slots
 
 

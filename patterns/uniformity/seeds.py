@@ -105,8 +105,14 @@ class SeedModel:
             if m.atomics_divergent:
                 return "source", f"{op} result (lanes are serialised)"
             return None
-        if op in ("call", "invoke", "callbr"):
-            if getattr(inst, "inline_asm", None) is not None:
+        if op == "callbr":
+            # LLVM 19 tests inline asm for divergence (source, or always uniform) only on a
+            # ``call``; a callbr (whose callee the verifier requires to be inline asm) is
+            # neither a source nor uniform by rule: it follows its operands, and as a
+            # terminator with a divergent operand it is a divergent branch.
+            return None
+        if op in ("call", "invoke"):
+            if op == "call" and getattr(inst, "inline_asm", None) is not None:
                 if self.asm_divergent(inst):
                     return "source", "inline asm with a non-scalar output"
                 return "uniform", "inline asm with only scalar outputs"
