@@ -77,11 +77,32 @@ def compare(text: str, path: str, opt_report: str) -> Mismatch | None:
     return min(found, key=lambda m: _STAGES.index(m.stage)) if found else None
 
 
-_STAGES = ("parse", "analysis", "verdict", "default", "text")
+_STAGES = ("parse", "analysis", "verdict", "default", "text", "text-known")
 
 
 def _verdicts(lines) -> list[bool]:
     return [ln.startswith("  DIVERGENT: ") for ln in lines]
+
+
+# metadata numbering is opt's own (issue 20 exempts it); ``#N`` attribute-group numbers
+# and intrinsic names are the two known printer gaps (opt gives every intrinsic
+# declaration LLVM's own attribute set, which takes the low numbers; it remangles an
+# overloaded intrinsic declared without its type suffix): a line that differs only there
+# is reported as ``text-known``, any other difference as ``text``
+_METADATA_ID = re.compile(r"!\d+\b")
+_ATTR_GROUP = re.compile(r"#\d+\b")
+_INTRINSIC = re.compile(r"@llvm\.[A-Za-z0-9_.]+")
+
+
+def _known_gap(x: str, y: str) -> str | None:
+    x, y = _METADATA_ID.sub("!N", x), _METADATA_ID.sub("!N", y)
+    if _ATTR_GROUP.sub("#N", x) == _ATTR_GROUP.sub("#N", y):
+        return "attribute-group numbers of intrinsic declarations"
+    if _INTRINSIC.sub("@llvm.X", x) == _INTRINSIC.sub("@llvm.X", y):
+        return "intrinsic name remangling"
+    if _INTRINSIC.sub("@llvm.X", _ATTR_GROUP.sub("#N", x)) == _INTRINSIC.sub("@llvm.X", _ATTR_GROUP.sub("#N", y)):
+        return "attribute-group numbers and intrinsic name remangling"
+    return None
 
 
 def _compare_function(fn: str, compat: dict, default: dict, theirs: dict) -> list[Mismatch]:
@@ -99,8 +120,13 @@ def _compare_function(fn: str, compat: dict, default: dict, theirs: dict) -> lis
         out.append(Mismatch("verdict", f"@{fn}: divergent arguments or cycles differ: tdgen {sorted(a[1] | a[2] | a[3])[:3]} "
                                        f"opt-19 {sorted(b[1] | b[2] | b[3])[:3]}"))
     elif a[0] != b[0]:
-        x, y = next((x, y) for x, y in zip(a[0], b[0]) if x != y)
-        out.append(Mismatch("text", f"@{fn}: tdgen {x.strip()!r} opt-19 {y.strip()!r}"))
+        pairs = [(x, y) for x, y in zip(a[0], b[0]) if _METADATA_ID.sub("!N", x) != _METADATA_ID.sub("!N", y)]
+        if pairs:
+            x, y = pairs[0]
+            gaps = sorted({_known_gap(x, y) or "" for x, y in pairs})
+            stage = "text-known" if "" not in gaps else "text"
+            why = f" [known gap: {', '.join(gaps)}]" if stage == "text-known" else ""
+            out.append(Mismatch(stage, f"@{fn}: tdgen {x.strip()!r} opt-19 {y.strip()!r}{why}"))
     d, c = default["lines"], compat["lines"]
     if len(d) != len(c):
         out.append(Mismatch("default", f"@{fn}: {len(d)} lines, compat mode {len(c)}"))
@@ -200,17 +226,19 @@ def main(argv: list[str]) -> int:
             for name, path in items:
                 report = opt_reports(opt, [path])[path]
                 rows.append((corpus, name, count_functions(report), compare(path.read_text(), str(path), report)))
-    print(f"{'corpus':16} {'files':>6} {'functions':>10} {'parsed':>7} {'equal':>6} {'same text':>10}"
+    print(f"{'corpus':16} {'files':>6} {'functions':>10} {'parsed':>7} {'equal':>6} {'same text':>10} {'up to known gaps':>17}"
           "   (functions: parsed / equal)")
     for corpus in dict.fromkeys(r[0] for r in rows):
         rs = [r for r in rows if r[0] == corpus]
         parsed = [r for r in rs if r[3] is None or r[3].stage != "parse"]
-        equal = [r for r in rs if r[3] is None or r[3].stage == "text"]
+        equal = [r for r in rs if r[3] is None or r[3].stage in ("text", "text-known")]
         same = [r for r in rs if r[3] is None]
+        known = [r for r in rs if r[3] is None or r[3].stage == "text-known"]
         print(f"{corpus:16} {len(rs):6} {sum(r[2] for r in rs):10} {len(parsed):7} {len(equal):6} {len(same):10}"
+              f" {len(known):17}"
               f"   ({sum(r[2] for r in parsed)} / {sum(r[2] for r in equal)})")
     print("equal: the DIVERGENT sets (and divergent arguments, cycles) equal opt-19's in both modes;"
-          " same text: also every printed line")
+          " same text: also every printed line; up to known gaps: every line but the printer gaps _known_gap names")
     if args.failures:
         groups: dict[str, list] = {}
         for r in rows:
@@ -221,7 +249,7 @@ def main(argv: list[str]) -> int:
         for corpus in dict.fromkeys(r[0] for r in rows):
             rs = [r for r in rows if r[0] == corpus]
             ok = sum(r[3] is None for r in rs)
-            eq = sum(r[3] is None or r[3].stage == "text" for r in rs)
+            eq = sum(r[3] is None or r[3].stage in ("text", "text-known") for r in rs)
             lines.append(f"- {corpus}: {len(rs)} files, {eq} with equal verdicts, {ok} also with the same text, "
                          f"{len(rs) - ok} failing a test")
         lines.append("")

