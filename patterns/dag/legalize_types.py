@@ -199,14 +199,5 @@ def promote_integers(dag: SelectionDAG, lg) -> bool:
             else:
                 raise not_modelled(n, f"{opc} reading a promoted {next(o.vt for o in ops if o in prom)}")
         out.append(n)
-    for n in out:
-        n.uses = 0
-    for i, n in enumerate(out):
-        n.id = i
-        for o in n.ops:
-            o.uses += 1
-        if n.source is None and n.ops:
-            n.divergent = any(o.divergent for o in n.ops)
-    dag.roots[:] = [alias.get(r, r) for r in dag.roots]
-    nodes[:] = out
+    dag.relink(out, alias)
     return True

@@ -156,14 +156,5 @@ def unroll_vectors(dag: SelectionDAG, lg, expand_dynamic=None) -> bool:
             repl[n] = new("ISD::BUILD_VECTOR", n.vt, lanes, n.ir)
             continue
         out.append(n)
-    for n in out:
-        n.uses = 0
-    for i, n in enumerate(out):
-        n.id = i
-        for o in n.ops:
-            o.uses += 1
-        if n.source is None and n.ops:
-            n.divergent = any(o.divergent for o in n.ops)
-    dag.roots[:] = [repl.get(r, r) for r in dag.roots]
-    nodes[:] = out
+    dag.relink(out, repl)
     return True

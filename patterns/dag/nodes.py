@@ -185,6 +185,22 @@ class SelectionDAG:
         nodes.append(n)
         return n
 
+    def relink(self, out: list, repl: dict) -> None:
+        """Make ``out`` the node list after a legalization rewrote the block: ids in
+        order, use counts recounted, a node without a divergence source divergent when
+        an operand is (SelectionDAG::createOperands), roots through ``repl`` (old node ->
+        its replacement)."""
+        for n in out:
+            n.uses = 0
+        for i, n in enumerate(out):
+            n.id = i
+            for o in n.ops:
+                o.uses += 1
+            if n.source is None and n.ops:
+                n.divergent = any(o.divergent for o in n.ops)
+        self.roots[:] = [repl.get(r, r) for r in self.roots]
+        self.nodes[:] = out
+
     def recompute_divergence(self, n: SDNode) -> None:
         n.divergent = n.source is not None and n.source != "uniform" or (
             n.source is None and any(o.divergent for o in n.ops))
