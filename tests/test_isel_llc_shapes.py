@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from llvm_tools import require
+from tdgen.errors import Diagnostics
 
 
 @pytest.fixture(scope="module")
@@ -464,3 +465,35 @@ def test_vector_kernel_argument_loads_match_llc(amdgpu):
         assert [e.format() for e in diags.errors] == [
             f"k.ll:1:{col}: record '%v': expected an argument of @k the amdgpu target passes, found %v: a kernel "
             f"argument of type <2 x i32> {why} (not modelled)"]
+
+
+def test_unused_atomic_and_endless_loop_are_refused_not_dropped(amdgpu):
+    """An atomicrmw nothing reads still writes memory (a DAG root, so 'cannot select' on
+    the reference target rather than vanishing), and a loop no path leaves gets llc's
+    DummyReturnBlock exit, which is not modelled: both are errors, never a silent drop."""
+    from patterns.ir import parse_module
+    from patterns.pipeline import select_function
+    from patterns.uniformity.analysis import analyze
+
+    text = """define amdgpu_kernel void @rmw(ptr addrspace(3) %p) {
+  %unused = atomicrmw volatile add ptr addrspace(3) %p, i32 5 seq_cst
+  ret void
+}
+define amdgpu_kernel void @spin(ptr addrspace(1) %out) {
+entry:
+  br label %loop
+loop:
+  store volatile i32 999, ptr addrspace(1) %out, align 4
+  br label %loop
+}
+"""
+    got = {}
+    for fn in parse_module(text, "k.ll").functions:
+        diags = Diagnostics()
+        select_function(fn, amdgpu, analyze(fn, amdgpu), None, diags)
+        got[fn.name] = [e.format() for e in diags.errors]
+    assert len(got["rmw"]) == 1 and got["rmw"][0].startswith("k.ll:2:3: record '%unused': expected a pattern selecting") \
+        and "ISD::ATOMIC_LOAD_ADD" in got["rmw"][0], got["rmw"]
+    assert got["spin"] == ["k.ll:10:3: expected a branch of @spin the amdgpu target selects, found a loop no path "
+                           "leaves at %loop (the DummyReturnBlock exit AMDGPUUnifyDivergentExitNodes adds: not "
+                           "modelled)"], got["spin"]
