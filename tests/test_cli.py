@@ -94,7 +94,10 @@ def test_readme_commands_run_as_written(tmp_path):
     script = block.replace("/tmp/amdgpu-tests", str(tmp_path / "amdgpu-tests")).replace("python3 ", f"{sys.executable} ")
     r = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    assert "pattern(s) fired on 112 file(s)" in r.stdout
+    # (coverage reads every file gen-tests wrote: the count follows the spec's patterns)
+    wrote = re.search(r"wrote (\d+) file\(s\) to ", r.stdout)
+    assert wrote and int(wrote.group(1)) > 100, r.stdout[-2000:]
+    assert f"pattern(s) fired on {wrote.group(1)} file(s)" in r.stdout
     api = re.search(r"## Python API.*?```sh\n(.*?)```", text, re.S).group(1).replace("python3 ", f"{sys.executable} ")
     r = subprocess.run(["bash", "-e", "-c", api], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]

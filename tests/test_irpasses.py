@@ -168,9 +168,9 @@ else:
   %q = mul i32 %a, %b
   br label %join
 join:
+  %t = phi i32 [ %p2, %then ], [ %q, %else ]
   %r = mul i32 %b, %a
   %s = add i32 %a, %b
-  %t = phi i32 [ %p2, %then ], [ %q, %else ]
   %u = add i32 %t, %r
   %w = add i32 %u, %s
   store i32 %w, ptr addrspace(1) %out

@@ -537,7 +537,9 @@ class DAGBuilder:
                         if chained:
                             n.chain = chain
                             chain = n
-                            if vt_of_cached(ins.type) == "isVoid" or not ins.name:
+                            # (an atomic read-modify-write writes memory: a root even when
+                            # nothing reads its result, as a store is)
+                            if vt_of_cached(ins.type) == "isVoid" or not ins.name or op == "atomicrmw":
                                 droots.append(n)
                     if n is None:
                         continue

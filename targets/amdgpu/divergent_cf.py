@@ -154,3 +154,38 @@ def annotate_control_flow(sf, sel, diags) -> None:
             instrs.insert(at, mi)
             at += 1
     sel.target_state["cf"] = None
+
+
+def refuse_infinite_loops(sf, sel, diags) -> None:
+    """A loop no path leaves (no block of it reaches a ``ret`` or ``unreachable``):
+    AMDGPUUnifyDivergentExitNodes gives it an exit, a conditional branch on true to a
+    new ``DummyReturnBlock`` (S_CBRANCH_VCCNZ on EXEC & -1 in llc-19's MIR, uniform or
+    not). Not modelled: an error at the branch of the first block that cannot exit."""
+    fn = sel.fdags.function
+    exits = [b for b in fn.blocks if b.instructions and b.instructions[-1].opcode in ("ret", "unreachable")]
+    reach = set(exits)
+    work = list(exits)
+    while work:
+        b = work.pop()
+        for p in b.predecessors:
+            if p not in reach:
+                reach.add(p)
+                work.append(p)
+    stuck = next((b for b in fn.blocks if b not in reach and b.instructions and _on_cycle(b)), None)
+    if stuck is not None:
+        br = stuck.instructions[-1]
+        diags.add(VerifyError(br.span, expected(f"a branch of @{fn.name} the amdgpu target selects",
+                                                f"a loop no path leaves at %{stuck.name} (the DummyReturnBlock "
+                                                f"exit AMDGPUUnifyDivergentExitNodes adds: not modelled)")))
+
+
+def _on_cycle(b) -> bool:
+    seen, work = set(), list(b.successors)
+    while work:
+        x = work.pop()
+        if x is b:
+            return True
+        if x not in seen:
+            seen.add(x)
+            work.extend(x.successors)
+    return False

@@ -19,7 +19,11 @@ sub-registers joined by REG_SEQUENCE for a 64-bit argument inside a wider load),
 InstrEmitter leaves them. All are emitted at the top of
 the entry block (their block only decides how they merge: the opcode multiset is llc's).
 
-Not modelled (a "not modelled" error at the argument): arguments of other sizes, chains
+A vector argument (2, 4 or 8 elements of 32 or 64 bits, at most 32 bytes, aligned to its
+size) is one load of its own defining its register. Not modelled (a "not modelled"
+error at the argument): arguments of other sizes and other vectors, a vector argument
+next to an argument of its element size (the vectorizer may merge them), one whose only
+user is an extractelement (the combiner narrows the load to that element), chains
 longer than 32 bytes.
 """
 
@@ -45,22 +49,57 @@ def lower_kernel_arguments(sf, sel, diags, mk) -> None:
     vregs = sel.fdags.vregs
     args = []
     offset = 0
+    vectors = {}
     for a in fn.args:
         size = _size(a.type)
         if size is None:
             diags.add(_error(fn, a, f"a kernel argument of type {a.type}"))
             return
+        if type(a.type).__name__ == "VectorType":
+            # (a vector's ABI alignment is its store size rounded up to a power of two)
+            align = 4
+            while align < size:
+                align *= 2
+            offset = (offset + align - 1) // align * align
+            vectors[a] = (36 + offset, size, _size(a.type.elem))
+            offset += size
+            continue
         offset = (offset + size - 1) // size * size
         if a in vregs:
             args.append((a, 36 + offset, size))
         offset += size
-    if not args:
+    if not args and not any(a in vregs for a in vectors):
         return
     kp = f"%{sel.fresh()}"
     sf.liveins.setdefault("$sgpr2_sgpr3", "SGPR_64")
     mk("COPY", kp, "SGPR_64", ["$sgpr2_sgpr3"], None)
     # (the LoadStoreVectorizer runs before Sink: the loads of the entry block merge, per
     # element size, and Sink then moves each merged load as a whole)
+    # (a vector argument is one load of its own; the vectorizer's merge of it with an
+    # adjacent argument of its element size is not modelled)
+    for a, (off, size, elt) in vectors.items():
+        if any(s2 == elt and (o2 + s2 == off or off + size == o2) for _a2, o2, s2 in args) or \
+                any(b is not a and e2 == elt and (o2 + s2 == off or off + size == o2)
+                    for b, (o2, s2, e2) in vectors.items() if b in vregs):
+            diags.add(_error(fn, a, f"a kernel argument of type {a.type} next to one of its element size"))
+            return
+    for a, (off, size, _elt) in vectors.items():
+        if a not in vregs:
+            continue
+        users = [i for b in fn.blocks for i in b.instructions
+                 if any(o is a for o in (i.operands or ())) or any(v is a for v, _b in (i.incoming or ()))]
+        if len(users) == 1 and users[0].opcode == "extractelement":
+            # (the DAG combiner turns the only extract of a loaded vector into a load of
+            # that element: not modelled)
+            diags.add(_error(fn, a, f"a kernel argument of type {a.type} read by one extractelement"))
+            return
+        if size not in _LOAD:
+            diags.add(_error(fn, a, f"a kernel argument of type {a.type}"))
+            return
+        op, rc = _LOAD[size]
+        if size > 4 and min(16, off & -off) >= size:
+            op = op[:-3]
+        mk(op, f"%{vregs[a]}", rc, [kp, str(off), "0"], f"%{a.name}")
     groups: dict = {}
     for a, off, size in args:
         groups.setdefault(size, []).append((off, a))
@@ -126,4 +165,7 @@ def _size(ty) -> int | None:
         return 4 if ty.name == "float" else 8
     if cls == "PtrType":
         return 8 if ty.addrspace in (0, 1, 4) else 4
+    if cls == "VectorType" and ty.count in (2, 4, 8):
+        elt = _size(ty.elem)
+        return None if elt is None or elt * ty.count > 32 else elt * ty.count
     return None

@@ -11,7 +11,7 @@ from tdgen.hooks import TargetHooks
 from .callconv import argument_register_type
 from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
-from .divergent_cf import annotate_control_flow
+from .divergent_cf import annotate_control_flow, refuse_infinite_loops
 from .fix_sgpr_copies import fix_sgpr_copies
 from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
@@ -23,4 +23,5 @@ HOOKS = TargetHooks(ir_passes=(mul24,), dag_combine=DAG_COMBINE, legalize=LEGALI
                     expand_dynamic_extract=should_expand_dynamic_extract,
                     argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,
                     select=SELECT, preloaded=PRELOADED,
-                    machine_passes=(annotate_control_flow, lower_arguments, fix_sgpr_copies, legalize_constant_bus))
+                    machine_passes=(refuse_infinite_loops, annotate_control_flow, lower_arguments, fix_sgpr_copies,
+                                    legalize_constant_bus))

@@ -44,7 +44,9 @@ class Explanation:
     the value has no node of its own: ``note`` says why); ``divergent``; ``chain``: the
     DAG operands back to the source of divergence; ``ir_chain``: the IR value's own
     reason steps; ``custom``: lines of the target's custom selection steps;
-    ``attempts``: the patterns rooted at the node's opcode in matcher order."""
+    ``attempts``: the patterns rooted at the node's opcode in matcher order; ``after``:
+    what the target's machine passes changed about the value after selection
+    (SIFixSGPRCopies moving it to the VALU ...)."""
 
     value: str
     lines: tuple[str, ...]
@@ -55,6 +57,7 @@ class Explanation:
     custom: tuple[str, ...] = ()
     attempts: tuple[Attempt, ...] = ()
     note: str | None = None
+    after: tuple[str, ...] = ()
 
     @property
     def matched(self) -> Attempt | None:
@@ -184,8 +187,16 @@ def explain_module(module, target, value: str, *, function: str | None = None, p
             chosen = chosen or ok
         attempts.append(a)
         out.append(a.line())
+    # what the target's machine passes changed about the value after selection
+    # (SIFixSGPRCopies moving it to the VALU ...): the function selected in full
+    from patterns.select.isel import select_dags
+    from tdgen.errors import Diagnostics
+
+    sf = select_dags(fd, target, table, Diagnostics())
+    after = tuple(note for note in sf.notes if f"(%{want})" in note or f"(%{want}," in note)
+    out.extend(f"  after selection: {note}" for note in after)
     return Explanation(label, tuple(out), node=node.label(), divergent=bool(node.divergent), chain=chain,
-                       ir_chain=ir_chain, custom=tuple(custom_lines), attempts=tuple(attempts))
+                       ir_chain=ir_chain, custom=tuple(custom_lines), attempts=tuple(attempts), after=after)
 
 
 def _span(p) -> str | None:

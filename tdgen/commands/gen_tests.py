@@ -197,8 +197,10 @@ def _functions(target, p, name: str, consts: dict) -> tuple[str, str, set]:
     ccs = sorted(target.uniformity.uniform_arg_ccs)
     if not ccs:
         raise NoIR("the target has no calling convention with uniform arguments (uniformity.uniform_arg_ccs)")
-    uni = (f"define {ccs[0]} void @uniform_{name}(ptr %out{', ' + params if params else ''}) {{\n{body}\n"
-           f"  store {ty} %r, ptr %out\n  ret void\n}}\n")
+    # (the result goes to global memory, address space 1 on the GPU targets LLVM has: a
+    # flat store is one more thing a target must select before the pattern is checked)
+    uni = (f"define {ccs[0]} void @uniform_{name}(ptr addrspace(1) %out{', ' + params if params else ''}) {{\n"
+           f"{body}\n  store {ty} %r, ptr addrspace(1) %out\n  ret void\n}}\n")
     div = f"define {ty} @divergent_{name}({params}) {{\n{body}\n  ret {ty} %r\n}}\n"
     return uni, div, w.decls
 
