@@ -358,6 +358,8 @@ class ParserBase:
         if c == "#":
             if ctx != "fn" and ctx != "call":
                 return False
+            if not t[1:].isdigit():
+                self.syntax("an attribute group '#N'")
             self.p += 1
             out.append(t)
             return True
@@ -519,6 +521,20 @@ class ParserBase:
                 if n == "," or n == "}":
                     self.err(j, f"a value of type {x}", self.found(j))
                     return
+                if (n == "true" or n == "false") and bits != 1:
+                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type i1)")
+                    return
+                if n == "null" or n == "none":
+                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type {n == 'null' and 'ptr' or 'token'})")
+                    return
+            elif depth == 1 and x in _FLOAT_WORDS:
+                j = i + 1
+                while toks[j][0] == "\n":
+                    j += 1
+                n = toks[j]
+                if _is_int(n):
+                    self.err(j, f"a floating-point constant of type {x}", f"integer '{n}'")
+                    return
             i += 1
 
     def skip_brackets(self) -> None:
@@ -536,6 +552,9 @@ class ParserBase:
                 self.syntax(f"'{close}'", at=self.p - 1)
             elif x[0] == '"' and (len(x) == 1 or x[-1] != '"'):
                 self.syntax("a closing '\"' on the same line", "unterminated string", self.p - 1)
+
+
+_FLOAT_WORDS: Final = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
 
 
 def _is_int(s: str) -> bool:
