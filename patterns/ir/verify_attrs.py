@@ -25,14 +25,14 @@ Checked (each with its rule in our ``expected X, found Y`` form):
   ``amdgpu_cs_chain_preserve`` functions return ``void`` (LLVM's generic verifier holds
   this table of calling conventions; it is IR syntax, not target behaviour);
 - instruction metadata: ``!range`` only on loads, calls and invokes of integer (or
-  integer-vector) type; ``!nonnull`` and
+  integer-vector) type, its bounds of that (scalar) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
   pointer-typed loads and inttoptr.
 
 Where this stops: the attributes of return values and of call-site arguments, ``byref``
 into the stack address space, ``immarg`` of intrinsics whose declaration omits it (LLVM
 knows it from its intrinsic tables), and the
-contents of metadata nodes (``!range``'s pairs and their width, ``!align``'s power of
+contents of metadata nodes (``!range``'s pairs beyond their type, ``!align``'s power of
 two) are not checked; attributes not listed above are taken as compatible with every type.
 """
 
