@@ -593,6 +593,8 @@ class InstParser(ValueParser):
                            "unwind" in ws)
             inst.inline_asm = ia
             inst.callee_value = ia
+            if rt is not VOID and not any(c.startswith("=") for c in ia.constraints.split(",")):
+                self.err(cat, "inline asm that returns void (its constraints have no output)", f"type {rt}")
         elif c[0] == "@" and len(c) > 1:
             self.p += 1
             callee_name = local_name(c)
