@@ -40,3 +40,13 @@ PAREN_ATTRS: Final = frozenset({"allockind", "allocsize", "memory", "nofpclass",
                                 "initializes"})
 # the words that end an attribute list without being one (the header's own words)
 ALL_ATTR_WORDS: Final = ENUM_ATTRS | INT_ATTRS | TYPE_ATTRS | PAREN_ATTRS | {"align"}
+
+# LLVM 19's attribute kinds (llvm/include/llvm/IR/Attributes.td) that are ParamAttr and/or
+# RetAttr but not FnAttr: in a function's or call's attribute list, or in an ``attributes #N``
+# group (the parser reads groups as function attributes), each is "does not apply to
+# functions". ``align`` is absent: in those positions it is the function's alignment.
+NON_FN_ATTRS: Final = frozenset({
+    "allocalign", "allocptr", "byref", "byval", "dead_on_unwind", "dereferenceable",
+    "dereferenceable_or_null", "elementtype", "immarg", "inalloca", "initializes", "inreg", "nest",
+    "noalias", "nocapture", "nofpclass", "nonnull", "noundef", "preallocated", "range", "returned",
+    "signext", "sret", "swiftasync", "swifterror", "swiftself", "writable", "zeroext"})

@@ -17,7 +17,7 @@ from typing import Final
 
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
-from patterns.ir.attributes import ENUM_ATTRS, INT_ATTRS, PAREN_ATTRS, TYPE_ATTRS
+from patterns.ir.attributes import ENUM_ATTRS, INT_ATTRS, NON_FN_ATTRS, PAREN_ATTRS, TYPE_ATTRS
 from patterns.ir.core import (LABEL, MAX_INT_BITS, MAX_VECTOR_ELEMENTS, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, IntType,
                               NamedStructType, PtrType, StructType, Type, VectorType, int_type)
 from patterns.ir.lexer import EOF, Positions, tokenize
@@ -25,6 +25,7 @@ from patterns.ir.spelling import unquote
 
 MAX_ALIGN: Final = 1 << 32
 MAX_ADDRSPACE: Final = (1 << 24) - 1
+MAX_ARRAY_SIZE: Final = (1 << 64) - 1
 
 
 def scalar_of(t: Type) -> Type:
@@ -102,6 +103,7 @@ class ParserBase:
         self.type_spans: dict[str, int] = {}  # named type -> token of its reference, until defined
         self.rec: str | None = None  # the record named in semantic errors ('@f')
         self.types: dict[str, Type] = dict(BASE_TYPES)
+        self.md_refs: list[int] = []  # tokens '!N' referring to numbered metadata, checked at the end
 
     # ----------------------------------------------------------------- cursor
     def tok(self) -> str:
@@ -247,7 +249,10 @@ class ParserBase:
                 ty = self.vector_type()
         elif t == "[":
             self.p += 1
+            sat = self.p
             n = self.uint("an array size")
+            if n > MAX_ARRAY_SIZE:
+                self.syntax("an array size below 2^64", f"'{n}'", sat)
             self.expect("x", "'x' in the array type")
             el = self.parse_type()
             self.check_element(el, at, "an array element type")
@@ -347,9 +352,14 @@ class ParserBase:
             else:
                 out.append(t)
             return True
+        if t in NON_FN_ATTRS and (ctx == "fn" or ctx == "call" or ctx == "group"):
+            self.err(self.p, "an attribute that applies to functions",
+                     f"'{t}' (a parameter or return attribute)")
         if c == "#":
             if ctx != "fn" and ctx != "call":
                 return False
+            if not t[1:].isdigit():
+                self.syntax("an attribute group '#N'")
             self.p += 1
             out.append(t)
             return True
@@ -472,7 +482,60 @@ class ParserBase:
             if t == "!" and self.tok() != "{":
                 self.syntax("'{' after '!'")
             self.skip_brackets()
-        return join_tokens(self.toks[start:self.p])
+            if t == "!":
+                self.check_tuple(start + 1 if self.toks[start] == "!" else start + 2)
+        toks = self.toks
+        refs = self.md_refs
+        i: int = start
+        end: int = self.p
+        while i < end:
+            x = toks[i]
+            if len(x) > 1 and x[0] == "!" and x[1].isdigit():
+                refs.append(i)
+            i += 1
+        return join_tokens(toks[start:end])
+
+    def check_tuple(self, at: int) -> None:
+        """The operands at the top level of the tuple ``!{...}`` whose '{' is token ``at``:
+        an integer type names a legal width and is followed by a value."""
+        toks = self.toks
+        depth: int = 0
+        i: int = at
+        end: int = self.p
+        while i < end:
+            x = toks[i]
+            c = x[0]
+            if c == "{" or c == "(" or c == "[" or c == "<":
+                depth += 1
+            elif c == "}" or c == ")" or c == "]" or c == ">":
+                depth -= 1
+            elif depth == 1 and c == "i" and x[1:].isdigit():
+                bits = int(x[1:])
+                if bits == 0 or bits > MAX_INT_BITS:
+                    self.err(i, "a metadata operand", f"'{x}' (integer widths are 1 to {MAX_INT_BITS} bits)")
+                    return
+                j: int = i + 1
+                while toks[j][0] == "\n":
+                    j += 1
+                n = toks[j]
+                if n == "," or n == "}":
+                    self.err(j, f"a value of type {x}", self.found(j))
+                    return
+                if (n == "true" or n == "false") and bits != 1:
+                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type i1)")
+                    return
+                if n == "null" or n == "none":
+                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type {n == 'null' and 'ptr' or 'token'})")
+                    return
+            elif depth == 1 and x in _FLOAT_WORDS:
+                j = i + 1
+                while toks[j][0] == "\n":
+                    j += 1
+                n = toks[j]
+                if _is_int(n):
+                    self.err(j, f"a floating-point constant of type {x}", f"integer '{n}'")
+                    return
+            i += 1
 
     def skip_brackets(self) -> None:
         """Skip a balanced (), {}, [] or <> group at the cursor."""
@@ -489,6 +552,9 @@ class ParserBase:
                 self.syntax(f"'{close}'", at=self.p - 1)
             elif x[0] == '"' and (len(x) == 1 or x[-1] != '"'):
                 self.syntax("a closing '\"' on the same line", "unterminated string", self.p - 1)
+
+
+_FLOAT_WORDS: Final = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
 
 
 def _is_int(s: str) -> bool:

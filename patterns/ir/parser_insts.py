@@ -164,6 +164,7 @@ class InstParser(ValueParser):
             inst.type = ty
             self.operand(ops, ty)
         elif form == F_SELECT:
+            fat = self.p - 1  # the opcode, where opt-19 reports misplaced flags
             self.flag_words(inst, FAST_MATH, "a fast-math flag")
             cat = self.p
             tc = self.parse_type()
@@ -181,10 +182,15 @@ class InstParser(ValueParser):
                 self.err(bat, f"both select values of type {ta}", f"type {tsel}")
             self.operand(ops, tsel)
             inst.type = ta
+            if inst.flags and not fp_math_type(ta):
+                self.err(fat, "fast-math flags only on a select of floating-point (vector) type", f"type {ta}")
         elif form == F_PHI:
+            fat = self.p - 1  # the opcode, where opt-19 reports misplaced flags
             self.flag_words(inst, FAST_MATH, "a fast-math flag")
             ty = self.parse_type()
             inst.type = ty
+            if inst.flags and not fp_math_type(ty):
+                self.err(fat, "fast-math flags only on a phi of floating-point (vector) type", f"type {ty}")
             refs = []
             while True:
                 self.expect("[", "'[' opening a phi incoming pair")
@@ -532,6 +538,7 @@ class InstParser(ValueParser):
             inst.opcode = "call"
             self.expect("call", f"'call' after '{op}'")
         fmf = []
+        fmf_at = self.p
         while self.tok() in _FMF:
             fmf.append(self.take())
         inst.flags = frozenset(fmf)
@@ -550,6 +557,8 @@ class InstParser(ValueParser):
         rt = self.parse_type()
         if ret_attrs:
             self.check_attr_types(ret_attrs, rt, rat)
+        if fmf and not fp_math_type(rt):
+            self.err(fmf_at, "fast-math flags only on a call of floating-point (vector) type", f"type {rt}")
         inst.type = rt
         fnp = None
         if self.tok() == "(":  # an explicit function type
@@ -584,6 +593,8 @@ class InstParser(ValueParser):
                            "unwind" in ws)
             inst.inline_asm = ia
             inst.callee_value = ia
+            if rt is not VOID and not any(c.startswith("=") for c in ia.constraints.split(",")):
+                self.err(cat, "inline asm that returns void (its constraints have no output)", f"type {rt}")
         elif c[0] == "@" and len(c) > 1:
             self.p += 1
             callee_name = local_name(c)
@@ -696,3 +707,11 @@ _CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",), "uitofp": ("nn
 _ALIGNED: Final = frozenset({"load", "store", "atomicrmw", "cmpxchg", "alloca"})
 
 __all__ = ["InstParser", "OPCODES", "Type", "FloatType", "LABEL", "is_first_class", "unquote"]
+
+
+def fp_math_type(ty: Type) -> bool:
+    """A type LLVM 19 lets a phi, select or call carry fast-math flags on: floating point,
+    or a vector or (nested) array of it."""
+    while type(ty) is ArrayType:
+        ty = ty.elem  # type: ignore[attr-defined]
+    return type(scalar_of(ty)) is FloatType

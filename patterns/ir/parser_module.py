@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from tdgen.errors import ParseError
+from tdgen.errors import ParseError, Span
 
 from patterns.ir.core import (CALLING_CONVENTIONS, LABEL, METADATA, PTR, TOKEN, VOID, Constant, GlobalVar, Module,
                               StructType, Type, is_first_class)
@@ -77,6 +77,8 @@ class ModuleParser(BodyParser):
             elif t[0] == "!" and len(t) > 1:
                 self.p += 1
                 self.expect("=", "'=' after the metadata name")
+                if t in mod.metadata and t[1].isdigit():
+                    self.err(at, "a metadata id not defined before", f"'{t}' (already defined)")
                 mod.metadata[t] = self.metadata_text()
             elif t == "target":
                 self.p += 1
@@ -116,6 +118,11 @@ class ModuleParser(BodyParser):
         mod.functions.extend(self.implicit)
         mod.globals = self.globals
         self.expand_attrs()
+        for i in self.md_refs:
+            r = self.toks[i]
+            if r not in mod.metadata:
+                sp = self.span(i)  # at the number, as opt-19 reports it
+                self.err_span(Span(sp.path, sp.line, sp.col + 1), "defined metadata", f"undefined metadata '{r}'")
         if layout is not None:
             mod.data_layout = self.data_layout(layout[0], layout[1])
         self.diag.check()

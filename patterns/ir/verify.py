@@ -49,7 +49,7 @@ def verify_module(mod: Module) -> None:
         verify_attributes(fn, errors)
         if not fn.blocks:
             continue
-        tree = _verify_function(fn, errors, functions)
+        tree = _verify_function(fn, errors, functions, mod.metadata)
         verify_convergence(fn, errors, tree)
     errors.check()
 
@@ -81,7 +81,7 @@ def _same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _verify_function(fn, errors: Diagnostics, functions: dict) -> _Tree:
+def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -> _Tree:
     tree = _Tree(fn)
     entry = fn.blocks[0]
     for blk in fn.blocks:
@@ -122,7 +122,7 @@ def _verify_function(fn, errors: Diagnostics, functions: dict) -> _Tree:
                             "inline asm as the callee of 'callbr' (LLVM 19 supports only asm goto)",
                             f"a call of {_callee_text(inst)}")))
             if inst.metadata:
-                verify_metadata_placement(inst, errors)
+                verify_metadata_placement(inst, errors, metadata)
             op = inst.opcode
             if op == "call":
                 verify_call(inst, functions, errors)

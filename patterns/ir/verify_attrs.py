@@ -25,14 +25,14 @@ Checked (each with its rule in our ``expected X, found Y`` form):
   ``amdgpu_cs_chain_preserve`` functions return ``void`` (LLVM's generic verifier holds
   this table of calling conventions; it is IR syntax, not target behaviour);
 - instruction metadata: ``!range`` only on loads, calls and invokes of integer (or
-  integer-vector) type; ``!nonnull`` and
+  integer-vector) type, its bounds of that (scalar) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
   pointer-typed loads and inttoptr.
 
 Where this stops: the attributes of return values and of call-site arguments, ``byref``
 into the stack address space, ``immarg`` of intrinsics whose declaration omits it (LLVM
 knows it from its intrinsic tables), and the
-contents of metadata nodes (``!range``'s pairs and their width, ``!align``'s power of
+contents of metadata nodes (``!range``'s pairs beyond their type, ``!align``'s power of
 two) are not checked; attributes not listed above are taken as compatible with every type.
 """
 
@@ -159,19 +159,22 @@ def verify_atomic_size(inst, errors: Diagnostics) -> None:
             f"an atomic {inst.opcode} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
 
 
-def verify_metadata_placement(inst, errors: Diagnostics) -> None:
-    """The metadata-placement rules above for one instruction."""
+def verify_metadata_placement(inst, errors: Diagnostics, metadata: dict) -> None:
+    """The metadata-placement rules above for one instruction (``metadata``: the module's
+    numbered nodes, ``!N`` -> text)."""
     md = inst.metadata
     if not md:
         return
     op = inst.opcode
-    for name, _ in md:
+    for name, node in md:
         msg = None
         if name == "!range" and op not in ("load", "call", "invoke"):
             msg = expected("!range metadata on a load, call or invoke", f"it on '{op}'")
         elif name == "!range" and not isinstance(_scalar(inst.type), IntType):
             # a range's bounds are integers: no other result type can match them
             msg = expected("!range metadata on an integer-typed instruction", f"it on '{op}' of type {inst.type}")
+        elif name == "!range":
+            msg = _range_type(node, metadata, str(_scalar(inst.type)))
         elif name in ("!nonnull", "!align", "!dereferenceable", "!dereferenceable_or_null"):
             if not isinstance(inst.type, PtrType):
                 msg = expected(f"{name} metadata on a pointer-typed instruction", f"it on '{op}' of type {inst.type}")
@@ -180,3 +183,13 @@ def verify_metadata_placement(inst, errors: Diagnostics) -> None:
                 msg = expected(f"{name} metadata on {where} (calls take attributes instead)", f"it on '{op}'")
         if msg is not None:
             errors.add(ParseError(inst.span, msg))
+
+
+def _range_type(node: str, metadata: dict, want: str) -> str | None:
+    """The error of a ``!range`` node (``!N`` or an inline ``!{...}``) whose bounds are not
+    of the instruction's (scalar) type ``want``, or None."""
+    text = metadata.get(node, node) if node[1:].isdigit() else node
+    for word in text.replace("{", " ").replace(",", " ").split():
+        if word[0] == "i" and word[1:].isdigit() and word != want:
+            return expected(f"!range bounds of the instruction's type {want}", f"type {word} in {node}")
+    return None

@@ -1,0 +1,1 @@
+@g = global [18446744073709551616 x i32] zeroinitializer

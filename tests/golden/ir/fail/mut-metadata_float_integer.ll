@@ -1,0 +1,3 @@
+!llvm.module.flags = !{!0}
+
+!0 = !{!"x", double 0}

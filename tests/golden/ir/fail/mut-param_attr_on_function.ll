@@ -1,0 +1,1 @@
+declare i32 @llvm.amdgcn.workitem.id.x() inreg

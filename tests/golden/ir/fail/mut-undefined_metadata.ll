@@ -1,0 +1,4 @@
+define void @f() {
+entry:
+  ret void, !tbaa !999
+}
