@@ -44,9 +44,11 @@ ALL_ATTR_WORDS: Final = ENUM_ATTRS | INT_ATTRS | TYPE_ATTRS | PAREN_ATTRS | {"al
 # LLVM 19's attribute kinds (llvm/include/llvm/IR/Attributes.td) that are ParamAttr and/or
 # RetAttr but not FnAttr: in a function's or call's attribute list, or in an ``attributes #N``
 # group (the parser reads groups as function attributes), each is "does not apply to
-# functions". ``align`` is absent: in those positions it is the function's alignment.
+# functions". ``align`` is absent: in those positions it is the function's alignment;
+# ``readnone``/``readonly``/``writeonly`` too: on a function LLVM 19 reads them as
+# ``memory(...)`` (checked against /usr/lib/llvm-19/include/llvm/IR/Attributes.td).
 NON_FN_ATTRS: Final = frozenset({
     "allocalign", "allocptr", "byref", "byval", "dead_on_unwind", "dereferenceable",
     "dereferenceable_or_null", "elementtype", "immarg", "inalloca", "initializes", "inreg", "nest",
-    "noalias", "nocapture", "nofpclass", "nonnull", "noundef", "preallocated", "range", "returned",
+    "noalias", "nocapture", "nofpclass", "nonnull", "noundef", "range", "returned",
     "signext", "sret", "swiftasync", "swifterror", "swiftself", "writable", "zeroext"})
