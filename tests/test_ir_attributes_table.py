@@ -1,0 +1,20 @@
+"""patterns/ir/attributes.py's NON_FN_ATTRS against LLVM 19's own Attributes.td: every
+attribute kind that LLVM lists without FnAttr, except the ones its parser still reads on
+functions (``readnone``/``readonly``/``writeonly`` become ``memory(...)``) and ``align``
+(a function's alignment)."""
+
+from __future__ import annotations
+
+import re
+
+from llvm_tools import require_llvm_headers
+from patterns.ir.attributes import NON_FN_ATTRS
+
+
+def test_non_function_attributes_are_llvm_19s():
+    td = (require_llvm_headers() / "llvm" / "IR" / "Attributes.td").read_text()
+    kinds = {m.group(1): {x.strip() for x in m.group(2).split(",") if x.strip()}
+             for m in re.finditer(r'def\s+\w+\s*:\s*\w+Attr<"(\w+)",\s*\[([^\]]*)\]', td)}
+    assert len(kinds) > 80
+    not_fn = {k for k, where in kinds.items() if where and "FnAttr" not in where}
+    assert NON_FN_ATTRS == not_fn - {"align", "readnone", "readonly", "writeonly"}
