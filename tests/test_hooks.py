@@ -28,8 +28,8 @@ def _target(folder, hooks: str, files: dict[str, str]):
     return folder / "spec.py"
 
 
-def test_a_target_without_hooks_gets_the_empty_record():
-    t = load_target("dslike")
+def test_a_target_without_hooks_gets_the_empty_record(tmp_path):
+    t = load_target(_target(tmp_path / "t", "", {}))
     assert t.hooks == ""
     assert target_hooks(t) is NO_HOOKS
     assert NO_HOOKS == TargetHooks() and NO_HOOKS.ir_passes == () and dict(NO_HOOKS.dag_combine) == {}
@@ -95,7 +95,7 @@ def _opcodes(target) -> set[str]:
 
 
 def test_a_target_without_hooks_gets_none_of_amdgpus_dag_rules():
-    """dslike declares no hooks: its DAG stage has the engine's visits only, no target
+    """dslike declares no DAG hooks (only Select steps, targets/dslike/lowering.py): its DAG stage has the engine's visits only, no target
     combine, legalization, known bits, CSE'd target node or argument loads (it used to
     inherit AMDGPU's), and the DAGs of a kernel AMDGPU combines hold no AMDGPU node."""
     from patterns.dag.combine.context import CSE_OTHER

@@ -126,6 +126,20 @@ def FLAT_STORE_B32 : Instruction {
   let hasSideEffects = 0;
 }
 
+def S_ENDPGM : Instruction {
+  let OutOperandList = (outs);
+  let InOperandList = (ins);
+  let AsmString = "s_endpgm";
+  let Namespace = "DSLike";
+  let Size = 4;
+  let mayLoad = 0;
+  let mayStore = 0;
+  let hasSideEffects = 1;
+  let isTerminator = 1;
+  let isReturn = 1;
+  let isBarrier = 1;
+}
+
 // Selection patterns
 def : Pat<(f32 (shflidx_f32 f32:$src0, i32:$idx, i32:$src1)),
   (DS_SHFL_IDX_B32 $src0, $idx, $src1)>;

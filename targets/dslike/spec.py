@@ -15,6 +15,8 @@ What it models, following the porting guide:
   scalar load for a uniform address, a vector one otherwise) and stores through 64-bit
   flat addresses (the pointers of address spaces 0, 1 and 4), for i32 and f32; the f32
   shuffles ``llvm.nvvm.shfl.sync.<k>.f32`` run on the same DS shuffle instructions;
+- a kernel's end (``S_ENDPGM``, the wave stops) and i32 <-> f32 bitcasts as COPYs, both
+  selected by the target's Select hooks (lowering.py);
 - every instruction's semantics (``tdgen.model.semantics``): the shuffles are PTX's
   ``shfl.sync`` index rule (over the whole wave, ``log2(wave)`` lane bits) read through a
   full-wave bpermute; an inactive source lane reads 0.
@@ -342,6 +344,12 @@ DEFS = (
                 pattern="(store i32:$data, i64:$addr)",
                 lets={**_VALU_LETS, "mayStore": 1},
                 semantics=Sem.lane(Sem.store("flat", "addr", "data", 32))),
+    # the end of a kernel's program (selected for ISD::RET by lowering.py): the wave stops
+    Instruction("S_ENDPGM", None, (),
+                outs="(outs)", ins="(ins)", asm="s_endpgm",
+                lets={"Namespace": "DSLike", "Size": 4, "mayLoad": 0, "mayStore": 0, "hasSideEffects": 1,
+                      "isTerminator": 1, "isReturn": 1, "isBarrier": 1},
+                semantics=Sem.wave(Sem.end())),
 )
 
 # the f32 forms: the same 32-bit instructions
@@ -407,4 +415,5 @@ TARGET = Target(
     rewrites=REWRITES,
     uniformity=UNIFORMITY,
     wave=WaveModel(sizes=(32, 64), default_size=32, bpermute_wave64="half"),
+    hooks="lowering",
 )
