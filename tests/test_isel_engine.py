@@ -174,9 +174,9 @@ def test_lowering_map_turns_intrinsic_into_target_node():
     the DAG has the target node, divergence follows the lane id, and it selects DS_SHFL_IDX_B32."""
     from patterns.uniformity.analysis import analyze
     from patterns.ir import parse_module
-    from patterns.pipeline import build_function_dags, select_function
+    from patterns.pipeline import build_function_dags
     from tdgen.spec import load_target
-    from tdgen.testing import assert_divergent, assert_uniform
+    from tdgen.testing import assert_divergent, assert_selects, assert_uniform
 
     t = load_target("dslike")
     low = {lw.intrinsic.ir_name: lw.node.opcode for lw in t.lowerings}
@@ -197,16 +197,10 @@ entry:
     dag = build_function_dags(fn, t, ua).dags[0]
     (node,) = [n for n in dag.nodes if n.ir is not None and getattr(n.ir, "name", None) == "v"]
     assert node.opcode == low["llvm.dslike.shfl.idx.i32"] and node.divergent
-    diags = Diagnostics()
-    sf, _ = select_function(fn, t, ua, None, diags)
-    # (dslike has no store, return or constant-move instruction since selection has no
-    # generic fallbacks: those nodes cannot be selected, so the function as a whole does
-    # not select and tdgen.testing.assert_selects has no selected value to look at)
-    assert diags.errors and all(any(op in e.message for op in ("ISD::STORE", "ISD::RET", "ISD::Constant"))
-                                for e in diags.errors), [e.message for e in diags.errors]
-    chosen = {mi.ir: (mi.opcode, mi.file) for mi in sf.instrs() if mi.pattern}
-    assert chosen["%v"] == ("DS_SHFL_IDX_B32", "vector") and chosen["%s"] == ("S_ADD_U32", "scalar")
-    # (tdgen.testing: a failure shows the explain trace)
+    # (tdgen.testing: a failure shows the explain trace; the kernel selects whole: dslike
+    # has its own store, constant move and S_ENDPGM)
+    assert_selects(text, "@k:%v", "DS_SHFL_IDX_B32", target=t, file="vector")
+    assert_selects(text, "@k:%s", "S_ADD_U32", target=t, file="scalar")
     assert_divergent(text, "@k:%v", target=t)
     assert_uniform(text, "@k:%s", target=t)
 
