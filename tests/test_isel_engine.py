@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdgen.errors import Diagnostics, TdgenError, VerifyError
+from tdgen.errors import TdgenError, VerifyError
 from tdgen.model import DivergenceFrag, Instruction, Pat, RegisterClass, Target
 from tdgen.types import VALUE_TYPES
 
