@@ -50,7 +50,10 @@ def test_operand_swap_lists_the_record_the_field_and_the_values(tmp_path):
         assert old.startswith("V_SUB_U32_e64") or "; V_" in old
         assert old != new
     assert "@divergent_S_SUB_I32:%r  [built-in:S_SUB_I32]" in r.stdout
-    assert "V_SUB_U32_e64 %0, %1, 0 (VGPR_32)\n   -> V_SUB_U32_e64 %1, %0, 0 (VGPR_32)" in r.stdout
+    # registers are named by the IR value defining them (the kernel's arguments %src0, %src1)
+    assert "V_SUB_U32_e64 %src0#1, %src1#1, 0 (VGPR_32)\n   -> V_SUB_U32_e64 %src1#1, %src0#1, 0 (VGPR_32)" in r.stdout
+    # and a register of no IR value by its defining opcode and position, never a shared "%-"
+    assert "%-#" not in r.stdout
 
 
 def test_unchanged_spec_prints_nothing(tmp_path):
