@@ -55,6 +55,20 @@ class ValueType:
         return self.kind == "ptr"
 
     @property
+    def ir(self) -> str:
+        """The LLVM IR spelling of this type (``f32`` -> ``float``, ``v2f16`` -> ``<2 x half>``);
+        ``iPTR`` is ``ptr``. OtherVT/untyped have none: a ValueError naming them."""
+        if self.kind == "vector":
+            return f"<{self.count} x {self.scalar.ir}>"
+        if self.kind == "float":
+            return {"f16": "half", "bf16": "bfloat", "f32": "float", "f64": "double"}[self.name]
+        if self.kind == "ptr":
+            return "ptr"
+        if self.kind == "other":
+            raise ValueError(f"value type {self.name} has no LLVM IR type")
+        return self.name
+
+    @property
     def scalar(self) -> "ValueType":
         return VALUE_TYPES[self.elem] if self.kind == "vector" else self  # type: ignore[index]
 
@@ -136,14 +150,7 @@ class IntrinsicType:
     def ir(self) -> str:
         """The LLVM IR spelling when fixed (``i32``, ``<2 x i32>``, ``ptr addrspace(3)``)."""
         if self.vt is not None:
-            vt = self.vt
-            if vt.kind == "vector":
-                return f"<{vt.count} x {vt.elem}>"
-            if vt.name == "bf16":
-                return "bfloat"
-            if vt.kind == "float":
-                return {"f16": "half", "f32": "float", "f64": "double"}[vt.name]
-            return vt.name
+            return self.vt.ir
         if self.addrspace is not None:
             return "ptr" if self.addrspace == 0 else f"ptr addrspace({self.addrspace})"
         return self.tablegen

@@ -50,7 +50,10 @@ def test_operand_swap_lists_the_record_the_field_and_the_values(tmp_path):
         assert old.startswith("V_SUB_U32_e64") or "; V_" in old
         assert old != new
     assert "@divergent_S_SUB_I32:%r  [built-in:S_SUB_I32]" in r.stdout
-    assert "V_SUB_U32_e64 %0, %1, 0 (VGPR_32)\n   -> V_SUB_U32_e64 %1, %0, 0 (VGPR_32)" in r.stdout
+    # registers are named by the IR value defining them (the kernel's arguments %src0, %src1)
+    assert "V_SUB_U32_e64 %src0#1, %src1#1, 0 (VGPR_32)\n   -> V_SUB_U32_e64 %src1#1, %src0#1, 0 (VGPR_32)" in r.stdout
+    # and a register of no IR value by its defining opcode and position, never a shared "%-"
+    assert "%-#" not in r.stdout
 
 
 def test_unchanged_spec_prints_nothing(tmp_path):
@@ -109,8 +112,9 @@ def test_changed_priority_between_overlapping_patterns_is_a_risk(tmp_path):
     alu.write_text(text.replace(plain_and, plain_and.replace('"isCommutable": 1}', '"isCommutable": 1, '
                                                                                     '"AddedComplexity": 5}')))
     k = tmp_path / "and.ll"
-    k.write_text("define amdgpu_kernel void @uniform_S_AND_B32(ptr %out, i32 %src0, i32 %src1) {\n"
-                 "  %r = and i32 %src0, %src1\n  store i32 %r, ptr %out\n  ret void\n}\n")
+    # (a global store: a flat one, address space 0, the amdgpu spec does not select)
+    k.write_text("define amdgpu_kernel void @uniform_S_AND_B32(ptr addrspace(1) %out, i32 %src0, i32 %src1) {\n"
+                 "  %r = and i32 %src0, %src1\n  store i32 %r, ptr addrspace(1) %out\n  ret void\n}\n")
     r = _cli("diff", "amdgpu", str(spec), "--no-builtin", "--kernels", str(k))
     assert r.returncode == 1
     lines = r.stdout.splitlines()
@@ -119,9 +123,11 @@ def test_changed_priority_between_overlapping_patterns_is_a_risk(tmp_path):
     assert ("! priority changed (ISD::AND): (and i32:$src0, i32:$src1) -> (V_AND_B32_e64 VGPR_32:$src0, "
             "VGPR_32:$src1) (complexity 3 -> 8) is now tried before (UniformBinFrag<and> i32:$src0, i32:$src1) -> "
             "(S_AND_B32 SReg_32:$src0, SReg_32:$src1) (complexity 4 -> 4)") in lines
-    # and the uniform and now selects the VALU instruction
-    assert f"  @uniform_S_AND_B32:%r  [{k}]\n      S_AND_B32 %0, %1 (SReg_32)\n" \
-           "   -> V_AND_B32_e64 %0, %1 (VGPR_32)" in r.stdout
+    # and the uniform and now selects the VALU instruction; its two SGPR operands (the
+    # kernel arguments, read from the s_load's sub0/sub1) exceed the one-SGPR constant bus
+    # of the default subtarget, so the second is copied to a VGPR first
+    assert f"  @uniform_S_AND_B32:%r  [{k}]\n      S_AND_B32 %src0#2, %src1#1 (SReg_32)\n" \
+           "   -> COPY %src1#1 (VGPR_32); V_AND_B32_e64 %src0#2, %r#1 (VGPR_32)" in r.stdout
 
 
 def test_user_kernels_join_the_corpus_and_output_is_deterministic(tmp_path):

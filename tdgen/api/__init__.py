@@ -219,11 +219,13 @@ class Selection(Mapping[str, Selected]):
     per defined function, source order) and, keyed ``"@fn:%v"``, what each IR value was
     selected to. ``errors``: with ``errors="collect"``, function name -> the
     cannot-select errors of a function that did not select (then absent from
-    ``functions``)."""
+    ``functions``). ``target``: the target selected for (its instructions' implicit
+    operands are printed by ``mir()``)."""
 
     functions: list
     values: dict[str, Selected]
     errors: dict[str, list] = field(default_factory=dict)
+    target: object = None
 
     def __getitem__(self, value: str) -> Selected:
         return _lookup(self.values, value, "selected value")
@@ -235,10 +237,11 @@ class Selection(Mapping[str, Selected]):
         return len(self.values)
 
     def mir(self) -> str:
-        """The MIR text ``tdgen isel`` prints for these functions."""
-        from patterns.select.mir import print_function
+        """The MIR text ``tdgen isel`` prints for these functions: LLVM's MIR syntax, one
+        document per function (``patterns.select.mir.print_llvm_mir``, the command's printer)."""
+        from patterns.select.mir import print_llvm_mir
 
-        return "\n".join(print_function(f) for f in self.functions)
+        return "".join(print_llvm_mir(f, self.target) for f in self.functions)
 
 
 def pattern_sources(target) -> dict[str, str]:
@@ -288,7 +291,7 @@ def select(ir: IR, target: TargetLike, *, errors: str = "raise") -> Selection:
         raise ValueError(f"errors: expected 'raise' or 'collect', found {errors!r}")
     t = _target(target)
     funcs, errs = select_functions(_module(ir), t, collect=errors == "collect")
-    return Selection(funcs, selection_values(funcs, pattern_sources(t)), errs)
+    return Selection(funcs, selection_values(funcs, pattern_sources(t)), errs, t)
 
 
 def selection_values(funcs, sources: Mapping[str, str] | None = None) -> dict[str, Selected]:

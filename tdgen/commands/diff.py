@@ -178,7 +178,10 @@ def priority_risks(old, new) -> list[str]:
 def canonical(funcs) -> dict[str, tuple]:
     """``"@fn:%v"`` -> its machine instructions as (opcode, regclass, operands) with
     every virtual register named by the IR value that defines it (``%v#k``: the k-th
-    register the instructions of ``%v`` define; ``%-#k`` for those of no IR value)."""
+    register the instructions of ``%v`` define). A register of no IR value (a
+    materialized constant, a machine pass's copy) is named by its defining instruction's
+    opcode and position among that opcode's IR-less defs in the function (``%-S_MOV_B32#k``),
+    so it is stable across the two sides when only other code changes."""
     out: dict[str, list] = {}
     for f in funcs:
         names: dict[str, str] = {}
@@ -186,7 +189,7 @@ def canonical(funcs) -> dict[str, tuple]:
         instrs = list(f.instrs())
         for mi in instrs:
             for d in ([mi.dst] if mi.dst else []) + [d for d, _rc in (mi.more_defs or ())]:
-                owner = mi.ir or "%-"
+                owner = mi.ir or f"%-{mi.opcode}"
                 count[owner] = count.get(owner, 0) + 1
                 names[d] = f"{owner}#{count[owner]}"
 

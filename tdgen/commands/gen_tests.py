@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError, expected
+from ..types import value_type
 from .common import add_target_argument, target_argument
 
 # ISD opcode -> IR binary operator
@@ -126,7 +127,7 @@ class _Writer:
             a = self.value(kids[0], t, path + ".0")
             b = self.value(kids[1], t, path + ".1")
             v = self.fresh()
-            self.lines.append(f"  {v} = {_BINARY[opc]} {t} {a}, {b}")
+            self.lines.append(f"  {v} = {_BINARY[opc]} {_ir(t)} {a}, {b}")
             return v
         if opc in _INTRINSIC:
             base, extra = _INTRINSIC[opc]
@@ -137,8 +138,8 @@ class _Writer:
             inner = _bits(kids[1].vt)
             a = self.value(kids[0], t, path + ".0")
             s, r = self.fresh(), self.fresh()
-            self.lines.append(f"  {s} = shl {t} {a}, {width - inner}")
-            self.lines.append(f"  {r} = ashr {t} {s}, {width - inner}")
+            self.lines.append(f"  {s} = shl {_ir(t)} {a}, {width - inner}")
+            self.lines.append(f"  {r} = ashr {_ir(t)} {s}, {width - inner}")
             return r
         if opc == "ISD::INTRINSIC_WO_CHAIN" and kids and kids[0].kind == "int":
             name = str(kids[0].value)
@@ -157,12 +158,20 @@ class _Writer:
                    f"not by one IR instruction)")
 
     def call(self, name: str, rt: str, ops: list, extra: str) -> str:
-        params = ", ".join(t for t, _ in ops) + (", i1" if extra else "")
-        self.decls.add(f"declare {rt} @{name}({params})")
+        params = ", ".join(_ir(t) for t, _ in ops) + (", i1" if extra else "")
+        self.decls.add(f"declare {_ir(rt)} @{name}({params})")
         v = self.fresh()
-        args = ", ".join(f"{t} {o}" for t, o in ops)
-        self.lines.append(f"  {v} = call {rt} @{name}({args}{extra})")
+        args = ", ".join(f"{_ir(t)} {o}" for t, o in ops)
+        self.lines.append(f"  {v} = call {_ir(rt)} @{name}({args}{extra})")
         return v
+
+
+def _ir(mvt: str) -> str:
+    """The LLVM IR spelling of a pattern's value type name (``f32`` -> ``float``,
+    ``v2f16`` -> ``<2 x half>``, tdgen.types.ValueType.ir); a name that is no MVT (already
+    an IR type) is kept."""
+    vt = value_type(mvt)
+    return vt.ir if vt is not None else mvt
 
 
 def _bits(vt: str | None) -> int:
@@ -193,15 +202,15 @@ def _functions(target, p, name: str, consts: dict) -> tuple[str, str, set]:
     if not w.lines:
         raise NoIR("a pattern whose root is a leaf")
     body = body.replace(f"  {root} = ", "  %r = ", 1) if body.count(f"  {root} = ") == 1 else body
-    params = ", ".join(f"{t} {a}" for t, a in w.arg_types)
+    params = ", ".join(f"{_ir(t)} {a}" for t, a in w.arg_types)
     ccs = sorted(target.uniformity.uniform_arg_ccs)
     if not ccs:
         raise NoIR("the target has no calling convention with uniform arguments (uniformity.uniform_arg_ccs)")
     # (the result goes to global memory, address space 1 on the GPU targets LLVM has: a
     # flat store is one more thing a target must select before the pattern is checked)
     uni = (f"define {ccs[0]} void @uniform_{name}(ptr addrspace(1) %out{', ' + params if params else ''}) {{\n"
-           f"{body}\n  store {ty} %r, ptr addrspace(1) %out\n  ret void\n}}\n")
-    div = f"define {ty} @divergent_{name}({params}) {{\n{body}\n  ret {ty} %r\n}}\n"
+           f"{body}\n  store {_ir(ty)} %r, ptr addrspace(1) %out\n  ret void\n}}\n")
+    div = f"define {_ir(ty)} @divergent_{name}({params}) {{\n{body}\n  ret {_ir(ty)} %r\n}}\n"
     return uni, div, w.decls
 
 
