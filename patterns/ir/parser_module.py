@@ -122,7 +122,7 @@ class ModuleParser(BodyParser):
             r = self.toks[i]
             if r not in mod.metadata:
                 sp = self.span(i)  # at the number, as opt-19 reports it
-                self.err_span(Span(sp.path, sp.line, sp.col + 1), "defined metadata", f"undefined metadata '{r}'")
+                self.err_span(Span(self.path, sp.line, sp.col + 1), "defined metadata", f"undefined metadata '{r}'")
         if layout is not None:
             mod.data_layout = self.data_layout(layout[0], layout[1])
         self.diag.check()

@@ -291,8 +291,9 @@ def _function_attr_slots(m: Module, fn: Any) -> dict:
             if key and key not in base:
                 base[key] = len(base)
         hit = (m, base, {})
+        _SLOT_CACHE.clear()  # (one module at a time: a long run does not keep every module alive)
         _SLOT_CACHE[id(m)] = hit
-    per_fn = hit[2]
+    per_fn: dict = hit[2]
     got = per_fn.get(id(fn))
     if got is not None and got[0] is fn:
         return got[1]

@@ -62,12 +62,13 @@ class _Tree:
 
     def __init__(self, fn) -> None:
         self.fn = fn
-        self._tree = None
+        self._tree: DomTree | None = None
 
     def get(self) -> DomTree:
-        if self._tree is None:
-            self._tree = DomTree(self.fn.blocks[0], lambda b: b.successors)
-        return self._tree
+        t = self._tree
+        if t is None:
+            t = self._tree = DomTree(self.fn.blocks[0], lambda b: b.successors)
+        return t
 
 
 def _same_value(a, b) -> bool:
