@@ -22,6 +22,7 @@ from mypyc.build import mypycify
 tmp, config, *paths = sys.argv[1:]
 setup(
     name="tdgen-native",
+    packages=[], py_modules=[],  # (no discovery: the checkout's pyproject.toml describes tdgen itself)
     ext_modules=mypycify(["--config-file", config, *paths], opt_level="3", debug_level="0", multi_file=True,
                          group_name="%s", target_dir=tmp + "/c"),
     script_args=["-q", "build_ext", "--build-lib", tmp + "/lib", "--build-temp", tmp + "/obj",
