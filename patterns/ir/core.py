@@ -560,6 +560,7 @@ class Module:
     attr_groups: dict
     globals: dict
     data_layout: object = None
+    source: str  # the text it was read from ("" when built otherwise): a fresh copy is a re-read
 
     def __init__(self, functions: list, path: str = "<input>", attr_groups: dict = FACTORY,
                  globals: dict = FACTORY, data_layout: object = None) -> None:
@@ -568,6 +569,7 @@ class Module:
         self.attr_groups = {} if attr_groups is FACTORY else attr_groups
         self.globals = {} if globals is FACTORY else globals
         self.data_layout = data_layout
+        self.source = ""
         self.metadata: dict = {}  # '!0' / '!name' -> the node as written (opt's spacing)
         self.named_types: dict = {}  # name -> NamedStructType
         self.comdats: dict = {}  # name -> selection kind

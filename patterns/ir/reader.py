@@ -34,6 +34,7 @@ def parse_module(text: str, path: str = "<input>") -> Module:
     try:
         try:
             mod = parse(text, path)
+            mod.source = text
         except Syntax as e:
             raise e.args[0] from None
         from patterns.ir.verify import verify_module

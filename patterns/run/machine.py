@@ -46,7 +46,6 @@ the machine knows only the width).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import importlib.util
 from dataclasses import dataclass, field
@@ -394,7 +393,14 @@ def select_kernel(module: Any, target: Any, kernel: str):
     module is copied first (llc's IR passes run on the selected copy in place)."""
     from patterns.pipeline import select_module
 
-    mod = copy.deepcopy(module)
+    # (a fresh copy: compiled IR classes cannot be deep-copied, so the module is read again)
+    from patterns.ir import parse_module
+
+    if not module.source:
+        raise NotModeledInstr("selecting a module that was not read from IR text (no source to copy it from)")
+    mod = parse_module(module.source, module.path)
+    if mod.data_layout is None:
+        mod.data_layout = module.data_layout
     for f in list(mod.functions):
         if not f.is_declaration and f.name != kernel:
             mod.functions.remove(f)
