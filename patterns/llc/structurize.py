@@ -36,6 +36,7 @@ from patterns.ir.core import Constant
 from patterns.ir.function import Instruction
 from patterns.llc.cfgedit import FALSE, I1, TRUE, EditableCFG, is_not
 from patterns.llc.regions import Region, RegionInfo
+from patterns.llc.scc import sccs
 from patterns.llc.ssaupdate import SSAUpdater
 from tdgen.errors import VerifyError, expected
 
@@ -174,7 +175,7 @@ class _Structurizer:
         i, e = 0, len(order)
         pending: list = []
         while True:
-            for scc in _sccs(entry, self._node_succs, allowed):
+            for scc in sccs(entry, self._node_succs, allowed):
                 if len(scc) > 2:
                     pending.append((i, i + len(scc)))
                 for n in scc:
@@ -579,54 +580,6 @@ class _Structurizer:
 
 def _inverse(opcode: str, pred: str) -> str:
     return (_INVERSE if opcode == "icmp" else _FINVERSE)[pred]
-
-
-def _sccs(entry, succs, allowed) -> list:
-    """Tarjan's SCCs of the graph from ``entry`` (successors filtered to ``allowed``
-    when given), in the order LLVM's scc_iterator yields them, each SCC's nodes in its
-    order (the SCC's root last)."""
-    num: dict = {}
-    stack: list = []
-    visit: list = []
-    out: list = []
-    done = 1 << 60
-    counter = [0]
-
-    def one(n) -> None:
-        counter[0] += 1
-        num[n] = counter[0]
-        stack.append(n)
-        kids = [s for s in succs(n) if allowed is None or s in allowed]
-        visit.append([n, kids, 0, counter[0]])
-
-    one(entry)
-    while visit:
-        while True:
-            top = visit[-1]
-            if top[2] >= len(top[1]):
-                break
-            c = top[1][top[2]]
-            top[2] += 1
-            cn = num.get(c)
-            if cn is None:
-                one(c)
-                continue
-            if top[3] > cn:
-                top[3] = cn
-        n, _k, _i, low = visit.pop()
-        if visit and visit[-1][3] > low:
-            visit[-1][3] = low
-        if low != num[n]:
-            continue
-        scc = []
-        while True:
-            x = stack.pop()
-            scc.append(x)
-            num[x] = done
-            if x is n:
-                break
-        out.append(scc)
-    return out
 
 
 __all__ = ["structurize_cfg"]
