@@ -118,9 +118,13 @@ class EditableCFG:
         self._preds[b] = []
         return b
 
-    def make_branch(self, b, targets: list, cond=None) -> Instruction:
+    def make_branch(self, b, targets: list, cond=None, dbg=None) -> Instruction:
+        """A new ``br`` ending ``b``; ``dbg``: its ``!dbg`` attachment (the one of the
+        branch it replaces), or None."""
         t = Instruction("br", None, VOID, [cond] if cond is not None else [], b)
         t.targets = list(targets)
+        if dbg is not None:
+            t.metadata = [dbg]
         b.instructions.append(t)
         for s in _operand_order(t):
             self._preds[s].insert(0, b)
@@ -213,6 +217,8 @@ class EditableCFG:
             self.set_operand(u, k, new)
 
     def erase(self, inst) -> None:
+        if inst.name is not None:  # (its name is free again; the uniquing counter is not reset)
+            self.names.discard(inst.name)
         b = inst.block
         if b is not None:
             ins = b.instructions

@@ -54,9 +54,9 @@ def structurize_cfg(fn) -> bool:
         return False
     for b in fn.blocks:
         t = b.instructions[-1] if b.instructions else None
-        if t is not None and t.opcode not in ("br", "ret", "unreachable"):
-            raise VerifyError(t.span, expected(f"a terminator StructurizeCFG handles in @{fn.name} (br, ret, "
-                                               f"unreachable)", f"'{t.opcode}' (not modelled)"))
+        if t is not None and t.opcode not in ("br", "ret", "unreachable", "callbr"):
+            raise VerifyError(t.span, expected(f"a terminator StructurizeCFG handles in @{fn.name} (br, callbr, "
+                                               f"ret, unreachable)", f"'{t.opcode}' (not modelled)"))
     from patterns.ir.dominators import immediate_dominators
 
     cfg = EditableCFG(fn, immediate_dominators(fn))
@@ -68,6 +68,9 @@ def structurize_cfg(fn) -> bool:
     while queue:
         r = queue.pop()
         if r.is_top():
+            continue
+        t = r.entry.instructions[-1] if r.entry.instructions else None
+        if t is not None and t.opcode == "callbr":  # (the pass leaves a callbr's region as it is)
             continue
         _Structurizer(cfg, ri, r).run()
         changed = True
@@ -137,6 +140,7 @@ class _Structurizer:
         self.loop_conds: list = []
         self.loops: dict = {}
         self.prev = None
+        self.term_dl: dict = {}  # block -> the !dbg of its last killed terminator
 
     # -- the region's node graph
     def _node(self, b):
@@ -304,9 +308,12 @@ class _Structurizer:
         self.added.setdefault(to, []).append(frm)
 
     def _kill_terminator(self, b) -> None:
+        """The terminator of ``b`` gone, its edges' phi entries recorded; its ``!dbg``
+        kept for the branch that replaces it (``self.term_dl``)."""
         t = b.instructions[-1] if b.instructions else None
         if t is None or not t.is_terminator:
             return
+        self.term_dl[b] = next((m for m in (t._metadata or ()) if m[0] == "!dbg"), None)
         for s in list(t.targets):
             self._del_phi_values(b, s)
         self.cfg.kill_terminator(b)
@@ -330,7 +337,7 @@ class _Structurizer:
             node.exit = new_exit
         else:
             self._kill_terminator(node)
-            cfg.make_branch(node, [new_exit])
+            cfg.make_branch(node, [new_exit], dbg=self.term_dl.get(node))
             self._add_phi_values(node, new_exit)
             if include_dom:
                 cfg.set_idom(new_exit, node)
@@ -339,6 +346,7 @@ class _Structurizer:
         before = _entry(self.order[-1]) if self.order else self.r.exit
         flow = self.cfg.new_block("Flow", before)
         self.flows.add(flow)
+        self.term_dl[flow] = self.term_dl.get(dom)  # (a Flow block's branch has its dominator's location)
         self.cfg.set_idom(flow, dom)
         self.ri.region_for[flow] = self.r
         return flow
@@ -390,7 +398,7 @@ class _Structurizer:
             return
         flow = self._need_prefix(False)
         nxt = self._need_postfix(flow, exit_ok)
-        br = self.cfg.make_branch(flow, [entry, nxt], self.cfg.undef(I1))
+        br = self.cfg.make_branch(flow, [entry, nxt], self.cfg.undef(I1), dbg=self.term_dl.get(flow))
         self.conditions.append(br)
         self._add_phi_values(flow, entry)
         self.cfg.set_idom(entry, flow)
@@ -415,7 +423,7 @@ class _Structurizer:
             self._handle_loops(False, loop_end)
         loop_end = self._need_prefix(False)
         nxt = self._need_postfix(loop_end, exit_ok)
-        br = self.cfg.make_branch(loop_end, [nxt, start], self.cfg.undef(I1))
+        br = self.cfg.make_branch(loop_end, [nxt, start], self.cfg.undef(I1), dbg=self.term_dl.get(loop_end))
         self.loop_conds.append(br)
         self._add_phi_values(loop_end, start)
         self._set_prev(nxt)
