@@ -76,7 +76,13 @@ def select_function(fn, target, ua, table: MatcherTable | None = None, diags: Di
     own = diags is None
     if diags is None:
         diags = Diagnostics()
-    fdags = build_function_dags(fn, target, ua)
+    try:
+        fdags = build_function_dags(fn, target, ua)
+    except VerifyError as e:  # (an IR pass refused the function: it is not selected)
+        diags.add(e)
+        if own:
+            diags.check()
+        return SelectedFunction(fn.name, [], {}), None
     sf = select_dags(fdags, target, table, diags, stop_after)
     if own:
         diags.check()

@@ -33,6 +33,13 @@ class TargetHooks:
     # patterns.llc: IR passes the target runs before selection, in order (AMDGPU's
     # AMDGPUCodeGenPrepare); each is called as ``f(fn, ctx)``, see patterns.llc.
     ir_passes: tuple[Callable[..., Any], ...] = ()
+    # patterns.llc (the end of its pipeline, after CodeGenPrepare): the IR passes the
+    # target's pass configuration adds just before instruction selection (AMDGPU's
+    # StructurizeCFG, patterns.llc.structurize.structurize_cfg); each is called as
+    # ``f(fn, analysis) -> bool`` (whether it changed the IR; ``analysis()``: the
+    # uniformity analysis of the IR as it is) and raises a ``VerifyError`` for what it
+    # does not model (the function is then not selected).
+    pre_isel_passes: tuple[Callable[..., Any], ...] = ()
     # patterns.dag.combine (the combine driver, both runs): TargetLowering::PerformDAGCombine,
     # per opcode (``"ISD::MUL"``, or a target node's ``"<NS>ISD::X"``; LLVM's
     # setTargetDAGCombine): ``f(node, ctx) -> bool``, called when the engine's own visit

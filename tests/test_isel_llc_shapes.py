@@ -256,7 +256,7 @@ def test_dead_code_left_for_sink_matches_llc(amdgpu, seed, constants):
     llc = require("llc-19")
     text = generate_isel_kernel(seed, 30, name=f"k{seed}", constants=constants)
     fn = next(f for f in parse_module(text, f"k{seed}.ll").functions if not f.is_declaration)
-    run_ir_passes(fn, None, amdgpu)
+    run_ir_passes(fn, None, amdgpu, pre_isel=False)  # (Sink runs before StructurizeCFG)
     idom = immediate_dominators(fn)
     rep = common_subexpressions(fn, idom)
     live = live_instructions(fn, "aggressive", rep)

@@ -103,13 +103,21 @@ def test_exec_mask_sequence_of_an_if_then(amdgpu, tmp_path):
                  "bb.2.join: SI_END_CF: exec = 0xffffffffffffffff (was 0x000000000000001f)"]
 
 
-def test_an_if_else_is_not_modeled_by_the_selection(amdgpu, tmp_path):
-    # no generic fallback: the strict engine stops at the selection's clear error
+def test_an_if_else_runs_as_the_reference_does(amdgpu, tmp_path):
+    # StructurizeCFG's Flow block and SI_IF / SI_ELSE / SI_END_CF, run by their semantics:
+    # the if is entered on the inverted compare (tid >= 5: the else arm comes first), the
+    # Flow block's SI_ELSE switches to the lanes of the then arm, SI_END_CF restores all
     m = _module(tmp_path, "d.ll", DIAMOND)
     launch = from_seed(m.function("k"), 0, group_size=64, wave=64)
-    with pytest.raises(VerifyError) as info:
-        engines.engine("selected")(m, launch, amdgpu)
-    assert "SI_ELSE" in str(info.value) and "(not modelled)" in str(info.value)
+    ref = engines.engine("reference")(m, launch, amdgpu)
+    res = engines.engine("selected")(m, launch, amdgpu)
+    assert res.undefined is None and len(res.stores) == 64
+    assert first_difference(ref, res) is None
+    t = [line.split(": ", 1)[1] for line in res.trace]
+    assert t == ["bb.0.entry: exec = 0xffffffffffffffff (launch)",
+                 "bb.0.entry: SI_IF: exec = 0xffffffffffffffe0 (was 0xffffffffffffffff)",
+                 "bb.1.Flow: SI_ELSE: exec = 0x000000000000001f (was 0xffffffffffffffe0)",
+                 "bb.4.join: SI_END_CF: exec = 0xffffffffffffffff (was 0x000000000000001f)"]
 
 
 def _wave(amdgpu, exec_lanes=64):

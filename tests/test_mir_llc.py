@@ -141,27 +141,32 @@ def test_mir_is_parsed_and_verified_by_llc(tmp_path, name):
 
 
 def test_a_function_that_cannot_be_selected_is_reported_and_the_others_printed(tmp_path):
-    """Selection goes on per function: the kernel with a divergent if-then-else (not
-    modelled: StructurizeCFG's Flow block) is reported (exit 2), the one beside it is printed."""
+    """Selection goes on per function: the kernel with a divergent loop of two exits (not
+    modelled: the break masks of StructurizeCFG's Flow blocks) is reported (exit 2), the
+    one beside it is printed."""
     src = tmp_path / "two.ll"
     src.write_text(KERNELS["uniform_branch"] + """
 declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @div(ptr addrspace(1) %out, i32 %a) {
+entry:
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
-  %c = icmp eq i32 %tid, %a
-  br i1 %c, label %t, label %f
-t:
-  store i32 %a, ptr addrspace(1) %out
-  br label %e
-f:
-  store i32 %tid, ptr addrspace(1) %out
-  br label %e
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i2, %l ]
+  %c1 = icmp eq i32 %i, %tid
+  br i1 %c1, label %e, label %l
+l:
+  %i2 = add i32 %i, %a
+  %c2 = icmp ult i32 %i2, 100
+  br i1 %c2, label %h, label %e
 e:
+  store i32 %i, ptr addrspace(1) %out
   ret void
 }
 """)
     r = _isel(src)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "name:            k\n" in r.stdout and "name:            div" not in r.stdout
-    assert "a divergent branch that is not an if-then" in r.stderr and "(not modelled)" in r.stderr
+    assert "a divergent loop exit on a condition that is not a compare in the latch" in r.stderr
+    assert "(not modelled)" in r.stderr
     assert r.stderr.endswith("tdgen isel: 1 of 2 functions cannot be selected: @div\n")

@@ -118,10 +118,11 @@ class EditableCFG:
         self._preds[b] = []
         return b
 
-    def make_branch(self, b, targets: list, cond=None, dbg=None) -> Instruction:
+    def make_branch(self, b, targets: list, cond=None, dbg=None, span=None) -> Instruction:
         """A new ``br`` ending ``b``; ``dbg``: its ``!dbg`` attachment (the one of the
-        branch it replaces), or None."""
-        t = Instruction("br", None, VOID, [cond] if cond is not None else [], b)
+        branch it replaces), or None; ``span``: where errors about it point (the
+        replaced branch's line)."""
+        t = Instruction("br", None, VOID, [cond] if cond is not None else [], b, span)
         t.targets = list(targets)
         if dbg is not None:
             t.metadata = [dbg]
@@ -160,6 +161,18 @@ class EditableCFG:
             if p is b:
                 del lst[k]
                 return
+
+    def merge_into_predecessor(self, b, p) -> None:
+        """``b``'s instructions appended to ``p`` (whose branch to ``b`` goes), ``b``
+        deleted; ``b``'s successors see ``p`` as their predecessor (phis: the caller)."""
+        self.kill_terminator(p)
+        for i in b.instructions:
+            i.block = p
+        p.instructions.extend(b.instructions)
+        for s in self.succs(p):
+            self._preds[s] = [p if x is b else x for x in self._preds[s]]
+        b.instructions = []
+        self.fn.blocks.remove(b)
 
     def undef(self, ty) -> Constant:
         return Constant(ty, "undef", "undef")

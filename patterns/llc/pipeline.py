@@ -58,7 +58,7 @@ class IRPassContext:
         return self.ua
 
 
-def run_ir_passes(fn, ua=None, target=None):
+def run_ir_passes(fn, ua=None, target=None, *, pre_isel: bool = True):
     """The IR passes of llc's pipeline modeled here, in its order, on ``fn`` in place:
     EarlyCSE (with InstSimplify), the target's IR passes (``TargetHooks.ir_passes``), LICM, the
     modeled case of LoopStrengthReduce (``patterns.llc.lsr``), and EarlyCSE again when LICM
@@ -72,7 +72,11 @@ def run_ir_passes(fn, ua=None, target=None):
     mode, on the IR the pass that reads it sees: after EarlyCSE when a target pass asks
     for it (``IRPassContext.analysis``), and at the end when the function changed since.
     Returns the analysis of the function as the passes leave it (``ua`` itself when
-    nothing changed)."""
+    nothing changed). ``pre_isel``: run the target's passes just before selection
+    (``TargetHooks.pre_isel_passes``: AMDGPU's StructurizeCFG) at the end; False stops
+    before them, where llc's Sink runs (which the DAG builder models afterwards: the
+    one place the engine's order differs from llc's, Sink then seeing the Flow blocks'
+    phis as uses in their incoming blocks, as it would see the original phis)."""
     if getattr(fn, "is_declaration", False) or not fn.blocks:
         return ua
     from patterns.ir.dominators import immediate_dominators
@@ -128,6 +132,23 @@ def run_ir_passes(fn, ua=None, target=None):
     if remove_unreachable_blocks_into(fn, gone):
         stale = True
     replace_phis(fn, gone)
+    # the target's passes just before selection (AMDGPU: StructurizeCFG), given the
+    # analysis of the IR as it is then, made on first ask
+    late = target_hooks(target).pre_isel_passes if pre_isel else ()
+    if late:
+        now = [None if stale else ua]
+
+        def current():
+            if now[0] is None:
+                now[0] = _analysis(fn, target, compat)
+            return now[0]
+
+        for f in late:
+            if f(fn, current):
+                stale = True
+                now[0] = None
+            elif now[0] is not None:
+                ua, stale = now[0], False
     if stale:
         ua = _analysis(fn, target, compat)
     return ua

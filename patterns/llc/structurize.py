@@ -140,7 +140,7 @@ class _Structurizer:
         self.loop_conds: list = []
         self.loops: dict = {}
         self.prev = None
-        self.term_dl: dict = {}  # block -> the !dbg of its last killed terminator
+        self.term_dl: dict = {}  # block -> (the !dbg, the span) of its last killed terminator
 
     # -- the region's node graph
     def _node(self, b):
@@ -313,7 +313,7 @@ class _Structurizer:
         t = b.instructions[-1] if b.instructions else None
         if t is None or not t.is_terminator:
             return
-        self.term_dl[b] = next((m for m in (t._metadata or ()) if m[0] == "!dbg"), None)
+        self.term_dl[b] = (next((m for m in (t._metadata or ()) if m[0] == "!dbg"), None), t.span)
         for s in list(t.targets):
             self._del_phi_values(b, s)
         self.cfg.kill_terminator(b)
@@ -337,7 +337,7 @@ class _Structurizer:
             node.exit = new_exit
         else:
             self._kill_terminator(node)
-            cfg.make_branch(node, [new_exit], dbg=self.term_dl.get(node))
+            cfg.make_branch(node, [new_exit], None, *self.term_dl.get(node, (None, None)))
             self._add_phi_values(node, new_exit)
             if include_dom:
                 cfg.set_idom(new_exit, node)
@@ -346,7 +346,8 @@ class _Structurizer:
         before = _entry(self.order[-1]) if self.order else self.r.exit
         flow = self.cfg.new_block("Flow", before)
         self.flows.add(flow)
-        self.term_dl[flow] = self.term_dl.get(dom)  # (a Flow block's branch has its dominator's location)
+        # (a Flow block's branch has its dominator's debug location, and its line)
+        self.term_dl[flow] = self.term_dl.get(dom, (None, None))
         self.cfg.set_idom(flow, dom)
         self.ri.region_for[flow] = self.r
         return flow
@@ -398,7 +399,7 @@ class _Structurizer:
             return
         flow = self._need_prefix(False)
         nxt = self._need_postfix(flow, exit_ok)
-        br = self.cfg.make_branch(flow, [entry, nxt], self.cfg.undef(I1), dbg=self.term_dl.get(flow))
+        br = self.cfg.make_branch(flow, [entry, nxt], self.cfg.undef(I1), *self.term_dl.get(flow, (None, None)))
         self.conditions.append(br)
         self._add_phi_values(flow, entry)
         self.cfg.set_idom(entry, flow)
@@ -423,7 +424,8 @@ class _Structurizer:
             self._handle_loops(False, loop_end)
         loop_end = self._need_prefix(False)
         nxt = self._need_postfix(loop_end, exit_ok)
-        br = self.cfg.make_branch(loop_end, [nxt, start], self.cfg.undef(I1), dbg=self.term_dl.get(loop_end))
+        br = self.cfg.make_branch(loop_end, [nxt, start], self.cfg.undef(I1),
+                                  *self.term_dl.get(loop_end, (None, None)))
         self.loop_conds.append(br)
         self._add_phi_values(loop_end, start)
         self._set_prev(nxt)

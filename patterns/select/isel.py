@@ -101,6 +101,8 @@ def select_dags(fdags, target, table: MatcherTable, diags: Diagnostics, stop_aft
         instrs = sel.select_dag(dag, diags)
         phis = []
         for phi, reg, div, inc in (fdags.phis[bi] if fdags.phis else ()):
+            if phi in sel.dead_phis:
+                continue
             rc, file = sel.class_of(vt_of(phi.type), div)
             ops = [x for text, b in inc for x in (text, f"%bb.{b}")]
             phis.append(MachineInstr("PHI", f"%{reg}", rc, file, ops, f"%{phi.name}", "phi"))
@@ -128,7 +130,7 @@ def _phi_constants(sel, fdags, blocks, diags) -> None:
         if not row:
             continue
         phis = [mi for mi in blocks[bi].instrs if mi.opcode == "PHI"]
-        for mi, (phi, _reg, div, _inc) in zip(phis, row):
+        for mi, (phi, _reg, div, _inc) in zip(phis, [r for r in row if r[0] not in sel.dead_phis]):
             ops = list(mi.operands)
             for k in range(0, len(ops) - 1, 2):
                 text = ops[k]
@@ -155,6 +157,7 @@ def _phi_constants(sel, fdags, blocks, diags) -> None:
                     n.divergent = div
                     n.uses = 1
                     n.block = fdags.dags[pred].block
+                    n.ir = phi  # (errors about the constant point at the phi)
                     out: list = []
                     sel.select_detached(n, out, diags, fdags.dags[pred].block)
                     reg = made[key] = sel.vreg(n)

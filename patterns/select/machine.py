@@ -91,6 +91,10 @@ class FnSelector:
         # the target's own per-function scratch (its Select steps and machine passes
         # share it: pending SI_END_CFs, scaled address offsets ...), by key
         self.target_state = {}
+        # IR phis whose only use a target's Select step folded into its own instruction
+        # (AMDGPU's SI_ELSE replaces the branch on StructurizeCFG's else phi): no PHI is
+        # made for them, as llc makes none for a phi without uses
+        self.dead_phis = set()
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":

@@ -14,7 +14,8 @@ parser requires them.
 - compares: S_CMP_* (SOPC, writes SCC) for uniform i32 (and eq/ne i64) setcc, V_CMP_*_e64
   (a lane mask in SReg_64_XEXEC) for divergent ones; selects S_CSELECT_B32 (reads SCC)
   and V_CNDMASK_B32_e64;
-- control flow: S_BRANCH, S_CBRANCH_SCC0/1, S_ENDPGM (a kernel's return), SI_RETURN, and
+- control flow: S_BRANCH, S_CBRANCH_SCC0/1, S_CBRANCH_VCCZ/VCCNZ (a branch on a lane
+  mask, through VCC), S_ENDPGM (a kernel's return), SI_RETURN, and
   the divergent control-flow pseudos SI_IF / SI_ELSE / SI_LOOP / SI_END_CF / SI_IF_BREAK
   (``divergent_cf.py``);
 - memory: S_LOAD_DWORD_IMM / S_LOAD_DWORDX2_IMM_ec (uniform constant-address-space
@@ -109,6 +110,8 @@ DEFS = (
     Instruction("S_BRANCH", SOPP_BR, lets={"isBarrier": 1}),
     Instruction("S_CBRANCH_SCC0", SOPP_BR, implicit_uses=_SCC),
     Instruction("S_CBRANCH_SCC1", SOPP_BR, implicit_uses=_SCC),
+    Instruction("S_CBRANCH_VCCNZ", SOPP_BR, implicit_uses=["VCC"]),
+    Instruction("S_CBRANCH_VCCZ", SOPP_BR, implicit_uses=["VCC"]),
     Instruction("S_ENDPGM", SOPP_END),
     Instruction("SI_IF", SI_CF_IF, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),
     Instruction("SI_ELSE", SI_CF_IF, implicit_defs=["EXEC", "SCC"], implicit_uses=_EXEC),

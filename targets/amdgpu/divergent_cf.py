@@ -1,27 +1,25 @@
 """Divergent branches as llc-19's finalize-isel MIR shows them after StructurizeCFG and SIAnnotateControlFlow.
 
-On a divergent condition llc does not branch: StructurizeCFG makes the region
-single-entry/single-exit and SIAnnotateControlFlow brackets it with the EXEC-mask
-intrinsics, which select to pseudos. Modelled here, for the two region shapes that
-StructurizeCFG leaves unchanged (no Flow block is inserted for them):
+On a divergent condition llc does not branch: StructurizeCFG (patterns.llc.structurize,
+run before selection: structurize.py) makes every region single-entry/single-exit with
+Flow blocks, and SIAnnotateControlFlow brackets the divergent ones with the EXEC-mask
+intrinsics, which select to pseudos. Its decisions are computed on the structurized IR
+(annotate_cf.py); the branches are selected here:
 
-- an if-then triangle ``br %c, %then, %join`` (``%then`` branching only to ``%join``,
-  whose only predecessors are the two): ``%m:sreg_64 = SI_IF %c, %bb.join`` and
-  ``S_BRANCH %bb.then`` end the block, ``SI_END_CF %m`` opens ``%join`` (after its
-  phis). With the triangle the other way round (``br %c, %join, %then``) the region is
-  entered on the inverse condition: the compare is selected with its inverse condition
-  code (the combine folds the structurizer's ``xor %c, true`` into it);
-- a single-block loop with a divergent exit ``br %c, %exit, %loop`` (or ``br %c,
-  %loop, %exit`` on the inverse condition) whose exit has the loop as its only
-  predecessor: the break mask is accumulated over the iterations, ``%b:sreg_64 =
-  SI_IF_BREAK %c, %acc``, ``SI_LOOP %b, %bb.loop``, ``S_BRANCH %bb.exit``, with
-  ``%acc = PHI %zero, %bb.pre, %b, %bb.loop`` (``%zero = S_MOV_B64 0`` in the
-  preheader) and ``SI_END_CF %b`` opening the exit.
+- an ``if``: ``%m:sreg_64 = SI_IF %c, %bb.<second successor>`` and ``S_BRANCH
+  %bb.<first successor>`` end the block (``%c``: a single-use compare selected here as
+  V_CMP, else the condition's own lane mask);
+- an ``else`` (StructurizeCFG's Flow block, branching on its else phi): ``%m2 = SI_ELSE
+  %m, %bb.<second successor>``, ``S_BRANCH``; the phi itself is not selected;
+- a loop's back edge ``br %c, %exit, %header``: the break mask is accumulated over the
+  iterations, ``%b:sreg_64 = SI_IF_BREAK %c, %acc``, ``SI_LOOP %b, %bb.header``,
+  ``S_BRANCH %bb.exit``, with ``%acc = PHI`` in the header (``%b`` from the latch,
+  ``S_MOV_B64 0`` from the preheader);
+- ``SI_END_CF %m`` opens the block the region is closed in (after its phis).
 
-Any other divergent branch (an if-then-else, for which StructurizeCFG inserts a Flow
-block and the pseudos SI_ELSE; loops of several blocks; an irreducible CFG) is a "not
-modelled" error at the branch. The condition of an inverted region must be a compare
-with no other user (else the inversion needs an S_XOR_B64 with EXEC: not modelled).
+Not modelled (an error at the branch): a loop exit on a condition other than a compare in
+the latch (StructurizeCFG's break phi network and SILowerI1Copies' lane-mask merging),
+the block splits of annotate_cf.py.
 """
 
 from __future__ import annotations
@@ -68,91 +66,142 @@ def _condition(sel, n, c, invert: bool, out) -> str:
 def _state(sel) -> dict:
     st = sel.target_state.get("cf")
     if st is None:
-        st = sel.target_state["cf"] = {"end_cf": {}, "loops": []}
+        from .annotate_cf import plan
+
+        st = sel.target_state["cf"] = {"masks": {}, "loops": [], "plan": plan(sel.fdags.function, sel.fdags.ua)}
     return st
 
 
-def region_shape(blk, t, f):
-    """Which of the shapes StructurizeCFG leaves without a Flow block the branch of
-    ``blk`` to ``t`` / ``f`` (IR blocks) opens: ``("loop", exit)`` for a single-block
-    loop's latch, ``("if", then, join, inverted)`` for an if-then triangle, else None."""
-    if t is blk or f is blk:
-        exit_ = f if t is blk else t
-        if list(exit_.predecessors) == [blk] and len(list(blk.predecessors)) == 2:
-            return ("loop", exit_)
-        return None
-    for then, join, invert in ((t, f, False), (f, t, True)):
-        if list(then.successors) == [join] and set(map(id, join.predecessors)) == {id(blk), id(then)} and \
-                len(list(join.predecessors)) == 2 and list(then.predecessors) == [blk]:
-            return ("if", then, join, invert)
-    return None
-
-
 def divergent_branch(n, sel, out) -> bool:
+    """A divergent branch as SIAnnotateControlFlow's plan has it (annotate_cf.py): SI_IF
+    on its condition's lane mask, SI_ELSE of the mask of the region it ends, or a
+    single-block loop's SI_IF_BREAK / SI_LOOP; each then S_BRANCH to the first
+    successor. The mask is restored (SI_END_CF) where the plan closes the region."""
     (c,) = n.ops
     blk = n.block
     t, f = n.ir.targets
-    if t is blk or f is blk:  # a single-block loop
-        exit_ = f if t is blk else t
-        if list(exit_.predecessors) != [blk] or len(list(blk.predecessors)) != 2:
-            raise _not_modelled(n, "a divergent loop exit whose exit block has other predecessors "
-                                   "(StructurizeCFG's Flow blocks)")
-        pre = next(p for p in blk.predecessors if p is not blk)
-        # break when the exit edge is taken: the condition itself for `br c, exit, loop`
-        cond = _condition(sel, n, c, invert=t is blk, out=out)
-        acc, brk = f"%{sel.fresh()}", f"%{sel.fresh()}"
-        out.append(sel.instr("SI_IF_BREAK", brk, "SReg_64", [cond, acc], n, implicit=("implicit-def dead $scc",),
-                             sub=1))
-        me = sel.block_index(blk)
-        out.append(sel.instr("SI_LOOP", None, None, [brk, f"%bb.{me}"], n, implicit=_CF_IMPLICIT, sub=2))
-        out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{sel.block_index(exit_)}"], n, sub=3))
-        st = _state(sel)
-        st["loops"].append((me, sel.block_index(pre), acc, brk))
-        st["end_cf"].setdefault(sel.block_index(exit_), []).append(brk)
-        return True
-    for then, join, invert in ((t, f, False), (f, t, True)):
-        if list(then.successors) == [join] and set(map(id, join.predecessors)) == {id(blk), id(then)} and \
-                len(list(join.predecessors)) == 2 and list(then.predecessors) == [blk]:
-            cond = _condition(sel, n, c, invert, out)
-            mask = f"%{sel.fresh()}"
-            out.append(sel.instr("SI_IF", mask, "SReg_64", [cond, f"%bb.{sel.block_index(join)}"], n,
-                                 implicit=_CF_IMPLICIT, sub=1))
-            out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{sel.block_index(then)}"], n, sub=2))
-            _state(sel)["end_cf"].setdefault(sel.block_index(join), []).append(mask)
+    st = _state(sel)
+    act = st["plan"].branch.get(blk)
+    if act is None:
+        raise _not_modelled(n, "a divergent branch SIAnnotateControlFlow does not annotate")
+    if act[0] == "loop":
+        return _loop(n, sel, out, st, c, blk, t, f)
+    mask = f"%{sel.fresh()}"
+    if act[0] == "else":
+        _k, phi, opener = act
+        saved = st["masks"].get(opener)
+        if saved is None:
+            raise _not_modelled(n, f"an else whose if (%{opener.name}) was not selected before it")
+        sel.dead_phis.add(phi)  # (its one use, this branch, is replaced by SI_ELSE)
+        out.append(sel.instr("SI_ELSE", mask, "SReg_64", [saved, f"%bb.{sel.block_index(f)}"], n,
+                             implicit=_CF_IMPLICIT, sub=1))
+    else:
+        cond = _condition(sel, n, c, False, out)
+        out.append(sel.instr("SI_IF", mask, "SReg_64", [cond, f"%bb.{sel.block_index(f)}"], n,
+                             implicit=_CF_IMPLICIT, sub=1))
+    out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{sel.block_index(t)}"], n, sub=2))
+    st["masks"][blk] = mask
+    return True
+
+
+def _loop(n, sel, out, st, c, blk, t, f) -> bool:
+    """The back edge ``br %c, %exit, %header`` of a divergent loop (``blk``: its latch):
+    the lanes that leave are accumulated in a break mask over the iterations, ``%b:sreg_64
+    = SI_IF_BREAK %c, %acc``, ``SI_LOOP %b, %bb.header``, ``S_BRANCH %bb.exit``, with
+    ``%acc = PHI`` at the top of the header: ``%b`` from this latch, ``%acc`` itself from
+    the loop's blocks that dominate this latch (a back edge taken before this exit),
+    ``S_MOV_B64 0`` from the other predecessors (SIAnnotateControlFlow's ``phi.broken``). Modelled when the condition is a compare of this block (its
+    if.break then sits here, as llc puts it in the condition's block); a condition from
+    another block or a phi of conditions (StructurizeCFG's break network, lowered by
+    SILowerI1Copies) is not modelled."""
+    if c.opcode != "ISD::SETCC" or c.block is not blk:
+        raise _not_modelled(n, "a divergent loop exit on a condition that is not a compare in the latch (the "
+                               "break masks of StructurizeCFG's Flow blocks and SILowerI1Copies)")
+    header = f
+    body = _loop_body(header, blk)
+    cond = _condition(sel, n, c, invert=False, out=out)
+    acc, brk = f"%{sel.fresh()}", f"%{sel.fresh()}"
+    out.append(sel.instr("SI_IF_BREAK", brk, "SReg_64", [cond, acc], n, implicit=("implicit-def dead $scc",),
+                         sub=1))
+    out.append(sel.instr("SI_LOOP", None, None, [brk, f"%bb.{sel.block_index(header)}"], n, implicit=_CF_IMPLICIT,
+                         sub=2))
+    out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{sel.block_index(t)}"], n, sub=3))
+    from patterns.ir.dominators import immediate_dominators
+
+    idom = immediate_dominators(sel.fdags.function)
+    incoming = []
+    for p in header.predecessors:
+        if p is blk:
+            incoming.append((brk, p))
+        elif p in body and _dominates(idom, p, blk):
+            incoming.append((acc, p))
+        else:
+            incoming.append((None, p))  # (a zero made in that block)
+    st["loops"].append((sel.block_index(header), acc, [(v, sel.block_index(p)) for v, p in incoming]))
+    st["masks"][blk] = brk
+    return True
+
+
+def _loop_body(header, latch) -> set:
+    """The natural loop of the back edge latch -> header."""
+    body = {header, latch}
+    work = [latch] if latch is not header else []
+    while work:
+        b = work.pop()
+        for p in b.predecessors:
+            if p not in body:
+                body.add(p)
+                work.append(p)
+    return body
+
+
+def _dominates(idom, a, b) -> bool:
+    x = b
+    while True:
+        if x is a:
             return True
-    raise _not_modelled(n, "a divergent branch that is not an if-then or a single-block loop exit "
-                           "(StructurizeCFG's Flow blocks and SI_ELSE)")
+        p = idom.get(x)
+        if p is None or p is x:
+            return False
+        x = p
 
 
 def annotate_control_flow(sf, sel, diags) -> None:
-    """What the branches left to place (see the module docstring): each loop's break-mask
-    PHI and its zero in the preheader, each region's SI_END_CF at the top of its join."""
+    """What the branches left to place: each loop's break-mask PHI and its zero in the
+    preheader, each region's SI_END_CF at the top of the block the plan closes it in
+    (after the phis)."""
     from patterns.select.mir import MachineInstr
 
     st = sel.target_state.get("cf")
     if st is None:
         return
-    for me, pre, acc, brk in st["loops"]:
-        zero = f"%{sel.fresh()}"
-        instrs = sf.blocks[pre].instrs
-        at = len(instrs)
-        while at > 0 and sel.is_terminator(instrs[at - 1].opcode):
-            at -= 1
-        instrs.insert(at, MachineInstr("S_MOV_B64", zero, "SReg_64", "scalar", ["0"], None, None,
-                                       "SIAnnotateControlFlow", 0))
-        sf.blocks[me].instrs.insert(0, MachineInstr("PHI", acc, "SReg_64", "scalar", [zero, f"%bb.{pre}", brk,
-                                                                                     f"%bb.{me}"], None, None,
-                                                    "SIAnnotateControlFlow", 0))
-    for bi in sorted(st["end_cf"]):
-        instrs = sf.blocks[bi].instrs
+    for header, acc, incoming in st["loops"]:
+        ops = []
+        for v, pre in incoming:
+            if v is None:
+                v = f"%{sel.fresh()}"
+                instrs = sf.blocks[pre].instrs
+                at = len(instrs)
+                while at > 0 and sel.is_terminator(instrs[at - 1].opcode):
+                    at -= 1
+                instrs.insert(at, MachineInstr("S_MOV_B64", v, "SReg_64", "scalar", ["0"], None, None,
+                                               "SIAnnotateControlFlow", 0))
+            ops += [v, f"%bb.{pre}"]
+        sf.blocks[header].instrs.insert(0, MachineInstr("PHI", acc, "SReg_64", "scalar", ops, None, None,
+                                                        "SIAnnotateControlFlow", 0))
+    index = {b: k for k, b in enumerate(sel.fdags.function.blocks)}
+    for blk in sorted(st["plan"].end_cf, key=index.__getitem__):
+        instrs = sf.blocks[index[blk]].instrs
         at = 0
         while at < len(instrs) and instrs[at].opcode == "PHI":
             at += 1
-        for mask in st["end_cf"][bi]:
+        for opener in st["plan"].end_cf[blk]:
+            mask = st["masks"].get(opener)
+            if mask is None:  # (its branch was not selected: that error is reported)
+                continue
             mi = MachineInstr("SI_END_CF", None, None, None, [mask], None, None, "SIAnnotateControlFlow", 0)
             mi.implicit = _CF_IMPLICIT
             instrs.insert(at, mi)
-            at += 1
     sel.target_state["cf"] = None
 
 
@@ -161,7 +210,13 @@ def refuse_infinite_loops(sf, sel, diags) -> None:
     AMDGPUUnifyDivergentExitNodes gives it an exit, a conditional branch on true to a
     new ``DummyReturnBlock`` (S_CBRANCH_VCCNZ on EXEC & -1 in llc-19's MIR, uniform or
     not). Not modelled: an error at the branch of the first block that cannot exit."""
-    fn = sel.fdags.function
+    err = endless_loop_error(sel.fdags.function)
+    if err is not None:
+        diags.add(err)
+
+
+def endless_loop_error(fn) -> VerifyError | None:
+    """The error ``refuse_infinite_loops`` reports for ``fn``, or None."""
     exits = [b for b in fn.blocks if b.instructions and b.instructions[-1].opcode in ("ret", "unreachable")]
     reach = set(exits)
     work = list(exits)
@@ -172,11 +227,12 @@ def refuse_infinite_loops(sf, sel, diags) -> None:
                 reach.add(p)
                 work.append(p)
     stuck = next((b for b in fn.blocks if b not in reach and b.instructions and _on_cycle(b)), None)
-    if stuck is not None:
-        br = stuck.instructions[-1]
-        diags.add(VerifyError(br.span, expected(f"a branch of @{fn.name} the amdgpu target selects",
-                                                f"a loop no path leaves at %{stuck.name} (the DummyReturnBlock "
-                                                f"exit AMDGPUUnifyDivergentExitNodes adds: not modelled)")))
+    if stuck is None:
+        return None
+    br = stuck.instructions[-1]
+    return VerifyError(br.span, expected(f"a branch of @{fn.name} the amdgpu target selects",
+                                         f"a loop no path leaves at %{stuck.name} (the DummyReturnBlock "
+                                         f"exit AMDGPUUnifyDivergentExitNodes adds: not modelled)"))
 
 
 def _on_cycle(b) -> bool:

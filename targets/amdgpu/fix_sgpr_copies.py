@@ -37,6 +37,43 @@ VALU_OF = {
 }
 
 
+def _v_cmp_of() -> dict:
+    from .control import S_CMP, V_CMP
+
+    return {S_CMP[cc]: V_CMP[cc] for cc in S_CMP}
+
+
+V_CMP_OF = _v_cmp_of()  # S_CMP_<cc>_<type> -> V_CMP_<cc>_<type>_e64
+
+
+def _compare_to_valu(sf, sel, mi) -> None:
+    """An SALU compare reading a VGPR becomes the VALU compare writing a lane mask; the
+    SCC branch after it branches on that mask through VCC (``$vcc = S_AND_B64 $exec,
+    mask``, S_CBRANCH_VCCNZ / VCCZ), as moveToVALU rewrites an SCC user."""
+    from patterns.select.mir import MachineInstr
+
+    blk = next(b for b in sf.blocks if any(x is mi for x in b.instrs))
+    old = mi.opcode
+    mi.opcode = V_CMP_OF[old]
+    mi.dst = f"%{sel.fresh()}"
+    mi.regclass, mi.file = "SReg_64_XEXEC", "scalar"
+    mi.implicit = ("implicit $exec",)
+    sf.notes.append(f"SIFixSGPRCopies: {old} reads a VGPR: moved to the VALU as {mi.opcode}, its SCC users "
+                    f"branch on {mi.dst} through VCC")
+    at = next(k for k, x in enumerate(blk.instrs) if x is mi)
+    for k in range(at + 1, len(blk.instrs)):
+        u = blk.instrs[k]
+        if u.opcode in ("S_CBRANCH_SCC1", "S_CBRANCH_SCC0"):
+            vcc = MachineInstr("S_AND_B64", "$vcc", None, "scalar", ["$exec", mi.dst], u.ir, None, None, 0)
+            vcc.implicit = ("implicit-def $scc",)
+            blk.instrs.insert(k, vcc)
+            u.opcode = "S_CBRANCH_VCCNZ" if u.opcode == "S_CBRANCH_SCC1" else "S_CBRANCH_VCCZ"
+            u.implicit = ("implicit $vcc",)
+            break
+        if any("$scc" in i for i in getattr(u, "implicit", ()) or ()):
+            break
+
+
 def fix_sgpr_copies(sf, sel, diags) -> None:
     if getattr(sel, "stop_after", None) == "amdgpu-isel":
         return
@@ -58,10 +95,26 @@ def fix_sgpr_copies(sf, sel, diags) -> None:
 
     work = [mi for blk in sf.blocks for mi in blk.instrs
             if mi.opcode.startswith("S_") and any(isinstance(o, str) and vector(o.split(".")[0]) for o in mi.operands)]
+    # a VGPR -> SGPR COPY read only by SALU compares (the zext of a lane mask compared
+    # in a branch): the compares are moved to the VALU reading the VGPR, and the copy,
+    # left without readers, is an IMPLICIT_DEF (lowerVGPR2SGPRCopies)
+    for blk in sf.blocks:
+        for mi in blk.instrs:
+            if mi.opcode == "COPY" and mi.file == "scalar" and mi.operands and vector(str(mi.operands[0])) and \
+                    users.get(mi.dst) and all(u.opcode in V_CMP_OF for u in users[mi.dst]):
+                src = mi.operands[0]
+                for u in users[mi.dst]:
+                    u.operands = [src if o == mi.dst else o for o in u.operands]
+                    work.append(u)
+                mi.opcode, mi.operands = "IMPLICIT_DEF", []
     seen: set = set()
     while work:
         mi = work.pop(0)
         if id(mi) in seen:
+            continue
+        if mi.opcode in V_CMP_OF:
+            seen.add(id(mi))
+            _compare_to_valu(sf, sel, mi)
             continue
         if mi.opcode == "COPY":  # (a cross-block copy of a moved value: now a VGPR copy)
             seen.add(id(mi))

@@ -66,7 +66,7 @@ REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64, SReg_32_XM0_XEXEC, SReg_
                     SGPR_256)
 
 # Registers used implicitly: the scalar condition code and the exec mask.
-PHYSICAL_REGISTERS = ("SCC", "EXEC")
+PHYSICAL_REGISTERS = ("SCC", "EXEC", "VCC")
 
 # DS instruction offset field (16 bits) and the gds bit.
 Offset = OperandKind("Offset", i16)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from tdgen.errors import VerifyError, expected
 
 from .control import S_CMP, S_CMP64, V_CMP
-from .divergent_cf import divergent_branch, region_shape
+from .divergent_cf import divergent_branch
 from .kernargs import lower_kernel_arguments
 
 _INVERSE = {"SETEQ": "SETNE", "SETNE": "SETEQ", "SETLT": "SETGE", "SETGE": "SETLT", "SETLE": "SETGT",
@@ -76,6 +76,9 @@ def constant(n, sel, out) -> bool:
         return True
     if n.vt in ("i32", "i16"):
         out.append(sel.instr("S_MOV_B32", sel.vreg(n), "SReg_32", [str(v)], n))
+        return True
+    if n.vt == "i1" and not n.divergent:  # (a uniform i1 is a lane mask: all lanes or none)
+        out.append(sel.instr("S_MOV_B64", sel.vreg(n), "SReg_64", ["-1" if v else "0"], n))
         return True
     if n.vt == "i64":
         op = "S_MOV_B64" if -16 <= v <= 64 else "S_MOV_B64_IMM_PSEUDO"
@@ -126,14 +129,11 @@ def brcond(n, sel, out) -> bool:
     targets = n.ir.targets
     if n.divergent or c.divergent:
         return divergent_branch(n, sel, out)
-    if region_shape(n.block, targets[0], targets[1]) is None:
-        # (StructurizeCFG structurizes uniform regions too: an if-then-else gets a Flow
-        # block whose branch is S_CBRANCH_VCCNZ on an i1 phi)
-        raise _not_modelled(n, "a uniform branch that is not an if-then or a single-block loop latch "
-                               "(StructurizeCFG's Flow block)")
-    if c.opcode != "ISD::SETCC" or c.uses != 1:
-        raise _not_modelled(n, "a uniform branch on an i1 that is not a single-use compare")
     t, f = sel.block_index(targets[0]), sel.block_index(targets[1])
+    if c.opcode != "ISD::SETCC":
+        return _branch_on_mask(n, c, sel, out, t, f)
+    if c.uses != 1:
+        raise _not_modelled(n, "a uniform branch on a compare with other users")
     cc = c.cc
     if t == _next_block(sel, n):  # branch to the false block on the inverse condition
         cc, t, f = _INVERSE[cc], f, t
@@ -145,6 +145,34 @@ def brcond(n, sel, out) -> bool:
     # (llc ends the block with the unconditional branch to the other successor, the
     # layout successor included, at this stage)
     out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{f}"], n, sub=2))
+    return True
+
+
+def _branch_on_mask(n, c, sel, out, t: int, f: int) -> bool:
+    """A uniform branch on an i1 register (a lane mask in an SGPR pair: StructurizeCFG's
+    Flow phis). Without inversion, SelectBRCOND's VCC form: ``$vcc = S_AND_B64 $exec,
+    %c`` and S_CBRANCH_VCCNZ. With it (the true successor is the layout successor),
+    SelectionDAGBuilder's ``xor %c, true`` becomes ``setcc ne (zext %c), 1`` (the combine's
+    rebuildSetCC, then the i1 compare promoted to i32): the zext is V_CNDMASK_B32 0/1 on
+    the mask, read through a COPY into an SGPR by S_CMP_LG_U32 and S_CBRANCH_SCC1 to the
+    false successor (SIFixSGPRCopies then moves the compare to the VALU)."""
+    from patterns.select.machine import reg_operand
+
+    if c.vt != "i1":
+        raise _not_modelled(n, f"a uniform branch on a {c.vt} value")
+    mask = reg_operand(sel, c)
+    if t != _next_block(sel, n):
+        out.append(sel.instr("S_AND_B64", "$vcc", None, ["$exec", mask], n, implicit=_SCC_DEF))
+        out.append(sel.instr("S_CBRANCH_VCCNZ", None, None, [f"%bb.{t}"], n, implicit=("implicit $vcc",), sub=1))
+        out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{f}"], n, sub=2))
+        return True
+    wide, one, copy = (f"%{sel.fresh()}" for _ in range(3))
+    out.append(sel.instr("V_CNDMASK_B32_e64", wide, "VGPR_32", ["0", "0", "0", "1", mask], n, implicit=_EXEC_USE))
+    out.append(sel.instr("S_MOV_B32", one, "SReg_32", ["1"], n, sub=1))
+    out.append(sel.instr("COPY", copy, "SReg_32", [wide], n, sub=2))
+    out.append(sel.instr("S_CMP_LG_U32", None, None, [copy, one], n, implicit=_SCC_DEF, sub=3))
+    out.append(sel.instr("S_CBRANCH_SCC1", None, None, [f"%bb.{f}"], n, implicit=_SCC_USE, sub=4))
+    out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{t}"], n, sub=5))
     return True
 
 

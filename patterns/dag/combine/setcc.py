@@ -230,6 +230,9 @@ def _setcc_rules(n: SDNode, ctx: Ctx) -> bool:
 
 
 _SWAPPED_CC: Final = SWAPPED_CONDCODE
+# the GE/LE canonicalization: condition -> (new condition, constant step, signed)
+_CANONICAL: Final = {"SETGE": ("SETGT", -1, True), "SETUGE": ("SETUGT", -1, False),
+                     "SETLE": ("SETLT", 1, True), "SETULE": ("SETULT", 1, False)}
 
 
 def _setcc_ordered(n: SDNode, n0: SDNode, n1: SDNode, ctx: Ctx) -> bool:
@@ -240,16 +243,33 @@ def _setcc_ordered(n: SDNode, n0: SDNode, n1: SDNode, ctx: Ctx) -> bool:
     selection: an xor that fed ``not`` and the compare is no longer ``xor_oneuse``, so
     ``s_xnor_b32`` is not formed.
 
+    With the constant on the right, ``X >= C`` becomes ``X > C-1`` and ``X <= C``
+    becomes ``X < C+1`` (the GE/LE canonicalization: StructurizeCFG's inverted compares
+    reach the DAG in these forms), and a compare that cannot fail (``X >= MIN``, ``X <=
+    MAX``) is the constant true.
+
     Not modeled (no effect on the compared opcodes while the compare stays a compare):
-    the rewrites of the condition and constant before it (``X >= C`` -> ``X > C-1``,
-    ``X <= C`` -> ``X < C+1``, ``setlt X, MAX`` -> ``setne``, the SINTMIN/SINTMAX ones),
-    and the folds of a compare against MIN/MAX to a constant true/false."""
+    ``setlt X, MAX`` -> ``setne`` and the SINTMIN/SINTMAX ones, the folds of ``X < MIN``
+    / ``X > MAX`` to false."""
     cc = n.cc
     swapped = _SWAPPED_CC.get(cc)
     if swapped is None:
         return False
     if is_c(n0) and not is_c(n1):
         ctx.commit(n, ctx.get("ISD::SETCC", n.vt, [n1, n0], like=n, cc=swapped))
+        return True
+    if is_c(n1) and not is_c(n0) and cc in _CANONICAL:
+        bits = int_width(n0.vt)
+        new_cc, step, signed = _CANONICAL[cc]
+        c = n1.value if signed else n1.value & ((1 << bits) - 1)
+        bound = (-(1 << (bits - 1)) if signed else 0) if step < 0 else \
+            ((1 << (bits - 1)) - 1 if signed else (1 << bits) - 1)
+        if c == bound:  # (X >= MIN, X <= MAX: always true)
+            if n.vt != "i1":
+                return False
+            ctx.commit(n, ctx.const(1, "i1"))
+            return True
+        ctx.commit(n, ctx.get("ISD::SETCC", n.vt, [n0, ctx.const(c + step, n0.vt)], like=n, cc=new_cc))
         return True
     if is_not(n0):
         if is_not(n1):  # ~X op ~Y -> Y op X
