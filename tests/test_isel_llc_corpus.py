@@ -47,9 +47,12 @@ FLOORS = {
     ("codegen-all", "selected"): 0.11,
     ("codegen-all", "equal_alu"): 0.92,
     ("codegen-all", "equal_all"): 0.80,
-    ("generated", "selected"): 0.07,
+    # (StructurizeCFG in the pipeline took the generated kernels from 3 selected of 40 to
+    # 40: the rates below are of 40 functions, no longer of 3; the one that differs in
+    # its branches has a then arm llc's EarlyCSE empties (or x, ~x) and ours does not)
+    ("generated", "selected"): 1.0,
     ("generated", "equal_alu"): 1.0,
-    ("generated", "equal_all"): 1.0,
+    ("generated", "equal_all"): 0.975,
 }
 
 

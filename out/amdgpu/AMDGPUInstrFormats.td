@@ -222,6 +222,13 @@ class SOP2_CSELECT : InstSI {
   let SALU = 1;
 }
 
+class SOP2_CSELECT64 : InstSI {
+  let OutOperandList = (outs SReg_64:$sdst);
+  let InOperandList = (ins SReg_64:$src0, SReg_64:$src1);
+  let AsmString = "s_cselect_b64 $sdst, $src0, $src1";
+  let SALU = 1;
+}
+
 class VOP3_CNDMASK : InstSI {
   let OutOperandList = (outs VGPR_32:$vdst);
   let InOperandList = (ins i32imm:$src0_modifiers, VGPR_32:$src0, i32imm:$src1_modifiers, VGPR_32:$src1, SReg_64_XEXEC:$src2);

@@ -507,6 +507,10 @@ def S_CSELECT_B32 : SOP2_CSELECT {
   let Uses = [SCC];
 }
 
+def S_CSELECT_B64 : SOP2_CSELECT64 {
+  let Uses = [SCC];
+}
+
 def V_CNDMASK_B32_e64 : VOP3_CNDMASK {
   let Uses = [EXEC];
 }
@@ -521,6 +525,14 @@ def S_CBRANCH_SCC0 : SOPP_BR {
 
 def S_CBRANCH_SCC1 : SOPP_BR {
   let Uses = [SCC];
+}
+
+def S_CBRANCH_VCCNZ : SOPP_BR {
+  let Uses = [VCC];
+}
+
+def S_CBRANCH_VCCZ : SOPP_BR {
+  let Uses = [VCC];
 }
 
 def S_ENDPGM : SOPP_END;

@@ -1457,6 +1457,7 @@ def SGPR92_SGPR93_SGPR94_SGPR95_SGPR96_SGPR97_SGPR98_SGPR99 : AMDGPURegTuple<"sg
 // Registers read or written only implicitly (Uses / Defs of instructions)
 def SCC : AMDGPUReg<"scc", 0>;
 def EXEC : AMDGPUReg<"exec", 1>;
+def VCC : AMDGPUReg<"vcc", 2>;
 
 // scalar register file
 def SReg_32 : RegisterClass<"AMDGPU", [i32, f32, i16, v2i16, v2f16], 32,

@@ -121,9 +121,13 @@ def run_ir_passes(fn, ua=None, target=None, *, pre_isel: bool = True):
                 grew.setdefault(v, []).extend(us)
         erased = {**erased, **cse_moved(fn, [i for i in st.result() if i.block is not None], idom, dom, grew,
                                         readers[0] if readers else None)}
-    # CodeGenPrepare, after the last EarlyCSE: its instruction step first (here the
-    # shift sinking), then its branch folding; then UnreachableBlockElim (the phis
+    # CodeGenPrepare, after the last EarlyCSE: its mostly-empty blocks folded into their
+    # successors, its instruction step (here the shift sinking), then its branch folding; then UnreachableBlockElim (the phis
     # they replace are rewritten in one scan)
+    from patterns.llc.emptyblocks import eliminate_mostly_empty_blocks
+
+    if eliminate_mostly_empty_blocks(fn):
+        stale = True
     if sink_extract_bits(fn, erased):
         stale = True
     gone: dict = {}

@@ -142,6 +142,8 @@ def _phi_constants(sel, fdags, blocks, diags) -> None:
                 vt = vt_of(phi.type)
                 key = (pred, text, vt, div)
                 reg = made.get(key)
+                if reg is None and not div:
+                    reg = _same_constant(blocks[pred].instrs, text, vt)
                 if reg is None:
                     if text in ("undef", "poison"):
                         n = SDNode(-1, "ISD::UNDEF", vt)
@@ -168,6 +170,17 @@ def _phi_constants(sel, fdags, blocks, diags) -> None:
                     instrs[at:at] = out
                 ops[k] = reg
             mi.operands = ops
+
+
+def _same_constant(instrs, text: str, vt: str) -> str | None:
+    """The register of a scalar move of the same constant in the predecessor (its DAG's
+    one node for the value: llc's CopyToReg for the phi reads it), else None."""
+    if vt not in ("i32", "i16") or not (text.lstrip("-").isdigit()):
+        return None
+    for mi in instrs:
+        if mi.opcode == "S_MOV_B32" and mi.operands == [str(int(text, 0))] and mi.dst:
+            return mi.dst
+    return None
 
 
 # ---------------------------------------------------------------------------------------

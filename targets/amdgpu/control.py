@@ -48,6 +48,8 @@ VOPC_32 = _cls("VOPC_32", "(outs SReg_64_XEXEC:$sdst)", "(ins VGPR_32:$src0, VGP
                "$sdst, $src0, $src1", VALU=1, VOP3=1, Size=8)
 SOP2_CSELECT = _cls("SOP2_CSELECT", "(outs SReg_32:$sdst)", "(ins SReg_32:$src0, SReg_32:$src1)",
                     "s_cselect_b32 $sdst, $src0, $src1", SALU=1)
+SOP2_CSELECT64 = _cls("SOP2_CSELECT64", "(outs SReg_64:$sdst)", "(ins SReg_64:$src0, SReg_64:$src1)",
+                      "s_cselect_b64 $sdst, $src0, $src1", SALU=1)
 VOP3_CNDMASK = _cls("VOP3_CNDMASK", "(outs VGPR_32:$vdst)",
                     "(ins i32imm:$src0_modifiers, VGPR_32:$src0, i32imm:$src1_modifiers, VGPR_32:$src1, "
                     "SReg_64_XEXEC:$src2)", "v_cndmask_b32 $vdst, $src0, $src1, $src2", VALU=1, VOP3=1, Size=8)
@@ -83,7 +85,7 @@ SI_CF_LOOP = _cls("SI_CF_LOOP", "(outs)", "(ins SReg_64:$saved, sopp_brtarget:$t
 SI_CF_END = _cls("SI_CF_END", "(outs)", "(ins SReg_64:$saved)", "", isPseudo=1, hasSideEffects=1)
 SI_CF_BREAK = _cls("SI_CF_BREAK", "(outs SReg_64:$dst)", "(ins SReg_64:$vcc, SReg_64:$src)", "", isPseudo=1)
 
-CLASSES = (SI_CF_IF, SI_CF_LOOP, SI_CF_END, SI_CF_BREAK, SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, VOP3_CNDMASK, SOPP_BR,
+CLASSES = (SI_CF_IF, SI_CF_LOOP, SI_CF_END, SI_CF_BREAK, SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, SOP2_CSELECT64, VOP3_CNDMASK, SOPP_BR,
            SOPP_END, SI_RET, SMEM_1, SMEM_2, SMEM_4, SMEM_8, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD)
 
 # ISD condition code -> the S_CMP / V_CMP suffix (LLVM's SOPC and VOPC patterns)
@@ -106,6 +108,7 @@ DEFS = (
     *(Instruction(name, SOPC_64, implicit_defs=_SCC) for name in sorted(S_CMP64.values())),
     *(Instruction(name, VOPC_32, implicit_uses=_EXEC) for name in sorted(set(V_CMP.values()))),
     Instruction("S_CSELECT_B32", SOP2_CSELECT, implicit_uses=_SCC),
+    Instruction("S_CSELECT_B64", SOP2_CSELECT64, implicit_uses=_SCC),
     Instruction("V_CNDMASK_B32_e64", VOP3_CNDMASK, implicit_uses=_EXEC),
     Instruction("S_BRANCH", SOPP_BR, lets={"isBarrier": 1}),
     Instruction("S_CBRANCH_SCC0", SOPP_BR, implicit_uses=_SCC),

@@ -14,7 +14,6 @@ an SGPR, as InstrEmitter does for a VGPR-only operand).
 Where it stops, with a "not modelled" error at the node (never a guess):
 - a divergent branch (llc runs StructurizeCFG and SIAnnotateControlFlow first and
   selects SI_IF / SI_ELSE / SI_LOOP / SI_END_CF: not modelled here);
-- a uniform i1 kept as a value (not folded into its branch or select);
 - loads and stores other than the forms above (divergent addresses need the 64-bit
   address arithmetic of the DAG's type legalization; LDS, scratch, wider types);
 - returns of values from non-kernel functions.
@@ -135,9 +134,12 @@ def brcond(n, sel, out) -> bool:
     if c.uses != 1:
         raise _not_modelled(n, "a uniform branch on a compare with other users")
     cc = c.cc
+    cmp = None
     if t == _next_block(sel, n):  # branch to the false block on the inverse condition
         cc, t, f = _INVERSE[cc], f, t
-    cmp = _compare(sel, c, cc, 0, n)
+        cmp = _canonical_compare(sel, c, cc, n, out)
+    if cmp is None:
+        cmp = _compare(sel, c, cc, 0, n)
     for o in n.ops:  # (the compare is folded into the branch)
         o.uses -= 1
     out.append(cmp)
@@ -146,6 +148,42 @@ def brcond(n, sel, out) -> bool:
     # layout successor included, at this stage)
     out.append(sel.instr("S_BRANCH", None, None, [f"%bb.{f}"], n, sub=2))
     return True
+
+
+# the DAG combine's GE/LE canonicalization of the inverted compare (SelectionDAGBuilder
+# inverts before the combine runs): condition -> (new condition, constant step, signed)
+_CANONICAL = {"SETGE": ("SETGT", -1, True), "SETUGE": ("SETUGT", -1, False),
+              "SETLE": ("SETLT", 1, True), "SETULE": ("SETULT", 1, False)}
+
+
+def _canonical_compare(sel, c, cc: str, n, out):
+    """The S_CMP of the inverted compare ``c`` as the combine leaves it: ``X >= C`` as
+    ``X > C-1``, ``X <= C`` as ``X < C+1`` (the new constant made here, the old one left
+    to die); None when that does not apply (no constant on the right, another condition,
+    a bound that would fold the compare to true)."""
+    from patterns.dag.nodes import SDNode
+    from patterns.select.machine import reg_operand, release
+
+    a, b = c.ops
+    row = _CANONICAL.get(cc)
+    if row is None or b.opcode != "ISD::Constant" or not isinstance(b.value, int) or a.vt != "i32":
+        return None
+    new_cc, step, signed = row
+    v = b.value if signed else b.value & 0xFFFFFFFF
+    bound = (-(1 << 31) if signed else 0) if step < 0 else ((1 << 31) - 1 if signed else 0xFFFFFFFF)
+    if v == bound:
+        return None
+    v += step
+    if v >= 1 << 31:
+        v -= 1 << 32
+    k = SDNode(-1, "ISD::Constant", "i32", (), v)
+    k.uses, k.divergent, k.block, k.ir = 1, False, n.block, c.ir
+    constant(k, sel, out)
+    a.uses += 1
+    for o in c.ops:
+        release(o)
+    regs = [reg_operand(sel, a), sel.vreg(k)]
+    return sel.instr(S_CMP[new_cc], None, None, regs, n, implicit=_SCC_DEF)
 
 
 def _branch_on_mask(n, c, sel, out, t: int, f: int) -> bool:
@@ -179,7 +217,17 @@ def _branch_on_mask(n, c, sel, out, t: int, f: int) -> bool:
 def setcc(n, sel, out) -> bool:
     a, b = n.ops
     if not n.divergent:
-        raise _not_modelled(n, "a uniform i1 value (its compare is not folded into a branch or select)")
+        # a uniform i1 kept as a value (read in another block, a Flow phi's input): the
+        # compare sets SCC, S_CSELECT_B64 makes it the lane mask of all lanes or none
+        # (what SIFixSGPRCopies makes of llc's ``COPY $scc``)
+        op = (S_CMP if a.vt == "i32" else S_CMP64 if a.vt == "i64" else {}).get(n.cc)
+        if op is None:
+            raise _not_modelled(n, f"a uniform {a.vt} compare {n.cc} kept as a value")
+        regs = _take(sel, n, (a, b))
+        out.append(sel.instr(op, None, None, regs, n, implicit=_SCC_DEF))
+        out.append(sel.instr("S_CSELECT_B64", sel.vreg(n), "SReg_64_XEXEC", ["-1", "0"], n, implicit=_SCC_USE,
+                             sub=1))
+        return True
     op = V_CMP.get(n.cc) if a.vt == "i32" else None
     if op is None:
         raise _not_modelled(n, f"a divergent {a.vt} compare {n.cc}")

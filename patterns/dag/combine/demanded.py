@@ -169,6 +169,13 @@ def sdb(op: SDNode, demanded: int, depth: int, ctx: Ctx) -> tuple[bool, Known]:
             return r
         known = known_bits(op, ctx, depth)
     else:  # ADD, SUB, MUL: no demanded bit above the highest one the user demands
+        if opc == "ISD::MUL" and demanded and not demanded & (demanded - 1) and is_c(b):
+            # one demanded bit N of X * (C' << N), C' odd: it is bit N of X << N
+            tz = (demanded & -demanded).bit_length() - 1
+            cv = b.value & m
+            if cv and (cv & -cv).bit_length() - 1 == tz:
+                set_result(ctx, op, "ISD::SHL", [a, ctx.const(tz, vt)])
+                return True, _NOK
         lz = clz(demanded, bits)
         lo = m >> lz
         ch, k1 = sdb(b, lo, depth + 1, ctx)
