@@ -44,9 +44,11 @@ FLOORS = {
     ("codegen", "selected"): 0.097,
     ("codegen", "equal_alu"): 1.0,
     ("codegen", "equal_all"): 0.75,
-    ("codegen-all", "selected"): 0.11,
+    # (2026-12-02, StructurizeCFG: 83 -> 93 functions selected, 67 -> 74 equal in all
+    # opcodes; the rate of the larger base is 0.796)
+    ("codegen-all", "selected"): 0.12,
     ("codegen-all", "equal_alu"): 0.92,
-    ("codegen-all", "equal_all"): 0.80,
+    ("codegen-all", "equal_all"): 0.79,
     # (StructurizeCFG in the pipeline took the generated kernels from 3 selected of 40 to
     # 40: the rates below are of 40 functions, no longer of 3; the one that differs in
     # its branches has a then arm llc's EarlyCSE empties (or x, ~x) and ours does not)

@@ -134,6 +134,8 @@ def brcond(n, sel, out) -> bool:
     if c.uses != 1:
         raise _not_modelled(n, "a uniform branch on a compare with other users")
     cc = c.cc
+    if cc not in _INVERSE:
+        raise _not_modelled(n, f"a uniform branch on a {c.ops[0].vt} compare {cc}")
     cmp = None
     if t == _next_block(sel, n):  # branch to the false block on the inverse condition
         cc, t, f = _INVERSE[cc], f, t
