@@ -94,7 +94,7 @@ class FnSelector:
         # IR phis whose only use a target's Select step folded into its own instruction
         # (AMDGPU's SI_ELSE replaces the branch on StructurizeCFG's else phi): no PHI is
         # made for them, as llc makes none for a phi without uses
-        self.dead_phis = set()
+        self.dead_phis: set = set()
 
     def vreg(self, n: SDNode) -> str:
         if n.opcode == "ISD::CopyFromReg":
