@@ -369,7 +369,9 @@ def _mir(t, extra: dict[str, list[str]], only=None, skip=()) -> tuple[str, dict[
             outs.append(f"%{n}:{o.kind.lower()}")
         lhs = f"{', '.join(outs)} = " if outs else ""
         body.append((inst.name, f"    {lhs}{inst.name} {', '.join(ops)}".rstrip()))
-    lines = ["---", "name: f", "tracksRegLiveness: true", "body: |", "  bb.0:"] + defs
+    # (VCC, read by the branches on a lane mask, is defined first: no modelled
+    # instruction writes it but the S_AND_B64 the selection makes into it)
+    lines = ["---", "name: f", "tracksRegLiveness: true", "body: |", "  bb.0:"] + defs + ["    $vcc = IMPLICIT_DEF"]
     # (terminators -- branches, the control-flow pseudos that end a block -- after the rest)
     term = {i.name for i in t.instructions.values() if i.field("isTerminator", 0)}
     body.sort(key=lambda nt: nt[0] in term)
