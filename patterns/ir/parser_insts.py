@@ -18,7 +18,8 @@ from patterns.ir.core import (BINOP_FLAGS, CALLING_CONVENTIONS, FAST_MATH, FP_PR
 from patterns.ir.function import Argument, Function, Instruction
 from patterns.ir.opcodes import CASTS, FP_BINOPS, INT_BINOPS
 from patterns.ir.parser_base import ptr_type, scalar_of
-from patterns.ir.parser_values import ValueParser, cast_ok, local_name
+from patterns.ir.parser_metadata import MD_NODE, MetadataParser
+from patterns.ir.parser_values import cast_ok, local_name
 from patterns.ir.spelling import quote_name, unquote
 
 F_INT: Final = 0
@@ -66,8 +67,8 @@ _FMF: Final = frozenset(FAST_MATH)
 _ASM_WORDS: Final = ("sideeffect", "alignstack", "inteldialect", "unwind")
 
 
-class InstParser(ValueParser):
-    """The per-opcode forms (``opcode_form``) over the values of ``ValueParser``."""
+class InstParser(MetadataParser):
+    """The per-opcode forms (``opcode_form``) over the values and metadata of ``MetadataParser``."""
 
     def words(self, allowed: frozenset) -> list:
         out = []
@@ -132,13 +133,10 @@ class InstParser(ValueParser):
             self.operand(ops, ty)
         elif form == F_ICMP or form == F_FCMP:
             if form == F_ICMP:
-                ss = self.accept("samesign")
                 pred = self.take()
-                if pred not in INT_PREDICATES:
-                    self.err(op_at, "an icmp predicate (eq, ne, ugt, uge, ult, ule, sgt, sge, slt, sle)",
-                             f"'{pred}'")
-                if ss:
-                    inst.flags = frozenset(("samesign",))
+                if pred not in INT_PREDICATES:  # ('samesign' is LLVM 20's: LLVM 19 reads no flag here)
+                    self.syntax("an icmp predicate (eq, ne, ugt, uge, ult, ule, sgt, sge, slt, sle)",
+                                at=self.p - 1)
             else:
                 self.flag_words(inst, FAST_MATH, "a fast-math flag")
                 pred = self.take()
@@ -277,17 +275,31 @@ class InstParser(ValueParser):
         elif form == F_LOAD or form == F_STORE:
             self.memory_words(inst, form)
             if form == F_LOAD:
+                lat = self.p
                 ty = self.parse_type()
+                if not is_sized(ty):
+                    self.syntax("a sized type to load", f"type {ty}", lat)
                 inst.type = ty
                 self.expect(",", "',' after the loaded type")
                 self.pointer(inst)
             else:
+                lat = self.p
                 tv = self.parse_type()
+                if not is_sized(tv):
+                    self.syntax("a sized type to store", f"type {tv}", lat)
                 self.operand(ops, tv)
                 inst.source_type = tv
                 self.expect(",", "',' after the stored value")
                 self.pointer(inst)
             self.ordering(inst, 1 if inst.atomic else 0)
+            o = inst.ordering
+            if o == "acq_rel" or o == ("release" if form == F_LOAD else "acquire"):
+                self.syntax(f"an ordering an atomic {op} may have", f"'{o}'", self.p - 1)
+            if inst.atomic:
+                self.trailing(inst)
+                if inst.align is None:
+                    self.syntax(f"an explicit alignment (', align N') on an atomic {op}", "none", op_at)
+                return
         elif form == F_RMW:
             self.memory_words(inst, form)
             rat = self.p
@@ -298,15 +310,32 @@ class InstParser(ValueParser):
             inst.rmw_op = r
             self.pointer(inst)
             self.expect(",")
+            vat = self.p
             tv = self.parse_type()
+            sv = scalar_of(tv) if r[0] == "f" else tv
+            if r == "xchg":
+                ok = type(tv) is IntType or type(tv) is FloatType or type(tv) is PtrType
+            elif r[0] == "f":
+                ok = type(sv) is FloatType
+            else:
+                ok = type(tv) is IntType
+            if not ok and r in RMW_OPS:
+                kind = ("an integer, floating-point or pointer" if r == "xchg" else
+                        "a floating-point" if r[0] == "f" else "an integer")
+                self.syntax(f"{kind} operand of atomicrmw {r}", f"type {tv}", vat)
             self.operand(ops, tv)
             inst.type = tv
             self.ordering(inst, 1)
+            if inst.ordering == "unordered":
+                self.syntax("an atomicrmw ordering other than unordered", "'unordered'", self.p - 1)
         elif form == F_CMPXCHG:
             self.memory_words(inst, form)
             self.pointer(inst)
             self.expect(",")
+            cat = self.p
             tc = self.parse_type()
+            if type(tc) is not IntType and type(tc) is not PtrType:
+                self.syntax("an integer or pointer operand of cmpxchg", f"type {tc}", cat)
             self.operand(ops, tc)
             self.expect(",")
             tn = self.parse_type()
@@ -315,9 +344,17 @@ class InstParser(ValueParser):
                 self.err(nat, f"new value of type {tc}", f"type {tn}")
             self.operand(ops, tn)
             inst.type = StructType((tc, I1))
+            oat = self.p
             self.ordering(inst, 2)
+            if inst.ordering == "unordered":
+                self.syntax("a cmpxchg success ordering other than unordered", "'unordered'", oat)
+            if inst.failure_ordering in ("unordered", "release", "acq_rel"):
+                self.syntax("a cmpxchg failure ordering (monotonic, acquire, seq_cst)",
+                            f"'{inst.failure_ordering}'", self.p - 1)
         elif form == F_FENCE:
             self.ordering(inst, 1)
+            if inst.ordering in ("unordered", "monotonic"):
+                self.syntax("a fence ordering (acquire, release, acq_rel, seq_cst)", f"'{inst.ordering}'", self.p - 1)
         elif form == F_GEP:
             self.gep(inst)
         elif form == F_CAST:
@@ -401,7 +438,7 @@ class InstParser(ValueParser):
                 inst.flags = frozenset(("inalloca",))
             sat = self.p
             st = self.parse_type()
-            if not is_first_class(st) or st == TOKEN or st is VOID:
+            if not is_sized(st):
                 self.syntax("a sized type for alloca", f"type {st}", sat)
             inst.source_type = st
             inst.type = PTR
@@ -445,7 +482,7 @@ class InstParser(ValueParser):
                 self.p += 1
                 if md is None:
                     md = []
-                md.append((t, self.metadata_text()))
+                md.append((t, self.metadata_text(MD_NODE)))
             else:
                 self.syntax(f"no further operands of '{inst.opcode}'" if md is None else "metadata after ','")
         if md is not None:
@@ -502,7 +539,7 @@ class InstParser(ValueParser):
         self.flag_words(inst, ("inbounds", "nusw", "nuw"), "a getelementptr flag")
         sat = self.p
         st = self.parse_type()
-        if not is_first_class(st) or st is VOID or st == TOKEN or st == LABEL:
+        if not is_sized(st):
             self.syntax("a sized source element type", f"type {st}", sat)
         inst.source_type = st
         self.expect(",", "',' after the source element type")
@@ -702,11 +739,28 @@ class InstParser(ValueParser):
                          f"type {ty} (type mismatch in call argument)")
 
 
-_FLAG_WORDS: Final = frozenset({"nuw", "nsw", "exact", "disjoint", "nneg", "inbounds", "nusw", "samesign"}) | _FMF
+_FLAG_WORDS: Final = frozenset({"nuw", "nsw", "exact", "disjoint", "nneg", "inbounds", "nusw"}) | _FMF
 _CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",), "uitofp": ("nneg",)}
 _ALIGNED: Final = frozenset({"load", "store", "atomicrmw", "cmpxchg", "alloca"})
 
 __all__ = ["InstParser", "OPCODES", "Type", "FloatType", "LABEL", "is_first_class", "unquote"]
+
+
+def is_sized(ty: Type, seen: frozenset = frozenset()) -> bool:
+    """Whether values of ``ty`` have a size in memory (LLVM's ``Type::isSized``): not void,
+    label, metadata or token, and no opaque struct inside."""
+    t = type(ty)
+    if t is IntType or t is FloatType or t is PtrType or t is VectorType:
+        return True
+    if t is ArrayType:
+        return is_sized(ty.elem, seen)  # type: ignore[attr-defined]
+    if t is StructType:
+        return all(is_sized(e, seen) for e in ty.elems)  # type: ignore[attr-defined]
+    if t is NamedStructType:
+        body = ty.body  # type: ignore[attr-defined]
+        name = ty.name  # type: ignore[attr-defined]
+        return body is not None and name not in seen and is_sized(body, seen | {name})
+    return False
 
 
 def fp_math_type(ty: Type) -> bool:

@@ -153,18 +153,8 @@ class ValueParser(ParserBase):
         return None
 
     def metadata_operand(self) -> Value | None:
-        """After ``metadata``: ``!N``, ``!{...}``, ``!"s"``, ``!DIx(...)`` or a typed value."""
-        t = self.tok()
-        if t[0] == "!" or t == "distinct":
-            return MetadataRef(self.metadata_text())
-        # a value as metadata (``metadata i32 %x``): kept as its text, not a use
-        start = self.p
-        self.parse_type()
-        self.p += 1  # the value token (a name or a constant)
-        if self.toks[self.p - 1] in ("<", "[", "{"):
-            self.p -= 1
-            self.skip_brackets()
-        return MetadataRef(" ".join(x for x in self.toks[start:self.p] if x[0] != "\n"))
+        """After ``metadata`` (read by the metadata layer, patterns/ir/parser_metadata.py)."""
+        raise NotImplementedError
 
     # -------------------------------------------------------------- constants
     def typed_constant(self) -> Value | None:
@@ -195,12 +185,7 @@ class ValueParser(ParserBase):
                     return c0
                 text, value, u = e
                 return new_constant(ty, text, "int", value, u)
-            if isinstance(ty, FloatType):
-                try:
-                    return self.float_constant(ty, t + ".0", at)
-                except BadConstant:
-                    pass
-            raise BadConstant(f"a constant of type {ty}", f"integer '{t}'", at)
+            raise BadConstant(f"a constant of type {ty}", f"integer '{t}' (integer constants have integer types)", at)
         if (c == "u" or c == "s") and t[1:3] == "0x":
             if not isinstance(ty, IntType):
                 raise BadConstant(f"a constant of type {ty}", f"integer '{t}'", at)
@@ -243,7 +228,7 @@ class ValueParser(ParserBase):
             raise BadConstant("a value within the supported subset", f"'{t}' (not modeled)", at)
         if t[0] == "!":
             raise BadConstant(f"a value of type {ty}", f"metadata '{t}' (only after 'metadata')", at)
-        self.syntax("a value", at=at)
+        self.syntax(f"a value of type {ty}", at=at)
         raise AssertionError  # (syntax raises)
 
     def int_constant(self, ty: IntType, t: str) -> Constant:

@@ -127,7 +127,7 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -
             op = inst.opcode
             if op == "call":
                 verify_call(inst, functions, errors)
-            elif (op == "load" or op == "store") and inst.atomic:
+            elif (op == "load" or op == "store") and inst.atomic or op == "atomicrmw" or op == "cmpxchg":
                 verify_atomic_size(inst, errors)
             seen.add(inst)
             prev = inst

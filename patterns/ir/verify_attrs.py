@@ -15,8 +15,8 @@ Checked (each with its rule in our ``expected X, found Y`` form):
 - ``optnone`` comes with ``noinline``; ``returned`` is on a parameter of the return type
   (vectors of any shape are let through); ``immarg`` only on intrinsics' parameters, and
   calls pass a literal (integer or floating-point constant) for it;
-- atomic loads and stores of integer or floating-point type access a power-of-two
-  number of bytes;
+- atomic loads and stores, atomicrmw and cmpxchg of integer or floating-point type
+  access a power-of-two number of bytes;
 - calling conventions: ``sret`` is refused by the kernel and shader conventions
   (``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_ps/vs/gs/hs/cs``, ``amdgpu_cs_chain*``),
   ``byval``/``inalloca``/``preallocated`` by the same without ``spir_kernel``, varargs by
@@ -149,14 +149,22 @@ def verify_call(inst, functions: dict, errors: Diagnostics) -> None:
 
 
 def verify_atomic_size(inst, errors: Diagnostics) -> None:
-    """An atomic load or store accesses a power-of-two number of bytes."""
-    ty = inst.type if inst.opcode == "load" else (inst.operands[0].type if inst.operands else None)
+    """An atomic load, store, atomicrmw or cmpxchg accesses a power-of-two number of bytes."""
+    op = inst.opcode
+    if op == "load":
+        ty = inst.type
+    elif op == "store":
+        ty = inst.source_type
+    elif op == "atomicrmw":
+        ty = inst.type
+    else:  # cmpxchg: { T, i1 }
+        ty = inst.type.elems[0] if hasattr(inst.type, "elems") else None
     bits = ty.bits if isinstance(ty, (IntType, FloatType)) else None
     if bits is None:
         return
     if bits < 8 or bits & (bits - 1):
         errors.add(ParseError(inst.span, expected(
-            f"an atomic {inst.opcode} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
+            f"an atomic {op} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
 
 
 def verify_metadata_placement(inst, errors: Diagnostics, metadata: dict) -> None:

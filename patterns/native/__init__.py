@@ -88,6 +88,7 @@ MODULES = (
     "patterns.ir.parser_base",
     "patterns.ir.parser_body",
     "patterns.ir.parser_insts",
+    "patterns.ir.parser_metadata",
     "patterns.ir.parser_module",
     "patterns.ir.parser_values",
     "patterns.ir.printer",
