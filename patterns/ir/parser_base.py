@@ -271,14 +271,18 @@ class ParserBase:
             t = self.tok()
             if t == "addrspace":
                 if self.peek_star_after_addrspace():
+                    if ty is VOID or ty is LABEL or ty is METADATA or ty is TOKEN:
+                        self.syntax("a type that a pointer may point to", f"type {ty}", at)
                     n = self.addrspace()
                     self.expect("*", "'*'")
                     ty = ptr_type(n)
                     continue
                 break
             elif t == "*":
+                if ty is VOID or ty is LABEL or ty is METADATA or ty is TOKEN:
+                    self.syntax("a type that a pointer may point to", f"type {ty}", at)
                 self.p += 1
-                ty = PTR if type(ty) is not PtrType else ty
+                ty = PTR  # (a typed pointer is in address space 0, whatever it points to)
             else:
                 break
         assert ty is not None

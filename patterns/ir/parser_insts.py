@@ -76,7 +76,7 @@ class InstParser(MetadataParser):
             out.append(self.take())
         return out
 
-    def flag_words(self, inst: Instruction, allowed: tuple, what: str) -> None:
+    def flag_words(self, inst: Instruction, allowed: tuple, what: str, once: bool = True) -> None:
         """Flags after the opcode: the known flag words (others are the type, which
         reports them), each checked against the opcode's."""
         ws = []
@@ -84,6 +84,8 @@ class InstParser(MetadataParser):
         while True:
             t = self.tok()
             if t in _FLAG_WORDS:
+                if once and t in ws and t in _ONCE_FLAGS:  # (fast-math and getelementptr flags may repeat)
+                    self.syntax("a type", f"'{t}' a second time")
                 ws.append(t)
                 self.p += 1
             else:
@@ -536,7 +538,7 @@ class InstParser(MetadataParser):
             self.err(at, "no sync scope on a non-atomic access", f"syncscope(\"{inst.syncscope}\")")
 
     def gep(self, inst: Instruction) -> None:
-        self.flag_words(inst, ("inbounds", "nusw", "nuw"), "a getelementptr flag")
+        self.flag_words(inst, ("inbounds", "nusw", "nuw"), "a getelementptr flag", False)
         sat = self.p
         st = self.parse_type()
         if not is_sized(st):
@@ -618,7 +620,11 @@ class InstParser(MetadataParser):
         callee_name = None
         if c == "asm":
             self.p += 1
-            ws = self.words(frozenset(_ASM_WORDS))
+            ws = []
+            for w in _ASM_WORDS:  # each at most once, in this order
+                if self.tok() == w:
+                    ws.append(w)
+                    self.p += 1
             asm = self.take()
             if asm[0] != '"' or len(asm) < 2 or asm[-1] != '"':
                 self.syntax("the asm string", at=self.p - 1)
@@ -740,6 +746,7 @@ class InstParser(MetadataParser):
 
 
 _FLAG_WORDS: Final = frozenset({"nuw", "nsw", "exact", "disjoint", "nneg", "inbounds", "nusw"}) | _FMF
+_ONCE_FLAGS: Final = frozenset({"nuw", "nsw", "exact", "disjoint", "nneg"})
 _CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",), "uitofp": ("nneg",)}
 _ALIGNED: Final = frozenset({"load", "store", "atomicrmw", "cmpxchg", "alloca"})
 

@@ -116,11 +116,13 @@ class MetadataParser(ValueParser):
         if t[0] == "!":
             return MetadataRef(self.metadata_text(MD_ANY))
         start = self.p
-        self.parse_type()
-        self.p += 1  # the value token (a name or a constant)
-        if self.toks[self.p - 1] in ("<", "[", "{"):
-            self.p -= 1
-            self.skip_brackets()
+        ty = self.parse_type()
+        if ty is METADATA or ty is VOID:
+            self.syntax("a metadata operand", f"a value of type {ty}", start)
+        if self.tok()[0] == "%":
+            self.operand([], ty, "metadata operand")  # (defined, of its type; not a use)
+        else:
+            self.value(ty, "metadata operand")
         return MetadataRef(" ".join(x for x in self.toks[start:self.p] if x[0] != "\n"))
 
     def md_value(self, where: int) -> None:

@@ -20,7 +20,7 @@ from tdgen.errors import ParseError, Span
 from patterns.ir.core import (CALLING_CONVENTIONS, LABEL, METADATA, PTR, TOKEN, VOID, Constant, GlobalVar, Module,
                               StructType, Type, is_first_class)
 from patterns.ir.datalayout import LayoutError, error_span, layout_of_text
-from patterns.ir.function import Argument, Function
+from patterns.ir.function import Argument, Function, Instruction
 from patterns.ir.lexer import EOF
 from patterns.ir.parser_body import BodyParser
 from patterns.ir.parser_metadata import MD_DEF, MD_NAMED, MD_NODE
@@ -84,11 +84,19 @@ class ModuleParser(BodyParser):
                                 at=self.p - 1)
                 mod.comdats[local_name(t)] = k
             elif t[0] == "!" and len(t) > 1:
+                sp = self.span(at)  # (before the cursor moves: the line's start, no rescan)
                 self.p += 1
                 self.expect("=", "'=' after the metadata name")
                 if t in mod.metadata and t[1].isdigit():
                     self.err(at, "a metadata id not defined before", f"'{t}' (already defined)")
-                mod.metadata[t] = self.metadata_text(MD_DEF if t[1].isdigit() else MD_NAMED)
+                text = self.metadata_text(MD_DEF if t[1].isdigit() else MD_NAMED)
+                prev = mod.metadata.get(t)
+                if prev is not None and not t[1].isdigit() and prev != "!{}":
+                    # named metadata defined again: LLVM appends the operands
+                    text = prev[:-1] + (", " + text[2:] if text != "!{}" else "}")
+                else:
+                    mod.metadata_spans[t] = sp
+                mod.metadata[t] = text
             elif t == "target" and not started:
                 self.p += 1
                 kind = self.take()
@@ -99,6 +107,8 @@ class ModuleParser(BodyParser):
                 s = self.string("a string")
                 if kind == "datalayout":
                     layout = (s, sat)
+                else:
+                    mod.triple = s
             elif t == "source_filename" and not started:
                 self.p += 1
                 self.expect("=")
@@ -337,7 +347,7 @@ class ModuleParser(BodyParser):
         self.p += 1
         at = self.p
         t = self.take()
-        if t[0] != "#":
+        if t[0] != "#" or not t[1:].isdigit():
             self.syntax("an attribute group (#N)", at=at)
         self.expect("=")
         self.expect("{", "'{' opening the attribute group")
@@ -362,6 +372,8 @@ class ModuleParser(BodyParser):
                 if w[0].isalpha():
                     self.syntax("an attribute", f"unknown attribute '{w}'")
                 self.syntax("an attribute or '}'")
+        if not items:
+            self.syntax("at least one attribute in the group", "'}'")
         self.p += 1
         n = int(t[1:])
         groups = self.mod.attr_groups
@@ -382,6 +394,12 @@ class ModuleParser(BodyParser):
                 else:
                     out.add(a)
             owner.attrs = frozenset(out)
+            if type(owner) is Instruction:
+                bad = sorted(a for a in out if a.startswith("align "))
+                if bad:  # (a function's own alignment; a call has none)
+                    self.rec = "@" + owner.block.function.name if owner.block is not None else None
+                    self.err_span(owner.span, "function attributes on a call (no alignment)", f"'{bad[0]}'")
+        self.rec = None
 
     def data_layout(self, text: str, at: int) -> Any:
         """The ``DataLayout`` of a ``target datalayout`` string (``at``: its token), or None

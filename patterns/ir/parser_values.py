@@ -239,13 +239,18 @@ class ValueParser(ParserBase):
 
     def float_constant(self, ty: Type, p: str, at: int) -> Constant:
         if isinstance(ty, FloatType) and ty.name in ("half", "bfloat", "float", "double"):
+            hk = p[2] if p.startswith("0x") else ""
+            if (hk == "H" and ty.name != "half") or (hk == "R" and ty.name != "bfloat") or hk in ("K", "L", "M"):
+                raise BadConstant(f"a constant of type {ty}", f"'{p}' (a literal of another floating-point type)", at)
             try:
                 v, raw = parse_float_literal(p, ty.name)
             except (ValueError, struct.error, OverflowError):
                 raise BadConstant(f"a constant of type {ty}", f"'{p}'", at)
-            if not p.startswith("0x") and ty.name in ("float", "half", "bfloat"):
-                # decimal literals must be exactly representable (as LLVM requires)
-                if v is not None and v != float(p) and math.isfinite(v):
+            if ty.name in ("float", "half", "bfloat") and hk not in ("H", "R"):
+                # decimal literals and double-format hex ones must be exactly representable
+                # (as LLVM requires)
+                exact = float(p) if not hk else struct.unpack("<d", struct.pack("<Q", int(p[2:], 16)))[0]
+                if v is not None and v != exact and math.isfinite(v) and not math.isnan(exact):
                     raise BadConstant(f"a constant exactly representable as {ty}", f"'{p}'", at)
             if raw is not None and ty.name in ("half", "bfloat"):
                 if v is None:

@@ -15,6 +15,7 @@ defined function:
   same value; every incoming block a predecessor;
 - ``callbr`` calls inline asm (LLVM 19 allows only asm-goto);
 - convergence control (``patterns/ir/verify_convergence.py``);
+- module flags and ``!tbaa`` access tags (``patterns/ir/verify_metadata.py``);
 - parameter attributes against their types, ``optnone`` with ``noinline``, the calling
   conventions that return void, and where ``!range``, ``!nonnull``, ``!align`` and
   ``!dereferenceable`` may be attached (``patterns/ir/verify_attrs.py``; declarations too).
@@ -34,6 +35,7 @@ from patterns.ir.dominators import DomTree
 from patterns.ir.function import Argument, BasicBlock, Instruction
 from patterns.ir.verify_attrs import verify_atomic_size, verify_attributes, verify_call, verify_metadata_placement
 from patterns.ir.verify_convergence import verify_convergence
+from patterns.ir.verify_metadata import TBAA, verify_module_flags
 
 __all__ = ["verify_module"]
 
@@ -45,12 +47,14 @@ def verify_module(mod: Module) -> None:
     all violations together (``ParseError`` or ``ErrorList``)."""
     errors = Diagnostics()
     functions = {f.name: f for f in mod.functions}
+    tbaa = TBAA(mod.metadata)
     for fn in mod.functions:
         verify_attributes(fn, errors)
         if not fn.blocks:
             continue
-        tree = _verify_function(fn, errors, functions, mod.metadata)
+        tree = _verify_function(fn, errors, functions, mod.metadata, tbaa)
         verify_convergence(fn, errors, tree)
+    verify_module_flags(mod, errors)
     errors.check()
 
 
@@ -82,7 +86,7 @@ def _same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -> _Tree:
+def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, tbaa: TBAA) -> _Tree:
     tree = _Tree(fn)
     entry = fn.blocks[0]
     for blk in fn.blocks:
@@ -124,6 +128,11 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -
                             f"a call of {_callee_text(inst)}")))
             if inst.metadata:
                 verify_metadata_placement(inst, errors, metadata)
+                for name, node in inst.metadata:
+                    if name == "!tbaa":
+                        msg = tbaa.check(inst, node)
+                        if msg is not None:
+                            errors.add(ParseError(inst.span, msg))
             op = inst.opcode
             if op == "call":
                 verify_call(inst, functions, errors)
