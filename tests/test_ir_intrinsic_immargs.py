@@ -86,7 +86,7 @@ _TABLE: Final = """
 _PARSED: dict[str, tuple[int, ...]] = {{}}
 
 
-def _table() -> dict[str, tuple[int, ...]]:
+def table() -> dict[str, tuple[int, ...]]:
     if not _PARSED:
         for e in _TABLE.replace("\\n", "").split(";"):
             if e:
@@ -99,7 +99,7 @@ def immarg_positions(name: str) -> tuple[int, ...]:
     """The immarg parameter positions of the intrinsic called ``name`` (() for none)."""
     if not name.startswith("llvm."):
         return ()
-    t = _table()
+    t = table()
     n = name[5:]
     while True:
         p = t.get(n)
@@ -116,17 +116,17 @@ def test_immarg_table_is_llvm_19s():
     from llvm_tools import require
 
     tblgen = require("llvm-tblgen-19")
-    from patterns.ir.intrinsic_immargs import _table
+    from patterns.ir.intrinsic_immargs import table
 
-    assert _table() == llvm_table(tblgen)
+    assert table() == llvm_table(tblgen)
 
 
 def test_immarg_lookup_takes_the_longest_name():
     from patterns.ir.intrinsic_immargs import immarg_positions
 
-    from patterns.ir.intrinsic_immargs import _table
+    from patterns.ir.intrinsic_immargs import table
 
-    t = _table()
+    t = table()
     # a name without immarg that extends one with some, and the suffixed names of each
     longer = next(n for n, p in t.items() if not p)
     parts = longer.split(".")

@@ -36,7 +36,7 @@ vp.cttz=1;vp.cttz.elts=1;vp.is.fpclass=1;
 _PARSED: dict[str, tuple[int, ...]] = {}
 
 
-def _table() -> dict[str, tuple[int, ...]]:
+def table() -> dict[str, tuple[int, ...]]:
     if not _PARSED:
         for e in _TABLE.replace("\n", "").split(";"):
             if e:
@@ -49,7 +49,7 @@ def immarg_positions(name: str) -> tuple[int, ...]:
     """The immarg parameter positions of the intrinsic called ``name`` (() for none)."""
     if not name.startswith("llvm."):
         return ()
-    t = _table()
+    t = table()
     n = name[5:]
     while True:
         p = t.get(n)

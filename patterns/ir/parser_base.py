@@ -21,7 +21,7 @@ from patterns.ir.attributes import (ALL_ATTR_WORDS, ENUM_ATTRS, INT_ATTRS, NON_F
                                    RET_ATTRS, TYPE_ATTRS)
 from patterns.ir.core import (LABEL, MAX_INT_BITS, MAX_VECTOR_ELEMENTS, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, IntType,
                               NamedStructType, PtrType, StructType, Type, VectorType, int_type)
-from patterns.ir.lexer import EOF, Positions, tokenize
+from patterns.ir.lexer import EOF, Positions, column_of, tokenize
 from patterns.ir.spelling import unquote
 
 MAX_ALIGN: Final = 1 << 32
@@ -105,6 +105,11 @@ class ParserBase:
         self.rec: str | None = None  # the record named in semantic errors ('@f')
         self.types: dict[str, Type] = dict(BASE_TYPES)
         self.md_refs: list[int] = []  # tokens '!N' referring to numbered metadata, checked at the end
+        # False once the instruction being read has a token opt prints otherwise (flags
+        # out of opt's order, a constant or type spelled another way): then its source
+        # line is not kept as its text (patterns/ir/parser_body.py)
+        self.canon = True
+        self.lines: list[str] | None = None  # the text's lines (made when a line is first kept)
 
     # ----------------------------------------------------------------- cursor
     def tok(self) -> str:
@@ -152,8 +157,21 @@ class ParserBase:
     # --------------------------------------------------------------- messages
     def span(self, i: int) -> Span:
         """Where token ``i`` is."""
-        if i == self.bol and i == self.p and self.toks[i] != EOF:
+        toks = self.toks
+        bol = self.bol
+        if i == bol and i == self.p and toks[i] != EOF:
             return Span(self.path, self.line, self.ind)
+        if bol <= i <= self.p and toks[i] != EOF and self.positions is None:
+            # on the current line (no line break between its start and the token): the
+            # column from a scan of that line alone
+            k = bol
+            while k < i and toks[k][0] != "\n":
+                k += 1
+            if k == i:
+                lines = self.lines
+                if lines is None:
+                    lines = self.lines = self.text.split("\n")
+                return Span(self.path, self.line, column_of(lines[self.line - 1], i - bol + 1))
         pos = self.positions
         if pos is None:
             pos = self.positions = Positions(self.path, self.text, self.toks)
@@ -212,6 +230,8 @@ class ParserBase:
         if t[0] == '"':
             self.syntax("a numbered address space", f"'{t}' (named address spaces are not modeled)")
         n = self.uint("an address space number")
+        if n == 0:
+            self.canon = False  # (printed without it)
         if n > MAX_ADDRSPACE:
             self.syntax("an address space below 2^24", f"'{n}'", at)
         self.expect(")", "')' after the address space")
@@ -264,6 +284,8 @@ class ParserBase:
         elif t[0] == "%" and len(t) > 1:
             self.p += 1
             ty = self.named_type(unquote(t[1:]), at)
+            if t[1] == '"' or str(ty) != t:
+                self.canon = False
         else:
             self.syntax(what)
         # suffixes: address space and old typed-pointer stars (read as ptr, as LLVM 19 does)
@@ -279,6 +301,7 @@ class ParserBase:
                     continue
                 break
             elif t == "*":
+                self.canon = False
                 if ty is VOID or ty is LABEL or ty is METADATA or ty is TOKEN:
                     self.syntax("a type that a pointer may point to", f"type {ty}", at)
                 self.p += 1

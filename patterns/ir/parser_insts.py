@@ -90,6 +90,8 @@ class InstParser(MetadataParser):
                 self.p += 1
             else:
                 break
+        if ws and not _in_order(ws):
+            self.canon = False  # (opt prints flags in its own order)
         for w in ws:
             if w not in allowed:
                 opts = ", ".join(allowed)
@@ -458,6 +460,7 @@ class InstParser(MetadataParser):
                     if not isinstance(tn, IntType):
                         self.err(self.p, "an integer element count", f"type {tn}")
                     self.operand(ops, tn)
+                    self.canon = False  # (opt omits a count of i32 1)
         elif form == F_FREEZE:
             tv = self.parse_type()
             inst.type = tv
@@ -492,16 +495,18 @@ class InstParser(MetadataParser):
 
     # ------------------------------------------------------------ memory forms
     def memory_words(self, inst: Instruction, form: int) -> None:
-        while True:
-            t = self.tok()
-            if t == "volatile":
-                inst.volatile = True
-            elif t == "atomic" and (form == F_LOAD or form == F_STORE):
+        """``[atomic] [volatile]`` (load, store), ``[weak] [volatile]`` (cmpxchg) or
+        ``[volatile]`` (atomicrmw), in this order (as LLVM reads them)."""
+        t = self.tok()
+        if (t == "atomic" and (form == F_LOAD or form == F_STORE)) or (t == "weak" and form == F_CMPXCHG):
+            if t == "atomic":
                 inst.atomic = True
-            elif t == "weak" and form == F_CMPXCHG:
-                inst.weak = True
             else:
-                return
+                inst.weak = True
+            self.p += 1
+            t = self.tok()
+        if t == "volatile":
+            inst.volatile = True
             self.p += 1
 
     def pointer(self, inst: Instruction) -> None:
@@ -751,6 +756,25 @@ _CAST_FLAGS: Final = {"trunc": ("nuw", "nsw"), "zext": ("nneg",), "uitofp": ("nn
 _ALIGNED: Final = frozenset({"load", "store", "atomicrmw", "cmpxchg", "alloca"})
 
 __all__ = ["InstParser", "OPCODES", "Type", "FloatType", "LABEL", "is_first_class", "unquote"]
+
+
+_FLAG_RANK: Final = {w: i for i, w in enumerate(("fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
+                                                 "inbounds", "nuw", "nsw", "exact", "disjoint", "nneg"))}
+
+
+def _in_order(ws: list) -> bool:
+    """Whether flags written ``ws`` are printed as written: each once, in opt's order, not
+    all seven fast-math flags (printed 'fast'), not 'fast' with others, not 'nusw' (a
+    getelementptr's 'nusw' is printed after 'inbounds', or dropped with it)."""
+    last = -1
+    for w in ws:
+        r = _FLAG_RANK.get(w, -1)
+        if r <= last:
+            return False
+        last = r
+    if "fast" in ws:
+        return len(ws) == 1
+    return len(ws) < 7
 
 
 def is_sized(ty: Type, seen: frozenset = frozenset()) -> bool:

@@ -107,7 +107,10 @@ class ValueParser(ParserBase):
                 return
             lst.append(v)
             return
-        lst.append(self.value(ty, what))
+        c = self.value(ty, what)
+        if c is not None and c.ref != t:  # (a constant or global opt spells otherwise)
+            self.canon = False
+        lst.append(c)
 
     def value(self, ty: Type, what: str = "operand") -> Value | None:
         """A value that is not a local (in constants, locals are an error)."""

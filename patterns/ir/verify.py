@@ -30,7 +30,7 @@ from typing import Final
 
 from tdgen.errors import Diagnostics, ParseError, expected
 
-from patterns.ir.core import Module
+from patterns.ir.core import TERMINATORS, Module
 from patterns.ir.dominators import DomTree
 from patterns.ir.function import Argument, BasicBlock, Instruction
 from patterns.ir.verify_attrs import verify_atomic_size, verify_attributes, verify_call, verify_metadata_placement
@@ -40,6 +40,7 @@ from patterns.ir.verify_metadata import TBAA, verify_module_flags
 __all__ = ["verify_module"]
 
 _CALLS: Final = frozenset({"call", "callbr", "invoke"})
+_TERMINATORS: Final = TERMINATORS
 
 
 def verify_module(mod: Module) -> None:
@@ -71,8 +72,19 @@ class _Tree:
     def get(self) -> DomTree:
         t = self._tree
         if t is None:
-            t = self._tree = DomTree(self.fn.blocks[0], lambda b: b.successors)
+            t = self._tree = DomTree.for_blocks(self.fn.blocks)
         return t
+
+    def dominates(self, a: BasicBlock, b: BasicBlock) -> bool:
+        """Block ``a`` dominates block ``b`` (every block dominates an unreachable one)."""
+        bpre, bpost = self.get().by_index
+        ib = b.index
+        pb = bpre[ib]
+        if pb < 0:
+            return True
+        ia = a.index
+        pa = bpre[ia]
+        return pa >= 0 and pa <= pb and bpost[ib] <= bpost[ia]
 
 
 def _same_value(a, b) -> bool:
@@ -93,8 +105,10 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, t
         seen = set()
         edges: dict | None = None  # predecessor -> number of edges into blk
         prev = None
+        inst: Instruction
         for inst in blk.instructions:
-            if inst.opcode == "phi":
+            op = inst.opcode
+            if op == "phi":
                 if prev is not None and prev.opcode != "phi":
                     errors.add(ParseError(inst.span, expected(
                         f"phis grouped at the top of {blk.ref}", f"a phi after '{prev.opcode}'")))
@@ -103,21 +117,22 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, t
                 _check_phi(inst, blk, edges, tree, errors)
             else:
                 operands = inst.operands or ()
-                if inst.opcode in _CALLS and inst.bundles:
-                    operands = [*operands, *(v for _, vals in inst.bundles for v in vals)]
+                if op in _CALLS and inst._bundles:
+                    operands = [*operands, *(v for _, vals in inst._bundles for v in vals)]
                 for v in operands:
                     if type(v) is not Instruction:
                         continue
-                    if v.block is blk:
+                    vb = v.block
+                    if vb is blk:
                         if v not in seen:
                             errors.add(ParseError(inst.span, expected(
                                 "a value defined before its use", f"{v.ref} used before its definition")))
                         continue
-                    if not tree.get().dominates(v.block, blk):
+                    if not tree.dominates(vb, blk):
                         errors.add(ParseError(inst.span, expected(
                             "a value whose definition dominates its use",
                             f"{v.ref}, defined in {v.block.ref} which does not dominate {blk.ref}")))
-                if inst.is_terminator:
+                if op in _TERMINATORS:
                     if entry in inst.targets:
                         errors.add(ParseError(inst.span, expected(
                             f"no branch to the entry block {entry.ref} (it has no predecessors)",
@@ -126,14 +141,13 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, t
                         errors.add(ParseError(inst.span, expected(
                             "inline asm as the callee of 'callbr' (LLVM 19 supports only asm goto)",
                             f"a call of {_callee_text(inst)}")))
-            if inst.metadata:
+            if inst._metadata:
                 verify_metadata_placement(inst, errors, metadata)
                 for name, node in inst.metadata:
                     if name == "!tbaa":
                         msg = tbaa.check(inst, node)
                         if msg is not None:
                             errors.add(ParseError(inst.span, msg))
-            op = inst.opcode
             if op == "call":
                 verify_call(inst, functions, errors)
             elif (op == "load" or op == "store") and inst.atomic or op == "atomicrmw" or op == "cmpxchg":
@@ -168,7 +182,7 @@ def _check_phi(inst, blk, edges: dict, tree: _Tree, errors: Diagnostics) -> None
             errors.add(ParseError(inst.span, expected(f"a predecessor of {blk.ref} as incoming block", inc.ref)))
             continue
         per_block.setdefault(inc, []).append(v)
-        if type(v) is Instruction and v.block is not inc and not tree.get().dominates(v.block, inc):
+        if type(v) is Instruction and v.block is not inc and not tree.dominates(v.block, inc):
             errors.add(ParseError(inst.span, expected(
                 f"a value available at the end of {inc.ref}",
                 f"{v.ref}, defined in {v.block.ref} which does not dominate it")))
