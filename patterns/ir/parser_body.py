@@ -5,7 +5,9 @@ Stage job: the tokens of one ``define``'s body -> its ``BasicBlock``s and
 numbers unnamed values, with the type rules LLVM's parser checks (operand types, casts,
 call signatures against the declaration, flags per opcode, alignments), forward
 references and branch targets bound when the body ends, the CFG edges set, and the
-names opt prints (``slot``). The per-opcode operand forms are in
+names opt prints (``slot``). A source line that already is opt's text of its
+instruction is kept as ``Instruction._text`` (``keep_line``), so printing it costs
+nothing. The per-opcode operand forms are in
 ``patterns/ir/parser_insts.py``; this module reads the body, the result name, the
 trailing ``align``/metadata items, and binds what the instructions left for the end.
 """

@@ -87,6 +87,7 @@ MODULES = (
     "patterns.ir.opcodes",
     "patterns.ir.parser_base",
     "patterns.ir.parser_body",
+    "patterns.ir.parser_calls",
     "patterns.ir.parser_insts",
     "patterns.ir.parser_metadata",
     "patterns.ir.parser_module",
