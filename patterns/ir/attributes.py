@@ -52,3 +52,13 @@ NON_FN_ATTRS: Final = frozenset({
     "dereferenceable_or_null", "elementtype", "immarg", "inalloca", "initializes", "inreg", "nest",
     "noalias", "nocapture", "nofpclass", "nonnull", "noundef", "range", "returned",
     "signext", "sret", "swiftasync", "swifterror", "swiftself", "writable", "zeroext"})
+# the attribute kinds LLVM 19 lists as ParamAttr (the only ones a parameter, or a call's
+# argument, may carry) and as RetAttr (a return value's); string attributes fit anywhere
+PARAM_ATTRS: Final = frozenset({
+    "align", "alignstack", "allocalign", "allocptr", "byref", "byval", "dead_on_unwind", "dereferenceable",
+    "dereferenceable_or_null", "elementtype", "immarg", "inalloca", "initializes", "inreg", "nest", "noalias",
+    "nocapture", "nofpclass", "nofree", "nonnull", "noundef", "preallocated", "range", "readnone", "readonly",
+    "returned", "signext", "sret", "swiftasync", "swifterror", "swiftself", "writable", "writeonly", "zeroext"})
+RET_ATTRS: Final = frozenset({
+    "align", "dereferenceable", "dereferenceable_or_null", "inreg", "noalias", "nofpclass", "nonnull", "noundef",
+    "range", "signext", "zeroext"})

@@ -573,6 +573,8 @@ class Module:
         self.metadata: dict = {}  # '!0' / '!name' -> the node as written (opt's spacing)
         self.named_types: dict = {}  # name -> NamedStructType
         self.comdats: dict = {}  # name -> selection kind
+        self.triple: str = ""  # the 'target triple' string ("" without one)
+        self.metadata_spans: dict = {}  # '!0' / '!name' -> the Span of its definition
 
     def __repr__(self) -> str:
         return (f"{self.__class__.__qualname__}(functions={self.functions!r}, path={self.path!r}, "

@@ -55,6 +55,16 @@ def tokenize(text: str) -> list[str]:
     return toks
 
 
+def column_of(line: str, k: int) -> int:
+    """The column (1-based) of the ``k``-th token of the text line ``line`` (1: its first;
+    0: the line break before it, as the lexer reads the line after one)."""
+    for m in _TOKEN.finditer("\n" + line):
+        if k == 0:
+            return m.start(1)
+        k -= 1
+    return len(line) + 1  # pragma: no cover - tokens always rescan alike
+
+
 class Positions:
     """Where tokens are: line and column of a token index, for messages and spans.
 

@@ -17,10 +17,11 @@ from typing import Final
 
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
-from patterns.ir.attributes import ENUM_ATTRS, INT_ATTRS, NON_FN_ATTRS, PAREN_ATTRS, TYPE_ATTRS
+from patterns.ir.attributes import (ALL_ATTR_WORDS, ENUM_ATTRS, INT_ATTRS, NON_FN_ATTRS, PAREN_ATTRS, PARAM_ATTRS,
+                                   RET_ATTRS, TYPE_ATTRS)
 from patterns.ir.core import (LABEL, MAX_INT_BITS, MAX_VECTOR_ELEMENTS, METADATA, PTR, TOKEN, VOID, ArrayType, FloatType, IntType,
                               NamedStructType, PtrType, StructType, Type, VectorType, int_type)
-from patterns.ir.lexer import EOF, Positions, tokenize
+from patterns.ir.lexer import EOF, Positions, column_of, tokenize
 from patterns.ir.spelling import unquote
 
 MAX_ALIGN: Final = 1 << 32
@@ -104,6 +105,11 @@ class ParserBase:
         self.rec: str | None = None  # the record named in semantic errors ('@f')
         self.types: dict[str, Type] = dict(BASE_TYPES)
         self.md_refs: list[int] = []  # tokens '!N' referring to numbered metadata, checked at the end
+        # False once the instruction being read has a token opt prints otherwise (flags
+        # out of opt's order, a constant or type spelled another way): then its source
+        # line is not kept as its text (patterns/ir/parser_body.py)
+        self.canon = True
+        self.lines: list[str] | None = None  # the text's lines (made when a line is first kept)
 
     # ----------------------------------------------------------------- cursor
     def tok(self) -> str:
@@ -151,8 +157,21 @@ class ParserBase:
     # --------------------------------------------------------------- messages
     def span(self, i: int) -> Span:
         """Where token ``i`` is."""
-        if i == self.bol and i == self.p and self.toks[i] != EOF:
+        toks = self.toks
+        bol = self.bol
+        if i == bol and i == self.p and toks[i] != EOF:
             return Span(self.path, self.line, self.ind)
+        if bol <= i <= self.p and toks[i] != EOF and self.positions is None:
+            # on the current line (no line break between its start and the token): the
+            # column from a scan of that line alone
+            k = bol
+            while k < i and toks[k][0] != "\n":
+                k += 1
+            if k == i:
+                lines = self.lines
+                if lines is None:
+                    lines = self.lines = self.text.split("\n")
+                return Span(self.path, self.line, column_of(lines[self.line - 1], i - bol + 1))
         pos = self.positions
         if pos is None:
             pos = self.positions = Positions(self.path, self.text, self.toks)
@@ -211,6 +230,8 @@ class ParserBase:
         if t[0] == '"':
             self.syntax("a numbered address space", f"'{t}' (named address spaces are not modeled)")
         n = self.uint("an address space number")
+        if n == 0:
+            self.canon = False  # (printed without it)
         if n > MAX_ADDRSPACE:
             self.syntax("an address space below 2^24", f"'{n}'", at)
         self.expect(")", "')' after the address space")
@@ -263,6 +284,8 @@ class ParserBase:
         elif t[0] == "%" and len(t) > 1:
             self.p += 1
             ty = self.named_type(unquote(t[1:]), at)
+            if t[1] == '"' or str(ty) != t:
+                self.canon = False
         else:
             self.syntax(what)
         # suffixes: address space and old typed-pointer stars (read as ptr, as LLVM 19 does)
@@ -270,14 +293,19 @@ class ParserBase:
             t = self.tok()
             if t == "addrspace":
                 if self.peek_star_after_addrspace():
+                    if ty is VOID or ty is LABEL or ty is METADATA or ty is TOKEN:
+                        self.syntax("a type that a pointer may point to", f"type {ty}", at)
                     n = self.addrspace()
                     self.expect("*", "'*'")
                     ty = ptr_type(n)
                     continue
                 break
             elif t == "*":
+                self.canon = False
+                if ty is VOID or ty is LABEL or ty is METADATA or ty is TOKEN:
+                    self.syntax("a type that a pointer may point to", f"type {ty}", at)
                 self.p += 1
-                ty = PTR if type(ty) is not PtrType else ty
+                ty = PTR  # (a typed pointer is in address space 0, whatever it points to)
             else:
                 break
         assert ty is not None
@@ -355,6 +383,10 @@ class ParserBase:
         if t in NON_FN_ATTRS and (ctx == "fn" or ctx == "call" or ctx == "group"):
             self.err(self.p, "an attribute that applies to functions",
                      f"'{t}' (a parameter or return attribute)")
+        if ctx == "param" or ctx == "ret":
+            if t in ALL_ATTR_WORDS and t not in (PARAM_ATTRS if ctx == "param" else RET_ATTRS):
+                self.syntax("an attribute that applies to " + ("parameters" if ctx == "param" else "return values"),
+                            f"'{t}'")
         if c == "#":
             if ctx != "fn" and ctx != "call":
                 return False
@@ -418,6 +450,10 @@ class ParserBase:
                     self.syntax(f"')' closing {t}(...)", at=self.p - 1)
             if t == "range":
                 self.check_range(start)
+            elif t == "memory":
+                self.check_memory(start)
+            elif t == "nofpclass":
+                self.check_nofpclass(start)
             out.append(join_tokens(self.toks[start:self.p]))
             return True
         return False
@@ -433,6 +469,56 @@ class ParserBase:
         if int(body[1]) == int(body[3]) and int(body[1]) != 0:
             self.syntax("a range that is not empty or full unless both bounds are 0",
                         f"'{join_tokens(toks[start:self.p])}'", start)
+
+    def check_memory(self, start: int) -> None:
+        """``memory(...)``: an access kind (none, read, write, readwrite) for all memory
+        first, then ``location: kind`` pairs (argmem, inaccessiblemem), at least one item."""
+        toks = self.toks
+        i = start + 2
+        end = self.p - 1
+        body = [(j, toks[j]) for j in range(i, end) if toks[j][0] != "\n"]
+        k = 0
+        first = True
+        while True:
+            at, x = body[k] if k < len(body) else (end, toks[end])
+            if x in _MEMORY_KINDS:
+                if not first:
+                    self.syntax("a memory location (argmem, inaccessiblemem) with its access kind (the access kind "
+                                "for all memory comes first)", f"'{x}'", at)
+                k += 1
+            elif x in _MEMORY_LOCATIONS:
+                k += 1
+                at, y = body[k] if k < len(body) else (end, toks[end])
+                if y not in _MEMORY_KINDS:
+                    self.syntax("an access kind (none, read, write, readwrite)", self.found(at), at)
+                k += 1
+            else:
+                self.syntax("a memory location (argmem, inaccessiblemem) or an access kind (none, read, write, "
+                            "readwrite)", self.found(at), at)
+            first = False
+            if k >= len(body):
+                return
+            at, x = body[k]
+            if x != ",":
+                self.syntax("',' or ')' in memory(...)", self.found(at), at)
+            k += 1
+
+    def check_nofpclass(self, start: int) -> None:
+        """``nofpclass(...)``: class words (nan, inf, zero, sub, norm with their s/q/n/p
+        forms, all) or one mask from 1 to 1023."""
+        toks = self.toks
+        end = self.p - 1
+        body = [(j, toks[j]) for j in range(start + 2, end) if toks[j][0] != "\n"]
+        if len(body) == 1 and body[0][1].isdigit():
+            n = int(body[0][1])
+            if 1 <= n <= 1023:
+                return
+            self.syntax("a floating-point class mask from 1 to 1023", f"'{n}'", body[0][0])
+        if not body:
+            self.syntax("a floating-point class (nan, inf, zero, sub, norm, ...)", self.found(end), end)
+        for at, x in body:
+            if x not in _FP_CLASSES:
+                self.syntax("a floating-point class (nan, inf, zero, sub, norm, ...)", self.found(at), at)
 
     def check_attr_types(self, attrs: list, ty: Type, at: int) -> None:
         """The type rules of LLVM's verifier for parameter and return attributes: pointer
@@ -464,79 +550,6 @@ class ParserBase:
             pass
         return out
 
-    # ----------------------------------------------------------------- metadata
-    def metadata_text(self) -> str:
-        """A metadata value at the cursor (``!0``, ``!"s"``, ``!{...}``, ``!DIx(...)``,
-        ``distinct !{...}``) as text."""
-        start = self.p
-        t = self.tok()
-        if t == "distinct":
-            self.p += 1
-            t = self.tok()
-        if t[0] != "!":
-            self.syntax("metadata")
-        if len(t) > 1 and t[1] == '"' and (len(t) == 2 or t[-1] != '"'):
-            self.syntax("a closing '\"' on the same line", "unterminated string")
-        self.p += 1
-        if t == "!" or (len(t) > 1 and t[1].isalpha() and self.tok() == "(" and not t[1:].isdigit()):
-            if t == "!" and self.tok() != "{":
-                self.syntax("'{' after '!'")
-            self.skip_brackets()
-            if t == "!":
-                self.check_tuple(start + 1 if self.toks[start] == "!" else start + 2)
-        toks = self.toks
-        refs = self.md_refs
-        i: int = start
-        end: int = self.p
-        while i < end:
-            x = toks[i]
-            if len(x) > 1 and x[0] == "!" and x[1].isdigit():
-                refs.append(i)
-            i += 1
-        return join_tokens(toks[start:end])
-
-    def check_tuple(self, at: int) -> None:
-        """The operands at the top level of the tuple ``!{...}`` whose '{' is token ``at``:
-        an integer type names a legal width and is followed by a value."""
-        toks = self.toks
-        depth: int = 0
-        i: int = at
-        end: int = self.p
-        while i < end:
-            x = toks[i]
-            c = x[0]
-            if c == "{" or c == "(" or c == "[" or c == "<":
-                depth += 1
-            elif c == "}" or c == ")" or c == "]" or c == ">":
-                depth -= 1
-            elif depth == 1 and c == "i" and x[1:].isdigit():
-                bits = int(x[1:])
-                if bits == 0 or bits > MAX_INT_BITS:
-                    self.err(i, "a metadata operand", f"'{x}' (integer widths are 1 to {MAX_INT_BITS} bits)")
-                    return
-                j: int = i + 1
-                while toks[j][0] == "\n":
-                    j += 1
-                n = toks[j]
-                if n == "," or n == "}":
-                    self.err(j, f"a value of type {x}", self.found(j))
-                    return
-                if (n == "true" or n == "false") and bits != 1:
-                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type i1)")
-                    return
-                if n == "null" or n == "none":
-                    self.err(j, f"a constant of type {x}", f"'{n}' (a constant of type {n == 'null' and 'ptr' or 'token'})")
-                    return
-            elif depth == 1 and x in _FLOAT_WORDS:
-                j = i + 1
-                while toks[j][0] == "\n":
-                    j += 1
-                n = toks[j]
-                if _is_int(n):
-                    self.err(j, f"a floating-point constant of type {x}", f"integer '{n}'")
-                    return
-            i += 1
-
     def skip_brackets(self) -> None:
         """Skip a balanced (), {}, [] or <> group at the cursor."""
         open_ = self.take()
@@ -554,7 +567,10 @@ class ParserBase:
                 self.syntax("a closing '\"' on the same line", "unterminated string", self.p - 1)
 
 
-_FLOAT_WORDS: Final = frozenset({"half", "bfloat", "float", "double", "fp128", "x86_fp80", "ppc_fp128"})
+_MEMORY_KINDS: Final = frozenset({"none", "read", "write", "readwrite"})
+_MEMORY_LOCATIONS: Final = frozenset({"argmem:", "inaccessiblemem:"})
+_FP_CLASSES: Final = frozenset({"all", "nan", "snan", "qnan", "inf", "ninf", "pinf", "zero", "nzero", "pzero", "sub",
+                                "nsub", "psub", "norm", "nnorm", "pnorm"})
 
 
 def _is_int(s: str) -> bool:

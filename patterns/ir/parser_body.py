@@ -5,13 +5,16 @@ Stage job: the tokens of one ``define``'s body -> its ``BasicBlock``s and
 numbers unnamed values, with the type rules LLVM's parser checks (operand types, casts,
 call signatures against the declaration, flags per opcode, alignments), forward
 references and branch targets bound when the body ends, the CFG edges set, and the
-names opt prints (``slot``). The per-opcode operand forms are in
+names opt prints (``slot``). A source line that already is opt's text of its
+instruction is kept as ``Instruction._text`` (``keep_line``), so printing it costs
+nothing. The per-opcode operand forms are in
 ``patterns/ir/parser_insts.py``; this module reads the body, the result name, the
 trailing ``align``/metadata items, and binds what the instructions left for the end.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from patterns.ir.core import LABEL, VOID, Type
@@ -142,6 +145,7 @@ class BodyParser(InstParser):
                 self.syntax("an instruction", f"unknown instruction '{op}'")
             self.syntax("an instruction")
         self.p += 1
+        self.canon = True
         inst = Instruction(op, None, VOID, [])
         if at == self.bol:
             line = self.line
@@ -157,7 +161,40 @@ class BodyParser(InstParser):
         self.opcode_form(inst, OPCODES[op], at)
         del op_at
         self.name_instruction(inst, name, name_at)
+        if self.canon and inst._loc is not None and inst._loc > 0 and inst.opcode not in _NOT_KEPT:
+            self.keep_line(inst, at, name is not None)
         return inst
+
+    def keep_line(self, inst: Instruction, at: int, named: bool) -> None:
+        """Keep the instruction's source line as its text (``Instruction._text``) when it
+        is what opt prints: the instruction alone on its line after two spaces, its
+        tokens spaced as opt spaces them, no comment, no token that opt spells
+        otherwise (``canon``), no bracket, quote or typed-pointer star, its result named
+        if it has one; ``assign_slots`` drops the kept lines of a function whose values
+        are renumbered. (tests/test_ir.py compares every kept line with the printer's.)"""
+        toks = self.toks
+        end = self.p  # (the cursor may be past the line break already)
+        while toks[end - 1][0] == "\n":
+            end -= 1
+        nt = toks[end]
+        if (nt[0] != "\n" and nt != EOF) or named != (inst.name is not None):
+            return
+        op = inst.opcode
+        if inst.align is None and op in _ALIGNED:
+            return  # (opt prints the alignment it gives)
+        lines = self.lines
+        if lines is None:
+            lines = self.lines = self.text.split("\n")
+        line = lines[inst._loc - 1]
+        if _UNKEPT.search(line) is not None:
+            if op != "phi" or _UNKEPT_PHI.search(line) is not None or line.count("[") != len(inst.operands):
+                return
+        joined = " ".join(toks[at:end])
+        if "(" in joined:
+            joined = joined.replace(" (", "(").replace("( ", "(").replace(" )", ")")
+        joined = joined.replace(" ,", ",")
+        if line.startswith("  ") and line[2:] == joined:
+            inst._text = line
 
     def name_instruction(self, inst: Instruction, name: str | None, at: int) -> None:
         """Bind the result name; an unnamed result gets the next number (as LLVM does)."""
@@ -236,6 +273,10 @@ class BodyParser(InstParser):
                 inst.targets = [b for b in bl if b is not None]
 
 
+_NOT_KEPT: Final = frozenset({"call", "callbr", "switch"})  # (printed from their fields only)
+_ALIGNED: Final = frozenset({"load", "store", "atomicrmw", "cmpxchg", "alloca"})
+_UNKEPT: Final = re.compile(r'["*;<>{}\[\]\\]')  # what a kept line has none of
+_UNKEPT_PHI: Final = re.compile(r'["*;<>{}\\]')  # (a phi's [ v, %b ] pairs)
 _DBG_INTRINSICS: Final = frozenset({"llvm.dbg.value", "llvm.dbg.declare", "llvm.dbg.assign", "llvm.dbg.label"})
 _TERMINATORS: Final = frozenset({"br", "switch", "ret", "unreachable", "callbr", "indirectbr", "invoke", "resume"})
 
@@ -252,30 +293,50 @@ def link_cfg(blocks: list) -> None:
                 p.append(b)
 
 
+_PLAIN: Final = re.compile(r"[-a-zA-Z$._][-a-zA-Z$._0-9]*")
+
+
+def _plain(name: str) -> str:
+    """``quote_name`` with a fast path for a name that needs no quotes."""
+    return name if _PLAIN.fullmatch(name) is not None else quote_name(name)
+
+
 def assign_slots(f: Function) -> None:
     """The names opt prints: named values keep their names, unnamed ones are renumbered
     0, 1, ... over arguments, then blocks and instructions in order."""
     n = 0
+    same = True  # every name printed as written (else the kept source lines are dropped)
     for a in f.args:
         if a.name.isdigit():
-            a.slot = str(n)
+            a.slot = s = str(n)
             n += 1
         else:
-            a.slot = quote_name(a.name)
+            a.slot = s = quote_name(a.name)
+        if s != a.name:
+            same = False
     for b in f.blocks:
         if b.name.isdigit():
-            b.slot = str(n)
+            b.slot = s = str(n)
             n += 1
         else:
-            b.slot = quote_name(b.name)
+            b.slot = s = quote_name(b.name)
+        if s != b.name:
+            same = False
         for i in b.instructions:
-            if i.name is None:
+            nm = i.name
+            if nm is None:
                 continue
-            if i.name.isdigit():
-                i.slot = str(n)
+            if nm.isdigit():
+                i.slot = s = str(n)
                 n += 1
             else:
-                i.slot = quote_name(i.name)
+                i.slot = s = _plain(nm)
+            if s != nm:
+                same = False
+    if not same:
+        for b in f.blocks:
+            for i in b.instructions:
+                i._text = None
 
 
 __all__ = ["BodyParser", "link_cfg", "assign_slots", "Type"]

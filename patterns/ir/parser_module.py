@@ -20,9 +20,10 @@ from tdgen.errors import ParseError, Span
 from patterns.ir.core import (CALLING_CONVENTIONS, LABEL, METADATA, PTR, TOKEN, VOID, Constant, GlobalVar, Module,
                               StructType, Type, is_first_class)
 from patterns.ir.datalayout import LayoutError, error_span, layout_of_text
-from patterns.ir.function import Argument, Function
+from patterns.ir.function import Argument, Function, Instruction
 from patterns.ir.lexer import EOF
 from patterns.ir.parser_body import BodyParser
+from patterns.ir.parser_metadata import MD_DEF, MD_NAMED, MD_NODE
 from patterns.ir.parser_values import BadConstant, local_name
 from patterns.ir.spelling import quote_name, unquote
 
@@ -31,7 +32,7 @@ _LINKAGE: Final = frozenset({"private", "internal", "available_externally", "lin
 _PREEMPTION: Final = frozenset({"dso_local", "dso_preemptable"})
 _VISIBILITY: Final = frozenset({"default", "hidden", "protected"})
 _DLL: Final = frozenset({"dllimport", "dllexport"})
-_HEADER_WORDS: Final = _LINKAGE | _PREEMPTION | _VISIBILITY | _DLL
+_LINKAGE_TABLES: Final = (_LINKAGE, _PREEMPTION, _VISIBILITY, _DLL)
 _COMDAT_KINDS: Final = frozenset({"any", "exactmatch", "largest", "nodeduplicate", "samesize"})
 
 
@@ -41,19 +42,27 @@ class ModuleParser(BodyParser):
     def __init__(self, text: str, path: str) -> None:
         super().__init__(text, path)
         self.defined_types: set = set()
+        self.comdat_refs: list = []  # (comdat name, token): each must be defined
 
     def run(self) -> Module:
         mod = self.mod
         mod.named_types = self.named_types
         bodies: list = []
         layout = None
+        started = False  # (target and source_filename come before every other entity)
         while True:
             t = self.tok()
             at = self.p
             if t == EOF:
                 break
+            if t != "target" and t != "source_filename":
+                started = True
             if t == "define" or t == "declare":
                 self.p += 1
+                if t == "declare":
+                    while self.tok()[0] == "!" and len(self.tok()) > 1:
+                        self.p += 1
+                        self.metadata_text(MD_NODE)
                 f = self.header(t == "define", at)
                 if t == "define":
                     self.expect("{", "'{' opening the function body")
@@ -75,12 +84,20 @@ class ModuleParser(BodyParser):
                                 at=self.p - 1)
                 mod.comdats[local_name(t)] = k
             elif t[0] == "!" and len(t) > 1:
+                sp = self.span(at)  # (before the cursor moves: the line's start, no rescan)
                 self.p += 1
                 self.expect("=", "'=' after the metadata name")
                 if t in mod.metadata and t[1].isdigit():
                     self.err(at, "a metadata id not defined before", f"'{t}' (already defined)")
-                mod.metadata[t] = self.metadata_text()
-            elif t == "target":
+                text = self.metadata_text(MD_DEF if t[1].isdigit() else MD_NAMED)
+                prev = mod.metadata.get(t)
+                if prev is not None and not t[1].isdigit() and prev != "!{}":
+                    # named metadata defined again: LLVM appends the operands
+                    text = prev[:-1] + (", " + text[2:] if text != "!{}" else "}")
+                else:
+                    mod.metadata_spans[t] = sp
+                mod.metadata[t] = text
+            elif t == "target" and not started:
                 self.p += 1
                 kind = self.take()
                 if kind not in ("datalayout", "triple"):
@@ -90,7 +107,9 @@ class ModuleParser(BodyParser):
                 s = self.string("a string")
                 if kind == "datalayout":
                     layout = (s, sat)
-            elif t == "source_filename":
+                else:
+                    mod.triple = s
+            elif t == "source_filename" and not started:
                 self.p += 1
                 self.expect("=")
                 self.string("a string")
@@ -101,7 +120,6 @@ class ModuleParser(BodyParser):
             else:
                 self.syntax("a top-level entity (define, declare, a global, attributes, metadata)")
         self.globals_known = True
-        self.check_types()
         for name, ty, at, what, rec in self.late_globals:
             gt = self.global_type(name)
             self.rec = rec
@@ -115,6 +133,7 @@ class ModuleParser(BodyParser):
             self.body(f)
         self.p, self.line, self.ind, self.bol = end
         self.rec = None
+        self.check_types()  # (after the bodies: their types are named types too)
         mod.functions.extend(self.implicit)
         mod.globals = self.globals
         self.expand_attrs()
@@ -123,6 +142,9 @@ class ModuleParser(BodyParser):
             if r not in mod.metadata:
                 sp = self.span(i)  # at the number, as opt-19 reports it
                 self.err_span(Span(self.path, sp.line, sp.col + 1), "defined metadata", f"undefined metadata '{r}'")
+        for cname, cat in self.comdat_refs:
+            if cname not in mod.comdats:
+                self.err(cat, "a defined comdat", f"undefined comdat '${quote_name(cname)}'")
         if layout is not None:
             mod.data_layout = self.data_layout(layout[0], layout[1])
         self.diag.check()
@@ -162,36 +184,54 @@ class ModuleParser(BodyParser):
         self.p = p
 
     # ------------------------------------------------------------- functions
+    def linkage_words(self, words: list, at: int, what: str) -> None:
+        """Linkage, preemption, visibility and DLL storage, each at most once and in this
+        order (as LLVM reads them); a local linkage keeps the default visibility. ``what``:
+        what comes next (for the message on a word out of place)."""
+        for table in _LINKAGE_TABLES:
+            t = self.tok()
+            if t in table:
+                words.append(t)
+                self.p += 1
+        t = self.tok()
+        for kind, table in zip(("linkage", "preemption specifier", "visibility", "DLL storage class"),
+                               _LINKAGE_TABLES):
+            if t in table:
+                if any(w in table for w in words):
+                    self.syntax(what, f"a second {kind} '{t}'")
+                self.syntax(what, f"{kind} '{t}' out of order (linkage, preemption, visibility, DLL storage)")
+        if ("private" in words or "internal" in words) and ("hidden" in words or "protected" in words):
+            self.syntax("the default visibility on a symbol of local linkage",
+                        f"'{next(w for w in words if w in ('hidden', 'protected'))}'", at)
+
     def header(self, define: bool, at: int) -> Function:
         words: list = []
         cc = None
-        vis = 0
-        while True:
-            t = self.tok()
-            if t in _HEADER_WORDS:
-                if t in _VISIBILITY:
-                    vis += 1
-                    if vis > 1:
-                        self.syntax("a return type", f"a second visibility '{t}'")
-                words.append(t)
-                self.p += 1
-            elif t in CALLING_CONVENTIONS:
-                cc = t
-                words.append(t)
-                self.p += 1
-            elif t == "cc":
-                self.p += 1
-                cc = f"cc {self.uint('a calling convention number')}"
-                words.append(cc)
-            elif t == "unnamed_addr" or t == "local_unnamed_addr":
-                words.append(t)
-                self.p += 1
-            elif not self.attribute("ret", words):
-                break
+        lat = self.p
+        self.linkage_words(words, lat, "a return type")
+        link = next((w for w in words if w in _LINKAGE), None)
+        if link is not None:
+            if link in ("common", "appending"):
+                self.syntax("a linkage that a function may have", f"'{link}'", lat)
+            if define and link == "extern_weak":
+                self.syntax("a linkage that a function definition may have", f"'{link}'", lat)
+            if not define and link not in ("external", "extern_weak"):
+                self.syntax("external or extern_weak linkage on a function declaration", f"'{link}'", lat)
+        t = self.tok()
+        if t in CALLING_CONVENTIONS:
+            cc = t
+            words.append(t)
+            self.p += 1
+        elif t == "cc":
+            self.p += 1
+            cc = f"cc {self.uint('a calling convention number')}"
+            words.append(cc)
+        rat = self.p
+        ret_attrs = self.attributes("ret")
+        words.extend(ret_attrs)
         rat = self.p
         ret = self.parse_type("a type")
-        self.check_attr_types([w for w in words if w not in _HEADER_WORDS and w != cc
-                               and w not in ("unnamed_addr", "local_unnamed_addr")], ret, rat)
+        self.check_attr_types(ret_attrs, ret, rat)
         if ret is LABEL or ret is METADATA:
             self.syntax("a function return type", f"type {ret}", rat)
         nat = self.p
@@ -242,37 +282,42 @@ class ModuleParser(BodyParser):
                 if not self.accept(","):
                     break
         self.expect(")", "')' closing the parameters")
+        # after the parameters, in LLVM's order, each at most once: unnamed_addr, the
+        # address space, function attributes, section, partition, comdat, align, gc,
+        # prefix, prologue, personality, then (a definition) metadata attachments
+        if self.tok() in ("unnamed_addr", "local_unnamed_addr"):
+            self.p += 1
+        if self.tok() == "addrspace":
+            self.addrspace()
         items: list = []
-        while True:
-            t = self.tok()
-            if t == "unnamed_addr" or t == "local_unnamed_addr":
-                self.p += 1
-            elif t == "addrspace":
-                self.addrspace()
-            elif t in ("section", "partition", "gc"):
+        while self.attribute("fn", items):
+            pass
+        for w in ("section", "partition"):
+            if self.tok() == w:
                 self.p += 1
                 self.string("a string")
-            elif t == "comdat":
-                self.p += 1
-                if self.accept("("):
-                    self.take()
-                    self.expect(")")
-            elif t == "align":
-                self.p += 1
-                self.align_value()
-            elif t in ("prefix", "prologue", "personality"):
+        if self.tok() == "comdat":
+            self.comdat_ref(name)
+        if self.tok() == "align":
+            self.p += 1
+            self.align_value()
+        if self.tok() == "gc":
+            self.p += 1
+            self.string("a string")
+        for w in ("prefix", "prologue", "personality"):
+            if self.tok() == w:
                 self.p += 1
                 ty = self.parse_type()
                 self.value(ty)
-            elif t[0] == "!" and len(t) > 1 and define:
+        if define:
+            while self.tok()[0] == "!" and len(self.tok()) > 1:
                 self.p += 1
-                self.metadata_text()
-            elif not self.attribute("fn", items):
-                if define and t != "{":
-                    if t[0].isalpha():
-                        self.syntax("'{' or a function attribute", f"unknown attribute '{t}'")
-                    self.syntax("'{' opening the function body")
-                break
+                self.metadata_text(MD_NODE)
+            t = self.tok()
+            if t != "{":
+                if t[0].isalpha():
+                    self.syntax("'{' or a function attribute", f"unknown attribute '{t}'")
+                self.syntax("'{' opening the function body")
         f.attr_items = tuple(items)
         if items:
             self.attr_users.append(f)
@@ -284,11 +329,25 @@ class ModuleParser(BodyParser):
         self.rec = None
         return f
 
+    def comdat_ref(self, name: str) -> None:
+        """``comdat`` or ``comdat($name)`` (the cursor at the word); the comdat must be
+        defined somewhere in the module (checked at the end)."""
+        at = self.p
+        self.p += 1
+        if self.accept("("):
+            at = self.p
+            c = self.take()
+            if c[0] != "$" or len(c) == 1:
+                self.syntax("a comdat name ($name)", at=at)
+            name = local_name(c)
+            self.expect(")")
+        self.comdat_refs.append((name, at))
+
     def attr_group(self) -> None:
         self.p += 1
         at = self.p
         t = self.take()
-        if t[0] != "#":
+        if t[0] != "#" or not t[1:].isdigit():
             self.syntax("an attribute group (#N)", at=at)
         self.expect("=")
         self.expect("{", "'{' opening the attribute group")
@@ -313,6 +372,8 @@ class ModuleParser(BodyParser):
                 if w[0].isalpha():
                     self.syntax("an attribute", f"unknown attribute '{w}'")
                 self.syntax("an attribute or '}'")
+        if not items:
+            self.syntax("at least one attribute in the group", "'}'")
         self.p += 1
         n = int(t[1:])
         groups = self.mod.attr_groups
@@ -333,6 +394,12 @@ class ModuleParser(BodyParser):
                 else:
                     out.add(a)
             owner.attrs = frozenset(out)
+            if type(owner) is Instruction:
+                bad = sorted(a for a in out if a.startswith("align "))
+                if bad:  # (a function's own alignment; a call has none)
+                    self.rec = "@" + owner.block.function.name if owner.block is not None else None
+                    self.err_span(owner.span, "function attributes on a call (no alignment)", f"'{bad[0]}'")
+        self.rec = None
 
     def data_layout(self, text: str, at: int) -> Any:
         """The ``DataLayout`` of a ``target datalayout`` string (``at``: its token), or None
@@ -353,25 +420,19 @@ class ModuleParser(BodyParser):
         self.expect("=", "'=' after the global's name")
         words: list = []
         aspace = 0
-        vis = 0
-        while True:
-            t = self.tok()
-            if t in _HEADER_WORDS or t in ("unnamed_addr", "local_unnamed_addr", "externally_initialized"):
-                if t in _VISIBILITY:
-                    vis += 1
-                    if vis > 1:
-                        self.syntax("'global', 'constant' or 'alias'", f"a second visibility '{t}'")
-                words.append(t)
-                self.p += 1
-            elif t == "thread_local":
-                self.p += 1
-                words.append(t)
-                if self.tok() == "(":
-                    self.skip_brackets()
-            elif t == "addrspace":
-                aspace = self.addrspace()
-            else:
-                break
+        self.linkage_words(words, at, "'global', 'constant' or 'alias'")
+        # then thread_local, unnamed_addr, the address space, externally_initialized
+        if self.tok() == "thread_local":
+            self.p += 1
+            words.append("thread_local")
+            if self.tok() == "(":
+                self.skip_brackets()
+        if self.tok() in ("unnamed_addr", "local_unnamed_addr"):
+            words.append(self.take())
+        if self.tok() == "addrspace":
+            aspace = self.addrspace()
+        if self.tok() == "externally_initialized":
+            words.append(self.take())
         kind = self.take()
         span = self.span(at)
         if kind == "alias":
@@ -408,13 +469,10 @@ class ModuleParser(BodyParser):
                     self.p += 1
                     self.string("a string")
                 elif t == "comdat":
-                    self.p += 1
-                    if self.accept("("):
-                        self.take()
-                        self.expect(")")
+                    self.comdat_ref(name)
                 elif t[0] == "!" and len(t) > 1:
                     self.p += 1
-                    self.metadata_text()
+                    self.metadata_text(MD_NODE)
                 elif t in ("no_sanitize_address", "no_sanitize_hwaddress", "sanitize_memtag",
                            "sanitize_address_dyninit"):
                     self.p += 1

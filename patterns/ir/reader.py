@@ -7,8 +7,9 @@ together (``ErrorList``; a syntax error stops the parse, as in LLVM). The reader
 hand-written lexer (``patterns/ir/lexer.py``: one compiled regular expression over the
 whole text) and a recursive descent over its tokens, written as LLVM's LLParser is:
 ``patterns/ir/parser_module.py`` (module level) over ``parser_body`` (function bodies),
-``parser_insts`` (each opcode's operands), ``parser_values`` (operands, constants) and
-``parser_base`` (cursor, messages, types, attributes, metadata). Then
+``parser_insts`` (each opcode's operands), ``parser_calls`` (calls, labels, trailing
+items), ``parser_metadata`` (metadata as LLVM reads it), ``parser_values`` (operands,
+constants) and ``parser_base`` (cursor, messages, types, attributes). Then
 ``patterns/ir/verify.py`` checks the rules of LLVM's verifier the analyses rely on. ``patterns/ir/ir.lark`` documents the
 syntax; it is on no parse path.
 """

@@ -15,6 +15,7 @@ defined function:
   same value; every incoming block a predecessor;
 - ``callbr`` calls inline asm (LLVM 19 allows only asm-goto);
 - convergence control (``patterns/ir/verify_convergence.py``);
+- module flags and ``!tbaa`` access tags (``patterns/ir/verify_metadata.py``);
 - parameter attributes against their types, ``optnone`` with ``noinline``, the calling
   conventions that return void, and where ``!range``, ``!nonnull``, ``!align`` and
   ``!dereferenceable`` may be attached (``patterns/ir/verify_attrs.py``; declarations too).
@@ -29,15 +30,17 @@ from typing import Final
 
 from tdgen.errors import Diagnostics, ParseError, expected
 
-from patterns.ir.core import Module
+from patterns.ir.core import TERMINATORS, Module
 from patterns.ir.dominators import DomTree
 from patterns.ir.function import Argument, BasicBlock, Instruction
 from patterns.ir.verify_attrs import verify_atomic_size, verify_attributes, verify_call, verify_metadata_placement
 from patterns.ir.verify_convergence import verify_convergence
+from patterns.ir.verify_metadata import TBAA, verify_module_flags
 
 __all__ = ["verify_module"]
 
 _CALLS: Final = frozenset({"call", "callbr", "invoke"})
+_TERMINATORS: Final = TERMINATORS
 
 
 def verify_module(mod: Module) -> None:
@@ -45,12 +48,14 @@ def verify_module(mod: Module) -> None:
     all violations together (``ParseError`` or ``ErrorList``)."""
     errors = Diagnostics()
     functions = {f.name: f for f in mod.functions}
+    tbaa = TBAA(mod.metadata)
     for fn in mod.functions:
         verify_attributes(fn, errors)
         if not fn.blocks:
             continue
-        tree = _verify_function(fn, errors, functions, mod.metadata)
+        tree = _verify_function(fn, errors, functions, mod.metadata, tbaa)
         verify_convergence(fn, errors, tree)
+    verify_module_flags(mod, errors)
     errors.check()
 
 
@@ -67,8 +72,19 @@ class _Tree:
     def get(self) -> DomTree:
         t = self._tree
         if t is None:
-            t = self._tree = DomTree(self.fn.blocks[0], lambda b: b.successors)
+            t = self._tree = DomTree.for_blocks(self.fn.blocks)
         return t
+
+    def dominates(self, a: BasicBlock, b: BasicBlock) -> bool:
+        """Block ``a`` dominates block ``b`` (every block dominates an unreachable one)."""
+        bpre, bpost = self.get().by_index
+        ib = b.index
+        pb = bpre[ib]
+        if pb < 0:
+            return True
+        ia = a.index
+        pa = bpre[ia]
+        return pa >= 0 and pa <= pb and bpost[ib] <= bpost[ia]
 
 
 def _same_value(a, b) -> bool:
@@ -82,15 +98,17 @@ def _same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -> _Tree:
+def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, tbaa: TBAA) -> _Tree:
     tree = _Tree(fn)
     entry = fn.blocks[0]
     for blk in fn.blocks:
         seen = set()
         edges: dict | None = None  # predecessor -> number of edges into blk
         prev = None
+        inst: Instruction
         for inst in blk.instructions:
-            if inst.opcode == "phi":
+            op = inst.opcode
+            if op == "phi":
                 if prev is not None and prev.opcode != "phi":
                     errors.add(ParseError(inst.span, expected(
                         f"phis grouped at the top of {blk.ref}", f"a phi after '{prev.opcode}'")))
@@ -99,21 +117,22 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -
                 _check_phi(inst, blk, edges, tree, errors)
             else:
                 operands = inst.operands or ()
-                if inst.opcode in _CALLS and inst.bundles:
-                    operands = [*operands, *(v for _, vals in inst.bundles for v in vals)]
+                if op in _CALLS and inst._bundles:
+                    operands = [*operands, *(v for _, vals in inst._bundles for v in vals)]
                 for v in operands:
                     if type(v) is not Instruction:
                         continue
-                    if v.block is blk:
+                    vb = v.block
+                    if vb is blk:
                         if v not in seen:
                             errors.add(ParseError(inst.span, expected(
                                 "a value defined before its use", f"{v.ref} used before its definition")))
                         continue
-                    if not tree.get().dominates(v.block, blk):
+                    if not tree.dominates(vb, blk):
                         errors.add(ParseError(inst.span, expected(
                             "a value whose definition dominates its use",
                             f"{v.ref}, defined in {v.block.ref} which does not dominate {blk.ref}")))
-                if inst.is_terminator:
+                if op in _TERMINATORS:
                     if entry in inst.targets:
                         errors.add(ParseError(inst.span, expected(
                             f"no branch to the entry block {entry.ref} (it has no predecessors)",
@@ -122,12 +141,16 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict) -
                         errors.add(ParseError(inst.span, expected(
                             "inline asm as the callee of 'callbr' (LLVM 19 supports only asm goto)",
                             f"a call of {_callee_text(inst)}")))
-            if inst.metadata:
+            if inst._metadata:
                 verify_metadata_placement(inst, errors, metadata)
-            op = inst.opcode
+                for name, node in inst.metadata:
+                    if name == "!tbaa":
+                        msg = tbaa.check(inst, node)
+                        if msg is not None:
+                            errors.add(ParseError(inst.span, msg))
             if op == "call":
                 verify_call(inst, functions, errors)
-            elif (op == "load" or op == "store") and inst.atomic:
+            elif (op == "load" or op == "store") and inst.atomic or op == "atomicrmw" or op == "cmpxchg":
                 verify_atomic_size(inst, errors)
             seen.add(inst)
             prev = inst
@@ -159,7 +182,7 @@ def _check_phi(inst, blk, edges: dict, tree: _Tree, errors: Diagnostics) -> None
             errors.add(ParseError(inst.span, expected(f"a predecessor of {blk.ref} as incoming block", inc.ref)))
             continue
         per_block.setdefault(inc, []).append(v)
-        if type(v) is Instruction and v.block is not inc and not tree.get().dominates(v.block, inc):
+        if type(v) is Instruction and v.block is not inc and not tree.dominates(v.block, inc):
             errors.add(ParseError(inst.span, expected(
                 f"a value available at the end of {inc.ref}",
                 f"{v.ref}, defined in {v.block.ref} which does not dominate it")))

@@ -15,9 +15,11 @@ Checked (each with its rule in our ``expected X, found Y`` form):
 - ``optnone`` comes with ``noinline``; ``returned`` is on a parameter of the return type
   (vectors of any shape are let through); ``immarg`` only on intrinsics' parameters, and
   calls pass a literal (integer or floating-point constant) for it;
-- atomic loads and stores of integer or floating-point type access a power-of-two
-  number of bytes;
-- calling conventions: ``sret`` is refused by the kernel and shader conventions
+- atomic loads and stores, atomicrmw and cmpxchg of integer or floating-point type
+  access a power-of-two number of bytes;
+- calling conventions: ``byref`` pointers into the stack address space (the data
+  layout's alloca address space; 0 in a module with neither layout nor triple) are refused by the
+  conventions that refuse ``byval``; ``sret`` is refused by the kernel and shader conventions
   (``amdgpu_kernel``, ``spir_kernel``, ``amdgpu_ps/vs/gs/hs/cs``, ``amdgpu_cs_chain*``),
   ``byval``/``inalloca``/``preallocated`` by the same without ``spir_kernel``, varargs by
   those and ``fastcc`` (LLVM 19's table, measured against opt-19);
@@ -27,11 +29,12 @@ Checked (each with its rule in our ``expected X, found Y`` form):
 - instruction metadata: ``!range`` only on loads, calls and invokes of integer (or
   integer-vector) type, its bounds of that (scalar) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
-  pointer-typed loads and inttoptr.
+  pointer-typed loads and inttoptr;
+- ``immarg`` parameters of target-independent intrinsics are those of LLVM 19's tables
+  (``patterns/ir/intrinsic_immargs.py``), whatever the declaration says; a target's
+  intrinsics are checked as their declaration says.
 
-Where this stops: the attributes of return values and of call-site arguments, ``byref``
-into the stack address space, ``immarg`` of intrinsics whose declaration omits it (LLVM
-knows it from its intrinsic tables), and the
+Where this stops: the attributes of return values and of call-site arguments, and the
 contents of metadata nodes (``!range``'s pairs beyond their type, ``!align``'s power of
 two) are not checked; attributes not listed above are taken as compatible with every type.
 """
@@ -43,6 +46,7 @@ from typing import Final
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
 from patterns.ir.core import ArrayType, FloatType, IntType, PtrType, VectorType
+from patterns.ir.intrinsic_immargs import immarg_positions
 
 _INT_ONLY: Final = frozenset({"zeroext", "signext"})
 _PTR_ONLY: Final = frozenset({"nonnull", "noalias", "nocapture", "readonly", "readnone", "writable",
@@ -115,7 +119,12 @@ def verify_attributes(fn, errors: Diagnostics) -> None:
         for attr in a.attrs if isinstance(a.attrs, frozenset) else ():
             if not isinstance(attr, str):
                 continue
-            if attr.startswith("sret(") and fn.cc in _NO_SRET_CC or attr.startswith(_STACK_ARGS) and fn.cc in _NO_BYVAL_CC:
+            if attr.startswith("byref(") and fn.cc in _NO_BYVAL_CC and isinstance(a.type, PtrType) \
+                    and a.type.addrspace == _stack_addrspace(fn.module):
+                errors.add(ParseError(where, expected(f"a 'byref' pointer outside the stack address space "
+                                                      f"({a.type.addrspace}) under the {fn.cc} calling convention",
+                                                      f"'{attr}' on %{a.name} of type {a.type}")))
+            elif attr.startswith("sret(") and fn.cc in _NO_SRET_CC or attr.startswith(_STACK_ARGS) and fn.cc in _NO_BYVAL_CC:
                 errors.add(ParseError(where, expected(f"no '{attr.split('(')[0]}' parameter under the {fn.cc} "
                                                       "calling convention", f"'{attr}' on %{a.name}")))
             elif attr == "returned" and a.type != fn.ret_type and not (
@@ -125,6 +134,16 @@ def verify_attributes(fn, errors: Diagnostics) -> None:
             elif attr == "immarg" and not fn.name.startswith("llvm."):
                 errors.add(ParseError(where, expected("'immarg' on a parameter of an intrinsic",
                                                       f"it on %{a.name} of @{fn.name}")))
+
+
+def _stack_addrspace(mod) -> int:
+    """The address space of allocas: the data layout's; without one, LLVM's default (0)
+    when the module names no triple, else unknown (-1: opt-19 infers the layout from the
+    triple's target, which the reader does not know)."""
+    dl = getattr(mod, "data_layout", None)
+    if dl is not None:
+        return dl.alloca_addrspace
+    return -1 if getattr(mod, "triple", "") else 0
 
 
 def _immediate(v) -> bool:
@@ -138,25 +157,35 @@ def _immediate(v) -> bool:
 
 def verify_call(inst, functions: dict, errors: Diagnostics) -> None:
     """A call passes a literal for every ``immarg`` parameter of its callee."""
-    f = functions.get(inst.callee) if inst.callee else None
+    name = inst.callee
+    f = functions.get(name) if name else None
     if f is None:
         return
+    imm = immarg_positions(name) if name.startswith("llvm.") else ()  # (LLVM's own table for intrinsics)
     for i, (a, v) in enumerate(zip(f.args, inst.operands or ())):
-        if "immarg" in a.attrs and not _immediate(v):
+        if ("immarg" in a.attrs or i in imm) and not _immediate(v):
             errors.add(ParseError(inst.span, expected(
                 f"an integer or floating-point literal as argument {i + 1} of @{f.name} (immarg)",
                 f"{getattr(v, 'ref', v)}")))
 
 
 def verify_atomic_size(inst, errors: Diagnostics) -> None:
-    """An atomic load or store accesses a power-of-two number of bytes."""
-    ty = inst.type if inst.opcode == "load" else (inst.operands[0].type if inst.operands else None)
+    """An atomic load, store, atomicrmw or cmpxchg accesses a power-of-two number of bytes."""
+    op = inst.opcode
+    if op == "load":
+        ty = inst.type
+    elif op == "store":
+        ty = inst.source_type
+    elif op == "atomicrmw":
+        ty = inst.type
+    else:  # cmpxchg: { T, i1 }
+        ty = inst.type.elems[0] if hasattr(inst.type, "elems") else None
     bits = ty.bits if isinstance(ty, (IntType, FloatType)) else None
     if bits is None:
         return
     if bits < 8 or bits & (bits - 1):
         errors.add(ParseError(inst.span, expected(
-            f"an atomic {inst.opcode} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
+            f"an atomic {op} of a power-of-two number of bytes", f"{bits} bits ({ty})")))
 
 
 def verify_metadata_placement(inst, errors: Diagnostics, metadata: dict) -> None:
