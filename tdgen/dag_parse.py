@@ -91,7 +91,9 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def int(self, meta, items):
-        return Leaf("int", value=int(str(items[0]), 0), span=self._span(meta))
+        # TableGen reads digits after a leading 0 as decimal ("010" is ten), only 0x as hex
+        text = str(items[0])
+        return Leaf("int", value=int(text, 16 if "x" in text else 10), span=self._span(meta))
 
     @v_args(meta=True)
     def name(self, meta, items):

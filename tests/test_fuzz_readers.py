@@ -20,6 +20,7 @@ import io
 import os
 import random
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -27,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tdgen import cli
+from tdgen.commands import generate as generate_command
 from tdgen.dag_parse import parse_pattern
 from tdgen.errors import Span, TdgenError
 from tdgen.spec import load_target
@@ -107,9 +109,14 @@ def _paths(tmp: Path) -> list[str]:
     return [str(p) for p in ll] + [str(tmp), str(tmp / "missing.ll"), str(tmp / ("b" * 260))]
 
 
-def _run(argv: list[str]) -> tuple[int, str, str]:
+def _run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    """``tdgen argv`` in-process with ``stdin`` as its standard input (``-`` reads it)."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    real_stdin, sys.stdin = sys.stdin, io.StringIO(stdin)
+    with contextlib.ExitStack() as stack:
+        stack.callback(setattr, sys, "stdin", real_stdin)
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
         try:
             rc = cli.main(argv)
         except SystemExit as e:  # argparse's own usage errors
@@ -123,10 +130,16 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 def test_random_command_lines_never_crash(tmp_path, monkeypatch):
     monkeypatch.setenv("TDGEN_NO_CACHE", "1")
+    # relative words ("llvm", "tests") and a generate without --out write below tmp_path,
+    # never into the checkout
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    monkeypatch.setattr(generate_command, "OUT", tmp_path / "default-out")
     rng = random.Random(f"{SEED}-cli")
     paths = _paths(tmp_path)
     out_dir = tmp_path / "out"
-    runs = max(20, N // 10)  # (each run loads targets: fewer than the pure-parser fuzzers)
+    stdins = ["", "x\x00", "define i32 @f(i32 %x) {\n  ret i32 %x\n}\n"] + [Path(p).read_text() for p in paths[:2]]
+    runs = COUNT or 30  # (each run may load targets: fewer in CI than the pure-parser fuzzers)
     for _ in range(runs):
         cmd = rng.choice(COMMANDS)
         argv = [cmd] + [rng.choice(WORDS + paths) for _ in range(rng.randint(0, 5))]
@@ -135,7 +148,8 @@ def test_random_command_lines_never_crash(tmp_path, monkeypatch):
         if "-h" in argv or "verify-shuffles" in argv and "--wave" not in argv:
             continue  # (help text; the full enumeration takes seconds)
         before = _tree(out_dir) if out_dir.exists() else {}
-        rc, out, err = _run(argv)
+        stdin = rng.choice(stdins)
+        rc, out, err = _run(argv, stdin)
         assert rc in (0, 1, 2), (argv, rc, err)
         assert "Traceback" not in err, (argv, err)
         if rc == 2:
@@ -148,7 +162,8 @@ def test_random_command_lines_never_crash(tmp_path, monkeypatch):
 @pytest.mark.parametrize("argv", [
     ["divergence", "a" * 300 + ".ll"], ["isel", "a" * 300 + ".ll", "--target", "amdgpu"], ["lint", "a" * 300],
     ["list", "a" * 300], ["shuffle", "idx", "--operand", "1", "--target", "a" * 300, "--format", "json"],
-    ["generate", "--out", "/tmp/" + "a" * 300], ["divergence", "/dev/null"], ["isel", "/dev/null", "--target", "amdgpu"],
+    ["generate", "--out", "/tmp/" + "a" * 300], ["generate", "--out", "/tmp/tdgen-unused", "/tmp/" + "b" * 260],
+    ["divergence", "/dev/null"], ["isel", "/dev/null", "--target", "amdgpu"],
     ["explain", "a" * 300 + ".ll", "--target", "amdgpu", "--value", "%x"],
 ])
 def test_names_the_system_cannot_take_are_one_clear_error(argv):
