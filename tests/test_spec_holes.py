@@ -11,7 +11,8 @@ itself, a target folder, Python's warnings, ``generate``'s atomicity and file mo
 - ``generate`` with an output file replaced by a folder: exit 2, nothing replaced, no
   ``.tdgen-tmp-*``; written files have the umask's mode; a path from a spec never
   leaves ``--out``;
-- ``tdgen list`` lists the good targets and reports each broken one (exit 2).
+- ``tdgen list`` lists the good targets and reports each broken one (exit 2);
+- ``tdgen.check.llvm_names`` (the names Target.td already defines) is llvm-tblgen-19's list.
 """
 
 from __future__ import annotations
@@ -172,3 +173,24 @@ def test_list_reports_each_broken_target_and_lists_the_good(capsys):
     assert len(out.splitlines()) == 2
     want = (GOLDEN / "nested_list.expected").read_text() + (GOLDEN / "bad_glob.expected").read_text()
     assert err == want
+
+
+def test_the_llvm_names_are_llvm_tblgen_19s(tmp_path):
+    """``tdgen.check.llvm_names`` lists exactly the defs (intrinsics and anonymous records
+    left out) and classes llvm-tblgen-19 reads from llvm/Target/Target.td, so a spec record
+    named like one of them is refused and no other name is."""
+    import re
+
+    from llvm_tools import LLVM_INCLUDE, require, require_llvm_headers
+    from tdgen.check.llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
+
+    require_llvm_headers()
+    td = tmp_path / "names.td"
+    td.write_text('include "llvm/Target/Target.td"\n')
+    r = subprocess.run([require("llvm-tblgen-19"), "-I", str(LLVM_INCLUDE), str(td)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    defs = {n for n in re.findall(r"^def (\S+) \{", r.stdout, re.M) if not n.startswith(("int_", "anonymous_"))}
+    classes = set(re.findall(r"^class (\S+?)(?:<| \{)", r.stdout, re.M))
+    assert defs == TARGET_TD_DEFS
+    assert classes == TARGET_TD_CLASSES

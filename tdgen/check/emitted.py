@@ -18,6 +18,10 @@ load with the record and field:
 - strings: no control characters in the strings written into .td (asm, string fields);
 - asm strings: every ``{name}`` is a template argument and every ``$op`` /
   ``${op}`` / ``${op:modifier}`` an operand of the instruction;
+- names llvm/Target/Target.td already defines (``tdgen.check.llvm_names``) name no
+  register (records: ``tdgen.check.records``); profiles only a node uses are named like
+  listed ones; sub-register indices are identifiers, once per class, laid out alike in
+  every class naming them;
 - registers: each register in one class, or in classes of one register file of which
   one holds all registers of the other (TableGen's sub-class relation); an encoding
   (the number a register's name ends with, else its index) that fits the 16-bit
@@ -125,6 +129,26 @@ def shown(v: Any) -> str:
     return f"'{v}'" if isinstance(v, str) else repr(v)
 
 
+def _subreg_index_layout(target) -> list[tuple[Any, str, str]]:
+    """(class, index, ``SubRegIndex<width, offset>``) for each sub-register index of each
+    tuple class, as tdgen.emit_td lays them out: the k-th component's width (the size of
+    the first class holding that register) at the offset of the components before it."""
+    bits: dict[str, int] = {}
+    for rc in target.register_classes:
+        for r in rc.registers:
+            bits.setdefault(r, rc.size_bits)
+    out = []
+    for rc in target.register_classes:
+        if rc.subregs and isinstance(rc.subregs[0], tuple):
+            offset = 0
+            even = rc.size_bits // max(1, len(rc.subregs[0]))
+            for index, part in zip(rc.subreg_indices, rc.subregs[0]):
+                width = bits.get(part, even)
+                out.append((rc, index, f"SubRegIndex<{width}, {offset}>"))
+                offset += width
+    return out
+
+
 class EmittedChecks(CheckerBase):
     """Checks of identifiers, field types, strings, asm operands, registers and globs."""
 
@@ -164,6 +188,12 @@ class EmittedChecks(CheckerBase):
                         self.ident(full, span, full, "name", cpp=True)
             if isinstance(rec, (InstrClass, Multiclass)):
                 self.check_declarations(rec)
+        listed = {id(p) for p in t.profiles}
+        for p in t.emitted_profiles():
+            if id(p) not in listed and p.name is not None:
+                self.ident(p.name, p.field_span("name")[0], p.name if isinstance(p.name, str) else "SDTypeProfile",
+                           "name")
+        self.check_subreg_indices()
         for rec in (*t.records(), *t.patterns, *t.register_classes):
             self.check_int_fields(rec)
             self.check_string_fields(rec)
@@ -220,6 +250,32 @@ class EmittedChecks(CheckerBase):
                 self.err(rec.field_span(f.name)[0], expected("a string without control characters", shown(bad)),
                          name if isinstance(name, str) else type(rec).__name__, f.name)
 
+    def check_subreg_indices(self) -> None:
+        """A register class's sub-register indices are identifiers, each once; an index
+        named in several classes is the same SubRegIndex (width, offset) in each (the
+        .td defines it once)."""
+        bad: set[int] = set()
+        for rc in self.t.register_classes:
+            span = rc.field_span("subreg_indices")[0]
+            for k, idx in enumerate(rc.subreg_indices):
+                if not self.ident(idx, span, rc.name, "subreg_indices"):
+                    bad.add(id(rc))
+                    break
+                if idx in rc.subreg_indices[:k]:
+                    self.err(span, expected("each sub-register index once", f"'{idx}' twice"), rc.name,
+                             "subreg_indices")
+                    bad.add(id(rc))
+                    break
+        first: dict[str, tuple[Any, str]] = {}
+        for rc, idx, text in _subreg_index_layout(self.t):
+            if id(rc) in bad:
+                continue
+            seen = first.setdefault(idx, (rc, text))
+            if seen[1] != text:
+                self.err(rc.field_span("subreg_indices")[0], expected(
+                    f"index '{idx}' as {seen[1]} as in '{seen[0].name}' (the .td defines an index once)", text),
+                    rc.name, "subreg_indices")
+
     def check_register_names_unique(self) -> None:
         """Registers are TableGen defs too: no register may share a name with a record."""
         names: dict[str, Any] = {}
@@ -227,8 +283,16 @@ class EmittedChecks(CheckerBase):
             n = getattr(rec, "name", None)
             if isinstance(n, str):
                 names.setdefault(n, rec)
+        from .llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
+
         for rc in self.t.register_classes:
             for r in (*rc.registers, *rc.subreg_indices):
+                if r in TARGET_TD_DEFS or r in TARGET_TD_CLASSES:
+                    kind = "def" if r in TARGET_TD_DEFS else "class"
+                    self.err(rc.field_span("registers")[0], expected(
+                        f"register names llvm/Target/Target.td does not define (it has a {kind} '{r}')", f"'{r}'"),
+                        rc.name, "registers")
+                    break
                 other = names.get(r)
                 if other is not None and other is not rc:
                     self.err(rc.field_span("registers")[0], expected(

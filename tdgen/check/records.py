@@ -1,7 +1,8 @@
 """Checks of the declarations themselves: names, intrinsics, SDNodes, registers, wave facts, data layout.
 
-Record names unique across the TableGen namespace (defm expansions included) and not
-taken by a builtin; intrinsic names ``int_<target_prefix>_...``, their types and
+Record names unique across the TableGen namespace (defm expansions and the profiles of
+nodes included) and not taken by a builtin or by llvm/Target/Target.td
+(``tdgen.check.llvm_names``); intrinsic names ``int_<target_prefix>_...``, their types and
 property indices; profiles' constraint operand numbers, SDNP properties and opcodes in
 the target's ``isd_namespace``; register classes (file, types, registers, sub-register
 components); operand kinds' value types; ``Target.wave``; ``Target.data_layout`` (a
@@ -142,11 +143,20 @@ class RecordChecks(CheckerBase):
             if isinstance(rec, Instruction) and not name:
                 continue
             visit(name, rec, where)
+        for p in self.t.emitted_profiles():  # (those of nodes, defined in the .td without being listed)
+            if isinstance(p.name, str) and p.name and not (p.name in seen and seen[p.name] == p):
+                visit(p.name, p, p.field_span("name")[0])
         from ..builtins import BUILTIN_FRAGS
+        from .llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
 
         for name, rec in seen.items():
             if name in BUILTIN_NODES or name in BUILTIN_FRAGS:
                 self.err(rec.field_span("name")[0], expected("a name not taken by a builtin SDNode or PatFrag", f"'{name}'"), name, "name")
+            elif (name in TARGET_TD_DEFS or name in TARGET_TD_CLASSES) and not getattr(rec, "builtin", False):
+                kind = "def" if name in TARGET_TD_DEFS else "class"
+                self.err(rec.field_span("name")[0], expected(
+                    f"a name llvm/Target/Target.td does not define (it has a {kind} '{name}')", f"'{name}'"), name,
+                    "name")
 
     # ----------------------------------------------------------- intrinsics
     def check_intrinsic(self, i: Intrinsic) -> None:
