@@ -194,3 +194,30 @@ def test_the_llvm_names_are_llvm_tblgen_19s(tmp_path):
     classes = set(re.findall(r"^class (\S+?)(?:<| \{)", r.stdout, re.M))
     assert defs == TARGET_TD_DEFS
     assert classes == TARGET_TD_CLASSES
+
+
+ARG_TYPES = ["bit", "int", "bits<1>", "bits<4>", "bits<8>", "string", "code", "dag", "list<int>", "list<bit>",
+             "list<string>", "RegisterClass", "DAGOperand", "Operand", "SDNode", "SDPatternOperator", "PatFrag",
+             "PatFrags", "ValueType", "Intrinsic", "list<DAGOperand>", "list<RegisterClass>"]
+
+
+def test_field_and_argument_types_convert_as_in_llvm_tblgen_19(tmp_path):
+    """``assignable`` (a class field initialised with a template argument, or a let
+    binding one) answers what llvm-tblgen-19 does for every pair of types a spec may use."""
+    import itertools
+    import re
+
+    from llvm_tools import LLVM_INCLUDE, require, require_llvm_headers
+    from tdgen.check.emitted import assignable
+
+    require_llvm_headers()
+    pairs = list(itertools.product(ARG_TYPES, ARG_TYPES))
+    td = tmp_path / "conv.td"
+    td.write_text('include "llvm/Target/Target.td"\n'
+                  + "".join(f"class C{i}<{v} a> {{ {f} f = a; }}\n" for i, (f, v) in enumerate(pairs)))
+    r = subprocess.run([require("llvm-tblgen-19"), "-I", str(LLVM_INCLUDE), str(td)], capture_output=True,
+                       text=True, timeout=300)
+    rejected = {int(n) - 2 for n in re.findall(r"conv\.td:(\d+):\d+: error", r.stderr)}
+    wrong = [(f, v) for i, (f, v) in enumerate(pairs) if assignable(f, v) != (i not in rejected)]
+    assert not wrong, wrong
+    assert rejected and len(rejected) < len(pairs)

@@ -74,6 +74,9 @@ AsmMatchConverter TwoOperandAliasConstraint AsmVariantName UseNamedOperandTable 
 FastISelShouldIgnore HasPositionOrder NAME
 """.split())
 
+# Instruction's own fields Target.td leaves unset ('?': inferred from the patterns)
+UNSET_OWN_FIELDS = frozenset({"mayLoad", "mayStore", "hasSideEffects"})
+
 # Record classes of Target.td / TargetSelectionDAG.td a field or argument may be typed by
 RECORD_TYPES = frozenset({
     "RegisterClass", "Register", "RegisterOperand", "Operand", "DAGOperand", "ValueType", "SDNode",
@@ -109,6 +112,41 @@ def type_problem(t: Any) -> str | None:
         return None
     return ("a TableGen type (bit, int, string, code, dag, bits<N>, list<T> or a record class of Target.td "
             "such as RegisterClass)")
+
+
+# Record classes of Target.td and the classes a value of each may also be (its subclasses)
+_SUBCLASSES = {
+    "DAGOperand": {"RegisterClass", "RegisterOperand", "Operand"},
+    "SDPatternOperator": {"SDNode", "PatFrag", "PatFrags", "Intrinsic"},
+    "PatFrags": {"PatFrag"},
+    "SchedReadWrite": {"SchedWrite", "SchedRead"},
+}
+
+
+def _bit_width(t: str) -> int | None:
+    """1 for bit, N for bits<N>, 0 for int, None for the other types."""
+    if t in ("bit", "int"):
+        return 1 if t == "bit" else 0
+    m = re.fullmatch(r"bits<(\d+)>", t)
+    return int(m.group(1)) if m else None
+
+
+def assignable(field_type: str, value_type: str) -> bool:
+    """Whether llvm-tblgen-19 lets a value of ``value_type`` (a template argument's type)
+    initialise a field of ``field_type``: the same type; string and code; int and bit or
+    bits<N>, bit and bits<1>; a record class and its subclasses; list<T> of such."""
+    a, b = (re.sub(r"\s+", "", t) for t in (field_type, value_type))
+    if a == b:
+        return True
+    if a in ("string", "code") and b in ("string", "code"):
+        return True
+    wa, wb = _bit_width(a), _bit_width(b)
+    if wa is not None and wb is not None:  # (0: int, which converts to and from any width)
+        return wa == 0 or wb == 0 or wa == wb
+    la, lb = re.fullmatch(r"list<(.*)>", a), re.fullmatch(r"list<(.*)>", b)
+    if la and lb:
+        return assignable(la.group(1), lb.group(1))
+    return b in _SUBCLASSES.get(a, ())
 
 
 def identifier_problem(name: Any, *, cpp: bool = False) -> str | None:
@@ -181,6 +219,10 @@ class EmittedChecks(CheckerBase):
             cpp = isinstance(rec, (Instruction, Defm))
             if not self.ident(name, span, name, "name", cpp=cpp):
                 continue
+            if isinstance(rec, Multiclass):
+                for tmpl in rec.defs:  # (written ``def <name>`` inside the multiclass)
+                    if isinstance(tmpl.name, str) and tmpl.name:
+                        self.ident(tmpl.name, tmpl.field_span("name")[0], f"{rec.name}.{tmpl.name}", "name")
             if isinstance(rec, Defm):
                 for tmpl in rec.multiclass.defs:
                     full = rec.name + tmpl.name
@@ -339,6 +381,7 @@ class EmittedChecks(CheckerBase):
                 self.err(span, expected(why, shown(p.type)), c.name, f"params.{p.name}")
         if not isinstance(c, InstrClass):
             return
+        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
         types: dict[str, str] = {k: ty for k, (ty, _) in BASE_FIELDS.items()}
         for anc in c.chain()[:-1]:
             types.update({f.name: f.type for f in anc.fields if isinstance(f.name, str)})
@@ -360,18 +403,21 @@ class EmittedChecks(CheckerBase):
                 self.err(span, expected(why, shown(f.type)), c.name, fld)
                 continue
             types[f.name] = f.type
+            ref = f.default.name if isinstance(f.default, Ref) else None
+            if ref in params and isinstance(params[ref], str) and not assignable(f.type, params[ref]):
+                self.err(span, expected(f"a template argument of a type field '{f.name}' ({f.type}) takes",
+                                        f"'{ref}' of type {params[ref]}"), c.name, fld)
+                continue
             if not isinstance(f.default, (Ref, Code)) and f.default is not None and repr(f.default) != "REQUIRED":
                 want = type_mismatch(f.default, f.type)
                 if want is not None:
                     self.err(span, expected(want, shown(f.default)), c.name, f.name)
         from ..srcpos import key_span
 
-        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
-        textual = ("string", "code")
         for k, v in c.lets:
             ty = types.get(k)
             if isinstance(v, Ref) and ty is not None and v.name in params and isinstance(params[v.name], str) \
-                    and (ty in textual) != (params[v.name].strip() in textual):
+                    and not assignable(ty, params[v.name]):
                 self.err(key_span(c.span, "lets", k), expected(
                     f"a template argument of a type field '{k}' ({ty}) takes",
                     f"'{v.name}' of type {params[v.name]}"), c.name, k)
@@ -392,6 +438,12 @@ class EmittedChecks(CheckerBase):
         for k, v in ri.fields:
             if isinstance(v, str) and _CONTROL.search(v):
                 self.err(ri.span, expected("a string without control characters", shown(v)), name, k)
+            elif v is None and k in INSTRUCTION_OWN_FIELDS and k not in UNSET_OWN_FIELDS:
+                # (llvm-tblgen-19's backends read these: "field 'Size' exists but does not have an int value")
+                from ..srcpos import key_span
+
+                self.err(key_span(ri.span, "lets", k) or ri.span, expected(f"a value for '{k}' (of Instruction's own fields only "
+                                           f"{', '.join(sorted(UNSET_OWN_FIELDS))} may stay unset)", "None"), name, k)
         asm = ri.asm
         if not isinstance(asm, str) or ri.name in self._unresolved():
             return  # (operands not resolved: the resolution errors are the report)

@@ -20,6 +20,7 @@ from ..errors import TdgenError, expected
 from ..model.fragments import SDNodeXForm
 from ..model.record import parse_field
 from ..model.resolved import ResolvedInstruction
+from ..types import VALUE_TYPES
 from .base import plural
 from .trees import TreeChecks
 
@@ -72,6 +73,12 @@ class InstructionChecks(TreeChecks):
                 src = p.args[-1]
                 for dst in p.args[:-1]:
                     if isinstance(dst, Leaf) and dst.kind == "typed" and not self.check_leaf(dst, inst.name, "pattern", None):
+                        continue
+                    if isinstance(dst, Leaf) and dst.kind == "typed" and dst.type not in VALUE_TYPES \
+                            and dst.type not in self.t.register_classes_by_name:
+                        # (llvm-tblgen-19: "set destination should be a register!")
+                        self.err(dst.span, expected("a value type or register class as the type of a set destination",
+                                                    f"'{dst.type}'"), inst.name, "pattern")
                         continue
                     if not (isinstance(dst, Leaf) and dst.name is not None):
                         self.err(dst.span, expected("a result operand 'type:$name'", f"'{dst.render()}'"), inst.name, "pattern")
