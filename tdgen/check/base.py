@@ -48,6 +48,21 @@ class CheckerBase:
             except Exception:  # noqa: BLE001 -- a knock-on of an invalid record
                 continue
 
+    def types_known(self) -> bool:
+        """Whether every value type the type inference reads (register classes', operand
+        kinds', profile constraints') is one of tdgen.types' (a made-up one is reported by
+        the record's own check; the inference-based checks are then left out)."""
+        got = self.__dict__.get("_types_known")
+        if got is None:
+            from ..types import VALUE_TYPES
+
+            t = self.t
+            vts = [vt for rc in t.register_classes for vt in rc.types] + [o.vt for o in t.operands]
+            vts += [getattr(c, "vt") for p in t.emitted_profiles() for c in p.constraints if hasattr(c, "vt")]
+            got = all(VALUE_TYPES.get(getattr(vt, "name", None)) == vt for vt in vts)
+            self.__dict__["_types_known"] = got
+        return got
+
     def check_cpp_syntax(self, rec, fld: str, code: Any) -> None:
         """Predicate / transform C++ must parse (``tdgen.cppexpr.cpp_syntax_problem``)."""
         from ..cppexpr import cpp_syntax_problem

@@ -109,7 +109,7 @@ class InstructionChecks(TreeChecks):
                 if o.name not in used:
                     self.err(p.span, expected(f"input operand '${o.name}' used in the pattern", "it missing"), inst.name, "pattern")
                     bad = True
-            if bad:
+            if bad or not self.types_known():
                 continue
             from ..typeinfer import TypeError_, infer
 
@@ -190,7 +190,7 @@ class InstructionChecks(TreeChecks):
                 ok = False
             elif n.kind in ("name", "typed") and not self.check_leaf(n, name, "dst", None):
                 ok = False
-        if not ok:
+        if not ok or not self.types_known():
             return
         from ..typeinfer import TypeError_, infer
 
