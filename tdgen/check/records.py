@@ -18,8 +18,7 @@ from ..model.instructions import Defm, Instruction
 from ..model.intrinsics import Intrinsic
 from ..model.nodes import SDNP_PROPERTIES, SDNode, SDTypeProfile
 from ..model.record import Record, is_invalid
-from ..types import VALUE_TYPES
-from .base import CheckerBase
+from .base import CheckerBase, known_intrinsic_type, known_value_type
 
 
 # SDNode classes of TargetSelectionDAG.td a target's own node may be (``SDNode``: a
@@ -37,25 +36,6 @@ INTRINSIC_PROPERTIES = {
     "ImmArg": True, "NoUndef": True, "NoCapture": True, "ReadOnly": True, "WriteOnly": True, "ReadNone": True,
     "Returned": True, "NoAlias": True, "NonNull": True,
 }
-
-
-def _known_intrinsic_type(t) -> bool:
-    """One of tdgen.types' intrinsic types, an ``LLVMMatchType<N>`` or an
-    ``LLVMQualPointerType<N>`` (as their constructors make them)."""
-    from ..types import INTRINSIC_TYPES, LLVMMatchType, LLVMQualPointerType
-
-    if INTRINSIC_TYPES.get(t.tablegen) == t:
-        return True
-    m = t.match
-    if isinstance(m, int) and not isinstance(m, bool) and 0 <= m < 64 and t == LLVMMatchType(m):
-        return True
-    a = getattr(t, "addrspace", None)
-    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < (1 << 24) and t == LLVMQualPointerType(a)
-
-
-def known_value_type(vt) -> bool:
-    """One of tdgen.types' value types (not a ValueType made up with another name)."""
-    return VALUE_TYPES.get(getattr(vt, "name", None)) == vt
 
 
 class RecordChecks(CheckerBase):
@@ -168,7 +148,7 @@ class RecordChecks(CheckerBase):
         overloads = 0
         for fname, types in (("results", i.results), ("params", i.params)):
             for t in types:
-                if getattr(t, "tablegen", None) is None or not _known_intrinsic_type(t):
+                if getattr(t, "tablegen", None) is None or not known_intrinsic_type(t):
                     self.err(i.field_span(fname)[0], expected("an intrinsic type (llvm_i32_ty ...)", repr(t)), i.name, fname)
                     continue
                 if t.match is not None and t.match >= overloads:
