@@ -39,6 +39,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# A quoted value or a word in a message longer than this is shown by its ends and its
+# length (a 10 MB argument or input line is not echoed whole).
+LONG_QUOTE = 200
+_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (LONG_QUOTE + 1))
+
+
+_LONG_WORD = re.compile(r"[^\s']{%d,}" % (LONG_QUOTE + 1))
+
+
+def shorten(message: str) -> str:
+    """``message`` with each quoted value (or unquoted word, such as a path in front)
+    over LONG_QUOTE characters cut to its first and last characters and its length:
+    ``'xxxx...xx' (10485760 characters)``."""
+    out = _QUOTED.sub(lambda m: f"'{m.group(1)[:60]}...{m.group(1)[-20:]}' ({len(m.group(1))} characters)",
+                      message)
+    return _LONG_WORD.sub(lambda m: f"{m.group(0)[:60]}...{m.group(0)[-20:]} ({len(m.group(0))} characters)", out)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports an error as one line ``tdgen <cmd>: error: ...``, exit code 2,
     with a did-you-mean for a mistyped command or option."""
@@ -48,7 +66,7 @@ class _Parser(argparse.ArgumentParser):
         if m:
             choices = re.findall(r"'([^']*)'", m.group(2))
             message += _did_you_mean(m.group(1), choices)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, shorten(f"{self.prog}: error: {message} (see '{self.prog} --help')") + "\n")
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -132,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_load(args._module).run(args) or 0)
     except TdgenError as e:
-        sys.stderr.write(e.format() + "\n")
+        sys.stderr.write(shorten(e.format()) + "\n")
         return 2
     except RecursionError:
         where = getattr(args, "file", None) or getattr(args, "FILE", None) or "input"
