@@ -39,22 +39,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-# A quoted value or a word in a message longer than this is shown by its ends and its
-# length (a 10 MB argument or input line is not echoed whole).
-LONG_QUOTE = 200
-_QUOTED = re.compile(r"'([^'\n]{%d,})'" % (LONG_QUOTE + 1))
-
-
-_LONG_WORD = re.compile(r"[^\s']{%d,}" % (LONG_QUOTE + 1))
+# A word (a run without spaces: a quoted value, a path) in a message longer than this is
+# shown by its ends and its length (a 10 MB argument or input line is not echoed whole).
+LONG_WORD = 200
+_LONG_WORD = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
 
 
 def shorten(message: str) -> str:
-    """``message`` with each quoted value (or unquoted word, such as a path in front)
-    over LONG_QUOTE characters cut to its first and last characters and its length:
-    ``'xxxx...xx' (10485760 characters)``."""
-    out = _QUOTED.sub(lambda m: f"'{m.group(1)[:60]}...{m.group(1)[-20:]}' ({len(m.group(1))} characters)",
-                      message)
-    return _LONG_WORD.sub(lambda m: f"{m.group(0)[:60]}...{m.group(0)[-20:]} ({len(m.group(0))} characters)", out)
+    """``message`` with each word over LONG_WORD characters cut to its first and last
+    characters and its length: ``'xxxx...xx' (10485760 characters)``."""
+    return _LONG_WORD.sub(lambda m: f"{m.group(0)[:60]}...{m.group(0)[-20:]} ({len(m.group(0))} characters)",
+                          message)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -223,6 +223,11 @@ class EmittedChecks(CheckerBase):
                 for tmpl in rec.defs:  # (written ``def <name>`` inside the multiclass)
                     if isinstance(tmpl.name, str) and tmpl.name:
                         self.ident(tmpl.name, tmpl.field_span("name")[0], f"{rec.name}.{tmpl.name}", "name")
+            if isinstance(rec, Defm) and rec.multiclass not in t.multiclasses:
+                mc = rec.multiclass
+                self.err(rec.field_span("multiclass")[0], expected(
+                    "a multiclass the target lists", f"'{mc.name}' (defined at {mc.span} but not listed in "
+                    "Target(...): add it to Target(multiclasses=[...]))"), name, "multiclass")
             if isinstance(rec, Defm):
                 for tmpl in rec.multiclass.defs:
                     full = rec.name + tmpl.name
@@ -438,6 +443,14 @@ class EmittedChecks(CheckerBase):
         for k, v in ri.fields:
             if isinstance(v, str) and _CONTROL.search(v):
                 self.err(ri.span, expected("a string without control characters", shown(v)), name, k)
+            elif k == "Namespace" and isinstance(v, str) and identifier_problem(self.t.namespace, cpp=True) is None \
+                    and v != self.t.namespace:
+                # (llvm-tblgen-19 takes the instruction enum's namespace from one instruction:
+                # another one, or none, breaks -gen-instr-info)
+                from ..srcpos import key_span
+
+                self.err(key_span(ri.span, "lets", k) or ri.span, expected(
+                    f"the target's namespace '{self.t.namespace}' as the instruction's Namespace", shown(v)), name, k)
             elif v is None and k in INSTRUCTION_OWN_FIELDS and k not in UNSET_OWN_FIELDS:
                 # (llvm-tblgen-19's backends read these: "field 'Size' exists but does not have an int value")
                 from ..srcpos import key_span
