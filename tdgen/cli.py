@@ -39,6 +39,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# A word (a run without spaces: a quoted value, a path) in a message longer than this is
+# shown by its ends and its length (a 10 MB argument or input line is not echoed whole).
+LONG_WORD = 200
+_LONG_WORD = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
+
+
+def shorten(message: str) -> str:
+    """``message`` with each word over LONG_WORD characters cut to its first and last
+    characters and its length: ``'xxxx...xx' (10485760 characters)``."""
+    return _LONG_WORD.sub(lambda m: f"{m.group(0)[:60]}...{m.group(0)[-20:]} ({len(m.group(0))} characters)",
+                          message)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports an error as one line ``tdgen <cmd>: error: ...``, exit code 2,
     with a did-you-mean for a mistyped command or option."""
@@ -48,7 +61,7 @@ class _Parser(argparse.ArgumentParser):
         if m:
             choices = re.findall(r"'([^']*)'", m.group(2))
             message += _did_you_mean(m.group(1), choices)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, shorten(f"{self.prog}: error: {message} (see '{self.prog} --help')") + "\n")
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -132,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_load(args._module).run(args) or 0)
     except TdgenError as e:
-        sys.stderr.write(e.format() + "\n")
+        sys.stderr.write(shorten(e.format()) + "\n")
         return 2
     except RecursionError:
         where = getattr(args, "file", None) or getattr(args, "FILE", None) or "input"

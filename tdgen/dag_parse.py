@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .dag import Dag, Leaf, Node, Operator
 from .errors import ParseError, Span, expected
@@ -91,11 +91,30 @@ class _Build(Transformer):
 
     @v_args(meta=True)
     def int(self, meta, items):
-        return Leaf("int", value=int(str(items[0]), 0), span=self._span(meta))
+        return Leaf("int", value=tablegen_int(str(items[0]), meta), span=self._span(meta))
 
     @v_args(meta=True)
     def name(self, meta, items):
         return Leaf("name", value=str(items[0]), span=self._span(meta))
+
+
+class _NumberOutOfRange(Exception):
+    """An integer TableGen cannot read (raised inside the tree builder)."""
+
+    def __init__(self, text: str, line: int, col: int):
+        super().__init__(text)
+        self.text, self.line, self.col = text, line, col
+
+
+def tablegen_int(text: str, meta: object = None) -> int:
+    """The value llvm-tblgen-19 gives an integer literal: digits after a leading 0 are
+    decimal ("010" is ten), ``0x`` is hex; a non-negative literal up to 2**64 - 1 is
+    read as unsigned and kept as its signed 64-bit value, a negative one must be at
+    least -2**63; anything beyond is out of range."""
+    value = int(text, 16 if "x" in text else 10)
+    if value < -(1 << 63) or value >= (1 << 64):
+        raise _NumberOutOfRange(text, getattr(meta, "line", 1), getattr(meta, "column", 1))
+    return value - (1 << 64) if value >= (1 << 63) else value
 
 
 def _map(base: Span | None, line: int | None, col: int | None) -> Span | None:
@@ -132,6 +151,16 @@ def parse_pattern(
         )
     try:
         return _parse_at(text, base)
+    except VisitError as e:
+        if not isinstance(e.orig_exc, _NumberOutOfRange):
+            raise
+        n = e.orig_exc
+        raise ParseError(
+            _map(base, n.line, n.col) if base is not None else Span("<pattern>", n.line, n.col),
+            expected("an integer from -2**63 to 2**64 - 1 (TableGen's 64 bits)", f"'{n.text}'"),
+            record=record,
+            field=field,
+        ) from None
     except UnexpectedInput as e:
         line, col = getattr(e, "line", 1), getattr(e, "column", 1)
         if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):

@@ -4,7 +4,8 @@
   ``patterns.wave.assembler.SIGS`` with operands of every kind (VGPRs, SGPRs up to and
   past each generation's count, vcc/exec and their halves, SGPR pairs, inline and
   literal constants), modifiers (offsets in and out of range, swizzle macros, every
-  DPP control, masks), encoding suffixes and comments. Whatever the model accepts for
+  DPP control, masks), encoding suffixes and comments; and token mutations of the
+  golden programs' instructions. Whatever the model accepts for
   a wave size, llvm-mc-19 accepts for at least one GPU of that size (wave64:
   ``-mcpu=gfx900``, ``gfx1010``/``gfx1100`` with ``+wavefrontsize64``; wave32:
   ``gfx1010``/``gfx1100`` with ``+wavefrontsize32``). The count of accepted-but-rejected
@@ -23,13 +24,13 @@ import os
 import random
 import re
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from llvm_tools import require
+from testkit.hangguard import no_hang
 from patterns.wave.assembler import SIGS, assemble
 from tdgen.errors import TdgenError
 
@@ -54,7 +55,7 @@ CHOICES = {
     "sd": ["s5", "s101", "s105", "vcc_lo", "exec_lo", "vcc", "exec", "v0"],
     "md": ["vcc", "exec", "vcc_lo", "exec_lo", "s6", "s[6:7]", "s[7:8]", "s[100:101]", "s[104:105]"],
     "ms": ["vcc", "exec", "vcc_lo", "exec_lo", "s8", "s[8:9]", "-1", "0", "0x1234"],
-    "ln": ["s9", "vcc_lo", "3", "63", "64", "v1"],
+    "ln": ["s9", "vcc_lo", "3", "63", "64", "65", "-16", "-17", "0x1234", "v1"],
 }
 DPP = ["quad_perm:[1,0,3,2]", "quad_perm:[4,0,0,0]", "row_shl:1", "row_shr:15", "row_ror:16", "row_mirror",
        "row_half_mirror", "row_bcast:15", "row_bcast:31", "wave_shl:1", "wave_shr:1", "wave_rol:1", "wave_ror:1"]
@@ -119,6 +120,54 @@ def test_model_accepts_only_what_llvm_mc_accepts(wave):
     assert any(ours) and not all(ours)
 
 
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|0x[0-9a-fA-F]+|\d+|\s+|.")
+EXTRA_TOKENS = ["off", "gds", "offset:4", "s[0:1]", "v[0:1]", "ttmp0", "m0", "scc", "0.5", "-0.5", "1.0", "neg(v1)",
+                "|v1|", "-v1", "abs(v1)", "clamp", "mul:2", "s106", "flat_scratch", "null", "vccz", "execz",
+                "0x3f800000", "lit(1)"]
+
+
+def mutated_golden_lines(rng: random.Random, n: int) -> list[str]:
+    """The golden programs' instructions with one or two tokens replaced (by a token of
+    another instruction, an operand of ``CHOICES``, a DPP control or an odd word),
+    dropped or repeated. (Lines with an unpaired '"' are left out: llvm-mc-19 does not
+    return on some of them.)"""
+    base = [ln for ln in _golden_lines() if not ln.lstrip().startswith(("#", ";", "//"))]
+    pool = sorted({t for ln in base for t in _TOKEN.findall(ln) if t.strip()})
+    pool += [x for v in CHOICES.values() for x in v] + DPP + EXTRA_TOKENS
+    out: set[str] = set()
+    while len(out) < n:
+        toks = _TOKEN.findall(rng.choice(base)) or ["v0"]
+        for _ in range(rng.randint(1, 2)):
+            i = rng.choice([k for k, t in enumerate(toks) if t.strip()] or [0])
+            r = rng.random()
+            if r < 0.7:
+                toks[i] = rng.choice(pool)
+            elif r < 0.85 and len(toks) > 1:
+                del toks[i]
+            else:
+                toks.insert(i + 1, " " + rng.choice(pool))
+        line = "".join(toks)
+        if "\n" not in line and line.count('"') % 2 == 0:
+            out.add(line)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("wave", [64, 32])
+def test_mutated_golden_lines_model_accepts_only_what_llvm_mc_accepts(wave):
+    """The same differential over token mutations of the golden programs (text nearer
+    to what a person writes than the generated lines: odd operands in odd places)."""
+    lines = mutated_golden_lines(random.Random(f"{SEED}-golden-{wave}"), LINES)
+    accepted_somewhere = [False] * len(lines)
+    for args in CPUS[wave]:
+        for i, ok in enumerate(mc_accepts(lines, args)):
+            accepted_somewhere[i] |= ok
+    ours = [model_accepts(line, wave) for line in lines]
+    wrong = [line for line, a, m in zip(lines, accepted_somewhere, ours) if m and not a]
+    assert not wrong, f"{len(wrong)} line(s) the model accepts and llvm-mc-19 rejects for every wave{wave} GPU:\n" \
+        + "\n".join(wrong[:20])
+    assert any(ours) and not all(ours)
+
+
 def test_the_listed_holes_are_rejected_like_llvm_mc():
     """The four cases found by trying, each rejected by llvm-mc-19 and by the model."""
     cases = [
@@ -137,14 +186,15 @@ def test_the_listed_holes_are_rejected_like_llvm_mc():
 _LOCATED = re.compile(r"^<fuzz>:\d+:\d+: .+$")
 
 
-def _check_rejection_or_success(text: str, wave: int = 64, budget: float = 5.0) -> None:
-    start = time.perf_counter()
-    try:
-        assemble(text, "<fuzz>", wave)
-    except TdgenError as e:
-        for line in e.format().splitlines():
-            assert _LOCATED.match(line), line
-    assert time.perf_counter() - start < budget
+def _check_rejection_or_success(text: str, wave: int = 64, limit: float = 60.0) -> None:
+    """``text`` assembles or raises one located TdgenError, returning within ``limit``
+    seconds (a generous timeout: it proves no hang, it does not time the reader)."""
+    with no_hang(limit, f"assemble on {len(text)} characters"):
+        try:
+            assemble(text, "<fuzz>", wave)
+        except TdgenError as e:
+            for line in e.format().splitlines():
+                assert _LOCATED.match(line), line
 
 
 def _golden_lines() -> list[str]:
@@ -188,9 +238,8 @@ def test_deep_nesting_and_10mb_inputs_are_bounded():
     # and gigabytes), and 10 MB that are not assembly
     size = 10 * 1024 * 1024 if COUNT else 100 * 1024
     big = "v_add_u32 v0, v1, v2\n" * (size // 21)
-    start = time.perf_counter()
-    code = assemble(big, "<fuzz>", 64)
+    with no_hang(1800, f"assemble on a valid program of {len(big)} characters"):
+        code = assemble(big, "<fuzz>", 64)
     assert len(code.ops) == big.count("\n")
-    assert time.perf_counter() - start < 0.01 * len(code.ops) + 30
-    _check_rejection_or_success("x" * (10 * 1024 * 1024), budget=60)
-    _check_rejection_or_success("v_add_u32 v0, v1, v2\n" * 1000 + "x" * (10 * 1024 * 1024), budget=60)
+    _check_rejection_or_success("x" * (10 * 1024 * 1024))
+    _check_rejection_or_success("v_add_u32 v0, v1, v2\n" * 1000 + "x" * (10 * 1024 * 1024))

@@ -11,7 +11,8 @@ itself, a target folder, Python's warnings, ``generate``'s atomicity and file mo
 - ``generate`` with an output file replaced by a folder: exit 2, nothing replaced, no
   ``.tdgen-tmp-*``; written files have the umask's mode; a path from a spec never
   leaves ``--out``;
-- ``tdgen list`` lists the good targets and reports each broken one (exit 2).
+- ``tdgen list`` lists the good targets and reports each broken one (exit 2);
+- ``tdgen.check.llvm_names`` (the names Target.td already defines) is llvm-tblgen-19's list.
 """
 
 from __future__ import annotations
@@ -172,3 +173,51 @@ def test_list_reports_each_broken_target_and_lists_the_good(capsys):
     assert len(out.splitlines()) == 2
     want = (GOLDEN / "nested_list.expected").read_text() + (GOLDEN / "bad_glob.expected").read_text()
     assert err == want
+
+
+def test_the_llvm_names_are_llvm_tblgen_19s(tmp_path):
+    """``tdgen.check.llvm_names`` lists exactly the defs (intrinsics and anonymous records
+    left out) and classes llvm-tblgen-19 reads from llvm/Target/Target.td, so a spec record
+    named like one of them is refused and no other name is."""
+    import re
+
+    from llvm_tools import LLVM_INCLUDE, require, require_llvm_headers
+    from tdgen.check.llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
+
+    require_llvm_headers()
+    td = tmp_path / "names.td"
+    td.write_text('include "llvm/Target/Target.td"\n')
+    r = subprocess.run([require("llvm-tblgen-19"), "-I", str(LLVM_INCLUDE), str(td)], capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    defs = {n for n in re.findall(r"^def (\S+) \{", r.stdout, re.M) if not n.startswith(("int_", "anonymous_"))}
+    classes = set(re.findall(r"^class (\S+?)(?:<| \{)", r.stdout, re.M))
+    assert defs == TARGET_TD_DEFS
+    assert classes == TARGET_TD_CLASSES
+
+
+ARG_TYPES = ["bit", "int", "bits<1>", "bits<4>", "bits<8>", "string", "code", "dag", "list<int>", "list<bit>",
+             "list<string>", "RegisterClass", "DAGOperand", "Operand", "SDNode", "SDPatternOperator", "PatFrag",
+             "PatFrags", "ValueType", "Intrinsic", "list<DAGOperand>", "list<RegisterClass>"]
+
+
+def test_field_and_argument_types_convert_as_in_llvm_tblgen_19(tmp_path):
+    """``assignable`` (a class field initialised with a template argument, or a let
+    binding one) answers what llvm-tblgen-19 does for every pair of types a spec may use."""
+    import itertools
+    import re
+
+    from llvm_tools import LLVM_INCLUDE, require, require_llvm_headers
+    from tdgen.check.emitted import assignable
+
+    require_llvm_headers()
+    pairs = list(itertools.product(ARG_TYPES, ARG_TYPES))
+    td = tmp_path / "conv.td"
+    td.write_text('include "llvm/Target/Target.td"\n'
+                  + "".join(f"class C{i}<{v} a> {{ {f} f = a; }}\n" for i, (f, v) in enumerate(pairs)))
+    r = subprocess.run([require("llvm-tblgen-19"), "-I", str(LLVM_INCLUDE), str(td)], capture_output=True,
+                       text=True, timeout=300)
+    rejected = {int(n) - 2 for n in re.findall(r"conv\.td:(\d+):\d+: error", r.stderr)}
+    wrong = [(f, v) for i, (f, v) in enumerate(pairs) if assignable(f, v) != (i not in rejected)]
+    assert not wrong, wrong
+    assert rejected and len(rejected) < len(pairs)

@@ -161,7 +161,7 @@ _OPERAND_WORDS = {
     "ms": "a lane mask (vcc, exec, an SGPR pair s[n:n+1]) or an integer",
     "md32": "a 32-bit lane mask (vcc_lo, exec_lo or an SGPR sN)",
     "ms32": "a 32-bit lane mask (vcc_lo, exec_lo or an SGPR sN) or an integer",
-    "ln": "an SGPR or integer lane number",
+    "ln": "an SGPR or an inline constant -16..64 (lane number)",
 }
 
 _SPECIAL32 = {"vcc_lo": VCC_LO, "vcc_hi": VCC_HI, "exec_lo": EXEC_LO, "exec_hi": EXEC_HI}
@@ -219,6 +219,11 @@ class _Checker:
                     return S(n)
                 if op.name in _SPECIAL32:
                     return S(_SPECIAL32[op.name])
+            elif isinstance(op, NumberOp) and kind == "ln":
+                if _is_inline(op.value):  # (a lane select takes no literal constant)
+                    return Imm(op.value & MASK32, op.value)
+                self.err(op.span, f"an SGPR or an inline constant -16..64 as operand {idx} of {mn}", repr(op.text))
+                return None
             elif isinstance(op, NumberOp) and kind != "sd":
                 if -(1 << 31) <= op.value <= MASK32:
                     return Imm(op.value & MASK32, op.value if op.value < (1 << 31) else op.value - (1 << 32))
@@ -420,7 +425,9 @@ class _Checker:
                 self.err(c.span, f"{c.name}:1..15", repr(c.text))
                 return None
         elif c.name in ("row_mirror", "row_half_mirror"):
-            # written bare in LLVM syntax; the grammar needs a value, accept ':1' form too
+            if v is not None:  # (written bare: llvm-mc takes no value after these)
+                self.err(c.span, f"{c.name} without a value", repr(c.text))
+                return None
             arg = ()
         elif c.name == "row_bcast":
             if isinstance(v, NumberVal) and v.value in (15, 31):

@@ -18,6 +18,10 @@ load with the record and field:
 - strings: no control characters in the strings written into .td (asm, string fields);
 - asm strings: every ``{name}`` is a template argument and every ``$op`` /
   ``${op}`` / ``${op:modifier}`` an operand of the instruction;
+- names llvm/Target/Target.td already defines (``tdgen.check.llvm_names``) name no
+  register (records: ``tdgen.check.records``); profiles only a node uses are named like
+  listed ones; sub-register indices are identifiers, once per class, laid out alike in
+  every class naming them;
 - registers: each register in one class, or in classes of one register file of which
   one holds all registers of the other (TableGen's sub-class relation); an encoding
   (the number a register's name ends with, else its index) that fits the 16-bit
@@ -70,6 +74,9 @@ AsmMatchConverter TwoOperandAliasConstraint AsmVariantName UseNamedOperandTable 
 FastISelShouldIgnore HasPositionOrder NAME
 """.split())
 
+# Instruction's own fields Target.td leaves unset ('?': inferred from the patterns)
+UNSET_OWN_FIELDS = frozenset({"mayLoad", "mayStore", "hasSideEffects"})
+
 # Record classes of Target.td / TargetSelectionDAG.td a field or argument may be typed by
 RECORD_TYPES = frozenset({
     "RegisterClass", "Register", "RegisterOperand", "Operand", "DAGOperand", "ValueType", "SDNode",
@@ -107,6 +114,41 @@ def type_problem(t: Any) -> str | None:
             "such as RegisterClass)")
 
 
+# Record classes of Target.td and the classes a value of each may also be (its subclasses)
+_SUBCLASSES = {
+    "DAGOperand": {"RegisterClass", "RegisterOperand", "Operand"},
+    "SDPatternOperator": {"SDNode", "PatFrag", "PatFrags", "Intrinsic"},
+    "PatFrags": {"PatFrag"},
+    "SchedReadWrite": {"SchedWrite", "SchedRead"},
+}
+
+
+def _bit_width(t: str) -> int | None:
+    """1 for bit, N for bits<N>, 0 for int, None for the other types."""
+    if t in ("bit", "int"):
+        return 1 if t == "bit" else 0
+    m = re.fullmatch(r"bits<(\d+)>", t)
+    return int(m.group(1)) if m else None
+
+
+def assignable(field_type: str, value_type: str) -> bool:
+    """Whether llvm-tblgen-19 lets a value of ``value_type`` (a template argument's type)
+    initialise a field of ``field_type``: the same type; string and code; int and bit or
+    bits<N>, bit and bits<1>; a record class and its subclasses; list<T> of such."""
+    a, b = (re.sub(r"\s+", "", t) for t in (field_type, value_type))
+    if a == b:
+        return True
+    if a in ("string", "code") and b in ("string", "code"):
+        return True
+    wa, wb = _bit_width(a), _bit_width(b)
+    if wa is not None and wb is not None:  # (0: int, which converts to and from any width)
+        return wa == 0 or wb == 0 or wa == wb
+    la, lb = re.fullmatch(r"list<(.*)>", a), re.fullmatch(r"list<(.*)>", b)
+    if la and lb:
+        return assignable(la.group(1), lb.group(1))
+    return b in _SUBCLASSES.get(a, ())
+
+
 def identifier_problem(name: Any, *, cpp: bool = False) -> str | None:
     """None when ``name`` is a TableGen identifier that is no reserved word (and, with
     ``cpp``, no C++ keyword), else what it should be."""
@@ -123,6 +165,26 @@ def identifier_problem(name: Any, *, cpp: bool = False) -> str | None:
 def shown(v: Any) -> str:
     """A found value for a message (control characters escaped by the error's format)."""
     return f"'{v}'" if isinstance(v, str) else repr(v)
+
+
+def _subreg_index_layout(target) -> list[tuple[Any, str, str]]:
+    """(class, index, ``SubRegIndex<width, offset>``) for each sub-register index of each
+    tuple class, as tdgen.emit_td lays them out: the k-th component's width (the size of
+    the first class holding that register) at the offset of the components before it."""
+    bits: dict[str, int] = {}
+    for rc in target.register_classes:
+        for r in rc.registers:
+            bits.setdefault(r, rc.size_bits)
+    out = []
+    for rc in target.register_classes:
+        if rc.subregs and isinstance(rc.subregs[0], tuple):
+            offset = 0
+            even = rc.size_bits // max(1, len(rc.subregs[0]))
+            for index, part in zip(rc.subreg_indices, rc.subregs[0]):
+                width = bits.get(part, even)
+                out.append((rc, index, f"SubRegIndex<{width}, {offset}>"))
+                offset += width
+    return out
 
 
 class EmittedChecks(CheckerBase):
@@ -157,6 +219,15 @@ class EmittedChecks(CheckerBase):
             cpp = isinstance(rec, (Instruction, Defm))
             if not self.ident(name, span, name, "name", cpp=cpp):
                 continue
+            if isinstance(rec, Multiclass):
+                for tmpl in rec.defs:  # (written ``def <name>`` inside the multiclass)
+                    if isinstance(tmpl.name, str) and tmpl.name:
+                        self.ident(tmpl.name, tmpl.field_span("name")[0], f"{rec.name}.{tmpl.name}", "name")
+            if isinstance(rec, Defm) and rec.multiclass not in t.multiclasses:
+                mc = rec.multiclass
+                self.err(rec.field_span("multiclass")[0], expected(
+                    "a multiclass the target lists", f"'{mc.name}' (defined at {mc.span} but not listed in "
+                    "Target(...): add it to Target(multiclasses=[...]))"), name, "multiclass")
             if isinstance(rec, Defm):
                 for tmpl in rec.multiclass.defs:
                     full = rec.name + tmpl.name
@@ -164,6 +235,12 @@ class EmittedChecks(CheckerBase):
                         self.ident(full, span, full, "name", cpp=True)
             if isinstance(rec, (InstrClass, Multiclass)):
                 self.check_declarations(rec)
+        listed = {id(p) for p in t.profiles}
+        for p in t.emitted_profiles():
+            if id(p) not in listed and p.name is not None:
+                self.ident(p.name, p.field_span("name")[0], p.name if isinstance(p.name, str) else "SDTypeProfile",
+                           "name")
+        self.check_subreg_indices()
         for rec in (*t.records(), *t.patterns, *t.register_classes):
             self.check_int_fields(rec)
             self.check_string_fields(rec)
@@ -220,6 +297,32 @@ class EmittedChecks(CheckerBase):
                 self.err(rec.field_span(f.name)[0], expected("a string without control characters", shown(bad)),
                          name if isinstance(name, str) else type(rec).__name__, f.name)
 
+    def check_subreg_indices(self) -> None:
+        """A register class's sub-register indices are identifiers, each once; an index
+        named in several classes is the same SubRegIndex (width, offset) in each (the
+        .td defines it once)."""
+        bad: set[int] = set()
+        for rc in self.t.register_classes:
+            span = rc.field_span("subreg_indices")[0]
+            for k, idx in enumerate(rc.subreg_indices):
+                if not self.ident(idx, span, rc.name, "subreg_indices"):
+                    bad.add(id(rc))
+                    break
+                if idx in rc.subreg_indices[:k]:
+                    self.err(span, expected("each sub-register index once", f"'{idx}' twice"), rc.name,
+                             "subreg_indices")
+                    bad.add(id(rc))
+                    break
+        first: dict[str, tuple[Any, str]] = {}
+        for rc, idx, text in _subreg_index_layout(self.t):
+            if id(rc) in bad:
+                continue
+            seen = first.setdefault(idx, (rc, text))
+            if seen[1] != text:
+                self.err(rc.field_span("subreg_indices")[0], expected(
+                    f"index '{idx}' as {seen[1]} as in '{seen[0].name}' (the .td defines an index once)", text),
+                    rc.name, "subreg_indices")
+
     def check_register_names_unique(self) -> None:
         """Registers are TableGen defs too: no register may share a name with a record."""
         names: dict[str, Any] = {}
@@ -227,8 +330,16 @@ class EmittedChecks(CheckerBase):
             n = getattr(rec, "name", None)
             if isinstance(n, str):
                 names.setdefault(n, rec)
+        from .llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
+
         for rc in self.t.register_classes:
             for r in (*rc.registers, *rc.subreg_indices):
+                if r in TARGET_TD_DEFS or r in TARGET_TD_CLASSES:
+                    kind = "def" if r in TARGET_TD_DEFS else "class"
+                    self.err(rc.field_span("registers")[0], expected(
+                        f"register names llvm/Target/Target.td does not define (it has a {kind} '{r}')", f"'{r}'"),
+                        rc.name, "registers")
+                    break
                 other = names.get(r)
                 if other is not None and other is not rc:
                     self.err(rc.field_span("registers")[0], expected(
@@ -275,6 +386,7 @@ class EmittedChecks(CheckerBase):
                 self.err(span, expected(why, shown(p.type)), c.name, f"params.{p.name}")
         if not isinstance(c, InstrClass):
             return
+        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
         types: dict[str, str] = {k: ty for k, (ty, _) in BASE_FIELDS.items()}
         for anc in c.chain()[:-1]:
             types.update({f.name: f.type for f in anc.fields if isinstance(f.name, str)})
@@ -296,18 +408,21 @@ class EmittedChecks(CheckerBase):
                 self.err(span, expected(why, shown(f.type)), c.name, fld)
                 continue
             types[f.name] = f.type
+            ref = f.default.name if isinstance(f.default, Ref) else None
+            if ref in params and isinstance(params[ref], str) and not assignable(f.type, params[ref]):
+                self.err(span, expected(f"a template argument of a type field '{f.name}' ({f.type}) takes",
+                                        f"'{ref}' of type {params[ref]}"), c.name, fld)
+                continue
             if not isinstance(f.default, (Ref, Code)) and f.default is not None and repr(f.default) != "REQUIRED":
                 want = type_mismatch(f.default, f.type)
                 if want is not None:
                     self.err(span, expected(want, shown(f.default)), c.name, f.name)
         from ..srcpos import key_span
 
-        params = {p.name: p.type for p in c.params if isinstance(p.name, str)}
-        textual = ("string", "code")
         for k, v in c.lets:
             ty = types.get(k)
             if isinstance(v, Ref) and ty is not None and v.name in params and isinstance(params[v.name], str) \
-                    and (ty in textual) != (params[v.name].strip() in textual):
+                    and not assignable(ty, params[v.name]):
                 self.err(key_span(c.span, "lets", k), expected(
                     f"a template argument of a type field '{k}' ({ty}) takes",
                     f"'{v.name}' of type {params[v.name]}"), c.name, k)
@@ -328,6 +443,20 @@ class EmittedChecks(CheckerBase):
         for k, v in ri.fields:
             if isinstance(v, str) and _CONTROL.search(v):
                 self.err(ri.span, expected("a string without control characters", shown(v)), name, k)
+            elif k == "Namespace" and isinstance(v, str) and identifier_problem(self.t.namespace, cpp=True) is None \
+                    and v != self.t.namespace:
+                # (llvm-tblgen-19 takes the instruction enum's namespace from one instruction:
+                # another one, or none, breaks -gen-instr-info)
+                from ..srcpos import key_span
+
+                self.err(key_span(ri.span, "lets", k) or ri.span, expected(
+                    f"the target's namespace '{self.t.namespace}' as the instruction's Namespace", shown(v)), name, k)
+            elif v is None and k in INSTRUCTION_OWN_FIELDS and k not in UNSET_OWN_FIELDS:
+                # (llvm-tblgen-19's backends read these: "field 'Size' exists but does not have an int value")
+                from ..srcpos import key_span
+
+                self.err(key_span(ri.span, "lets", k) or ri.span, expected(f"a value for '{k}' (of Instruction's own fields only "
+                                           f"{', '.join(sorted(UNSET_OWN_FIELDS))} may stay unset)", "None"), name, k)
         asm = ri.asm
         if not isinstance(asm, str) or ri.name in self._unresolved():
             return  # (operands not resolved: the resolution errors are the report)

@@ -131,6 +131,8 @@ class FragmentChecks(TreeChecks):
         for o in f.ops:
             if o not in used:
                 self.err(node.span, expected(f"operand 'node:${o}' used in the fragment", "it unused"), f.name, "fragment")
+        if not self.types_known():
+            return
         from ..typeinfer import TypeError_, infer
 
         try:

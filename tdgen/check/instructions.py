@@ -7,7 +7,9 @@ result is an instruction DAG with the right operand count whose variables the so
 binds, where Target.td's generic instructions (``REG_SEQUENCE`` ...) get a sub-register
 index / register class where their operands take one, and an SDNodeXForm (written
 ``(NegateImm $c)`` or implied by a leaf fragment's ``xform``) applies to an operand bound
-to a constant.
+to a constant; the result's bare names are registers, register classes or sub-register
+indices, and it uses every name the source binds once (llvm-tblgen-19's "dead named
+input").
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..errors import TdgenError, expected
 from ..model.fragments import SDNodeXForm
 from ..model.record import parse_field
 from ..model.resolved import ResolvedInstruction
+from ..types import VALUE_TYPES
 from .base import plural
 from .trees import TreeChecks
 
@@ -71,6 +74,12 @@ class InstructionChecks(TreeChecks):
                 for dst in p.args[:-1]:
                     if isinstance(dst, Leaf) and dst.kind == "typed" and not self.check_leaf(dst, inst.name, "pattern", None):
                         continue
+                    if isinstance(dst, Leaf) and dst.kind == "typed" and dst.type not in VALUE_TYPES \
+                            and dst.type not in self.t.register_classes_by_name:
+                        # (llvm-tblgen-19: "set destination should be a register!")
+                        self.err(dst.span, expected("a value type or register class as the type of a set destination",
+                                                    f"'{dst.type}'"), inst.name, "pattern")
+                        continue
                     if not (isinstance(dst, Leaf) and dst.name is not None):
                         self.err(dst.span, expected("a result operand 'type:$name'", f"'{dst.render()}'"), inst.name, "pattern")
                     elif dst.name not in outs:
@@ -100,7 +109,7 @@ class InstructionChecks(TreeChecks):
                 if o.name not in used:
                     self.err(p.span, expected(f"input operand '${o.name}' used in the pattern", "it missing"), inst.name, "pattern")
                     bad = True
-            if bad:
+            if bad or not self.types_known():
                 continue
             from ..typeinfer import TypeError_, infer
 
@@ -172,9 +181,16 @@ class InstructionChecks(TreeChecks):
             elif n.name is not None and n.name not in bound:
                 self.err(n.span, expected(f"a variable bound in the source ({', '.join(sorted(bound)) or 'none'})", f"'${n.name}'"), name, "dst")
                 ok = False
+            elif n.kind == "name" and str(n.value) not in self.result_leaf_names():
+                # (llvm-tblgen-19 emits only these as a result's bare leaves: any other record
+                # -- an operand kind, a value type, a leaf node -- crashes its matcher generator)
+                self.err(n.span, expected("a register, register class or sub-register index (a bare name in a "
+                                          "result; an operand of the source is written '$name')",
+                                          f"'{n.value}'"), name, "dst")
+                ok = False
             elif n.kind in ("name", "typed") and not self.check_leaf(n, name, "dst", None):
                 ok = False
-        if not ok:
+        if not ok or not self.types_known():
             return
         from ..typeinfer import TypeError_, infer
 
@@ -182,6 +198,35 @@ class InstructionChecks(TreeChecks):
             infer(self.t, src, record=name, field="src", result=dst, instructions=insts)
         except TypeError_ as e:
             self.d.add(e.error)
+            return
+        self.check_dead_inputs(src, inner, name)
+
+    def result_leaf_names(self) -> frozenset[str]:
+        """The bare names a result DAG may hold: registers, register classes,
+        sub-register indices, ``zero_reg`` and ``undef_tied_input``."""
+        got = self.__dict__.get("_result_leaf_names")
+        if got is None:
+            t = self.t
+            got = frozenset({"zero_reg", "undef_tied_input", *t.physical_registers,
+                             *(r for rc in t.register_classes for r in (rc.name, *rc.registers, *rc.subreg_indices))})
+            self.__dict__["_result_leaf_names"] = got
+        return got
+
+    def check_dead_inputs(self, src: Dag, dst: Dag, record: str) -> bool:
+        """Every name the source binds once is used by the result (llvm-tblgen-19:
+        "dead named input"; a name bound twice ties two operands and may go unused)."""
+        uses: dict[str, list[Node]] = {}
+        for n in src.walk():
+            if n.name is not None:
+                uses.setdefault(n.name, []).append(n)
+        used = set(dst.variables())
+        ok = True
+        for var, nodes in uses.items():
+            if len(nodes) == 1 and var not in used:
+                self.err(nodes[0].span, expected(f"a result that uses '${var}' (bound once in the source)",
+                                                 "none that does"), record, "src")
+                ok = False
+        return ok
 
     # ------------------------------------------------------- SDNodeXForms
     def leaf_xform(self, type_name: str | None) -> SDNodeXForm | None:

@@ -124,7 +124,8 @@ class LoweringChecks(CheckerBase):
 
         intr, node = low.intrinsic, low.node
         m = low.operand_map
-        if node.profile.variadic or len(m) != node.num_operands or len(intr.results) != node.num_results:
+        if node.profile.variadic or len(m) != node.num_operands or len(intr.results) != node.num_results \
+                or not self.types_known():
             return
         if not all(isinstance(i, int) and 0 <= i < len(intr.params) for i in m):
             return

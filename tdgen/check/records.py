@@ -1,7 +1,8 @@
 """Checks of the declarations themselves: names, intrinsics, SDNodes, registers, wave facts, data layout.
 
-Record names unique across the TableGen namespace (defm expansions included) and not
-taken by a builtin; intrinsic names ``int_<target_prefix>_...``, their types and
+Record names unique across the TableGen namespace (defm expansions and the profiles of
+nodes included) and not taken by a builtin or by llvm/Target/Target.td
+(``tdgen.check.llvm_names``); intrinsic names ``int_<target_prefix>_...``, their types and
 property indices; profiles' constraint operand numbers, SDNP properties and opcodes in
 the target's ``isd_namespace``; register classes (file, types, registers, sub-register
 components); operand kinds' value types; ``Target.wave``; ``Target.data_layout`` (a
@@ -17,8 +18,7 @@ from ..model.instructions import Defm, Instruction
 from ..model.intrinsics import Intrinsic
 from ..model.nodes import SDNP_PROPERTIES, SDNode, SDTypeProfile
 from ..model.record import Record, is_invalid
-from ..types import VALUE_TYPES
-from .base import CheckerBase
+from .base import CheckerBase, known_intrinsic_type, known_value_type
 
 
 # SDNode classes of TargetSelectionDAG.td a target's own node may be (``SDNode``: a
@@ -36,25 +36,6 @@ INTRINSIC_PROPERTIES = {
     "ImmArg": True, "NoUndef": True, "NoCapture": True, "ReadOnly": True, "WriteOnly": True, "ReadNone": True,
     "Returned": True, "NoAlias": True, "NonNull": True,
 }
-
-
-def _known_intrinsic_type(t) -> bool:
-    """One of tdgen.types' intrinsic types, an ``LLVMMatchType<N>`` or an
-    ``LLVMQualPointerType<N>`` (as their constructors make them)."""
-    from ..types import INTRINSIC_TYPES, LLVMMatchType, LLVMQualPointerType
-
-    if INTRINSIC_TYPES.get(t.tablegen) == t:
-        return True
-    m = t.match
-    if isinstance(m, int) and not isinstance(m, bool) and 0 <= m < 64 and t == LLVMMatchType(m):
-        return True
-    a = getattr(t, "addrspace", None)
-    return isinstance(a, int) and not isinstance(a, bool) and 0 <= a < (1 << 24) and t == LLVMQualPointerType(a)
-
-
-def known_value_type(vt) -> bool:
-    """One of tdgen.types' value types (not a ValueType made up with another name)."""
-    return VALUE_TYPES.get(getattr(vt, "name", None)) == vt
 
 
 class RecordChecks(CheckerBase):
@@ -142,11 +123,20 @@ class RecordChecks(CheckerBase):
             if isinstance(rec, Instruction) and not name:
                 continue
             visit(name, rec, where)
+        for p in self.t.emitted_profiles():  # (those of nodes, defined in the .td without being listed)
+            if isinstance(p.name, str) and p.name and not (p.name in seen and seen[p.name] == p):
+                visit(p.name, p, p.field_span("name")[0])
         from ..builtins import BUILTIN_FRAGS
+        from .llvm_names import TARGET_TD_CLASSES, TARGET_TD_DEFS
 
         for name, rec in seen.items():
             if name in BUILTIN_NODES or name in BUILTIN_FRAGS:
                 self.err(rec.field_span("name")[0], expected("a name not taken by a builtin SDNode or PatFrag", f"'{name}'"), name, "name")
+            elif (name in TARGET_TD_DEFS or name in TARGET_TD_CLASSES) and not getattr(rec, "builtin", False):
+                kind = "def" if name in TARGET_TD_DEFS else "class"
+                self.err(rec.field_span("name")[0], expected(
+                    f"a name llvm/Target/Target.td does not define (it has a {kind} '{name}')", f"'{name}'"), name,
+                    "name")
 
     # ----------------------------------------------------------- intrinsics
     def check_intrinsic(self, i: Intrinsic) -> None:
@@ -158,7 +148,7 @@ class RecordChecks(CheckerBase):
         overloads = 0
         for fname, types in (("results", i.results), ("params", i.params)):
             for t in types:
-                if getattr(t, "tablegen", None) is None or not _known_intrinsic_type(t):
+                if getattr(t, "tablegen", None) is None or not known_intrinsic_type(t):
                     self.err(i.field_span(fname)[0], expected("an intrinsic type (llvm_i32_ty ...)", repr(t)), i.name, fname)
                     continue
                 if t.match is not None and t.match >= overloads:

@@ -117,6 +117,13 @@ def _resolve_targets(requested: list[str]) -> list[str]:
     known = sorted(list_targets())
     if not requested:
         return known
+    from ..fsutil import path_problem
+
+    for n in requested:
+        why = None if n in known else path_problem(n)
+        if why is not None:
+            raise UsageError(None, "tdgen generate: argument TARGET: "
+                             + expected("one of " + ", ".join(known) + " or a spec path", f"'{n}' ({why})"))
     unknown = [n for n in requested if n not in known and not _is_spec_path(n)]
     if unknown:
         raise UsageError(

@@ -23,6 +23,9 @@ from .intrinsics import Intrinsic
 from .nodes import SDNode
 from .record import Record, guard_constructors, parse_field, rebase, report_construction_errors
 
+# The most operands a divergence-predicate class may take (LLVM's take one to three).
+MAX_FRAG_OPS = 255
+
 UNIFORM_PREDICATE = "return !N->isDivergent();"
 DIVERGENT_PREDICATE = "return N->isDivergent();"
 
@@ -65,6 +68,14 @@ class DivergenceFrag(Record):
     name: str
     divergence: str
     num_ops: int
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        n = self.num_ops
+        if isinstance(n, int) and not isinstance(n, bool) and not 0 <= n <= MAX_FRAG_OPS:
+            # (its operand names are made one per operand)
+            report_construction_errors(self, [SpecError(self.field_span("num_ops")[0], expected(
+                f"an operand count from 0 to {MAX_FRAG_OPS}", n), record=self.name, field="num_ops")])
 
     @property
     def ops(self) -> tuple[str, ...]:

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ..errors import SpecError, expected
 from ..types import ValueType
-from .record import Record, guard_constructors
+from .record import Record, guard_constructors, report_construction_errors
+
+# The most results or operands a profile may declare (LLVM's nodes have a handful).
+MAX_PROFILE_COUNT = 255
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,31 @@ class SDTypeProfile(Record):
     constraints: tuple[SDTypeConstraint, ...] = ()
     name: str | None = None
     builtin: bool = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # (the type inference makes a type set per result and operand: counts are bounded,
+        # and a negative result count is none TableGen reads)
+        errs = []
+        for fname, low in (("num_results", 0), ("num_operands", -1)):
+            v = getattr(self, fname)
+            if isinstance(v, int) and not isinstance(v, bool) and not low <= v <= MAX_PROFILE_COUNT:
+                what = "a result count" if low == 0 else "an operand count (-1: variadic)"
+                errs.append(SpecError(self.field_span(fname)[0],
+                                      expected(f"{what} from {low} to {MAX_PROFILE_COUNT}", v),
+                                      record=self.name or "SDTypeProfile", field=fname))
+        for i, c in enumerate(self.constraints if isinstance(self.constraints, tuple) else ()):
+            for f in fields(c) if isinstance(c, SDTypeConstraint) else ():
+                v = getattr(c, f.name)
+                if f.name == "vt":
+                    ok, want = isinstance(v, ValueType), "a value type (tdgen.types)"
+                else:
+                    ok, want = isinstance(v, int) and not isinstance(v, bool), "an integer operand number"
+                if not ok:
+                    errs.append(SpecError(self.field_span("constraints", i)[0],
+                                          expected(f"{want} as {type(c).__name__}'s {f.name}", repr(v)),
+                                          record=self.name or "SDTypeProfile", field="constraints"))
+        report_construction_errors(self, errs)
 
     @property
     def tablegen(self) -> str:

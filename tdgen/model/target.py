@@ -176,6 +176,15 @@ class Target(Record):
             self.__dict__["_selection_cache"] = cached
         return cached
 
+    def emitted_profiles(self) -> tuple[SDTypeProfile, ...]:
+        """The type profiles the generated .td defines or writes inline: the listed ones
+        and those of the target's own nodes (each profile once, listed ones first)."""
+        seen: dict[int, SDTypeProfile] = {}
+        for p in (*self.profiles, *(n.profile for n in self.nodes if not n.builtin)):
+            if isinstance(p, SDTypeProfile) and not p.builtin:
+                seen.setdefault(id(p), p)
+        return tuple(seen.values())
+
     # -- declaration order -----------------------------------------------------
     def records(self) -> Iterable[Record]:
         """Every named declaration of the spec (for duplicate checks and listings)."""
