@@ -169,3 +169,30 @@ def test_phi_without_an_incoming_value_for_a_lanes_predecessor(amdgpu):
     prog = Program("f", blocks, {f"%bb.{i}": i for i in range(4)}, [0, 1, 2, 3])
     with pytest.raises(IllegalState, match=r"PHI %10 has no incoming value for predecessor bb.2"):
         run_wave_cfg(prog, wr, Trace(64))
+
+
+def test_a_scalar_load_over_uninitialised_bytes_is_undefined_only_where_read(amdgpu):
+    # llc widens three i32 kernel-argument loads into one S_LOAD_DWORDX4 reading the
+    # segment's padding: the padding's dword is an undefined part of the result, an
+    # illegal state only when read (here sub3), not at the load
+    from patterns.run.memory import GLOBAL, GLOBAL_BASE, Allocation, Memory
+    from patterns.run.mir_run import mir_facts
+
+    mem = Memory([Allocation("kernarg", GLOBAL, GLOBAL_BASE, 16, readonly=False)], [], groups=1, group_size=64)
+    lanes = np.arange(64, dtype=np.int64)
+    mem.global_.data[0, :12] = np.arange(12, dtype=np.uint8)
+    mem.global_.init[0, :12] = True  # bytes 12..15 never written
+    sems = TargetSemantics(amdgpu, mir_facts(amdgpu).MIR_INSTRUCTIONS)  # (the table both engines run)
+    wr = WaveRun(sems, 64, lanes, np.ones(64, dtype=bool), memory=mem)
+    wr.set_uniform("1", GLOBAL_BASE)
+    wr.execute(MInstr("S_LOAD_DWORDX4_IMM", [("%2", "SGPR_128", "scalar")], ["%1", "0", "0"]))
+    wr.execute(MInstr("COPY", [("%3", "SReg_32", "scalar")], ["%2.sub2"]))
+    assert int(wr.regs["3"][1][0]) == 0x0B0A0908
+    wr.execute(MInstr("COPY", [("%4", "SGPR_128", "scalar")], ["%2"]))  # (a whole copy carries the part along)
+    with pytest.raises(IllegalState, match=r"read of %4.sub3, which holds uninitialised global memory at "
+                                           rf"0x{GLOBAL_BASE + 12:x} \(loaded by"):
+        wr.execute(MInstr("COPY", [("%5", "SReg_32", "scalar")], ["%4.sub3"]))
+    # a per-lane load of never-written memory is still an error at the load
+    wr.set_reg("6", "vector", np.full(64, GLOBAL_BASE + 12, dtype=np.uint64), np.ones(64, dtype=bool))
+    with pytest.raises(IllegalState, match="load of uninitialised global memory"):
+        wr.execute(MInstr("GLOBAL_LOAD_DWORD", [("%7", "VGPR_32", "vector")], ["%6", "0", "0"]))

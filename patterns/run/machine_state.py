@@ -141,17 +141,27 @@ class WaveRun:
         self.generic_count = 0
         self.branch: tuple | None = None  # set by an instruction that branches (patterns.run.mir_run)
         self.physical: dict[str, tuple] = {}  # physical registers live into the entry (llc's MIR)
+        # 32-bit parts a scalar load left undefined: register (or chunk) -> (bit mask, what was read)
+        self.undef_parts: dict[str, tuple[int, str]] = {}
+        self.partial_load = False  # (set by semantics_eval while a load written as it is runs)
+        self.load_undef: tuple[int, str] | None = None
+        self.unit = "lane"
 
     # ------------------------------------------------------------------ registers
     def set_reg(self, name: str, file: str, values: np.ndarray, defined: np.ndarray) -> None:
         self.regs[name] = (file, values, defined)
+        if self.undef_parts:
+            self.undef_parts.pop(name, None)
 
     def set_uniform(self, name: str, value: int) -> None:
+        if self.undef_parts:
+            self.undef_parts.pop(name, None)
         self.regs[name] = ("scalar", np.full(self.wave, U64(value & 0xFFFFFFFFFFFFFFFF), dtype=U64),
                            np.ones(self.wave, dtype=bool))
 
-    def read(self, text: str, for_scalar: bool = False) -> tuple[np.ndarray, bool, str]:
-        """(values, uniform, file) of operand text ``text``."""
+    def read(self, text: str, for_scalar: bool = False, whole: bool = False) -> tuple[np.ndarray, bool, str]:
+        """(values, uniform, file) of operand text ``text`` (``whole``: a register as it
+        is, undefined parts included -- a COPY's source)."""
         m = _REG.match(text)
         if m is None:
             try:
@@ -174,6 +184,8 @@ class WaveRun:
                 raise IllegalState(f"vector register %{name} read by scalar instruction {self.cur.opcode}", self.cur)
         elif not dfn.all():
             raise IllegalState(f"read of undefined register %{name}", self.cur)
+        if self.undef_parts and not (whole and sub is None):
+            self._check_parts(name, sub)
         if sub is not None:
             k = int(sub[3:])
             if k >= 2:  # bits 64c.. of a register wider than 64 bits: its chunk "#c"
@@ -183,6 +195,18 @@ class WaveRun:
                 vals, k = hi[1], k % 2
             vals = (vals >> U64(32 * k)) & U64(0xFFFFFFFF)
         return vals, file != "vector", file
+
+    def _check_parts(self, name: str, sub: str | None) -> None:
+        """A read of a part of register ``name`` that a scalar load left undefined is an
+        illegal state (the machine reads whatever the memory held)."""
+        key, bits = name, 0b11
+        if sub is not None:
+            k = int(sub[3:])
+            key, bits = (name if k < 2 else f"{name}#{k // 2}"), 1 << (k % 2)
+        got = self.undef_parts.get(key)
+        if got is not None and got[0] & bits:
+            what = f"%{name}.{sub}" if sub is not None else f"%{name}"
+            raise IllegalState(f"read of {what}, which holds {got[1]}", self.cur)
 
     def read_special(self, text: str) -> tuple[np.ndarray, bool, str]:
         got = self.physical.get(text)
@@ -236,6 +260,17 @@ class WaveRun:
         bad = active & ~init.all(axis=1)
         if bad.any():
             lane = int(np.flatnonzero(bad)[0])
+            if self.partial_load and self.unit == "wave" and bits % 32 == 0:
+                # a scalar load reads whole dwords; an uninitialised one is an undefined
+                # part of the result, an error only where it is read (llc widens kernel
+                # argument loads over the segment's padding)
+                parts = init[active].reshape(-1, bits // 32, 4).all(axis=2).all(axis=0)
+                mask = sum(1 << j for j in range(bits // 32) if not parts[j])
+                # (parts[j]: dword j initialised on every active lane)
+                first = int(np.flatnonzero(~parts)[0])
+                self.load_undef = (mask, f"uninitialised {space} memory at 0x{int(addr[lane]) + 4 * first:x} "
+                                         f"(loaded by {self.cur.text() if self.cur is not None else 'a load'})")
+                return from_bytes(np.where(init, data, 0).astype(np.uint8))
             raise IllegalState(f"load of uninitialised {space} memory at 0x{int(addr[lane]):x}", self.cur, lane)
         return from_bytes(data)
 
@@ -285,10 +320,11 @@ class WaveRun:
                 continue
             ops[name] = self.read(text, for_scalar=(unit == "wave" and files.get(name) != "imm"))
         self._ops = ops
+        self.unit = unit
         writes, stores = run(self)
         new_exec: list = []
         defs = {name: d for name, d in zip(outs, mi.defs)}
-        for dst, vals, uni, vw in writes:
+        for dst, vals, uni, vw, undef in writes:
             if isinstance(dst, Implicit):
                 if dst.reg == "SCC":
                     self.scc = int(vals[0]) if unit == "wave" else self._uniform_value(vals, uni, "SCC")
@@ -308,6 +344,8 @@ class WaveRun:
             file = file or files.get(dst.name) or "vector"
             bits = widths.get(dst.name, 32)
             self._write(reg[1:], file, vals, uni, vw, bits, unit)
+            if undef is not None:
+                self.undef_parts[reg[1:]] = undef
         for space, addr, vals, bits in stores:
             self._store(space, addr, vals, bits)
         if new_exec:
@@ -368,17 +406,23 @@ class WaveRun:
     def _copy(self, mi: MInstr) -> None:
         (d, rc, file), = mi.defs[:1]
         src = mi.operands[0]
-        vals, uni, sfile = self.read(src)
+        vals, uni, sfile = self.read(src, whole=True)
         for c in range(1, 4):  # the chunks of a register wider than 64 bits
             part = self.regs.get(f"{src[1:]}#{c}") if src.startswith("%") else None
             if part is not None:
                 self.regs[f"{d[1:]}#{c}"] = part
+                undef = self.undef_parts.get(f"{src[1:]}#{c}")
+                if undef is not None:
+                    self.undef_parts[f"{d[1:]}#{c}"] = undef
         file = file or self.sems.rc_file(rc) or sfile
         bits = self.sems.rc_bits(rc) if rc else 64
         if sfile == "vector" and file == "scalar":
             self.set_uniform(d[1:], self._uniform_value(vals, False, f"register {d} (COPY from {src})"))
-            return
-        self._write(d[1:], file, vals, uni, bits, bits, "lane")
+        else:
+            self._write(d[1:], file, vals, uni, bits, bits, "lane")
+        undef = self.undef_parts.get(src[1:]) if self.undef_parts and src.startswith("%") else None
+        if undef is not None:
+            self.undef_parts[d[1:]] = undef
 
     def _reg_sequence(self, mi: MInstr) -> None:
         (d, rc, file), = mi.defs[:1]

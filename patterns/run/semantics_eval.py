@@ -2,7 +2,7 @@
 
 ``compile_semantics(sem)`` turns a ``Semantics`` record into a function ``run(ctx)`` that
 evaluates every effect on the state before the instruction and returns the writes
-``[(dst, values, uniform, lane_mask_write)]`` and the stores ``[(space, addr, values,
+``[(dst, values, uniform, lane_mask_write, undefined)]`` and the stores ``[(space, addr, values,
 bits)]``; the caller (``patterns.run.machine``) commits them, then asks ``run.branch(ctx)``
 (None when the semantics has no ``Branch``) where control goes. Values are numpy ``uint64``
 arrays of one entry per lane, reduced to their width; ``uniform`` says the value is one
@@ -11,7 +11,11 @@ for the wave (a scalar operand, an immediate, a uniform cross-lane result).
 ``ctx`` gives: ``wave`` (32 | 64), ``exec`` (bool per lane), ``local`` (each lane's
 work-item id), ``bpermute_wave64``
 (``"full"`` | ``"half"``), ``operand(name) -> (values, uniform, file)``, ``implicit(reg)``,
-``load(space, addr, bits, active) -> values``, and ``illegal(message)`` (raises).
+``load(space, addr, bits, active) -> values``, and ``illegal(message)`` (raises). A write
+whose value is a load as it is sets ``ctx.partial_load`` while the load runs: a context
+may then answer a read of partly uninitialised memory with the initialised bytes and put
+``(undefined 32-bit parts as a bit mask, what was read)`` in ``ctx.load_undef``, which
+becomes the write's ``undefined`` (None otherwise).
 
 The cross-lane primitives are the wave model's (``patterns.wave.execute``): the lane a DS
 permute address names (``permute_lane``), ds_permute's highest-lane-wins rule, the swizzle
@@ -484,7 +488,7 @@ def compile_semantics(sem: Semantics, widths: dict[str, int]) -> Callable:
     """``run(ctx) -> (writes, stores)`` for ``sem`` (see the module docstring);
     ``widths``: each operand's width in bits."""
     c = _Compiler(widths)
-    writes: list[tuple[Any, Callable, int]] = []
+    writes: list[tuple[Any, Callable, int, bool]] = []
     stores: list[tuple[str, Callable, Callable, int]] = []
     branches: list[tuple[str | None, Callable | None]] = []
     for eff in sem.effects:
@@ -495,15 +499,25 @@ def compile_semantics(sem: Semantics, widths: dict[str, int]) -> Callable:
         if isinstance(eff, Write):
             dw = widths[eff.dst.name] if isinstance(eff.dst, Operand) else (1 if eff.dst.reg == "SCC" else 64)
             vw = c.width(eff.value, dw)
-            writes.append((eff.dst, c.expr(eff.value, dw), vw))
+            direct = isinstance(eff.value, Apply) and eff.value.op == "load"
+            writes.append((eff.dst, c.expr(eff.value, dw), vw, direct))
         elif isinstance(eff, Store):
             stores.append((eff.space, c.expr(eff.addr, 64), c.expr(eff.value, eff.bits), eff.bits))
 
     def run(ctx):
         out_w = []
-        for dst, f, vw in writes:
-            v, u = f(ctx)
-            out_w.append((dst, v, u, vw))
+        for dst, f, vw, direct in writes:
+            if direct:  # a load written as it is: uninitialised parts become undefined parts
+                ctx.partial_load = True
+                ctx.load_undef = None
+                try:
+                    v, u = f(ctx)
+                finally:
+                    ctx.partial_load = False
+                out_w.append((dst, v, u, vw, ctx.load_undef))
+            else:
+                v, u = f(ctx)
+                out_w.append((dst, v, u, vw, None))
         out_s = []
         for space, fa, fv, bits in stores:
             a, _ = fa(ctx)

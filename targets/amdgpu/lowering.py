@@ -17,10 +17,10 @@ from .fix_sgpr_copies import fix_sgpr_copies
 from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
 from .select import PRELOADED, SELECT, legalize_constant_bus, lower_arguments
-from .structurize import structurize
+from .structurize import lcssa, structurize
 from .vectors import should_expand_dynamic_extract
 
-HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(structurize,), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
+HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(structurize, lcssa), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
                     cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, mem_flags=mem_flags,
                     expand_dynamic_extract=should_expand_dynamic_extract,
                     argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,

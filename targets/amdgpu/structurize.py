@@ -4,7 +4,8 @@ llc-19's GCNPassConfig::addPreISel runs, in order: AMDGPUUnifyDivergentExitNodes
 exit for the returns and unreachables reached by divergent branches), FixIrreducible,
 UnifyLoopExits, StructurizeCFG (patterns.llc.structurize, on every region: uniform ones
 too, llc's AMDGPU pipeline does not skip them), then SIAnnotateControlFlow (the EXEC-mask
-pseudos, made at selection: divergent_cf.py). Modelled: StructurizeCFG, and
+pseudos, made at selection: divergent_cf.py) and LCSSA (``lcssa``: patterns.llc.lcssa;
+the exit phis that carry a loop's uniform values to lanes that left it earlier). Modelled: StructurizeCFG, and
 AMDGPUUnifyDivergentExitNodes for returns (``unify_returns``). Refused where they would
 change the function: unreachable blocks among the exits of a function with an exit
 reached through a divergent branch (the unified unreachable block and
@@ -14,6 +15,7 @@ cycle (FixIrreducible).
 
 from __future__ import annotations
 
+from patterns.llc.lcssa import form_lcssa
 from patterns.llc.structurize import structurize_cfg
 from tdgen.errors import VerifyError, expected
 
@@ -39,6 +41,13 @@ def structurize(fn, analysis) -> bool:
             unify_returns(fn, exits)
             changed = True
     return structurize_cfg(fn) or changed
+
+
+def lcssa(fn, analysis) -> bool:
+    """GCNPassConfig::addPreISel's last pass: loop-closed SSA form on the structurized CFG
+    (a value of a divergently exited loop read after it goes through an exit phi, which
+    the uniformity analysis finds divergent)."""
+    return form_lcssa(fn)
 
 
 def unify_returns(fn, returning: list) -> None:
