@@ -107,6 +107,17 @@ exit:
   ret void
 }
 """,
+    # a divergent index that may be negative: the 64-bit address arithmetic (V_ASHRREV_I32,
+    # V_LSHLREV_B64, V_ADD_CO_U32 / V_ADDC_U32 with its carry def) and GLOBAL_STORE_DWORD
+    "address_64": """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %i = xor i32 %id, %a
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %id, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+""",
 }
 
 

@@ -101,7 +101,17 @@ exit:
   ret void
 }
 """
-KERNELS = {"alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
+ADDR_64 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in, i32 %a) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %i = xor i32 %id, %a
+  %q = getelementptr i32, ptr addrspace(1) %in, i32 %i
+  %x = load i32, ptr addrspace(1) %q
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %x, ptr addrspace(1) %p
+  ret void
+}
+"""
+KERNELS = {"addr-64": ADDR_64, "alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
 
 
 def _check_run(path, target, *extra):

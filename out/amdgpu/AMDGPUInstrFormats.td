@@ -327,3 +327,30 @@ class GLOBAL_LD : InstSI {
   let AsmString = "global_load_dword $vdst, $vaddr, off$offset";
   let mayLoad = 1;
 }
+
+class VOP3_ADD_CO : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst, SReg_64_XEXEC:$sdst);
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, clampmod0:$clamp);
+  let AsmString = "v_add_co_u32 $vdst, $sdst, $src0, $src1";
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+}
+
+class VOP3_ADDC : InstSI {
+  let OutOperandList = (outs VGPR_32:$vdst, SReg_64_XEXEC:$sdst);
+  let InOperandList = (ins VGPR_32:$src0, VGPR_32:$src1, SReg_64_XEXEC:$src2, clampmod0:$clamp);
+  let AsmString = "v_addc_co_u32 $vdst, $sdst, $src0, $src1, $src2";
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+}
+
+class VOP3_SHL64 : InstSI {
+  let OutOperandList = (outs VReg_64:$vdst);
+  let InOperandList = (ins VGPR_32:$src0, VReg_64:$src1);
+  let AsmString = "v_lshlrev_b64 $vdst, $src0, $src1";
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+}

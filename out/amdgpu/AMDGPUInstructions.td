@@ -591,6 +591,18 @@ def GLOBAL_STORE_DWORD : GLOBAL_ST {
   let Uses = [EXEC];
 }
 
+def V_ADD_CO_U32_e64 : VOP3_ADD_CO {
+  let Uses = [EXEC];
+}
+
+def V_ADDC_U32_e64 : VOP3_ADDC {
+  let Uses = [EXEC];
+}
+
+def V_LSHLREV_B64_e64 : VOP3_SHL64 {
+  let Uses = [EXEC];
+}
+
 def GLOBAL_LOAD_DWORD_SADDR : GLOBAL_LD_SADDR {
   let Uses = [EXEC];
 }

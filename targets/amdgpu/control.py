@@ -21,7 +21,9 @@ parser requires them.
 - memory: S_LOAD_DWORD_IMM / S_LOAD_DWORDX2_IMM_ec (uniform constant-address-space
   loads and the kernel arguments), GLOBAL_STORE_DWORD_SADDR (uniform base),
   GLOBAL_STORE_DWORD / GLOBAL_LOAD_DWORD (a 64-bit VGPR address) and
-  GLOBAL_LOAD_DWORD_SADDR.
+  GLOBAL_LOAD_DWORD_SADDR;
+- the 64-bit address arithmetic of a divergent index that may be negative:
+  V_LSHLREV_B64_e64 and the carry pair V_ADD_CO_U32_e64 / V_ADDC_U32_e64.
 """
 
 from tdgen.model import InstrClass, Instruction
@@ -77,6 +79,17 @@ GLOBAL_LD_SADDR = _cls("GLOBAL_LD_SADDR", "(outs VGPR_32:$vdst)",
 GLOBAL_LD = _cls("GLOBAL_LD", "(outs VGPR_32:$vdst)", "(ins VReg_64:$vaddr, flat_offset:$offset, CPol:$cpol)",
                  "global_load_dword $vdst, $vaddr, off$offset", mayLoad=1)
 
+# the 64-bit address arithmetic of a divergent address (type legalization's expansion of
+# the i64 add into a carry pair, and the VALU's one 64-bit shift)
+VOP3_ADD_CO = _cls("VOP3_ADD_CO", "(outs VGPR_32:$vdst, SReg_64_XEXEC:$sdst)",
+                   "(ins VGPR_32:$src0, VGPR_32:$src1, clampmod0:$clamp)", "v_add_co_u32 $vdst, $sdst, $src0, $src1",
+                   VALU=1, VOP3=1, Size=8)
+VOP3_ADDC = _cls("VOP3_ADDC", "(outs VGPR_32:$vdst, SReg_64_XEXEC:$sdst)",
+                 "(ins VGPR_32:$src0, VGPR_32:$src1, SReg_64_XEXEC:$src2, clampmod0:$clamp)",
+                 "v_addc_co_u32 $vdst, $sdst, $src0, $src1, $src2", VALU=1, VOP3=1, Size=8)
+VOP3_SHL64 = _cls("VOP3_SHL64", "(outs VReg_64:$vdst)", "(ins VGPR_32:$src0, VReg_64:$src1)",
+                  "v_lshlrev_b64 $vdst, $src0, $src1", VALU=1, VOP3=1, Size=8)
+
 # the control-flow pseudos SIAnnotateControlFlow's intrinsics select to (SIInstructions.td)
 SI_CF_IF = _cls("SI_CF_IF", "(outs SReg_64:$dst)", "(ins SReg_64:$vcc, sopp_brtarget:$target)", "", isPseudo=1,
                 isBranch=1, isTerminator=1)
@@ -86,7 +99,8 @@ SI_CF_END = _cls("SI_CF_END", "(outs)", "(ins SReg_64:$saved)", "", isPseudo=1, 
 SI_CF_BREAK = _cls("SI_CF_BREAK", "(outs SReg_64:$dst)", "(ins SReg_64:$vcc, SReg_64:$src)", "", isPseudo=1)
 
 CLASSES = (SI_CF_IF, SI_CF_LOOP, SI_CF_END, SI_CF_BREAK, SOP1_MOV32, SOP1_MOV64, VOP1_MOV32, SOPC_32, SOPC_64, VOPC_32, SOP2_CSELECT, SOP2_CSELECT64, VOP3_CNDMASK, SOPP_BR,
-           SOPP_END, SI_RET, SMEM_1, SMEM_2, SMEM_4, SMEM_8, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD)
+           SOPP_END, SI_RET, SMEM_1, SMEM_2, SMEM_4, SMEM_8, GLOBAL_ST_SADDR, GLOBAL_ST, GLOBAL_LD_SADDR, GLOBAL_LD,
+           VOP3_ADD_CO, VOP3_ADDC, VOP3_SHL64)
 
 # ISD condition code -> the S_CMP / V_CMP suffix (LLVM's SOPC and VOPC patterns)
 CMP_SUFFIX = {
@@ -131,6 +145,9 @@ DEFS = (
     Instruction("S_LOAD_DWORDX8_IMM_ec", SMEM_8),
     Instruction("GLOBAL_STORE_DWORD_SADDR", GLOBAL_ST_SADDR, implicit_uses=_EXEC),
     Instruction("GLOBAL_STORE_DWORD", GLOBAL_ST, implicit_uses=_EXEC),
+    Instruction("V_ADD_CO_U32_e64", VOP3_ADD_CO, implicit_uses=_EXEC),
+    Instruction("V_ADDC_U32_e64", VOP3_ADDC, implicit_uses=_EXEC),
+    Instruction("V_LSHLREV_B64_e64", VOP3_SHL64, implicit_uses=_EXEC),
     Instruction("GLOBAL_LOAD_DWORD_SADDR", GLOBAL_LD_SADDR, implicit_uses=_EXEC),
     Instruction("GLOBAL_LOAD_DWORD", GLOBAL_LD, implicit_uses=_EXEC),
 )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from tdgen.errors import VerifyError, expected
 
+from .address64 import address_64
 from .control import S_CMP, S_CMP64, V_CMP
 from .divergent_cf import divergent_branch
 from .kernargs import lower_kernel_arguments
@@ -331,8 +332,10 @@ def _global_address(sel, n, p, out):
     (V_MOV_B32_e32 0) and the constant byte offset of its GEP folded; a GEP of a uniform
     base by a divergent i32 index known non-negative scales the index in a VGPR
     (V_LSHLREV_B32_e64 by the element size's log2, the shift amount an S_MOV_B32 as the
-    pattern's register operand; one per index and size, as CSE leaves it). Anything
-    else needs the 64-bit address arithmetic of type legalization (not modelled)."""
+    pattern's register operand; one per index and size, as CSE leaves it); one whose
+    i32 index may be negative gets the 64-bit address arithmetic (``address64.py``: a
+    VGPR pair, saddr None: GLOBAL_STORE_DWORD / GLOBAL_LOAD_DWORD). Not modelled: a
+    divergent base, an i64 index, a GEP's address used as a value."""
     from patterns.select.machine import reg_operand, release
 
     if not p.divergent:
@@ -347,9 +350,12 @@ def _global_address(sel, n, p, out):
         raise _not_modelled(n, "a global access at a divergent address not of the form (uniform base + index)")
     base, idx = p.ops
     size = _bytes(getattr(p.ir, "source_type", None))
-    if size is None or size & (size - 1) or not _non_negative(sel, idx):
-        raise _not_modelled(n, "a global access at a divergent address whose index may be negative "
-                               "(64-bit address arithmetic: V_ASHRREV_I32, V_LSHLREV_B64, V_ADD_CO_U32/V_ADDC_U32)")
+    if size is None or size & (size - 1):
+        raise _not_modelled(n, f"a global access through a GEP over {size}-byte elements")
+    if not _non_negative(sel, idx):
+        if idx.vt != "i32":
+            raise _not_modelled(n, f"a global access at a divergent address with an {idx.vt} index")
+        return address_64(sel, n, p, base, idx, size, out), None, 0
     memo = sel.target_state.setdefault("voffsets", {})
     # the index's own left shifts by constants fold into the scaling (the combiner's
     # (shl (shl x, c1), c2) -> (shl x, c1 + c2) on the address arithmetic)
@@ -505,8 +511,12 @@ def load(n, sel, out) -> bool:
         return True
     if space == 1:
         vaddr, saddr, off = _global_address(sel, n, p, out)
+        if saddr is None:  # (a 64-bit VGPR address)
+            out.append(sel.instr("GLOBAL_LOAD_DWORD", sel.vreg(n), "VGPR_32", [vaddr, str(off), "0"], n,
+                                 implicit=_EXEC_USE, sub=20))
+            return True
         out.append(sel.instr("GLOBAL_LOAD_DWORD_SADDR", sel.vreg(n), "VGPR_32", [saddr, vaddr, str(off), "0"], n,
-                             implicit=_EXEC_USE, sub=2))
+                             implicit=_EXEC_USE, sub=20))
         return True
     raise _not_modelled(n, f"a {'divergent' if n.divergent else 'uniform'} load from address space {space}")
 
@@ -538,8 +548,12 @@ def store(n, sel, out) -> bool:
         copy = f"%{sel.fresh()}"
         out.append(sel.instr("COPY", copy, "VGPR_32", [val], n, sub=1))
         val = copy
+    if saddr is None:  # (a 64-bit VGPR address)
+        out.append(sel.instr("GLOBAL_STORE_DWORD", None, None, [vaddr, val, str(off), "0"], n,
+                             implicit=_EXEC_USE, sub=20))
+        return True
     out.append(sel.instr("GLOBAL_STORE_DWORD_SADDR", None, None, [vaddr, val, saddr, str(off), "0"], n,
-                         implicit=_EXEC_USE, sub=2))
+                         implicit=_EXEC_USE, sub=20))
     return True
 
 

@@ -1,0 +1,54 @@
+"""The 64-bit VGPR address of a divergent global access whose i32 index may be negative.
+
+The selection step ``select.py`` calls for such an address: what type legalization's
+expansion of the i64 pointer add and llc-19's patterns make of it on gfx900 (checked
+with ``llc-19 -stop-after=finalize-isel``; tests/test_mir_llc.py verifies the MIR).
+"""
+
+from __future__ import annotations
+
+_EXEC_USE = ("implicit $exec",)
+
+
+def address_64(sel, n, p, base, idx, size: int, out) -> str:
+    """The 64-bit VGPR address ``base + sext(idx) * size`` of a divergent GEP whose i32
+    index may be negative, as type legalization expands it and llc-19 selects it: the
+    index sign-extended (``V_ASHRREV_I32 31`` gives the high half), scaled by the one
+    64-bit VALU shift (``V_LSHLREV_B64`` by the size's log2, an S_MOV_B32 amount), and
+    added to the uniform base half by half (``V_ADD_CO_U32`` whose carry feeds
+    ``V_ADDC_U32``; the base's halves copied to the VALU), the halves joined by
+    REG_SEQUENCE. Made for each access (no sharing between accesses of one address)."""
+    from patterns.select.machine import reg_operand, release
+
+    def v(op, rc, ops, sub, **kw):
+        d = f"%{sel.fresh()}"
+        out.append(sel.instr(op, d, rc, ops, n, sub=sub, **kw))
+        return d
+
+    base.uses += 1
+    idx.uses += 1
+    i = reg_operand(sel, idx)
+    b = reg_operand(sel, base)
+    hi = v("V_ASHRREV_I32_e64", "VGPR_32", ["31", i], 3, implicit=_EXEC_USE)
+    wide = v("REG_SEQUENCE", "VReg_64", [i, "%subreg.sub0", v("COPY", "VGPR_32", [hi], 4), "%subreg.sub1"], 5)
+    if size > 1:
+        amount = v("S_MOV_B32", "SReg_32", [str(size.bit_length() - 1)], 6)
+        wide = v("V_LSHLREV_B64_e64", "VReg_64", [amount, wide], 7, implicit=_EXEC_USE)
+    b_lo = v("COPY", "SReg_32_XM0_XEXEC", [f"{b}.sub0"], 8)
+    o_lo = v("COPY", "VGPR_32", [f"{wide}.sub0"], 9)
+    b_hi = v("COPY", "SReg_32_XM0_XEXEC", [f"{b}.sub1"], 10)
+    o_hi = v("COPY", "VGPR_32", [f"{wide}.sub1"], 11)
+    carry = f"%{sel.fresh()}"
+    lo = f"%{sel.fresh()}"
+    out.append(sel.instr("V_ADD_CO_U32_e64", lo, "VGPR_32", [b_lo, o_lo, "0"], n, more_defs=((carry, "SReg_64_XEXEC"),),
+                         implicit=_EXEC_USE, sub=12))
+    b_hi_v = v("COPY", "VGPR_32", [b_hi], 13)
+    hi_sum = f"%{sel.fresh()}"
+    out.append(sel.instr("V_ADDC_U32_e64", hi_sum, "VGPR_32", [b_hi_v, o_hi, carry, "0"], n,
+                         more_defs=((f"%{sel.fresh()}", "SReg_64_XEXEC"),), implicit=_EXEC_USE, sub=14))
+    addr = v("REG_SEQUENCE", "VReg_64", [lo, "%subreg.sub0", hi_sum, "%subreg.sub1"], 15)
+    p.uses -= 1
+    if p.uses == 0:
+        for o in p.ops:
+            release(o)
+    return addr
