@@ -10,14 +10,16 @@ from __future__ import annotations
 _EXEC_USE = ("implicit $exec",)
 
 
-def address_64(sel, n, p, base, idx, size: int, out) -> str:
-    """The 64-bit VGPR address ``base + sext(idx) * size`` of a divergent GEP whose i32
-    index may be negative, as type legalization expands it and llc-19 selects it: the
-    index sign-extended (``V_ASHRREV_I32 31`` gives the high half), scaled by the one
-    64-bit VALU shift (``V_LSHLREV_B64`` by the size's log2, an S_MOV_B32 amount), and
-    added to the uniform base half by half (``V_ADD_CO_U32`` whose carry feeds
-    ``V_ADDC_U32``; the base's halves copied to the VALU), the halves joined by
-    REG_SEQUENCE. Made for each access (no sharing between accesses of one address)."""
+def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> str:
+    """The 64-bit VGPR address ``base + ext(idx) * size`` of a divergent GEP over the i32
+    index ``idx`` (``zext``: zero-extended, else sign-extended), as type legalization
+    expands it and llc-19 selects it: the index widened to a pair -- the high half
+    ``V_ASHRREV_I32 31`` of it, or for a zero extension ``V_MOV_B32_e32 0`` (beside the
+    ``S_MOV_B32 0`` and IMPLICIT_DEF the lowering leaves unused) -- scaled by the one
+    64-bit VALU shift (``V_LSHLREV_B64`` by the size's log2, an S_MOV_B32 amount), both
+    made once per index and size (CSE shares them between accesses); then per access the
+    uniform base added half by half (``V_ADD_CO_U32`` whose carry feeds ``V_ADDC_U32``,
+    the base's halves copied to the VALU) and the halves joined by REG_SEQUENCE."""
     from patterns.select.machine import reg_operand, release
 
     def v(op, rc, ops, sub, **kw):
@@ -25,15 +27,25 @@ def address_64(sel, n, p, base, idx, size: int, out) -> str:
         out.append(sel.instr(op, d, rc, ops, n, sub=sub, **kw))
         return d
 
+    memo = sel.target_state.setdefault("wide_offsets", {})
+    key = (id(idx), zext, size)
+    wide = memo.get(key)
     base.uses += 1
-    idx.uses += 1
-    i = reg_operand(sel, idx)
+    if wide is None:
+        idx.uses += 1
+        i = reg_operand(sel, idx)
+        if zext:
+            v("S_MOV_B32", "SReg_32", ["0"], 1)
+            v("IMPLICIT_DEF", "SReg_32", [], 2)
+            hi = v("V_MOV_B32_e32", "VGPR_32", ["0"], 3, implicit=_EXEC_USE)
+        else:
+            hi = v("COPY", "VGPR_32", [v("V_ASHRREV_I32_e64", "VGPR_32", ["31", i], 3, implicit=_EXEC_USE)], 4)
+        wide = v("REG_SEQUENCE", "VReg_64", [i, "%subreg.sub0", hi, "%subreg.sub1"], 5)
+        if size > 1:
+            amount = v("S_MOV_B32", "SReg_32", [str(size.bit_length() - 1)], 6)
+            wide = v("V_LSHLREV_B64_e64", "VReg_64", [amount, wide], 7, implicit=_EXEC_USE)
+        memo[key] = wide
     b = reg_operand(sel, base)
-    hi = v("V_ASHRREV_I32_e64", "VGPR_32", ["31", i], 3, implicit=_EXEC_USE)
-    wide = v("REG_SEQUENCE", "VReg_64", [i, "%subreg.sub0", v("COPY", "VGPR_32", [hi], 4), "%subreg.sub1"], 5)
-    if size > 1:
-        amount = v("S_MOV_B32", "SReg_32", [str(size.bit_length() - 1)], 6)
-        wide = v("V_LSHLREV_B64_e64", "VReg_64", [amount, wide], 7, implicit=_EXEC_USE)
     b_lo = v("COPY", "SReg_32_XM0_XEXEC", [f"{b}.sub0"], 8)
     o_lo = v("COPY", "VGPR_32", [f"{wide}.sub0"], 9)
     b_hi = v("COPY", "SReg_32_XM0_XEXEC", [f"{b}.sub1"], 10)

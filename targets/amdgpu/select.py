@@ -312,18 +312,22 @@ def _addrspace(ir, k: int) -> int:
     return getattr(ir.operands[k].type, "addrspace", 0)
 
 
-def _non_negative(sel, idx) -> bool:
+def _known_lz(sel, x) -> int:
     from patterns.dag.combine.driver import dag_target
     from patterns.dag.combine.known import known_lz
 
+    ctx = sel.target_state.get("dag_target")
+    if ctx is None:
+        ctx = sel.target_state["dag_target"] = dag_target(sel.t)
+    return known_lz(x, ctx)
+
+
+def _non_negative(sel, idx) -> bool:
     if idx.opcode == "ISD::Constant":
         return idx.value >= 0
     if idx.vt != "i32":
         return False
-    ctx = sel.target_state.get("dag_target")
-    if ctx is None:
-        ctx = sel.target_state["dag_target"] = dag_target(sel.t)
-    return known_lz(idx, ctx) >= 1
+    return _known_lz(sel, idx) >= 1
 
 
 def _global_address(sel, n, p, out):
@@ -352,14 +356,27 @@ def _global_address(sel, n, p, out):
     size = _bytes(getattr(p.ir, "source_type", None))
     if size is None or size & (size - 1):
         raise _not_modelled(n, f"a global access through a GEP over {size}-byte elements")
-    if not _non_negative(sel, idx):
+    x, amount_of = idx, size.bit_length() - 1
+    if idx.vt == "i64" and idx.opcode in ("ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND") and idx.ops[0].vt == "i32":
+        # an i64 index extended from i32 (clang's zext/sext of a 32-bit id): the scaled
+        # index is a zero-extended 32-bit offset when its scaling loses no set bit (the
+        # combine's (shl (zext x), c) -> (zext (shl x, c)); sext of a non-negative value is
+        # zext); a sign extension of a value that may be negative is the 64-bit address
+        inner = idx.ops[0]
+        lz = _known_lz(sel, inner)
+        if lz >= max(amount_of, 1 if idx.opcode == "ISD::SIGN_EXTEND" else 0):
+            x = inner
+        elif idx.opcode == "ISD::SIGN_EXTEND":
+            return address_64(sel, n, p, base, inner, size, out), None, 0
+        else:
+            return address_64(sel, n, p, base, inner, size, out, zext=True), None, 0
+    elif not _non_negative(sel, idx):
         if idx.vt != "i32":
             raise _not_modelled(n, f"a global access at a divergent address with an {idx.vt} index")
         return address_64(sel, n, p, base, idx, size, out), None, 0
     memo = sel.target_state.setdefault("voffsets", {})
     # the index's own left shifts by constants fold into the scaling (the combiner's
     # (shl (shl x, c1), c2) -> (shl x, c1 + c2) on the address arithmetic)
-    x, amount_of = idx, size.bit_length() - 1
     while x.opcode == "ISD::SHL" and x.ops[1].opcode == "ISD::Constant" and amount_of + x.ops[1].value < 32:
         amount_of += x.ops[1].value
         x = x.ops[0]
@@ -495,7 +512,7 @@ def load(n, sel, out) -> bool:
 
     (p,) = n.ops
     space = _addrspace(n.ir, 0)
-    if n.vt != "i32":
+    if n.vt not in ("i32", "f32"):  # (a 32-bit float is loaded as its bits)
         raise _not_modelled(n, f"a load of {n.vt}")
     a = _scalar_load(sel, n)
     if a is not None:
@@ -539,7 +556,7 @@ def store(n, sel, out) -> bool:
 
     v, p = n.ops
     space = _addrspace(n.ir, 1)
-    if v.vt != "i32" or space != 1:
+    if v.vt not in ("i32", "f32") or space != 1:
         raise _not_modelled(n, f"a store of {v.vt} to address space {space}")
     imm = _vgpr_imm(sel, v, n, out, 1)
     val = imm if imm is not None else reg_operand(sel, v)  # (the store's use of the value passes on)

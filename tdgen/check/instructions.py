@@ -61,6 +61,12 @@ class InstructionChecks(TreeChecks):
                     )
         if not self._operand_kinds(inst):
             return
+        cons = inst.field("Constraints", "")
+        if isinstance(cons, str) and cons:
+            for problem in constraint_problems(cons, [o.name for o in inst.outs], [o.name for o in inst.ins]):
+                self.err(inst.span, expected("operand constraints '@earlyclobber $op' or '$dst = $src' separated "
+                                             "by commas, each naming operands of the instruction", problem),
+                         inst.name, "Constraints")
         opnames = [o.name for o in inst.operands]
         outs = {o.name for o in inst.outs}
         for p in inst.patterns:
@@ -327,3 +333,69 @@ def _binding(src: Node, name: str) -> Node | None:
         if n.name == name:
             return n
     return None
+
+
+_WS = " \t"
+
+
+def constraint_problems(text: str, outs: list[str], ins: list[str]) -> list[str]:
+    """What llvm-tblgen-19's instruction-constraint parser rejects in ``text`` (the
+    ``Constraints`` string), one phrase per rejected constraint: the string is split at
+    commas (empty pieces skipped); a piece whose first word -- up to the first blank,
+    leading blanks kept in it -- is ``@earlyclobber`` names one operand after it; any
+    other is a tie ``$a = $b``, the ``=`` neither first nor without a blank on each side,
+    both sides operands (``$name``), one an output and the other an input (either
+    order); an input takes one constraint, an output one tie."""
+    names = list(outs) + list(ins)
+    out: list[str] = []
+    seen: set[str] = set()
+    tied: set[str] = set()
+
+    def operand(word: str, piece: str) -> int | None:
+        if not word.startswith("$") or word[1:] not in names:
+            out.append(f"'{piece}' naming '{word}', not an operand ($" + ", $".join(names) + ")")
+            return None
+        return names.index(word[1:])
+
+    k = 0
+    while k < len(text):
+        if text[k] == ",":
+            k += 1
+            continue
+        end = text.find(",", k)
+        end = len(text) if end < 0 else end
+        piece = text[k:end]
+        k = end
+        blank = min((i for i, c in enumerate(piece) if c in _WS), default=len(piece))
+        start = next((i for i, c in enumerate(piece) if c not in _WS), len(piece))
+        word = piece[start:blank] if blank >= start else piece[start:]
+        if word == "@earlyclobber":
+            rest = piece[blank + 1:].lstrip(_WS)
+            if not rest:
+                out.append(f"'{piece}' (an @earlyclobber naming no operand)")
+                continue
+            at = operand(rest, piece)
+            if at is not None:
+                if rest in seen:
+                    out.append(f"'{piece}' (a second constraint on {rest})")
+                seen.add(rest)
+            continue
+        eq = piece.find("=")
+        if eq <= 0 or eq + 1 >= len(piece) or piece[eq + 1] not in _WS or piece[eq - 1] not in _WS:
+            out.append(f"'{piece}'")
+            continue
+        dst, src = piece[:eq].strip(_WS), piece[eq + 1:].strip(_WS)
+        a, b = operand(dst, piece), operand(src, piece)
+        if a is None or b is None:
+            continue
+        if (a < len(outs)) == (b < len(outs)):
+            out.append(f"'{piece}' (a tie of two {'outputs' if a < len(outs) else 'inputs'}: one output, one input)")
+            continue
+        dst, src = (dst, src) if a < len(outs) else (src, dst)  # (either side may name the output)
+        if dst in tied:
+            out.append(f"'{piece}' (a second operand tied to {dst})")
+        elif src in seen:
+            out.append(f"'{piece}' (a second constraint on {src})")
+        tied.add(dst)
+        seen.add(src)
+    return out
