@@ -55,7 +55,10 @@ def main() -> int:
     args = ap.parse_args()
     text = generate_cfg_kernel(1, args.ops)
     target = load_target("amdgpu")
-    module = load_module(parse_module(text, "<bench>"), target)
+    tmp = tempfile.TemporaryDirectory()  # (the llc engine reads the kernel from its file)
+    kpath = Path(tmp.name) / "k.ll"
+    kpath.write_text(text)
+    module = load_module(parse_module(text, str(kpath)), target)
     fn = module.function("kernel")
     n_ops = sum(len(b.instructions) for b in fn.blocks)
     launches = [from_seed(fn, s, group_size=64, wave=64) for s in range(args.trials)]
@@ -68,21 +71,37 @@ def main() -> int:
     print(f"kernel: {n_ops} instructions, 64 lanes (one wave64), {args.trials} trials; "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"reference        {best(reference, args.repeat):7.3f} s")
-    others = [n for n in engines.names() if n != "reference"]
+    others = [n for n in engines.names() if n not in ("reference", "selected-ir")]
     if not others:
         print("check-run        (no machine engine registered: patterns/run/machine.py registers "
               "'selected' and 'llc')")
         return 0
-    t = best(lambda: check_run(module, target=target, wave=64, workgroup=64, trials=args.trials), args.repeat)
+    from tdgen.errors import TdgenError
+
+    for name in list(others):  # (an engine that refuses the kernel is named, and left out)
+        try:
+            check_run(module, target=target, wave=64, workgroup=64, trials=1, engine_names=[name])
+        except TdgenError as e:
+            print(f"                 {name} refuses the kernel: {e.format().splitlines()[0][:150]}")
+            others.remove(name)
+    report = []
+    t = best(lambda: report.append(check_run(module, target=target, wave=64, workgroup=64, trials=args.trials,
+                                             engine_names=others)), args.repeat)
     print(f"check-run        {t:7.3f} s   (engines: reference, {', '.join(others)})")
-    with tempfile.TemporaryDirectory() as d:
-        p = Path(d) / "k.ll"
-        p.write_text(text)
-        cmd = [sys.executable, "-m", "tdgen", "check-run", str(p), "--target", "amdgpu", "--wave", "64",
-               "--workgroup", "64", "--trials", str(args.trials)]
-        t = best(lambda: subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False), args.repeat)
+    print(f"                 verdict: {_verdict(report[-1])}")
+    cmd = [sys.executable, "-m", "tdgen", "check-run", str(kpath), "--target", "amdgpu", "--wave", "64",
+           "--workgroup", "64", "--trials", str(args.trials)]
+    t = best(lambda: subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False), args.repeat)
     print(f"tdgen check-run  {t:7.3f} s   (process, start-up included)")
+    tmp.cleanup()
     return 0
+
+
+def _verdict(rep) -> str:
+    """One line of what the check compared (which engines ran, which refused the kernel)."""
+    d = rep.as_json() if hasattr(rep, "as_json") else getattr(rep, "__dict__", {})
+    keys = ("engines", "stores_compared", "refused", "not_modeled", "skipped")
+    return ", ".join(f"{k}={d[k]!r}"[:160] for k in keys if k in d) or repr(rep)[:200]
 
 
 if __name__ == "__main__":

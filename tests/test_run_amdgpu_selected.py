@@ -151,3 +151,45 @@ def test_broken_compare_semantics_is_caught(tmp_path):
     c = json.loads(bad.stdout)["counterexample"]
     assert c["expected"]["engine"] == "reference" and c["found"]["engine"] == "selected"
     assert c["expected"]["store"] == "no store here"
+
+
+STORE_IN_LOOP = """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %n, i32 %a) {
+entry:
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  %m = and i32 %n, 7
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %v = xor i32 %a, %id
+  store i32 %v, ptr addrspace(1) %p
+  %i1 = add i32 %i, 1
+  %c = icmp ule i32 %i1, %m
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+"""
+
+
+def test_a_store_a_compiler_may_drop_is_not_compared(tmp_path):
+    # the loop stores one invariant value to one place each iteration: llc's LICM keeps one
+    # store after the loop, so only each work-item's last store to a place is compared
+    require("llc-19")
+    k = tmp_path / "store_in_loop.ll"
+    k.write_text(STORE_IN_LOOP + _DECL)
+    r = _check_run(k, "amdgpu", "--engines", "llc")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["counterexample"] is None
+
+
+def test_final_stores_compare_what_each_work_item_left():
+    from patterns.run.result import Result, Store, first_difference
+
+    def res(*vals):
+        return Result("e", "k", tuple(Store("global", "out", 0, 0, 0, "i32", v) for v in vals))
+
+    assert first_difference(res(1, 2, 3), res(3)) is None  # (overwritten stores dropped)
+    assert first_difference(res(1, 2), res(1)) is not None  # (the last value differs)
+    other = Result("e", "k", (Store("global", "out", 4, 0, 0, "i32", 3),))
+    assert first_difference(res(3), other) is not None  # (another place)

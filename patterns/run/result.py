@@ -6,9 +6,12 @@ value is the stored bits as an unsigned integer (a float's bit pattern; an i1 as
 ``origin`` (not compared) is the instruction that stored it, IR or machine.
 The canonical order sorts by (space, buffer, offset, work-group, local id) and keeps,
 among stores with equal keys (one work-item storing twice to one place), the order in
-which they happened -- so two engines agree exactly when every work-item stored the same
-values to the same places in the same per-location order, whatever order their waves or
-independent stores ran in.
+which they happened. Two executions agree (``first_difference``) when every work-item
+stored to the same places, and its last store to each place has the same value,
+whatever order their waves or independent stores ran in: a store a later store of the
+same work-item to the same place overwrites is not compared, because a compiler may
+drop it (llc's LICM promotes a loop-invariant store to one store after the loop). The
+stores are printed and reported as they happened, overwritten ones included.
 """
 
 from __future__ import annotations
@@ -88,13 +91,27 @@ class Result:
         return json.dumps(self.as_json(), indent=2, sort_keys=True) + "\n"
 
 
+def final_stores(stores) -> list[Store]:
+    """Of canonically ordered ``stores``, each work-item's last store to each place."""
+    out: list[Store] = []
+    for s in stores:
+        if out and (out[-1].space, out[-1].buffer, out[-1].offset, out[-1].group, out[-1].local) == \
+                (s.space, s.buffer, s.offset, s.group, s.local):
+            out[-1] = s
+        else:
+            out.append(s)
+    return out
+
+
 def first_difference(a: Result, b: Result) -> tuple[Store | None, Store | None] | None:
-    """The first place (canonical order) where ``a`` and ``b`` differ: the two stores there
-    (None for a store one side lacks), or None when they agree."""
-    for x, y in zip(a.stores, b.stores):
+    """The first place (canonical order) where ``a`` and ``b`` differ in what each
+    work-item left there (``final_stores``): the two stores (None for a store one side
+    lacks), or None when they agree."""
+    fa, fb = final_stores(a.stores), final_stores(b.stores)
+    for x, y in zip(fa, fb):
         if x != y:
             return x, y
-    if len(a.stores) != len(b.stores):
-        n = min(len(a.stores), len(b.stores))
-        return (a.stores[n] if n < len(a.stores) else None, b.stores[n] if n < len(b.stores) else None)
+    if len(fa) != len(fb):
+        n = min(len(fa), len(fb))
+        return (fa[n] if n < len(fa) else None, fb[n] if n < len(fb) else None)
     return None

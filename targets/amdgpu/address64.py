@@ -22,29 +22,44 @@ def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> s
     the base's halves copied to the VALU) and the halves joined by REG_SEQUENCE."""
     from patterns.select.machine import reg_operand, release
 
-    def v(op, rc, ops, sub, **kw):
+    shared: list = []
+
+    def v(op, rc, ops, sub, share=False, **kw):
         d = f"%{sel.fresh()}"
         out.append(sel.instr(op, d, rc, ops, n, sub=sub, **kw))
+        if share:  # (shared between accesses: no IR value of its own)
+            out[-1].ir = None
+            shared.append(out[-1])
         return d
 
+    # (the shared part is ordered with the access that comes first in the block: accesses
+    # are selected last first, so a later-selected earlier access takes it over)
     memo = sel.target_state.setdefault("wide_offsets", {})
     key = (id(idx), zext, size)
-    wide = memo.get(key)
+    got = memo.get(key)
     base.uses += 1
-    if wide is None:
+    if got is None:
         idx.uses += 1
         i = reg_operand(sel, idx)
         if zext:
-            v("S_MOV_B32", "SReg_32", ["0"], 1)
-            v("IMPLICIT_DEF", "SReg_32", [], 2)
-            hi = v("V_MOV_B32_e32", "VGPR_32", ["0"], 3, implicit=_EXEC_USE)
+            v("S_MOV_B32", "SReg_32", ["0"], 1, True)
+            v("IMPLICIT_DEF", "SReg_32", [], 2, True)
+            hi = v("V_MOV_B32_e32", "VGPR_32", ["0"], 3, True, implicit=_EXEC_USE)
         else:
-            hi = v("COPY", "VGPR_32", [v("V_ASHRREV_I32_e64", "VGPR_32", ["31", i], 3, implicit=_EXEC_USE)], 4)
-        wide = v("REG_SEQUENCE", "VReg_64", [i, "%subreg.sub0", hi, "%subreg.sub1"], 5)
+            hi = v("COPY", "VGPR_32", [v("V_ASHRREV_I32_e64", "VGPR_32", ["31", i], 3, True, implicit=_EXEC_USE)],
+                   4, True)
+        wide = v("REG_SEQUENCE", "VReg_64", [i, "%subreg.sub0", hi, "%subreg.sub1"], 5, True)
         if size > 1:
-            amount = v("S_MOV_B32", "SReg_32", [str(size.bit_length() - 1)], 6)
-            wide = v("V_LSHLREV_B64_e64", "VReg_64", [amount, wide], 7, implicit=_EXEC_USE)
-        memo[key] = wide
+            amount = v("S_MOV_B32", "SReg_32", [str(size.bit_length() - 1)], 6, True)
+            wide = v("V_LSHLREV_B64_e64", "VReg_64", [amount, wide], 7, True, implicit=_EXEC_USE)
+        memo[key] = [wide, shared, n.id]
+    else:
+        wide, made, anchor = got
+        if n.id < anchor:
+            low = min(mi.order for mi in made)
+            for mi in made:
+                mi.order = n.id * 64 + 32 + 1 + (mi.order - low)
+            got[2] = n.id
     b = reg_operand(sel, base)
     b_lo = v("COPY", "SReg_32_XM0_XEXEC", [f"{b}.sub0"], 8)
     o_lo = v("COPY", "VGPR_32", [f"{wide}.sub0"], 9)

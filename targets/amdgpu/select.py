@@ -381,23 +381,31 @@ def _global_address(sel, n, p, out):
         amount_of += x.ops[1].value
         x = x.ops[0]
     key = (id(x), amount_of)
-    vaddr = memo.get(key)
+    got = memo.get(key)
     base.uses += 1
-    if vaddr is None:
+    if got is None:
         x.uses += 1
         ireg = reg_operand(sel, x)
+        made: list = []
         if amount_of == 0:
             vaddr = ireg
         else:
             amount, vaddr = f"%{sel.fresh()}", f"%{sel.fresh()}"
-            # (placed after the index: before every access that shares them)
-            out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(amount_of)], x, sub=20))
-            out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], x, implicit=_EXEC_USE,
-                                 sub=21))
-            # (ordered with the index's instructions, but neither is the index's IR value:
-            # the byte offset and its shift amount stand for no IR value)
+            # (ordered with the access that comes first in the block, before its own
+            # instructions: accesses are selected last first, so a later-selected earlier
+            # access takes them over; neither stands for an IR value)
+            out.append(sel.instr("S_MOV_B32", amount, "SReg_32", [str(amount_of)], n, sub=0))
+            out.append(sel.instr("V_LSHLREV_B32_e64", vaddr, "VGPR_32", [amount, ireg], n, implicit=_EXEC_USE,
+                                 sub=1))
             out[-2].ir = out[-1].ir = None
-        memo[key] = vaddr
+            made = out[-2:]
+        memo[key] = [vaddr, made, n.id]
+    else:
+        vaddr, made, anchor = got
+        if n.id < anchor:
+            for k, mi in enumerate(made):
+                mi.order = n.id * 64 + 32 + k
+            got[2] = n.id
     p.uses -= 1
     if p.uses == 0:
         for o in p.ops:
