@@ -189,7 +189,7 @@ def target_immargs(target: Any) -> str:
 
 def render_target(table: dict[str, tuple[bool, tuple[int, ...]]], prefix: str) -> str:
     body = table_text(table)
-    return f'''"""The ``immarg`` parameters of LLVM 19's AMDGPU intrinsics (``llvm.{prefix}.*``; generated from its tables).
+    return f'''"""The ``immarg`` parameters of LLVM 19's AMDGPU intrinsics (``llvm.{prefix}.*``), from its tables.
 
 Stage job: the target's table for the IR reader's verifier (``TargetHooks.intrinsic_immargs``,
 read by ``patterns.ir.intrinsic_immargs.immarg_positions``): LLVM's verifier takes an

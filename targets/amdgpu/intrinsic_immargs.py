@@ -1,4 +1,4 @@
-"""The ``immarg`` parameters of LLVM 19's AMDGPU intrinsics (``llvm.amdgcn.*``; generated from its tables).
+"""The ``immarg`` parameters of LLVM 19's AMDGPU intrinsics (``llvm.amdgcn.*``), from its tables.
 
 Stage job: the target's table for the IR reader's verifier (``TargetHooks.intrinsic_immargs``,
 read by ``patterns.ir.intrinsic_immargs.immarg_positions``): LLVM's verifier takes an
