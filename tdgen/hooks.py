@@ -108,6 +108,12 @@ class TargetHooks:
     # it does not model to ``diags``; a change it makes may be recorded in
     # ``selected_function.notes``.
     machine_passes: tuple[Callable[..., Any], ...] = ()
+    # patterns.ir.verify (the IR reader's verifier, via the target's cached facts: see
+    # patterns.ir.intrinsic_immargs.target_immargs): the ``immarg`` parameters of the
+    # target's own intrinsics as LLVM's intrinsic tables (its Intrinsics*.td ``ImmArg``)
+    # give them, as a table text in patterns/ir/intrinsic_immargs.py's format; a call
+    # must pass a literal there whatever the declaration in the file says.
+    intrinsic_immargs: str = ""
 
 
 NO_HOOKS = TargetHooks()

@@ -201,7 +201,9 @@ def compare_with_llc(ir_text: str, target, llc: str, *, path: str = "<generated>
 
     modeled = modeled if modeled is not None else modeled_opcodes(target)
     theirs = {f.name: f for f in run_llc(llc, ir_text, stop_after=stop_after)}
-    module = parse_module(ir_text, path)
+    from patterns.ir.intrinsic_immargs import target_immargs
+
+    module = parse_module(ir_text, path, target_immargs(target))
     table = build_table(target)
     out = []
     for fn in module.functions:

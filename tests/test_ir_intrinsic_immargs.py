@@ -1,9 +1,11 @@
-"""patterns/ir/intrinsic_immargs.py against LLVM 19's own intrinsic tables: the parameters
-that every generic (target-independent) intrinsic declares ``ImmArg`` (read from
-``llvm-tblgen-19 --dump-json`` over ``llvm/IR/Intrinsics.td``), and the intrinsics without
-one whose name extends one that has some (so that the longest name wins, as in LLVM).
+"""The immarg tables against LLVM 19's own intrinsic tables: every intrinsic, whether it
+takes type suffixes (``isOverloaded``) and the parameters it declares ``ImmArg`` (read from
+``llvm-tblgen-19 --dump-json`` over ``llvm/IR/Intrinsics.td``). Two tables:
+patterns/ir/intrinsic_immargs.py (the target-independent intrinsics, ``TargetPrefix``
+"") and targets/amdgpu/intrinsic_immargs.py (AMDGPU's, ``TargetPrefix`` "amdgcn"),
+which the target hands to the reader (``TargetHooks.intrinsic_immargs``).
 
-Regenerate the table: ``python3 tests/test_ir_intrinsic_immargs.py --write``.
+Regenerate both: ``python3 tests/test_ir_intrinsic_immargs.py --write``.
 """
 
 from __future__ import annotations
@@ -16,44 +18,47 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "patterns" / "ir" / "intrinsic_immargs.py"
+AMDGPU_TABLE = ROOT / "targets" / "amdgpu" / "intrinsic_immargs.py"
+AMDGPU_PREFIX = "amdgcn"
 INCLUDE = Path("/usr/lib/llvm-19/include")
 
 
-def llvm_table(tblgen: str) -> dict[str, tuple[int, ...]]:
-    """name (without 'llvm.') -> 0-based immarg parameter positions, from LLVM's tables."""
+def llvm_records(tblgen: str) -> dict:
+    """LLVM 19's intrinsic records (``--dump-json`` of ``Intrinsics.td``)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "intrinsics.json"
         subprocess.run([tblgen, "--dump-json", "-I", str(INCLUDE), str(INCLUDE / "llvm" / "IR" / "Intrinsics.td"),
                         "-o", str(out)], check=True, capture_output=True)
-        d = json.loads(out.read_text())
-    table: dict[str, tuple[int, ...]] = {}
+        return json.loads(out.read_text())
+
+
+def llvm_table(tblgen: str, prefix: str = "", records: dict | None = None) -> dict[str, tuple[bool, tuple[int, ...]]]:
+    """name (without 'llvm.') -> (overloaded, 0-based immarg parameter positions) of the
+    intrinsics whose ``TargetPrefix`` is ``prefix`` ("": the target-independent ones),
+    from LLVM's tables."""
+    d = records if records is not None else llvm_records(tblgen)
+    table: dict[str, tuple[bool, tuple[int, ...]]] = {}
     for rec in d["!instanceof"]["Intrinsic"]:
         r = d[rec]
-        if r["TargetPrefix"] != "":
-            continue  # (the engine names no target: a target's intrinsics are its spec's)
+        if r["TargetPrefix"] != prefix:
+            continue
         name = r["LLVMName"] or rec[len("int_"):].replace("_", ".")
         name = name[len("llvm."):] if name.startswith("llvm.") else name
         # ArgNo is an attribute index: 1 for the first parameter
         pos = sorted(_int(d[p["def"]]["ArgNo"]) - 1 for p in r["IntrProperties"]
                      if "ImmArg" in d[p["def"]].get("!superclasses", []))
-        table[name] = tuple(pos)
-    with_imm = {n for n, p in table.items() if p}
-    keep = {n: p for n, p in table.items()
-            if p or any(n.startswith(m + ".") for m in _prefixes(n) if m in with_imm)}
-    return dict(sorted(keep.items()))
+        table[name] = (bool(_int(r["isOverloaded"])), tuple(pos))
+    return dict(sorted(table.items()))
 
 
 def _int(v) -> int:
     return v["value"] if isinstance(v, dict) else int(v)
 
 
-def _prefixes(name: str) -> list[str]:
-    parts = name.split(".")
-    return [".".join(parts[:k]) for k in range(1, len(parts))]
-
-
-def render(table: dict[str, tuple[int, ...]]) -> str:
-    entries = [f"{n}={','.join(map(str, p))}" for n, p in table.items()]
+def table_text(table: dict[str, tuple[bool, tuple[int, ...]]]) -> str:
+    """The entries as the tables store them: ``name=positions;`` (overloaded) or
+    ``name:positions;``, lines of about 100 characters."""
+    entries = [f"{n}{'=' if o else ':'}{','.join(map(str, p))}" for n, (o, p) in table.items()]
     lines, cur = [], ""
     for e in entries:
         if cur and len(cur) + len(e) > 100:
@@ -61,54 +66,150 @@ def render(table: dict[str, tuple[int, ...]]) -> str:
             cur = ""
         cur += e + ";"
     lines.append(cur)
-    body = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def render(table: dict[str, tuple[bool, tuple[int, ...]]]) -> str:
+    body = table_text(table)
     return f'''"""The ``immarg`` parameters of LLVM 19's target-independent intrinsics (generated from its tables).
 
 Stage job: for ``patterns/ir/verify_attrs.py``, which arguments of a call to an intrinsic
 must be literals (LLVM takes an intrinsic's attributes from its own tables, whatever the
-declaration in the file says). ``immarg_positions(name)`` gives the 0-based positions for
-a called name (``llvm.memcpy.p0.p0.i64``): the entry of the longest known intrinsic
-name the called name starts with (a name with a type suffix is its intrinsic's).
-Generated by ``python3 tests/test_ir_intrinsic_immargs.py --write`` from
-``llvm-tblgen-19 --dump-json`` (the test compares it with LLVM's tables). Entries:
-``name=positions;`` without the ``llvm.`` prefix; an empty list marks an intrinsic
-without immarg parameters whose name extends one with some.
+declaration in the file says: a known intrinsic's declared attributes are replaced by
+its table's). ``intrinsic_immargs(name, target_table)`` gives the 0-based positions for a
+called name (``llvm.memcpy.p0.p0.i64``), or None when LLVM knows no such intrinsic (the
+declaration's own ``immarg`` attributes then count): the entry of the longest intrinsic
+name the called name is or starts with, in this table or else in ``target_table``, the
+table of the target's own intrinsics (the same format, e.g.
+targets/amdgpu/intrinsic_immargs.py, handed over by the target as
+``TargetHooks.intrinsic_immargs``; ``target_immargs(target)`` finds it for a loaded
+target or its cached facts); a longer name is that intrinsic only when it is overloaded
+(takes type suffixes), as LLVM's ``Function::lookupIntrinsicID`` decides. (LLVM picks
+its candidate by successive binary searches of the dotted name's components, which can
+miss a shorter overloaded name behind a longer one sharing its components; not modelled.)
+A lookup searches the table's text (each name once per table), so a table is never
+parsed as a whole on the reader's path. Generated by ``python3
+tests/test_ir_intrinsic_immargs.py --write`` from ``llvm-tblgen-19 --dump-json`` (the
+test compares it with LLVM's tables). Entries, without the ``llvm.`` prefix:
+``name=positions;`` for an overloaded intrinsic, ``name:positions;`` for one called by
+its exact name only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+_TABLE: Final = """
+{body}
+"""
+
+_FLAT: dict[str, str] = {{}}  # table text -> its entries on one line, each after a ';'
+_FOUND: dict[str, dict[str, tuple[int, ...] | None]] = {{}}  # table text -> looked-up name -> positions
+
+
+def parse_table(text: str) -> dict[str, tuple[bool, tuple[int, ...]]]:
+    """Every entry of a table text in this module's format, name -> (overloaded,
+    positions) (for tests and tools; lookups search the text instead: a target's table
+    has a thousand entries, a kernel calls a few)."""
+    t = {{}}
+    for e in text.replace("\\n", "").split(";"):
+        if e:
+            cut = min(i for i in (e.find("="), e.find(":")) if i >= 0)
+            p = e[cut + 1:]
+            t[e[:cut]] = (e[cut] == "=", tuple(int(x) for x in p.split(",")) if p else ())
+    return t
+
+
+def table() -> dict[str, tuple[bool, tuple[int, ...]]]:
+    """The target-independent intrinsics' entries."""
+    return parse_table(_TABLE)
+
+
+def _entry(text: str, n: str) -> tuple[int, ...] | None:
+    """The immarg positions of the intrinsic called ``n`` in table ``text`` (None: not one of its intrinsics)."""
+    found = _FOUND.get(text)
+    if found is None:
+        found = _FOUND[text] = {{}}
+    if n in found:
+        return found[n]
+    flat = _FLAT.get(text)
+    if flat is None:
+        flat = _FLAT[text] = ";" + text.replace("\\n", "")
+    key, p = n, None
+    while True:
+        i = flat.find(f";{{key}}=")
+        exact_only = i < 0
+        if exact_only:
+            i = flat.find(f";{{key}}:")
+        if i >= 0:
+            if key == n or not exact_only:
+                body = flat[i + len(key) + 2:flat.index(";", i + 1)]
+                p = tuple(int(x) for x in body.split(",")) if body else ()
+            break
+        dot = key.rfind(".")
+        if dot < 0:
+            break
+        key = key[:dot]
+    found[n] = p
+    return p
+
+
+def intrinsic_immargs(name: str, target_table: str = "") -> tuple[int, ...] | None:
+    """The immarg parameter positions of the intrinsic called ``name``, from this table
+    or else ``target_table`` (a target's table text, "" for none); None when neither
+    knows an intrinsic of that name."""
+    if not name.startswith("llvm."):
+        return None
+    n = name[5:]
+    p = _entry(_TABLE, n)
+    if p is None and target_table:
+        p = _entry(target_table, n)
+    return p
+
+
+def immarg_positions(name: str, target_table: str = "") -> tuple[int, ...]:
+    """``intrinsic_immargs`` with () for a name no table knows."""
+    return intrinsic_immargs(name, target_table) or ()
+
+
+def target_immargs(target: Any) -> str:
+    """The immarg table text of a target's intrinsics: the ``intrinsic_immargs`` of its
+    cached facts (``DivergenceFacts``, an isel view) or of its hooks
+    (``TargetHooks.intrinsic_immargs``) for a loaded Target; "" for None."""
+    if target is None:
+        return ""
+    text = getattr(target, "intrinsic_immargs", None)
+    if isinstance(text, str):
+        return text
+    from tdgen.hooks import target_hooks
+
+    return target_hooks(target).intrinsic_immargs
+'''
+
+
+def render_target(table: dict[str, tuple[bool, tuple[int, ...]]], prefix: str) -> str:
+    body = table_text(table)
+    return f'''"""The ``immarg`` parameters of LLVM 19's AMDGPU intrinsics (``llvm.{prefix}.*``), from its tables.
+
+Stage job: the target's table for the IR reader's verifier (``TargetHooks.intrinsic_immargs``,
+read by ``patterns.ir.intrinsic_immargs.immarg_positions``): LLVM's verifier takes an
+intrinsic's ``ImmArg`` parameters from its own intrinsic tables (IntrinsicsAMDGPU.td),
+whatever the declaration in the file says, so a call must pass an integer or
+floating-point literal there. Generated by ``python3 tests/test_ir_intrinsic_immargs.py
+--write`` from ``llvm-tblgen-19 --dump-json`` (the test compares it with LLVM's tables).
+Entries: every AMDGPU intrinsic, ``name=positions;`` (0-based, without the ``llvm.``
+prefix) for an overloaded one (its name takes type suffixes), ``name:positions;`` for one
+called by its exact name only. Kept as text: the engine searches it for the names a file
+calls (patterns/ir/intrinsic_immargs.py).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-_TABLE: Final = """
+TABLE: Final = """
 {body}
 """
-
-_PARSED: dict[str, tuple[int, ...]] = {{}}
-
-
-def table() -> dict[str, tuple[int, ...]]:
-    if not _PARSED:
-        for e in _TABLE.replace("\\n", "").split(";"):
-            if e:
-                n, _, p = e.partition("=")
-                _PARSED[n] = tuple(int(x) for x in p.split(",")) if p else ()
-    return _PARSED
-
-
-def immarg_positions(name: str) -> tuple[int, ...]:
-    """The immarg parameter positions of the intrinsic called ``name`` (() for none)."""
-    if not name.startswith("llvm."):
-        return ()
-    t = table()
-    n = name[5:]
-    while True:
-        p = t.get(n)
-        if p is not None:
-            return p
-        dot = n.rfind(".")
-        if dot < 0:
-            return ()
-        n = n[:dot]
 '''
 
 
@@ -121,22 +222,68 @@ def test_immarg_table_is_llvm_19s():
     assert table() == llvm_table(tblgen)
 
 
-def test_immarg_lookup_takes_the_longest_name():
-    from patterns.ir.intrinsic_immargs import immarg_positions
+def test_amdgpu_immarg_table_is_llvm_19s():
+    from llvm_tools import require, require_llvm_headers
 
-    from patterns.ir.intrinsic_immargs import table
+    tblgen = require("llvm-tblgen-19")
+    require_llvm_headers()
+    from patterns.ir.intrinsic_immargs import parse_table
+
+    from targets.amdgpu.intrinsic_immargs import TABLE
+
+    want = llvm_table(tblgen, AMDGPU_PREFIX)
+    assert parse_table(TABLE) == want
+    # LLVM's own examples: update.dpp's dpp_ctrl, row_mask, bank_mask, bound_ctrl;
+    # ds.swizzle's pattern; s.sleep's duration (not overloaded)
+    assert want[f"{AMDGPU_PREFIX}.update.dpp"] == (True, (2, 3, 4, 5))
+    assert want[f"{AMDGPU_PREFIX}.ds.swizzle"] == (False, (1,))
+    assert want[f"{AMDGPU_PREFIX}.s.sleep"] == (False, (0,))
+    assert want[f"{AMDGPU_PREFIX}.readlane"] == (True, ())
+
+
+def test_amdgpu_hands_its_table_to_the_reader():
+    from tdgen.target_cache import load_target
+
+    from patterns.ir.intrinsic_immargs import target_immargs
+    from patterns.uniformity.rules import DivergenceFacts
+
+    from targets.amdgpu.intrinsic_immargs import TABLE
+
+    t = load_target("amdgpu")
+    assert target_immargs(t) == TABLE
+    assert DivergenceFacts.of(t).intrinsic_immargs == TABLE
+    assert target_immargs(DivergenceFacts.of(t)) == TABLE
+    assert target_immargs(None) == ""
+
+
+def test_immarg_lookup_takes_the_longest_name():
+    from patterns.ir.intrinsic_immargs import immarg_positions, intrinsic_immargs, parse_table, table
 
     t = table()
-    # a name without immarg that extends one with some, and the suffixed names of each
-    longer = next(n for n, p in t.items() if not p)
-    parts = longer.split(".")
-    shorter = next(m for m in (".".join(parts[:k]) for k in range(len(parts) - 1, 0, -1)) if t.get(m))
-    assert immarg_positions(f"llvm.{longer}.i32") == ()
-    assert immarg_positions(f"llvm.{shorter}.i32") == t[shorter] != ()
     assert immarg_positions("llvm.memcpy.p0.p0.i64") == (3,)
-    assert immarg_positions("f") == ()
+    assert immarg_positions("llvm.memcpy.inline.p0.p0.i64") == (3,)
+    assert intrinsic_immargs("llvm.memcpy.p0.p0.i64") == (3,) and t["memcpy"] == (True, (3,))
+    # not overloaded: only the exact name is the intrinsic
+    assert t["returnaddress"] == (False, (0,))
+    assert intrinsic_immargs("llvm.returnaddress") == (0,)
+    assert intrinsic_immargs("llvm.returnaddress.i32") is None
+    # known without immarg parameters; unknown
+    assert intrinsic_immargs("llvm.fabs.f32") == ()
+    assert intrinsic_immargs("llvm.no.such.intrinsic") is None and immarg_positions("f") == ()
+    # a target's table: consulted after the generic one, with the same rules
+    target = "\ntgt.op=1,2;\ntgt.op.plain=;tgt.op2:3;\n"
+    assert parse_table(target) == {"tgt.op": (True, (1, 2)), "tgt.op.plain": (True, ()), "tgt.op2": (False, (3,))}
+    assert immarg_positions("llvm.tgt.op.i32", target) == (1, 2)
+    assert intrinsic_immargs("llvm.tgt.op.plain.i32", target) == ()
+    assert intrinsic_immargs("llvm.tgt.op.i32") is None
+    assert immarg_positions("llvm.memcpy.p0.p0.i64", target) == (3,)
+    assert intrinsic_immargs("llvm.tgt.op2", target) == (3,)
+    assert intrinsic_immargs("llvm.tgt.op2.i32", target) is None
+    assert intrinsic_immargs("llvm.tgt", target) is None and intrinsic_immargs("llvm.tgt.o", target) is None
 
 
 if __name__ == "__main__":
     if "--write" in sys.argv:
-        TABLE.write_text(render(llvm_table("llvm-tblgen-19")))
+        records = llvm_records("llvm-tblgen-19")
+        TABLE.write_text(render(llvm_table("llvm-tblgen-19", records=records)))
+        AMDGPU_TABLE.write_text(render_target(llvm_table("llvm-tblgen-19", AMDGPU_PREFIX, records), AMDGPU_PREFIX))

@@ -23,8 +23,12 @@ from tdgen.errors import ParseError, Span, TdgenError, expected
 from patterns.ir.core import Module
 
 
-def parse_module(text: str, path: str = "<input>") -> Module:
-    """Parse LLVM IR text. Raises ``ParseError`` (one problem) or ``ErrorList``."""
+def parse_module(text: str, path: str = "<input>", intrinsic_immargs: str = "") -> Module:
+    """Parse LLVM IR text. Raises ``ParseError`` (one problem) or ``ErrorList``.
+    ``intrinsic_immargs``: the immarg table of the target's own intrinsics (its text, in
+    patterns/ir/intrinsic_immargs.py's format; ``target_immargs(target)`` gives it), which
+    calls are checked against besides the target-independent table, as LLVM's verifier
+    knows its targets' intrinsics; "" for none."""
     import gc
 
     from patterns.ir.parser_base import Syntax
@@ -40,7 +44,7 @@ def parse_module(text: str, path: str = "<input>") -> Module:
             raise e.args[0] from None
         from patterns.ir.verify import verify_module
 
-        verify_module(mod)
+        verify_module(mod, intrinsic_immargs)
         if enabled and gc.get_freeze_count() == 0:
             # Move every tracked object to the oldest generation (two list splices, no
             # traversal): otherwise the next young collections of the caller each walk
@@ -59,8 +63,9 @@ def parse_module(text: str, path: str = "<input>") -> Module:
             gc.enable()
 
 
-def parse_file(path) -> Module:
-    """Parse the IR file at ``path`` (unreadable or non-UTF-8 files are one ``ParseError``)."""
+def parse_file(path, intrinsic_immargs: str = "") -> Module:
+    """Parse the IR file at ``path`` (unreadable or non-UTF-8 files are one ``ParseError``;
+    ``intrinsic_immargs`` as for ``parse_module``)."""
     p = Path(path)
     try:
         text = p.read_text()
@@ -68,4 +73,4 @@ def parse_file(path) -> Module:
         raise ParseError(Span(str(path)), expected("a readable IR file", f"'{e.strerror}'")) from None
     except UnicodeDecodeError as e:
         raise ParseError(Span(str(path)), expected("UTF-8 text", f"byte {e.start}")) from None
-    return parse_module(text, str(path))
+    return parse_module(text, str(path), intrinsic_immargs)

@@ -43,9 +43,10 @@ _CALLS: Final = frozenset({"call", "callbr", "invoke"})
 _TERMINATORS: Final = TERMINATORS
 
 
-def verify_module(mod: Module) -> None:
+def verify_module(mod: Module, intrinsic_immargs: str = "") -> None:
     """Check every rule of this module's docstring on every function of ``mod``; raise
-    all violations together (``ParseError`` or ``ErrorList``)."""
+    all violations together (``ParseError`` or ``ErrorList``). ``intrinsic_immargs``:
+    the immarg table text of the target's intrinsics (see ``parse_module``)."""
     errors = Diagnostics()
     functions = {f.name: f for f in mod.functions}
     tbaa = TBAA(mod.metadata)
@@ -53,7 +54,7 @@ def verify_module(mod: Module) -> None:
         verify_attributes(fn, errors)
         if not fn.blocks:
             continue
-        tree = _verify_function(fn, errors, functions, mod.metadata, tbaa)
+        tree = _verify_function(fn, errors, functions, mod.metadata, tbaa, intrinsic_immargs)
         verify_convergence(fn, errors, tree)
     verify_module_flags(mod, errors)
     errors.check()
@@ -98,7 +99,8 @@ def _same_value(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, tbaa: TBAA) -> _Tree:
+def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, tbaa: TBAA,
+                     intrinsic_immargs: str = "") -> _Tree:
     tree = _Tree(fn)
     entry = fn.blocks[0]
     for blk in fn.blocks:
@@ -149,7 +151,7 @@ def _verify_function(fn, errors: Diagnostics, functions: dict, metadata: dict, t
                         if msg is not None:
                             errors.add(ParseError(inst.span, msg))
             if op == "call":
-                verify_call(inst, functions, errors)
+                verify_call(inst, functions, errors, intrinsic_immargs)
             elif (op == "load" or op == "store") and inst.atomic or op == "atomicrmw" or op == "cmpxchg":
                 verify_atomic_size(inst, errors)
             seen.add(inst)

@@ -30,9 +30,11 @@ Checked (each with its rule in our ``expected X, found Y`` form):
   integer-vector) type, its bounds of that (scalar) type; ``!nonnull`` and
   ``!align`` only on pointer-typed loads; ``!dereferenceable(_or_null)`` only on
   pointer-typed loads and inttoptr;
-- ``immarg`` parameters of target-independent intrinsics are those of LLVM 19's tables
-  (``patterns/ir/intrinsic_immargs.py``), whatever the declaration says; a target's
-  intrinsics are checked as their declaration says.
+- ``immarg`` parameters of the intrinsics LLVM 19 knows are those of its tables
+  (``patterns/ir/intrinsic_immargs.py``), whatever the declaration says (LLVM replaces a
+  known intrinsic's declared attributes by its table's); the target's intrinsics are
+  known when the reader is given the target's table (``TargetHooks.intrinsic_immargs``);
+  any other callee's are those its declaration marks.
 
 Where this stops: the attributes of return values and of call-site arguments, and the
 contents of metadata nodes (``!range``'s pairs beyond their type, ``!align``'s power of
@@ -46,7 +48,7 @@ from typing import Final
 from tdgen.errors import Diagnostics, ParseError, Span, expected
 
 from patterns.ir.core import ArrayType, FloatType, IntType, PtrType, VectorType
-from patterns.ir.intrinsic_immargs import immarg_positions
+from patterns.ir.intrinsic_immargs import intrinsic_immargs as table_immargs
 
 _INT_ONLY: Final = frozenset({"zeroext", "signext"})
 _PTR_ONLY: Final = frozenset({"nonnull", "noalias", "nocapture", "readonly", "readnone", "writable",
@@ -155,15 +157,18 @@ def _immediate(v) -> bool:
     return kind == "zero" and isinstance(v.type, (IntType, FloatType))
 
 
-def verify_call(inst, functions: dict, errors: Diagnostics) -> None:
-    """A call passes a literal for every ``immarg`` parameter of its callee."""
+def verify_call(inst, functions: dict, errors: Diagnostics, intrinsic_immargs: str = "") -> None:
+    """A call passes a literal for every ``immarg`` parameter of its callee: those of
+    LLVM's tables for an intrinsic they know (the generic one and the target's
+    ``intrinsic_immargs`` text), else those its declaration marks."""
     name = inst.callee
     f = functions.get(name) if name else None
     if f is None:
         return
-    imm = immarg_positions(name) if name.startswith("llvm.") else ()  # (LLVM's own table for intrinsics)
+    # an intrinsic LLVM knows has its table's attributes (the declaration's are replaced)
+    known = table_immargs(name, intrinsic_immargs) if name.startswith("llvm.") else None
     for i, (a, v) in enumerate(zip(f.args, inst.operands or ())):
-        if ("immarg" in a.attrs or i in imm) and not _immediate(v):
+        if (i in known if known is not None else "immarg" in a.attrs) and not _immediate(v):
             errors.add(ParseError(inst.span, expected(
                 f"an integer or floating-point literal as argument {i + 1} of @{f.name} (immarg)",
                 f"{getattr(v, 'ref', v)}")))

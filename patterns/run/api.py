@@ -27,9 +27,11 @@ KERNEL_CCS = frozenset({"amdgpu_kernel", "spir_kernel", "ptx_kernel"})
 
 
 def load_module(path_or_module, target=None):
-    """The parsed module (``patterns.ir.parse_module``) of a path or IR text; a module
-    without a data layout gets its target's."""
+    """The parsed module (``patterns.ir.parse_module``, its calls checked against the
+    immarg tables of ``target``'s intrinsics) of a path or IR text; a module without a
+    data layout gets its target's."""
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     if hasattr(path_or_module, "functions"):
         module = path_or_module
@@ -42,7 +44,7 @@ def load_module(path_or_module, target=None):
         except (OSError, UnicodeDecodeError) as e:
             raise UsageError(Span(str(p)), expected("a readable UTF-8 text file", type(e).__name__),
                              field="FILE") from None
-        module = parse_module(text, str(p))
+        module = parse_module(text, str(p), target_immargs(target))
     layout = getattr(target, "data_layout", "") if target is not None else ""
     if module.data_layout is None and layout:
         from patterns.ir.datalayout import use_target_layout
@@ -220,7 +222,8 @@ def run_ir(text: str, launch, *, target=None, engine: str = "reference", path: s
     """Run ``launch`` on IR ``text`` (parsed here) with one engine: for tests and callers
     that build their inputs themselves."""
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     tgt = load_target(target)
-    module = load_module(parse_module(text, path), tgt)
+    module = load_module(parse_module(text, path, target_immargs(tgt)), tgt)
     return engines.engine(engine)(module, launch, tgt)

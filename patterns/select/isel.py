@@ -225,6 +225,8 @@ class IselView:
         self.span = getattr(target, "span", None)
         self.uniformity = target.uniformity
         self._facts = DivergenceFacts.of(target)
+        # (what the IR reader checks calls of the target's intrinsics against: patterns.ir.intrinsic_immargs)
+        self.intrinsic_immargs = self._facts.intrinsic_immargs
         self._source = source  # how to load the target again (a spec folder), after unpickling
         self._full = target
         self.intrinsics_by_ir_name = {k: _Rec(ir_name=i.ir_name, divergence=i.divergence,

@@ -49,30 +49,36 @@ def first_rule(model: UniformityModel, ir_name: str) -> Any:
 
 class DivergenceFacts(FrozenRecord):
     """What ``tdgen divergence`` needs from a Target, and nothing else: its uniformity
-    model, the divergence class of each declared intrinsic (IR name -> kind) and its
+    model, the divergence class of each declared intrinsic (IR name -> kind), its
     data layout string (``Target.data_layout``: the printed ``align`` of a module
-    without its own layout). Small and cheap to unpickle (``tdgen divergence`` caches
+    without its own layout) and the immarg table of its intrinsics, which the IR reader
+    checks calls against (``TargetHooks.intrinsic_immargs``, kept as text: see
+    patterns.ir.intrinsic_immargs). Small and cheap to unpickle (``tdgen divergence`` caches
     it, see tdgen/target_cache.py); ``intrinsic_divergence`` answers as
     ``Target.intrinsic_divergence`` does. (A frozen record as
     ``@dataclass(frozen=True)`` makes it, see ``tdgen.hw.FrozenRecord``.)"""
 
-    _FIELDS = __match_args__ = ("uniformity", "intrinsics", "data_layout")
+    _FIELDS = __match_args__ = ("uniformity", "intrinsics", "data_layout", "intrinsic_immargs")
     uniformity: UniformityModel
     intrinsics: tuple[tuple[str, DivergenceKind], ...] = ()
     data_layout: str = ""
+    intrinsic_immargs: str = ""
 
     def __init__(self, uniformity: UniformityModel, intrinsics: tuple[tuple[str, DivergenceKind], ...] = (),
-                 data_layout: str = "") -> None:
+                 data_layout: str = "", intrinsic_immargs: str = "") -> None:
         d = self.__dict__
         d["uniformity"] = uniformity
         d["intrinsics"] = intrinsics
         d["data_layout"] = data_layout
+        d["intrinsic_immargs"] = intrinsic_immargs
 
     @staticmethod
     def of(target: Any) -> "DivergenceFacts":
+        from patterns.ir.intrinsic_immargs import target_immargs
+
         return DivergenceFacts(
             target.uniformity, tuple((i.ir_name, i.divergence) for i in target.intrinsics),
-            getattr(target, "data_layout", ""),
+            getattr(target, "data_layout", ""), target_immargs(target),
         )
 
     def intrinsic_divergence(self, ir_name: str) -> DivergenceKind:

@@ -5,7 +5,8 @@ and its DAG hooks (dag_combine.py): the target combines, the Custom legalization
 zero-undef counts, the known leading zeros of its nodes, the target nodes CSE'd and the
 kernel's arguments read from memory; the target flags of memory operands (memory.py), the expansion of variable-index vector extracts
 (vectors.py), the calling convention's register type of an i1 argument or return (callconv.py); and the semantics of its
-intrinsics in the reference interpreter (run_intrinsics.py)."""
+intrinsics in the reference interpreter (run_intrinsics.py); the immarg parameters of its intrinsics for
+the IR reader (intrinsic_immargs.py, generated from LLVM's tables)."""
 
 from tdgen.hooks import TargetHooks
 
@@ -14,6 +15,7 @@ from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
 from .divergent_cf import annotate_control_flow, refuse_infinite_loops
 from .fix_sgpr_copies import fix_sgpr_copies
+from .intrinsic_immargs import TABLE as INTRINSIC_IMMARGS
 from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
 from .select import PRELOADED, SELECT, legalize_constant_bus, lower_arguments
@@ -26,4 +28,5 @@ HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(structurize, lcssa), da
                     argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,
                     select=SELECT, preloaded=PRELOADED,
                     machine_passes=(refuse_infinite_loops, annotate_control_flow, lower_arguments, fix_sgpr_copies,
-                                    legalize_constant_bus))
+                                    legalize_constant_bus),
+                    intrinsic_immargs=INTRINSIC_IMMARGS)

@@ -76,11 +76,14 @@ def read_ir(ir: IR) -> tuple[str, str]:
     return ir, "<string>"
 
 
-def _module(ir: IR):
+def _module(ir: IR, target=None):
+    """The parsed module of ``ir``, its calls checked against the immarg tables of
+    ``target``'s intrinsics (a loaded target; None: the generic tables only)."""
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     text, path = read_ir(ir)
-    return parse_module(text, path)
+    return parse_module(text, path, target_immargs(target))
 
 
 def parse_value(value: str) -> tuple[str | None, str]:
@@ -160,7 +163,7 @@ def analyze(ir: IR, target: TargetLike, *, llvm19_compat: bool = False) -> Unifo
     from patterns.uniformity.analysis import analyze as run_analysis
 
     t = _target(target)
-    module = use_target_layout(_module(ir), getattr(t, "data_layout", ""))
+    module = use_target_layout(_module(ir, t), getattr(t, "data_layout", ""))
     info = run_analysis(module, t, llvm19_compat=llvm19_compat)
     verdicts: dict[str, Verdict] = {}
     for fu in info.functions:
@@ -290,7 +293,7 @@ def select(ir: IR, target: TargetLike, *, errors: str = "raise") -> Selection:
     if errors not in ("raise", "collect"):
         raise ValueError(f"errors: expected 'raise' or 'collect', found {errors!r}")
     t = _target(target)
-    funcs, errs = select_functions(_module(ir), t, collect=errors == "collect")
+    funcs, errs = select_functions(_module(ir, t), t, collect=errors == "collect")
     return Selection(funcs, selection_values(funcs, pattern_sources(t)), errs, t)
 
 
@@ -316,9 +319,11 @@ def explain(ir: IR, target: TargetLike, value: str, *, function: str | None = No
     """The explain trace of one value (``tdgen explain``). ``value``: ``"@fn:%v"`` or
     ``"%v"`` (``function`` names the function when several define ``%v``)."""
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
+    t = _target(target)
     text, path = read_ir(ir)
-    return explain_module(parse_module(text, path), _target(target), value, function=function, path=path)
+    return explain_module(parse_module(text, path, target_immargs(t)), t, value, function=function, path=path)
 
 
 def run(ir: IR, target: TargetLike, **options) -> list:
@@ -328,7 +333,8 @@ def run(ir: IR, target: TargetLike, **options) -> list:
     kernel."""
     from patterns.run.api import run as run_module
 
-    return run_module(_module(ir), target=_target(target), **options)
+    t = _target(target)
+    return run_module(_module(ir, t), target=t, **options)
 
 
 def check_run(ir: IR, target: TargetLike, **options):

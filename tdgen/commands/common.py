@@ -84,12 +84,14 @@ def read_ir_text(path: str) -> tuple[str, str]:
     return read_input_file(path, want="an existing LLVM IR file"), str(path)
 
 
-def load_ir(path: str):
-    """The parsed module of an IR file argument (``-``: stdin)."""
+def load_ir(path: str, target=None):
+    """The parsed module of an IR file argument (``-``: stdin), its calls checked
+    against the immarg tables of ``target``'s intrinsics (a loaded target or its isel view)."""
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     text, shown = read_ir_text(path)
-    return parse_module(text, shown)
+    return parse_module(text, shown, target_immargs(target))
 
 
 @contextmanager

@@ -41,6 +41,7 @@ def patterns_of(target) -> list[dict]:
 
 def run(args) -> int:
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     from ..api import load_target, select_functions
     from ..errors import Diagnostics, TdgenError
@@ -55,7 +56,7 @@ def run(args) -> int:
     for f in args.files:  # every file read and parsed first: all bad inputs together
         try:
             text, shown = read_ir_text(f)
-            modules.append((shown, parse_module(text, shown)))
+            modules.append((shown, parse_module(text, shown, target_immargs(target))))
         except TdgenError as e:
             diags.add(e)
     diags.check()

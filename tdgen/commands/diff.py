@@ -210,11 +210,12 @@ def _show(instrs) -> str:
 
 def _select_canonical(text: str, path: str, target) -> tuple[dict, dict]:
     from patterns.ir import parse_module
+    from patterns.ir.intrinsic_immargs import target_immargs
 
     from ..api import select_functions
 
     try:
-        funcs, errors = select_functions(parse_module(text, path), target, collect=True)
+        funcs, errors = select_functions(parse_module(text, path, target_immargs(target)), target, collect=True)
     except TdgenError as e:
         return {}, {"(file)": e.format()}
     return canonical(funcs), {fn: es[0].format().split("; closest:")[0] for fn, es in errors.items()}

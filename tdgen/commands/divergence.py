@@ -123,7 +123,7 @@ def run(args) -> int:
                                             f"--why with {' and '.join(clash)}"), field="--why")
     target = load_target_facts(args.target)
     text, path = _read(args.file)
-    module = use_target_layout(parse_module(text, path), target.data_layout)  # as opt -mtriple does
+    module = use_target_layout(parse_module(text, path, target.intrinsic_immargs), target.data_layout)  # as opt -mtriple does
     info = analyze(module, target, llvm19_compat=args.llvm19_compat)
     out = sys.stdout
     if args.why is not None:

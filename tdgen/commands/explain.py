@@ -34,6 +34,6 @@ def run(args) -> int:
     from ..api.trace import explain_module
 
     target = load_isel_target(args.target)
-    module = load_ir(args.file)
+    module = load_ir(args.file, target)
     sys.stdout.write(explain_module(module, target, args.value, function=args.function, path=args.file).text)
     return 0

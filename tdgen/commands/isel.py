@@ -41,7 +41,7 @@ def run(args) -> int:
     _KEPT.clear()
     keep = _KEPT
     with gc_paused():
-        module = load_ir(args.file)
+        module = load_ir(args.file, target)
         keep.append(module)
         failed: list = []
         funcs = select_module(module, target, keep=keep, failed=failed)
