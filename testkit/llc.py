@@ -51,7 +51,9 @@ class MirFunction:
 _NAME: Final = r"^name:\s+'?\"?([^'\"\s]+)"
 _BLOCK: Final = r"^\s+(bb\.\d+[^:]*):"
 # defs: "%12:sreg_32 = ", "%4:sgpr_64(p4) = ", "$vgpr0 = ", "%1:vgpr_32, %2:sreg_64_xexec = "
-_DEFS: Final = r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*)*[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*"
+# (a def after the first may carry its own flags: "%21:vgpr_32, dead %23:sreg_64_xexec = ...")
+_DEFS: Final = (r"^((?:[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?\s*,\s*(?:(?:dead|renamable|undef|early-clobber)\s+)*)*"
+                r"[%$][\w.]+(?::[\w]+)?(?:\([^)]*\))?)\s*=\s*")
 _FLAGS: Final = {"nuw", "nsw", "exact", "nofpexcept", "early-clobber", "disjoint", "contract",
                  "afn", "reassoc", "nnan", "ninf", "nsz", "arcp", "fast", "dead", "renamable", "undef"}
 _OPC: Final = r"^([A-Z][A-Za-z0-9_]*)\b"

@@ -109,6 +109,17 @@ exit:
 """,
     # a divergent index that may be negative: the 64-bit address arithmetic (V_ASHRREV_I32,
     # V_LSHLREV_B64, V_ADD_CO_U32 / V_ADDC_U32 with its carry def) and GLOBAL_STORE_DWORD
+    "zextload_16": """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(4) %in) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %h = load i16, ptr addrspace(4) %in, align 4
+  %z = zext i16 %h to i32
+  %v = add i32 %z, %id
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+""",
     "address_64": """define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a) {
   %id = call i32 @llvm.amdgcn.workitem.id.x()
   %i = xor i32 %id, %a

@@ -111,7 +111,19 @@ ADDR_64 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1
   ret void
 }
 """
-KERNELS = {"addr-64": ADDR_64, "alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
+# a uniform i16 zero-extending load: llc's S_LOAD_DWORD + S_AND_B32 0xffff (the selection
+# used to keep the whole dword: the next halfword's bits in the value)
+ZEXTLOAD_16 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(4) %in, i32 %a) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %h = load i16, ptr addrspace(4) %in, align 4
+  %z = zext i16 %h to i32
+  %v = add i32 %z, %id
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %id
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+"""
+KERNELS = {"addr-64": ADDR_64, "zextload-16": ZEXTLOAD_16, "alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
 
 
 def _check_run(path, target, *extra):

@@ -19,6 +19,14 @@ def clampmod0 : Operand<i1> {
   let OperandType = "OPERAND_IMMEDIATE";
 }
 
+def FP32InputMods : Operand<i32> {
+  let OperandType = "OPERAND_IMMEDIATE";
+}
+
+def omod0 : Operand<i32> {
+  let OperandType = "OPERAND_IMMEDIATE";
+}
+
 def sopp_brtarget : Operand<i16> {
   let OperandType = "OPERAND_PCREL";
 }
@@ -129,6 +137,17 @@ class DS_1A_SWIZZLE<string opName> : DS_Pseudo<opName> {
   let OutOperandList = (outs VGPR_32:$vdst);
   let InOperandList = (ins VGPR_32:$addr, Swizzle:$offset, GDS:$gds);
   let AsmString = opName # " $vdst, $addr$offset$gds";
+}
+
+class VOP3_F32<string opName> : InstSI {
+  let VALU = 1;
+  let VOP3 = 1;
+  let Size = 8;
+  let Mnemonic = opName;
+  let OutOperandList = (outs VGPR_32:$vdst);
+  let InOperandList = (ins FP32InputMods:$src0_modifiers, VGPR_32:$src0, FP32InputMods:$src1_modifiers, VGPR_32:$src1, clampmod0:$clamp, omod0:$omod);
+  let AsmString = opName # " $vdst, $src0, $src1$clamp$omod";
+  let Uses = [MODE, EXEC];
 }
 
 class SI_CF_IF : InstSI {

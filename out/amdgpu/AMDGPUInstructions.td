@@ -403,6 +403,12 @@ def S_BCNT1_I32_B64 : SOP1_32<"s_bcnt1_i32_b64"> {
   let Defs = [SCC];
 }
 
+def V_ADD_F32_e64 : VOP3_F32<"v_add_f32">;
+
+def V_SUB_F32_e64 : VOP3_F32<"v_sub_f32">;
+
+def V_MUL_F32_e64 : VOP3_F32<"v_mul_f32">;
+
 def S_MOV_B32 : SOP1_MOV32;
 
 def S_MOV_B64 : SOP1_MOV64;
@@ -784,6 +790,15 @@ def : Pat<(i64 (DivergentUnaryFrag<bitreverse> i64:$src0)),
 
 def : Pat<(i32 (trunc i64:$src0)),
   (EXTRACT_SUBREG $src0, sub0)>;
+
+def : Pat<(fadd f32:$src0, f32:$src1),
+  (V_ADD_F32_e64 0, $src0, 0, $src1, 0, 0)>;
+
+def : Pat<(fsub f32:$src0, f32:$src1),
+  (V_SUB_F32_e64 0, $src0, 0, $src1, 0, 0)>;
+
+def : Pat<(fmul f32:$src0, f32:$src1),
+  (V_MUL_F32_e64 0, $src0, 0, $src1, 0, 0)>;
 
 def : Pat<(UniformBinFrag<add> i32:$src0, (i32 NegSubInlineConst32:$src1)),
   (S_SUB_I32 $src0, NegSubInlineConst32:$src1)>;

@@ -1458,6 +1458,7 @@ def SGPR92_SGPR93_SGPR94_SGPR95_SGPR96_SGPR97_SGPR98_SGPR99 : AMDGPURegTuple<"sg
 def SCC : AMDGPUReg<"scc", 0>;
 def EXEC : AMDGPUReg<"exec", 1>;
 def VCC : AMDGPUReg<"vcc", 2>;
+def MODE : AMDGPUReg<"mode", 3>;
 
 // scalar register file
 def SReg_32 : RegisterClass<"AMDGPU", [i32, f32, i16, v2i16, v2f16], 32,

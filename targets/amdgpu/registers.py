@@ -65,8 +65,9 @@ SGPR_256 = RegisterClass(
 REGISTER_CLASSES = (SReg_32, VGPR_32, SReg_64, VReg_64, SReg_32_XM0_XEXEC, SReg_64_XEXEC, SGPR_64, SGPR_128,
                     SGPR_256)
 
-# Registers used implicitly: the scalar condition code and the exec mask.
-PHYSICAL_REGISTERS = ("SCC", "EXEC", "VCC")
+# Registers used implicitly: the scalar condition code, the exec mask, VCC and the float
+# mode register (read by the VALU's float instructions).
+PHYSICAL_REGISTERS = ("SCC", "EXEC", "VCC", "MODE")
 
 # DS instruction offset field (16 bits) and the gds bit.
 Offset = OperandKind("Offset", i16)
@@ -76,6 +77,9 @@ GDS = OperandKind("GDS", i1)
 Swizzle = OperandKind("Swizzle", i32)
 # VOP3 clamp bit of integer adds/subs.
 clampmod0 = OperandKind("clampmod0", i1)
+# the VOP3 float operands' source modifiers (neg/abs bits) and output modifier
+FP32InputMods = OperandKind("FP32InputMods", i32)
+omod0 = OperandKind("omod0", i32)
 
 # a branch's target block (SOPP's simm16 label operand)
 sopp_brtarget = OperandKind("sopp_brtarget", i16, "OPERAND_PCREL")
@@ -84,4 +88,4 @@ CPol = OperandKind("CPol", i32)
 smem_offset = OperandKind("smem_offset", i32)
 flat_offset = OperandKind("flat_offset", i16)
 
-OPERANDS = (Offset, GDS, Swizzle, clampmod0, sopp_brtarget, CPol, smem_offset, flat_offset)
+OPERANDS = (Offset, GDS, Swizzle, clampmod0, FP32InputMods, omod0, sopp_brtarget, CPol, smem_offset, flat_offset)

@@ -522,10 +522,32 @@ def load(n, sel, out) -> bool:
     space = _addrspace(n.ir, 0)
     if n.vt not in ("i32", "f32"):  # (a 32-bit float is loaded as its bits)
         raise _not_modelled(n, f"a load of {n.vt}")
+    mem = getattr(n, "mem", None)
+    narrow = mem is not None and mem.size < 4
     a = _scalar_load(sel, n)
+    if narrow and (a is None or a[1] % 4 or n.cc not in ("ZEXTLOAD", "EXTLOAD") or mem.align < 4):
+        raise _not_modelled(n, f"a {mem.size}-byte {n.cc or 'load'} (llc's sub-dword loads: only a uniform "
+                               f"zero- or any-extending one of an aligned dword, S_LOAD_DWORD + S_AND_B32, is here)")
     if a is not None:
         base, off, folded = a
         reg, sub = _merged_loads(sel, n, base, out)[off]
+        if narrow and n.cc == "ZEXTLOAD":  # (the dword's low bytes: S_AND_B32 with the mask as llc selects it)
+            part = f"%{sel.fresh()}"
+            own = next((mi for mi in out if mi.dst == reg and mi.opcode.startswith("S_LOAD")), None) \
+                if sub is None and reg == sel.vreg(n) else None
+            if own is not None:  # (the load defined the node's register: it defines the part instead)
+                own.dst = part
+            else:
+                out.append(sel.instr("COPY", part, "SReg_32", [reg if sub is None else f"{reg}.{sub}"], n, sub=21))
+            mask = f"%{sel.fresh()}"
+            out.append(sel.instr("S_MOV_B32", mask, "SReg_32", [str((1 << (8 * mem.size)) - 1)], n, sub=22))
+            out.append(sel.instr("S_AND_B32", sel.vreg(n), "SReg_32", [part, mask], n,
+                                 implicit=("implicit-def dead $scc",), sub=23))
+            if folded:
+                for o in p.ops:
+                    release(o)
+            p.uses -= 1
+            return True
         if folded:  # (the load's own use of its address ends: the merged load reads the base)
             for o in p.ops:
                 release(o)

@@ -27,6 +27,7 @@ MODULE_NAMES = (
     "mul24",
     "vectors",
     "i64",
+    "fp32",
     "control",
     "misc_opt",  # last: SIInstructions.td's late patterns (see misc_opt.py)
 )
