@@ -171,6 +171,34 @@ HAND = {
                                     "entry:\n  br label %j\nu:\n  switch i32 %x, label %u [\n    i32 1, label %j\n"
                                     "  ]\nj:\n  %p = phi i32 [ 0, %entry ], [ 1, %u ]\n"
                                     "  store i32 %p, ptr addrspace(1) %out\n  ret void\n"),
+    "edge_constraint": ("i32 %x, i32 %y, " + _OUT,
+                        "entry:\n  %c = icmp ult i32 %x, 3\n  %c2 = icmp sgt i32 %y, -4\n  %c3 = icmp slt i32 %y, 9\n"
+                        "  %cc = and i1 %c2, %c3\n  br i1 %c, label %s, label %t\n"
+                        "s:\n  switch i32 %x, label %d [\n    i32 0, label %a\n    i32 1, label %b\n"
+                        "    i32 2, label %a\n  ]\nt:\n  br i1 %cc, label %u, label %j\n"
+                        "u:\n  %o = add i32 %y, 10\n  switch i32 %y, label %d [\n    i32 -3, label %a\n"
+                        "    i32 -2, label %a\n    i32 4, label %b\n    i32 8, label %b\n  ]\n"
+                        "a:\n  br label %j\nb:\n  br label %j\nd:\n  br label %j\n"
+                        "j:\n  %p = phi i32 [ 1, %a ], [ 2, %b ], [ 4, %d ], [ 5, %t ]\n"
+                        "  store i32 %p, ptr addrspace(1) %out\n  ret void\n"),
+    "edge_constraint_offset_not_or": ("i32 %x, i32 %y, " + _OUT,
+                                      "entry:\n  %o = add i32 %x, -5\n  %c = icmp ult i32 %o, 4\n"
+                                      "  %n = xor i1 %c, true\n  br i1 %n, label %j, label %s\n"
+                                      "s:\n  switch i32 %x, label %d [\n    i32 5, label %a\n    i32 7, label %b\n"
+                                      "    i32 8, label %a\n  ]\n"
+                                      "a:\n  br label %j\nb:\n  br label %j\nd:\n  br label %j\n"
+                                      "j:\n  %p = phi i32 [ 1, %a ], [ 2, %b ], [ 4, %d ], [ 5, %entry ]\n"
+                                      "  store i32 %p, ptr addrspace(1) %out\n  ret void\n"),
+    "switch_edges_and_phi_condition": ("i32 %x, i1 %q, " + _OUT,
+                                       "entry:\n  switch i32 %x, label %j [\n    i32 1, label %s\n"
+                                       "    i32 2, label %s\n    i32 3, label %m\n  ]\n"
+                                       "m:\n  br i1 %q, label %m2, label %s\nm2:\n  br label %s\n"
+                                       "s:\n  %k = phi i32 [ %x, %entry ], [ %x, %entry ], [ 7, %m ], [ 9, %m2 ]\n"
+                                       "  switch i32 %k, label %d [\n    i32 1, label %a\n    i32 2, label %b\n"
+                                       "    i32 7, label %a\n    i32 9, label %b\n  ]\n"
+                                       "a:\n  br label %j\nb:\n  br label %j\nd:\n  br label %j\n"
+                                       "j:\n  %p = phi i32 [ 1, %a ], [ 2, %b ], [ 4, %d ], [ 5, %entry ]\n"
+                                       "  store i32 %p, ptr addrspace(1) %out\n  ret void\n"),
     "in_a_loop": ("i32 %n, " + _OUT,
                   "entry:\n  br label %h\nh:\n  %i = phi i32 [ 0, %entry ], [ %i1, %l ]\n  %k = and i32 %i, 3\n"
                   "  switch i32 %k, label %l [\n    i32 0, label %a\n    i32 2, label %a\n  ]\n"

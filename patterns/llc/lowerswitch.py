@@ -250,7 +250,7 @@ class _Lowering:
         else:
             from patterns.llc.lowerswitch_range import condition_range
 
-            lo, hi = condition_range(fn, val)
+            lo, hi = condition_range(fn, val, sw)
             lower, upper = min(lo, cases[0].lo), max(hi, cases[-1].hi)
             unreachable = (lower + n_simple - 1 - upper) % (1 << bits) == 0
         if unreachable:

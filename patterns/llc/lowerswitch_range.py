@@ -8,21 +8,28 @@ be shortened and whether the default is unreachable. Here (``condition_range``):
 - the known bits are the engine's ValueTracking (``patterns.llc.valuetracking``; no
   dominator tree is given, as LowerSwitch gives none; ``llvm.assume`` facts are not
   read);
-- LazyValueInfo is modelled as the range each value's definition gives: constants;
-  the ``range(...)`` attribute of an argument or of a call's result; the
-  ConstantRange rules of ``and``, ``or``, ``lshr``, ``udiv``, ``urem`` (no wrap
-  flags involved), ``zext`` and ``sext``, over their operands' ranges made the same
-  way; everything else is the full range.
+- LazyValueInfo (``_LVI``) is modelled as its block values: a value in the block that
+  defines it has the range of its definition (constants; the ``range(...)`` attribute
+  of a call's result; the ConstantRange rules of ``and``, ``or``, ``lshr``, ``udiv``,
+  ``urem``, ``zext``, ``sext`` over their operands' block values; a phi: the union of
+  its incoming values on their edges); an argument in the entry block has its
+  ``range(...)`` attribute; elsewhere a value is the union over the block's incoming
+  edges of its value at the end of the predecessor met with what the edge tells: a
+  ``br`` on the value itself, on ``icmp pred V, C`` (either side; ``V + C1`` against
+  C2 too), on ``xor c, true`` and on ``and``/``or`` of such conditions; a ``switch`` on
+  the value (its case values, or for the default all but the other cases'). A block
+  reached again while its value is being made (a cycle) makes it the full range, as
+  in LVI.
 
 Where LVI can be tighter than this (the result then differs from llc's: a bound wider
-than LLVM's, so a leaf keeps a test LLVM drops, or a default kept reachable): LVI also
-narrows a value on the CFG edges into the switch's block (a dominating ``br`` on
-``icmp pred V, C``, a ``switch`` on V, ``and``/``or`` of such conditions, assumes);
-it reads ``!range`` metadata of loads and calls, phis (the union of the incoming
-edges' ranges), ``select``, ``trunc``, the other binary operators (``add``, ``sub``,
-``mul``, ``shl``, ``ashr``, ``xor``, ``sdiv``, ``srem``, with their ``nuw``/``nsw``
-flags) and the intrinsics ConstantRange knows (min/max, abs, ctlz, cttz, ctpop).
-None of those are modelled.
+than LLVM's, so a leaf keeps a test LLVM drops, or a default kept reachable): compares
+against a non-constant (LVI reads the other side's range), the other compare idioms of
+getValueFromICmpCondition (masks, ``urem``, ``or``/``and`` operands), conditions on a
+value computed from V (LVI folds them through V's users), ``llvm.assume`` and guards,
+``!range`` metadata of loads and calls, ``select``, ``trunc``, the other binary
+operators (``add``, ``sub``, ``mul``, ``shl``, ``ashr``, ``xor``, ``sdiv``, ``srem``,
+with their ``nuw``/``nsw`` flags) and the intrinsics ConstantRange knows (min/max,
+abs, ctlz, cttz, ctpop). None of those are modelled.
 
 A range is ``(lo, hi)``, half-open, unsigned, wrapping as ConstantRange's ``Lower`` and
 ``Upper`` (``lo == hi``: the full set when ``lo`` is the maximum, empty when 0).
@@ -227,31 +234,244 @@ def _sext(r: tuple, sb: int, db: int) -> tuple:
 _BINARY = {"and": _and, "or": _or, "lshr": _lshr, "udiv": _udiv, "urem": _urem}
 
 
-def lvi_range(v, bits: int, depth: int = 0) -> tuple:
-    """The range this model gives LazyValueInfo's answer for ``v`` (module docstring)."""
-    if isinstance(v, Constant) and v._u is not None:
-        return v._u, (v._u + 1) & ((1 << bits) - 1)
-    if isinstance(v, Argument):
-        return _range_attr(v.attr_text, bits)
-    if not isinstance(v, Instruction) or depth > 8 or v.block is None:
-        return full(bits)
-    op = v.opcode
-    if op == "call":
-        return _range_attr(v.ret_attrs, bits)
-    if op in _BINARY and len(v.operands) == 2:
-        a = lvi_range(v.operands[0], bits, depth + 1)
-        b = lvi_range(v.operands[1], bits, depth + 1)
-        if _is_empty(a) or _is_empty(b):
-            return _empty()
-        return _BINARY[op](a, b, bits)
-    if op in ("zext", "sext"):
-        src = v.operands[0]
-        if not isinstance(src.type, IntType):
+def _single(u: int, bits: int) -> tuple:
+    m = (1 << bits) - 1
+    return u & m, (u + 1) & m
+
+
+def union(a: tuple, b: tuple, bits: int) -> tuple:
+    """ConstantRange::unionWith (the smallest range preferred)."""
+    if _is_full(a, bits) or _is_empty(b):
+        return a
+    if _is_full(b, bits) or _is_empty(a):
+        return b
+    if not _wrapped(a) and _wrapped(b):
+        a, b = b, a
+    (al, au), (bl, bu) = a, b
+    m = (1 << bits) - 1
+    if not _wrapped(a) and not _wrapped(b):
+        if bu < al or au < bl:
+            return _smallest((al, bu), (bl, au), bits)
+        lo = bl if bl < al else al
+        hi = bu if ((bu - 1) & m) > ((au - 1) & m) else au
+        return full(bits) if lo == 0 and hi == 0 else (lo, hi)
+    if not _wrapped(b):
+        if bu <= au or bl >= al:
+            return a
+        if bl <= au and al <= bu:
             return full(bits)
-        sb = src.type.bits
-        r = lvi_range(src, sb, depth + 1)
-        return _zext(r, sb, bits) if op == "zext" else _sext(r, sb, bits)
-    return full(bits)
+        if au < bl and bu < al:
+            return _smallest((al, bu), (bl, au), bits)
+        if au < bl and al <= bu:
+            return bl, au
+        return al, bu
+    if bl <= au or al <= bu:
+        return full(bits)
+    return (bl if bl < al else al), (bu if bu > au else au)
+
+
+def _region(pred: str, c: int, bits: int) -> tuple:
+    """ConstantRange::makeExactICmpRegion(pred, {c}): the values x with ``x pred c``."""
+    m = (1 << bits) - 1
+    smin = 1 << (bits - 1)
+    if pred == "eq":
+        return _single(c, bits)
+    if pred == "ne":
+        return _non_empty(c + 1, c, bits) if bits > 0 else full(bits)
+    if pred == "ult":
+        return _empty() if c == 0 else (0, c)
+    if pred == "ule":
+        return _non_empty(0, c + 1, bits)
+    if pred == "ugt":
+        return _empty() if c == m else ((c + 1) & m, 0)
+    if pred == "uge":
+        return _non_empty(c, 0, bits)
+    if pred == "slt":
+        return _empty() if c == smin else (smin, c)
+    if pred == "sle":
+        return _non_empty(smin, c + 1, bits)
+    if pred == "sgt":
+        return _empty() if c == smin - 1 else ((c + 1) & m, smin)
+    return _non_empty(c, smin, bits)  # sge
+
+
+_SWAP = {"eq": "eq", "ne": "ne", "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule", "slt": "sgt", "sle": "sge",
+         "sgt": "slt", "sge": "sle"}
+_NOT = {"eq": "ne", "ne": "eq", "ult": "uge", "ule": "ugt", "ugt": "ule", "uge": "ult", "slt": "sge", "sle": "sgt",
+        "sgt": "sle", "sge": "slt"}
+
+
+def _int_const(v):
+    return v._u if isinstance(v, Constant) and v._u is not None else None
+
+
+def _add_offset(x, v):
+    """C when ``x`` is ``add v, C``."""
+    if isinstance(x, Instruction) and x.opcode == "add" and len(x.operands) == 2 and x.operands[0] is v:
+        return _int_const(x.operands[1])
+    return None
+
+
+class _LVI:
+    """LazyValueInfo's block values, as far as modelled (module docstring)."""
+
+    def __init__(self, fn) -> None:
+        self.fn = fn
+        self.cache: dict = {}
+        self.busy: set = set()
+        self.preds: dict = {b: [] for b in fn.blocks}
+        for b in fn.blocks:
+            t = b.instructions[-1] if b.instructions else None
+            if t is not None and t.opcode in ("br", "switch", "callbr"):
+                for s in t.targets:
+                    if s in self.preds:
+                        self.preds[s].append(b)
+
+    def block_value(self, v, bb, bits: int) -> tuple:
+        c = _int_const(v)
+        if c is not None:
+            return _single(c, bits)
+        if isinstance(v, Instruction) and v.block is bb:
+            key = (v, bb)
+            if key in self.cache:
+                return self.cache[key]
+            if key in self.busy:
+                return full(bits)
+            self.busy.add(key)
+            r = self.definition(v, bb, bits)
+            self.busy.discard(key)
+            self.cache[key] = r
+            return r
+        if not isinstance(v, (Instruction, Argument)):
+            return full(bits)
+        if bb is self.fn.blocks[0]:
+            return _range_attr(v.attr_text, bits) if isinstance(v, Argument) else full(bits)
+        key = (v, bb)
+        if key in self.cache:
+            return self.cache[key]
+        if key in self.busy:
+            return full(bits)  # (a cycle: LVI takes the value as overdefined)
+        self.busy.add(key)
+        r = _empty()
+        for p in self.preds.get(bb, ()):
+            r = union(r, self.edge_value(v, p, bb, bits), bits)
+            if _is_full(r, bits):
+                break
+        self.busy.discard(key)
+        self.cache[key] = r
+        return r
+
+    def edge_value(self, v, p, bb, bits: int) -> tuple:
+        c = _int_const(v)
+        if c is not None:
+            return _single(c, bits)
+        local = self.edge_local(v, p, bb, bits)
+        if local is not None and local[1] == (local[0] + 1) & ((1 << bits) - 1) and not _is_full(local, bits):
+            return local
+        return intersect(full(bits) if local is None else local, self.block_value(v, p, bits), bits)
+
+    def edge_local(self, v, p, bb, bits: int):
+        t = p.instructions[-1] if p.instructions else None
+        if t is None:
+            return None
+        if t.opcode == "br" and len(t.targets) == 2 and t.targets[0] is not t.targets[1]:
+            is_true = t.targets[0] is bb
+            cond = t.operands[0]
+            if cond is v:
+                return _single(1 if is_true else 0, 1)
+            return self.from_condition(v, cond, is_true, bits, 0)
+        if t.opcode == "switch" and t.operands[0] is v:
+            default = t.targets[0] is bb
+            r = full(bits) if default else _empty()
+            for cv, dest in t.cases:
+                one = _single(cv._u, bits)
+                if dest is not bb:
+                    r = _difference(r, one, bits)
+                else:
+                    r = union(r, one, bits)
+            return r
+        return None
+
+    def from_condition(self, v, cond, is_true: bool, bits: int, depth: int):
+        """getValueFromCondition: the range ``cond`` being ``is_true`` allows ``v``, or
+        None (nothing known)."""
+        if depth >= 6 or not isinstance(cond, Instruction):
+            return None
+        op = cond.opcode
+        if op == "icmp" and len(cond.operands) == 2:
+            a, b = cond.operands
+            pred = cond.predicate if is_true else _NOT[cond.predicate]
+            for lhs, rhs, pr in ((a, b, pred), (b, a, _SWAP[pred])):
+                c = _int_const(rhs)
+                if c is None or not isinstance(lhs.type, IntType) or lhs.type.bits != bits:
+                    continue
+                if lhs is v:
+                    return _region(pr, c, bits)
+                off = _add_offset(lhs, v)
+                if off is not None:
+                    return _shift(_region(pr, c, bits), -off, bits)
+                off = _add_offset(v, lhs)
+                if off is not None:
+                    return _shift(_region(pr, c, bits), off, bits)
+            return None
+        if op == "xor" and len(cond.operands) == 2 and _int_const(cond.operands[1]) == 1 \
+                and cond.type == IntType(1):
+            return self.from_condition(v, cond.operands[0], not is_true, bits, depth + 1)
+        if op in ("and", "or") and cond.type == IntType(1):
+            lv = self.from_condition(v, cond.operands[0], is_true, bits, depth + 1)
+            rv = self.from_condition(v, cond.operands[1], is_true, bits, depth + 1)
+            lv = full(bits) if lv is None else lv
+            rv = full(bits) if rv is None else rv
+            if is_true != (op == "and"):
+                r = union(lv, rv, bits)
+            else:
+                r = intersect(lv, rv, bits)
+            return None if _is_full(r, bits) else r
+        return None
+
+    def definition(self, v, bb, bits: int) -> tuple:
+        """The range of ``v`` in its own block ``bb``."""
+        op = v.opcode
+        if op == "call":
+            return _range_attr(v.ret_attrs, bits)
+        if op in _BINARY and len(v.operands) == 2:
+            a = self.block_value(v.operands[0], bb, bits)
+            b = self.block_value(v.operands[1], bb, bits)
+            if _is_empty(a) or _is_empty(b):
+                return _empty()
+            return _BINARY[op](a, b, bits)
+        if op in ("zext", "sext"):
+            src = v.operands[0]
+            if not isinstance(src.type, IntType):
+                return full(bits)
+            sb = src.type.bits
+            r = self.block_value(src, bb, sb)
+            return _zext(r, sb, bits) if op == "zext" else _sext(r, sb, bits)
+        if op == "phi":
+            r = _empty()
+            for x, p in v.incoming:
+                r = union(r, self.edge_value(x, p, bb, bits), bits)
+                if _is_full(r, bits):
+                    break
+            return r
+        return full(bits)
+
+
+def _shift(r: tuple, d: int, bits: int) -> tuple:
+    """ConstantRange's add of the constant ``d``."""
+    if _is_full(r, bits) or _is_empty(r):
+        return r
+    m = (1 << bits) - 1
+    return (r[0] + d) & m, (r[1] + d) & m
+
+
+def _difference(a: tuple, b: tuple, bits: int) -> tuple:
+    """ConstantRange::difference: ``a`` without ``b`` (intersected with b's inverse)."""
+    if _is_empty(b):
+        return a
+    if _is_full(b, bits):
+        return _empty()
+    return intersect(a, (b[1], b[0]), bits)
 
 
 def _range_attr(attrs, bits: int) -> tuple:
@@ -266,16 +486,17 @@ def _range_attr(attrs, bits: int) -> tuple:
 _RANGE = re.compile(r"range\(i(\d+) (-?\d+), (-?\d+)\)")
 
 
-def condition_range(fn, cond) -> tuple:
+def condition_range(fn, cond, sw) -> tuple:
     """(signed min, signed max) of the range LowerSwitch assumes for ``cond`` (module
-    docstring)."""
+    docstring) at the switch ``sw``."""
     from patterns.llc.instsimplify_query import SimplifyQuery
     from patterns.llc.valuetracking import known_bits
 
     bits = cond.type.bits
     zero, one = known_bits(SimplifyQuery(fn, None, {}, {}), cond)
-    r = intersect(from_known(zero, one, bits), lvi_range(cond, bits), bits)
+    bb = sw.block
+    r = intersect(from_known(zero, one, bits), _LVI(fn).block_value(cond, bb, bits), bits)
     return smin(r, bits), smax(r, bits)
 
 
-__all__ = ["condition_range", "intersect", "from_known", "lvi_range", "smin", "smax"]
+__all__ = ["condition_range", "intersect", "union", "from_known", "smin", "smax"]
