@@ -1,7 +1,7 @@
 """CodeGenPrepare's parts modeled here: the sinking of a bit-field extract's shift into
 the blocks that read it (``sink_extract_bits``) and the folding of branches on constants
-(``fold_constant_branches``, ConstantFoldTerminator), which leaves blocks for
-UnreachableBlockElim.
+(``fold_constant_branches``, ConstantFoldTerminator, on switches too:
+patterns/llc/cgp_switch.py), which leaves blocks for UnreachableBlockElim.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Final
 
 from patterns.ir.core import Constant
 from patterns.ir.function import Function, Instruction
+from patterns.llc.cgp_switch import fold_switch
 from patterns.llc.instsimplify_query import const_value
 from patterns.llc.naming import number_unnamed
 from patterns.llc.unreachable import (
@@ -115,8 +116,9 @@ def fold_constant_branches_into(fn: Function, rep: dict) -> bool:
     replaced by that value; a block with a phi reading itself is left). A block losing a
     predecessor loses that phi entry, and a phi then merging one value only (itself
     aside) is replaced by it (BasicBlock::removePredecessor). Returns whether the
-    function changed. Not modeled: ``switch`` on a constant, and the rest of
-    CodeGenPrepare (sinking, mostly-empty blocks, ...). EarlyCSE leaves a branch on a
+    function changed. A ``switch`` is folded as ``patterns.llc.cgp_switch.fold_switch``
+    says (its cases to the default removed, one destination left: a ``br``, one case: a
+    compare and a conditional ``br``). Not modeled: the rest of CodeGenPrepare (sinking, mostly-empty blocks, ...). EarlyCSE leaves a branch on a
     constant when InstSimplify folded its compare (``icmp sgt %x, %x``). ``rep`` gets
     each phi replaced -> the value replacing it (``replace_phis`` rewrites them)."""
     blocks = fn.blocks
@@ -126,6 +128,14 @@ def fold_constant_branches_into(fn: Function, rep: dict) -> bool:
     changed = False
     for b in list(blocks):
         t = b.instructions[-1] if b.instructions else None
+        if t is not None and t.opcode == "switch":
+            succs = fold_switch(fn, b, rep)
+            if succs is not None:
+                changed = True
+                for s in succs:
+                    if not s.predecessors and s is not blocks[0] and s not in work:
+                        work.append(s)
+            continue
         if t is None or t.opcode != "br" or len(t.targets) != 2:
             continue
         t0, t1 = t.targets

@@ -16,8 +16,17 @@ The merge: when ``dest``'s one predecessor is the block, ``dest`` is merged into
 for the block, one entry per predecessor of the block (the block's phi's values, or the
 value itself for every such edge), and the block's predecessors branch to ``dest``.
 The predecessor walk uses the block's first phi's incoming blocks when it has phis, as
-LLVM does. (A preheader of a switch or indirectbr predecessor is not reached here: the
-engine lowers no switch before this point.)
+LLVM does; a predecessor that reaches the block by several edges (a ``switch``) gives
+one entry per edge, and a ``switch`` has its cases retargeted with its destinations.
+
+A block with no phis whose one predecessor is a ``switch`` is kept when ``dest`` has
+phis and the switch reaches it rarely (isMergingEmptyBlockProfitable): unless the
+switch also branches to ``dest`` with the same phi values, the block is merged only
+when the switch's frequency is at most twice the block's, counted together with the
+other such blocks of that switch bringing the same values to ``dest``. The frequencies
+are the branch probabilities of a switch without weights: each edge equally likely
+(BranchProbabilityInfo's estimates for edges into loops or to unreachable code, and
+BlockFrequencyInfo's rounding at a tie, are not modelled).
 """
 
 from __future__ import annotations
@@ -44,6 +53,8 @@ def eliminate_mostly_empty_blocks(fn: Function) -> bool:
             preds = list(b.predecessors)
             if not (len(preds) == 1 and len(preds[0].successors) == 1):
                 continue
+        if not _profitable_after_switch(fn, b, dest):
+            continue
         _eliminate(fn, b, dest)
         changed = True
     if changed:
@@ -51,6 +62,35 @@ def eliminate_mostly_empty_blocks(fn: Function) -> bool:
             b.index = k
         fn.uses = None
     return changed
+
+
+def _edges(p, b) -> int:
+    t = p.instructions[-1] if p.instructions else None
+    return sum(1 for s in t.targets if s is b) if t is not None and t.targets else 0
+
+
+def _profitable_after_switch(fn, b, dest) -> bool:
+    """isMergingEmptyBlockProfitable's test for a block reached from a ``switch``
+    (module docstring)."""
+    preds = list(b.predecessors)
+    if len(preds) != 1:
+        return True
+    pred = preds[0]
+    t = pred.instructions[-1]
+    if t.opcode != "switch" or len(b.instructions) != 1:
+        return True
+    phis = [i for i in dest.instructions if i.opcode == "phi"]
+    if not phis:
+        return True
+    same = [p for p in dest.predecessors if p is not b and
+            all(_same(_incoming(phi, p), _incoming(phi, b)) for phi in phis)]
+    if pred in same:
+        return True
+    count = _edges(pred, b)
+    for sb in same:
+        if list(sb.predecessors) == [pred] and _dest(fn, sb) is dest:
+            count += _edges(pred, sb)
+    return len(t.targets) <= 2 * count
 
 
 def _users(fn, v) -> list:
@@ -125,7 +165,8 @@ def _eliminate(fn, b, dest) -> None:
         _merge_into_pred(fn, dest, b)
         return
     bfirst = b.instructions[0] if b.instructions[0].opcode == "phi" else None
-    bpreds = [p for _v, p in bfirst.incoming] if bfirst is not None else list(b.predecessors)
+    bpreds = [p for _v, p in bfirst.incoming] if bfirst is not None else \
+        [p for p in b.predecessors for _e in range(_edges(p, b))]
     for phi in dest.instructions:
         if phi.opcode != "phi":
             break
@@ -142,6 +183,8 @@ def _eliminate(fn, b, dest) -> None:
     for p in list(b.predecessors):  # (BB->replaceAllUsesWith(DestBB))
         t = p.instructions[-1]
         t.targets = [dest if x is b else x for x in t.targets]
+        if t.opcode == "switch":
+            t.cases = [(c, dest if x is b else x) for c, x in t.cases]
         t._text = None
     fn.blocks.remove(b)
     _relink(fn)

@@ -6,8 +6,9 @@ hoisted instructions moved, an instruction rewritten by the target's own passes)
 UnreachableBlockElim (``remove_unreachable_blocks``), EarlyCSE with InstSimplify
 (``early_cse``), the target's IR passes (``TargetHooks.ir_passes``, tdgen.hooks), LICM
 (``licm``), LoopStrengthReduce's modeled case (``lsr``), the CSE llc's last EarlyCSE finds
-for hoisted code, CodeGenPrepare's shift sinking (``sink_extract_bits``) and folding of
-branches on constants (``fold_constant_branches``) and UnreachableBlockElim again; the
+for hoisted code, CodeGenPrepare's shift sinking (``sink_extract_bits``), switch
+conditions widened (``widen_switch_conditions``) and folding of branches and switches
+(``fold_constant_branches``) and UnreachableBlockElim again; the
 uniformity analysis is made again where llc's pipeline makes it. The parts not modeled
 are listed in the report of bench/isel_triage.py ``--pass-cause`` (NaryReassociate/SLSR,
 CodeGenPrepare's block and compare sinking).
@@ -129,6 +130,10 @@ def run_ir_passes(fn, ua=None, target=None, *, pre_isel: bool = True):
     if eliminate_mostly_empty_blocks(fn):
         stale = True
     if sink_extract_bits(fn, erased):
+        stale = True
+    from patterns.llc.cgp_switch import widen_switch_conditions
+
+    if widen_switch_conditions(fn, target):  # (optimizeSwitchType)
         stale = True
     gone: dict = {}
     if fold_constant_branches_into(fn, gone):

@@ -23,7 +23,8 @@ order), as LLVM 19 does it (facts of the pass, written anew):
   values no longer dominating their uses get phis.
 
 Where this stops: the pass runs on ``br``/``ret``/``unreachable`` CFGs only (a
-``switch`` is lowered before it in llc: not modelled here, an error); the uniform-region
+``switch`` is lowered before it in llc, by LowerSwitch: ``patterns.llc.lowerswitch``;
+one reaching this pass is an error); the uniform-region
 skipping option (``skip-uniform-regions``, off in llc's AMDGPU pipeline) is not modelled.
 The function must be in the state llc leaves before the pass (one exit per divergent
 path: AMDGPUUnifyDivergentExitNodes, FixIrreducible and UnifyLoopExits are not

@@ -1,5 +1,5 @@
 """The AMDGPU target's engine hooks (tdgen.hooks; ``Target(hooks="lowering")`` in spec.py):
-its IR passes before selection, AMDGPUCodeGenPrepare's 24-bit multiplies (codegenprepare.py) and
+its IR passes before selection, AMDGPUCodeGenPrepare's 24-bit multiplies (codegenprepare.py), LowerSwitch and
 StructurizeCFG with what it refuses (structurize.py),
 and its DAG hooks (dag_combine.py): the target combines, the Custom legalization of the
 zero-undef counts, the known leading zeros of its nodes, the target nodes CSE'd and the
@@ -19,10 +19,10 @@ from .intrinsic_immargs import TABLE as INTRINSIC_IMMARGS
 from .memory import mem_flags
 from .run_intrinsics import run_intrinsics
 from .select import PRELOADED, SELECT, legalize_constant_bus, lower_arguments
-from .structurize import lcssa, structurize
+from .structurize import lcssa, lower_switch, structurize
 from .vectors import should_expand_dynamic_extract
 
-HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(structurize, lcssa), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
+HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(lower_switch, structurize, lcssa), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
                     cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, mem_flags=mem_flags,
                     expand_dynamic_extract=should_expand_dynamic_extract,
                     argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,

@@ -1,12 +1,15 @@
 """The AMDGPU pass configuration's last IR passes before selection (``TargetHooks.pre_isel_passes``).
 
-llc-19's GCNPassConfig::addPreISel runs, in order: AMDGPUUnifyDivergentExitNodes (one
-exit for the returns and unreachables reached by divergent branches), FixIrreducible,
+LowerSwitch (``lower_switch``) first: llc-19's AMDGPUPassConfig::addCodeGenPrepare runs
+it after the LoadStoreVectorizer (then UnreachableBlockElim), so StructurizeCFG sees
+``br`` only. Then llc-19's GCNPassConfig::addPreISel runs, in order:
+AMDGPUUnifyDivergentExitNodes (one exit for the returns and unreachables reached by divergent branches), FixIrreducible,
 UnifyLoopExits, StructurizeCFG (patterns.llc.structurize, on every region: uniform ones
 too, llc's AMDGPU pipeline does not skip them), then SIAnnotateControlFlow (the EXEC-mask
 pseudos, made at selection: divergent_cf.py) and LCSSA (``lcssa``: patterns.llc.lcssa;
-the exit phis that carry a loop's uniform values to lanes that left it earlier). Modelled: StructurizeCFG, and
-AMDGPUUnifyDivergentExitNodes for returns (``unify_returns``). Refused where they would
+the exit phis that carry a loop's uniform values to lanes that left it earlier).
+Modelled: LowerSwitch, StructurizeCFG, LCSSA, and AMDGPUUnifyDivergentExitNodes for
+returns (``unify_returns``). Refused where they would
 change the function: unreachable blocks among the exits of a function with an exit
 reached through a divergent branch (the unified unreachable block and
 llvm.amdgcn.unreachable), an endless loop (its DummyReturnBlock exit), an irreducible
@@ -16,10 +19,23 @@ cycle (FixIrreducible).
 from __future__ import annotations
 
 from patterns.llc.lcssa import form_lcssa
+from patterns.llc.lowerswitch import lower_switches
 from patterns.llc.structurize import structurize_cfg
 from tdgen.errors import VerifyError, expected
 
 from .divergent_cf import endless_loop_error
+
+
+def lower_switch(fn, analysis) -> bool:
+    """LowerSwitch (patterns.llc.lowerswitch), then the UnreachableBlockElim llc runs
+    after it (the blocks it leaves unreached: an unreachable default whose cases all
+    went to one block, the successors of a deleted default)."""
+    if not lower_switches(fn):
+        return False
+    from patterns.llc.unreachable import remove_unreachable_blocks
+
+    remove_unreachable_blocks(fn)
+    return True
 
 
 def structurize(fn, analysis) -> bool:
