@@ -51,3 +51,38 @@ def test_explain_reports_the_move(tmp_path):
     assert r.returncode == 0, r.stderr
     assert ("after selection: SIFixSGPRCopies: S_LSHL_B32 (%w) reads the VGPR" in r.stdout
             and "moved to the VALU as V_LSHLREV_B32_e64" in r.stdout), r.stdout
+
+
+def test_a_scalar_reg_sequence_of_a_vgpr_part_becomes_a_vgpr_tuple(tmp_path):
+    # v_mad_u64_u32's addend widened from a VGPR (%tid) in SReg_64 as the pattern builds it:
+    # SIFixSGPRCopies makes the tuple a VReg_64 (llc's finalize-isel MIR has
+    # %77:vreg_64 = REG_SEQUENCE ...); the machine model runs it on every lane
+    import json
+    import subprocess
+    import sys
+
+    from llvm_tools import require
+
+    require("llc-19")
+    k = tmp_path / "mad.ll"
+    k.write_text("""define amdgpu_kernel void @k(ptr addrspace(1) %out, i32 %a) {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %m = mul i32 %a, 3
+  %v = add i32 %m, %tid
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %v, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.amdgcn.workitem.id.x()
+""")
+    root = Path(__file__).resolve().parent.parent
+    mir = subprocess.run([sys.executable, "-m", "tdgen", "isel", str(k), "--target", "amdgpu", "--format", "mir"],
+                         cwd=root, capture_output=True, text=True)
+    assert mir.returncode == 0, mir.stderr
+    seq = next(ln.split("=")[0].strip() for ln in mir.stdout.splitlines() if "= REG_SEQUENCE" in ln)
+    assert f"- {{ id: {seq[1:]}, class: vreg_64 }}" in mir.stdout, mir.stdout
+    r = subprocess.run([sys.executable, "-m", "tdgen", "check-run", str(k), "--target", "amdgpu", "--wave", "64",
+                        "--trials", "2", "--format", "json", "--engines", "selected,llc"],
+                       cwd=root, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads(r.stdout)["counterexample"] is None

@@ -10,7 +10,8 @@ opcode becomes the VALU equivalent (getVALUOp), its result a VGPR, and every SAL
 of that result is moved in turn. Modelled for the 32-bit SALU ALU ops of the reference
 target (the table below: the shifts swap their operands into the *REV forms, adds/subs
 gain the clamp operand); a cross-block COPY of a moved value becomes a VGPR copy and its
-users in other blocks are moved as well. An SALU instruction with no VALU form here
+users in other blocks are moved as well; a REG_SEQUENCE of a scalar class with a VGPR
+part becomes the vector class of its size. An SALU instruction with no VALU form here
 (S_CMP, S_CSELECT, S_XNOR on gfx900 ...) reading a VGPR is a "not modelled" error.
 
 Every move is recorded in the selected function's ``notes`` (``tdgen explain`` prints
@@ -93,6 +94,18 @@ def fix_sgpr_copies(sf, sel, diags) -> None:
         rc = rcs.get(d.regclass) if d is not None and d.regclass else None
         return rc is not None and rc.file == "vector"
 
+    # a REG_SEQUENCE built in a scalar class from a VGPR part (v_mad_u64_u32's widened
+    # addend) is a VGPR tuple of the same size (processRegSequence / moveToVALU)
+    for blk in sf.blocks:
+        for mi in blk.instrs:
+            rc = rcs.get(mi.regclass) if mi.opcode == "REG_SEQUENCE" and mi.regclass else None
+            if rc is not None and rc.file == "scalar" and any(
+                    isinstance(o, str) and o.startswith("%") and vector(o.split(".")[0]) for o in mi.operands[::2]):
+                bits = max((t.bits for t in rc.types), default=0)
+                wide = next((c for c in rcs.values() if c.file == "vector"
+                             and max((t.bits for t in c.types), default=0) == bits), None)
+                if wide is not None:
+                    mi.regclass, mi.file = wide.name, "vector"
     work = [mi for blk in sf.blocks for mi in blk.instrs
             if mi.opcode.startswith("S_") and any(isinstance(o, str) and vector(o.split(".")[0]) for o in mi.operands)]
     # a VGPR -> SGPR COPY read only by SALU compares (the zext of a lane mask compared
