@@ -114,6 +114,12 @@ class TargetHooks:
     # give them, as a table text in patterns/ir/intrinsic_immargs.py's format; a call
     # must pass a literal there whatever the declaration in the file says.
     intrinsic_immargs: str = ""
+    # patterns.select.machine (the register of a value: CopyToReg, PHI, a generic
+    # instruction's result): TargetLowering::getRegClassFor(VT, isDivergent),
+    # ``f(value type, divergent) -> (register class name, file) or None`` for the
+    # engine's rule (the first class of the file the divergence picks that holds the type):
+    # AMDGPU keeps a divergent i1 in a scalar lane-mask pair.
+    register_class_for: Callable[..., Any] | None = None
 
 
 NO_HOOKS = TargetHooks()

@@ -388,8 +388,14 @@ class FnSelector:
 
     # -- the target-independent instructions and the target's Select steps ------
     def class_of(self, vt: str, divergent: bool) -> tuple[str | None, str]:
-        """The register class (and file) of a value of type ``vt``: the first class of
-        the file its divergence picks that holds the type, else the file's 32-bit class."""
+        """The register class (and file) of a value of type ``vt``: the target's
+        (``TargetHooks.register_class_for``), else the first class of the file its
+        divergence picks that holds the type, else the file's 32-bit class."""
+        hook = self.hooks.register_class_for if self.hooks is not None else None
+        if hook is not None:
+            got = hook(vt, divergent)
+            if got is not None:
+                return got[0], got[1]
         file = "vector" if divergent else "scalar"
         rc = self._class_for(vt, file)
         if rc is None:

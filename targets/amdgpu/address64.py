@@ -10,7 +10,7 @@ from __future__ import annotations
 _EXEC_USE = ("implicit $exec",)
 
 
-def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> str:
+def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False, consume: bool = True) -> str:
     """The 64-bit VGPR address ``base + ext(idx) * size`` of a divergent GEP over the i32
     index ``idx`` (``zext``: zero-extended, else sign-extended), as type legalization
     expands it and llc-19 selects it: the index widened to a pair -- the high half
@@ -19,7 +19,9 @@ def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> s
     64-bit VALU shift (``V_LSHLREV_B64`` by the size's log2, an S_MOV_B32 amount), both
     made once per index and size (CSE shares them between accesses); then per access the
     uniform base added half by half (``V_ADD_CO_U32`` whose carry feeds ``V_ADDC_U32``,
-    the base's halves copied to the VALU) and the halves joined by REG_SEQUENCE."""
+    the base's halves copied to the VALU) and the halves joined by REG_SEQUENCE.
+    ``consume``: the access folds the GEP ``p`` (its use of it ends here); False when
+    ``n`` is the GEP itself, selected for its value (``ptradd``)."""
     from patterns.select.machine import reg_operand, release
 
     shared: list = []
@@ -37,7 +39,8 @@ def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> s
     memo = sel.target_state.setdefault("wide_offsets", {})
     key = (id(idx), zext, size)
     got = memo.get(key)
-    base.uses += 1
+    if consume:
+        base.uses += 1
     if got is None:
         idx.uses += 1
         i = reg_operand(sel, idx)
@@ -74,8 +77,47 @@ def address_64(sel, n, p, base, idx, size: int, out, *, zext: bool = False) -> s
     out.append(sel.instr("V_ADDC_U32_e64", hi_sum, "VGPR_32", [b_hi_v, o_hi, carry, "0"], n,
                          more_defs=((f"%{sel.fresh()}", "SReg_64_XEXEC"),), implicit=_EXEC_USE, sub=14))
     addr = v("REG_SEQUENCE", "VReg_64", [lo, "%subreg.sub0", hi_sum, "%subreg.sub1"], 15)
-    p.uses -= 1
-    if p.uses == 0:
-        for o in p.ops:
-            release(o)
+    if consume:
+        p.uses -= 1
+        if p.uses == 0:
+            for o in p.ops:
+                release(o)
     return addr
+
+
+def ptradd(n, sel, out) -> bool:
+    """A divergent GEP selected for its value (used by another block, a phi or a call):
+    the 64-bit address of ``address_64`` in the node's VReg_64 -- its uniform base plus
+    the i32 index sign-extended, or an i64 index extended from i32 (the extension folded
+    in), scaled by the element size. Other GEPs (a uniform one: S_ADD_U32 / S_ADDC_U32;
+    a divergent base) are left to the "cannot select" report."""
+    from patterns.select.machine import release
+
+    if not n.divergent or len(n.ops) != 2 or n.ops[0].divergent or n.vt != "i64":
+        return False
+    base, idx = n.ops
+    size = _elem_bytes(getattr(n.ir, "source_type", None))
+    if size is None or size & (size - 1):
+        return False
+    if idx.vt == "i64" and idx.opcode in ("ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND") and idx.ops[0].vt == "i32":
+        inner, zext = idx.ops[0], idx.opcode == "ISD::ZERO_EXTEND"
+        inner.uses += 1  # (read here instead of through the extension, which is folded)
+        release(idx)
+    elif idx.vt == "i32":
+        inner, zext = idx, False
+    else:
+        return False
+    addr = address_64(sel, n, n, base, inner, size, out, zext=zext, consume=False)
+    out.append(sel.instr("COPY", sel.vreg(n), "VReg_64", [addr], n, sub=16))
+    return True
+
+
+def _elem_bytes(ty) -> int | None:
+    cls = type(ty).__name__
+    if cls == "IntType" and ty.bits % 8 == 0:
+        return ty.bits // 8
+    if cls == "FloatType":
+        return {"half": 2, "float": 4, "double": 8}.get(ty.name)
+    if cls == "PtrType":
+        return 8 if ty.addrspace in (0, 1, 4) else 4
+    return None

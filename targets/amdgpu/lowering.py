@@ -10,7 +10,7 @@ the IR reader (intrinsic_immargs.py, generated from LLVM's tables)."""
 
 from tdgen.hooks import TargetHooks
 
-from .callconv import argument_register_type
+from .callconv import argument_register_type, register_class_for
 from .codegenprepare import mul24
 from .dag_combine import ARGUMENT_LOAD_CCS, CSE_NODES, DAG_COMBINE, KNOWN_LZ, LEGALIZE
 from .divergent_cf import annotate_control_flow, refuse_infinite_loops
@@ -25,7 +25,8 @@ from .vectors import should_expand_dynamic_extract
 HOOKS = TargetHooks(ir_passes=(mul24,), pre_isel_passes=(lower_switch, structurize, lcssa), dag_combine=DAG_COMBINE, legalize=LEGALIZE, known_lz=KNOWN_LZ,
                     cse_nodes=CSE_NODES, argument_load_ccs=ARGUMENT_LOAD_CCS, mem_flags=mem_flags,
                     expand_dynamic_extract=should_expand_dynamic_extract,
-                    argument_register_type=argument_register_type, run_intrinsics=run_intrinsics,
+                    argument_register_type=argument_register_type, register_class_for=register_class_for,
+                    run_intrinsics=run_intrinsics,
                     select=SELECT, preloaded=PRELOADED,
                     machine_passes=(refuse_infinite_loops, annotate_control_flow, lower_arguments, fix_sgpr_copies,
                                     legalize_constant_bus),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tdgen.errors import VerifyError, expected
 
-from .address64 import address_64
+from .address64 import address_64, ptradd
 from .control import S_CMP, S_CMP64, V_CMP
 from .divergent_cf import divergent_branch
 from .kernargs import lower_kernel_arguments
@@ -350,6 +350,8 @@ def _global_address(sel, n, p, out):
         vaddr = f"%{sel.fresh()}"
         out.append(sel.instr("V_MOV_B32_e32", vaddr, "VGPR_32", ["0"], n, implicit=_EXEC_USE, sub=0))
         return vaddr, saddr, off
+    if p.opcode != "ISD::PTRADD" and p.vt == "i64":  # (an address computed elsewhere: its VGPR pair)
+        return reg_operand(sel, p), None, 0
     if p.opcode != "ISD::PTRADD" or len(p.ops) != 2 or p.ops[0].divergent:
         raise _not_modelled(n, "a global access at a divergent address not of the form (uniform base + index)")
     base, idx = p.ops
@@ -695,6 +697,7 @@ SELECT = {
     "ISD::RET": ret,
     "ISD::LOAD": load,
     "ISD::STORE": store,
+    "ISD::PTRADD": ptradd,
 }
 
 # the workitem ids' live-in VGPRs (gfx900: no packed work-item ids)
