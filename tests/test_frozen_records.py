@@ -81,6 +81,7 @@ class DivergenceFacts:
     uniformity: object
     intrinsics: tuple = ()
     data_layout: str = ""
+    intrinsic_immargs: str = ""
 
 
 @dataclass(frozen=True, slots=True)

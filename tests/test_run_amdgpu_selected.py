@@ -123,7 +123,20 @@ ZEXTLOAD_16 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspa
   ret void
 }
 """
-KERNELS = {"addr-64": ADDR_64, "zextload-16": ZEXTLOAD_16, "alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
+# f32 VALU arithmetic (fp32.py) on loaded floats and a uniform float argument
+F32 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in, float %s) {
+  %id = call i32 @llvm.amdgcn.workitem.id.x()
+  %q = getelementptr float, ptr addrspace(1) %in, i32 %id
+  %x = load float, ptr addrspace(1) %q
+  %a = fmul float %x, %s
+  %b = fadd float %a, %x
+  %c = fsub float %b, %s
+  %p = getelementptr float, ptr addrspace(1) %out, i32 %id
+  store float %c, ptr addrspace(1) %p
+  ret void
+}
+"""
+KERNELS = {"addr-64": ADDR_64, "zextload-16": ZEXTLOAD_16, "f32": F32, "alu-1": ALU_1, "alu-2": ALU_2, "if-1": IF_1, "if-2": IF_2, "loop-1": LOOP_1, "loop-2": LOOP_2}
 
 
 def _check_run(path, target, *extra):

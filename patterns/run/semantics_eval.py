@@ -434,7 +434,22 @@ def _mulhi(signed: bool):
     return f
 
 
+def _float2(op: str):
+    def f(x, y, w):
+        if w != 32:
+            raise ValueError(f"{op} of {w} bits is not modeled")
+        from patterns.run.ops import float_binop, from_float
+
+        a = (x & U64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+        b = (y & U64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
+        return from_float(float_binop(op, a, b), "float").astype(U64)
+    return f
+
+
 _OP_BUILDERS: dict[str, Callable] = {
+    "fadd": _binary(_float2("fadd")),
+    "fsub": _binary(_float2("fsub")),
+    "fmul": _binary(_float2("fmul")),
     "add": _binary(lambda x, y, w: x + y),
     "sub": _binary(lambda x, y, w: x - y),
     "mul": _binary(lambda x, y, w: x * y),

@@ -96,7 +96,7 @@ def ptradd(n, sel, out) -> bool:
     if not n.divergent or len(n.ops) != 2 or n.ops[0].divergent or n.vt != "i64":
         return False
     base, idx = n.ops
-    size = _elem_bytes(getattr(n.ir, "source_type", None))
+    size = elem_bytes(getattr(n.ir, "source_type", None))
     if size is None or size & (size - 1):
         return False
     if idx.vt == "i64" and idx.opcode in ("ISD::ZERO_EXTEND", "ISD::SIGN_EXTEND") and idx.ops[0].vt == "i32":
@@ -112,7 +112,8 @@ def ptradd(n, sel, out) -> bool:
     return True
 
 
-def _elem_bytes(ty) -> int | None:
+def elem_bytes(ty) -> int | None:
+    """The store size in bytes of a GEP's element type (None: not a sized scalar here)."""
     cls = type(ty).__name__
     if cls == "IntType" and ty.bits % 8 == 0:
         return ty.bits // 8

@@ -9,8 +9,8 @@ through the constant bus, ``select.legalize_constant_bus``).
 Where this stops: the source modifiers are always 0 (LLVM's VOP3Mods ComplexPattern
 folds fneg/fabs into them; an fneg or fabs here is not modelled and stays a separate
 node); the _e32 shrinking happens after finalize-isel and is not the selector's; fma/fmad,
-min/max, compares and conversions are not here. No wave semantics are declared: the
-machine engines report these instructions as not modelled.
+min/max, compares and conversions are not here. Their wave semantics
+(targets/amdgpu/semantics.py) apply the source modifiers and take clamp and omod as 0.
 """
 
 from tdgen.model import InstrClass, Instruction, Param, Pat, Ref

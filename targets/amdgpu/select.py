@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from tdgen.errors import VerifyError, expected
 
-from .address64 import address_64, ptradd
+from .address64 import address_64, elem_bytes, ptradd
 from .control import S_CMP, S_CMP64, V_CMP
 from .divergent_cf import divergent_branch
 from .kernargs import lower_kernel_arguments
@@ -287,22 +287,11 @@ def ret(n, sel, out) -> bool:
     return True
 
 
-def _bytes(ty) -> int | None:
-    cls = type(ty).__name__
-    if cls == "IntType" and ty.bits % 8 == 0:
-        return ty.bits // 8
-    if cls == "FloatType":
-        return {"half": 2, "float": 4, "double": 8}.get(ty.name)
-    if cls == "PtrType":
-        return 8 if ty.addrspace in (0, 1, 4) else 4
-    return None
-
-
 def _address(p):
     """(base node, constant byte offset, folded) of address ``p``: a GEP of one constant
     index over a sized element folds its offset, any other address is its own base."""
     if p.opcode == "ISD::PTRADD" and p.uses == 1 and len(p.ops) == 2 and p.ops[1].opcode == "ISD::Constant":
-        size = _bytes(getattr(p.ir, "source_type", None))
+        size = elem_bytes(getattr(p.ir, "source_type", None))
         if size is not None:
             return p.ops[0], p.ops[1].value * size, True
     return p, 0, False
@@ -355,7 +344,7 @@ def _global_address(sel, n, p, out):
     if p.opcode != "ISD::PTRADD" or len(p.ops) != 2 or p.ops[0].divergent:
         raise _not_modelled(n, "a global access at a divergent address not of the form (uniform base + index)")
     base, idx = p.ops
-    size = _bytes(getattr(p.ir, "source_type", None))
+    size = elem_bytes(getattr(p.ir, "source_type", None))
     if size is None or size & (size - 1):
         raise _not_modelled(n, f"a global access through a GEP over {size}-byte elements")
     x, amount_of = idx, size.bit_length() - 1
@@ -632,7 +621,7 @@ def lower_arguments(sf, sel, diags) -> None:
     else:
         k = 0
         for a in fn.args:
-            size = _bytes(a.type)
+            size = elem_bytes(a.type)
             if size not in (4, 8):
                 diags.add(_argument_error(fn, a, f"an argument of type {a.type}"))
                 return

@@ -62,6 +62,13 @@ def _valu(**writes):
 
 
 _ADD = S.add("src0", "src1")
+
+
+def _mods(src: str):
+    """An f32 VOP3 source with its modifiers: abs clears the sign bit, then neg flips it."""
+    m = f"{src}_modifiers"
+    absolute = S.select(S.ne(S.and_(m, 2), 0), S.and_(src, 0x7FFFFFFF), src)
+    return S.xor(absolute, S.select(S.ne(S.and_(m, 1), 0), 0x80000000, 0))
 _SUB = S.sub("src0", "src1")
 _U24 = 0xFFFFFF
 
@@ -159,6 +166,11 @@ SEMANTICS = {
     "V_MAD_U64_U32_e64": _valu(
         vdst=S.add(S.mul(S.zext("src0", bits=64), S.zext("src1", bits=64)), "src2"),
         sdst=S.ult(S.add(S.mul(S.zext("src0", bits=64), S.zext("src1", bits=64)), "src2"), "src2")),
+    # --- f32 arithmetic (fp32.py): the source modifiers applied (SISrcMods: 1 neg, 2 abs);
+    # clamp and omod are taken as 0, as the selection emits them ---------------------
+    "V_ADD_F32_e64": _valu(vdst=S.fadd(_mods("src0"), _mods("src1"))),
+    "V_SUB_F32_e64": _valu(vdst=S.fsub(_mods("src0"), _mods("src1"))),
+    "V_MUL_F32_e64": _valu(vdst=S.fmul(_mods("src0"), _mods("src1"))),
     # --- 24-bit multiplies (mul24.py) -------------------------------------------------
     "V_MUL_U32_U24_e64": _valu(vdst=_mul_u24("src0", "src1")),
     "V_MUL_I32_I24_e64": _valu(vdst=_mul_i24("src0", "src1")),

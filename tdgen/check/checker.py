@@ -55,6 +55,7 @@ class Checker(RecordChecks, FragmentChecks, InstructionChecks, EffectChecks, Low
         self.check_registers()
         self.check_divergence_rules()
         self.each(t.intrinsics, self.check_intrinsic)
+        self.each(t.profiles, lambda p: self.check_profile_builtin(p, p.name or "SDTypeProfile"))
         self.each(t.emitted_profiles(), lambda p: self.check_profile(p, p.name or "SDTypeProfile"))
         self.each(t.nodes, self.check_node)
         self.each(t.register_classes, self.check_regclass)

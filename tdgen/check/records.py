@@ -181,6 +181,18 @@ class RecordChecks(CheckerBase):
                 )
 
     # ------------------------------------------------------------- SDNodes
+    def check_profile_builtin(self, p: SDTypeProfile, owner: str) -> None:
+        """A profile marked builtin is one of tdgen.builtins' (a builtin profile is not
+        emitted: a target's own one marked builtin would be named by its nodes and defined
+        nowhere -- found by the spec fuzz)."""
+        from ..builtins import BUILTIN_PROFILES
+
+        if p.builtin and BUILTIN_PROFILES.get(p.name or "") != p and not any(
+                n.profile == p for n in BUILTIN_NODES.values()):
+            self.err(p.field_span("builtin")[0], expected("builtin=False for a profile the target declares (only "
+                                                          "tdgen.builtins' profiles are builtin)", p.builtin),
+                     p.name or owner, "builtin")
+
     def check_profile(self, p: SDTypeProfile, owner: str) -> None:
         total = p.num_results + p.num_operands
         for c in p.constraints:
@@ -209,6 +221,8 @@ class RecordChecks(CheckerBase):
         for prop in n.properties:
             if prop not in SDNP_PROPERTIES:
                 self.err(n.field_span("properties")[0], expected("an SDNP property", f"'{prop}'"), n.name, "properties")
+        if not n.builtin and n.profile.builtin and not any(p is n.profile for p in self.t.profiles):
+            self.check_profile_builtin(n.profile, n.name)
         if n.profile.name is None or (not n.builtin and not any(p is n.profile or p == n.profile
                                                                  for p in self.t.profiles)):
             self.check_profile(n.profile, n.name if n.profile.name is None else n.profile.name)

@@ -133,6 +133,9 @@ OPS: dict[str, tuple[int, str]] = {
     **{k: (2, "same") for k in ("add", "sub", "mul", "and", "or", "xor", "smin", "smax", "umin", "umax",
                                 "mulhi_u", "mulhi_i")},
     **{k: (1, "same") for k in ("not", "neg", "abs", "ctpop", "bitreverse", "ffbh_u", "ffbl", "ffbh_i")},
+    # IEEE binary32 arithmetic on the bits (width 32; round to nearest even, subnormals
+    # kept; a NaN result is the positive quiet NaN 0x7fc00000, as the IR reference makes it)
+    **{k: (2, "same") for k in ("fadd", "fsub", "fmul")},
     **{k: (2, "shift") for k in ("shl", "lshr", "ashr")},
     "sext_from": (1, "same"),  # attr bits: sign-extend the low `bits` bits
     **{k: (2, "cmp") for k in ("eq", "ne", "ult", "ule", "ugt", "uge", "slt", "sle", "sgt", "sge")},
