@@ -41,14 +41,17 @@ _COUNTED = ("S_", "V_", "GLOBAL_", "DS_", "FLAT_", "BUFFER_", "SCRATCH_", "SI_")
 # ALU 71/77, equal all 61/77; generated kernels (testkit.iselgen, 20 seeds x constants
 # on/off) 3/40 selected (most have if-then-else regions), equal ALU 3/3, equal all 3/3.
 FLOORS = {
-    ("codegen", "selected"): 0.097,
+    # (2026-12-02, second session: LowerSwitch, LCSSA, the 64-bit address arithmetic, f32
+    # add/sub/mul: CI's quarter 22/206 selected, 22/22 equal ALU, 17/22 equal all; every
+    # file 106/753 selected, 98/106 equal ALU, 86/106 equal all)
+    ("codegen", "selected"): 0.106,
     ("codegen", "equal_alu"): 1.0,
-    ("codegen", "equal_all"): 0.75,
+    ("codegen", "equal_all"): 0.77,
     # (2026-12-02, StructurizeCFG: 83 -> 93 functions selected, 67 -> 74 equal in all
     # opcodes; the rate of the larger base is 0.796)
-    ("codegen-all", "selected"): 0.12,
+    ("codegen-all", "selected"): 0.14,
     ("codegen-all", "equal_alu"): 0.92,
-    ("codegen-all", "equal_all"): 0.79,
+    ("codegen-all", "equal_all"): 0.81,
     # (StructurizeCFG in the pipeline took the generated kernels from 3 selected of 40 to
     # 40: the rates below are of 40 functions, no longer of 3; the one that differs in
     # its branches has a then arm llc's EarlyCSE empties (or x, ~x) and ours does not)
