@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from patterns.run.ops import float_binop, from_float
 from patterns.wave.execute import Dpp, permute_lane, swizzle_source_lanes
 from tdgen.model.semantics import FIXED_WIDTHS, Apply, Branch, Implicit, Imm, Operand, Semantics, Store, Write
 
@@ -438,8 +439,6 @@ def _float2(op: str):
     def f(x, y, w):
         if w != 32:
             raise ValueError(f"{op} of {w} bits is not modeled")
-        from patterns.run.ops import float_binop, from_float
-
         a = (x & U64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
         b = (y & U64(0xFFFFFFFF)).astype(np.uint32).view(np.float32)
         return from_float(float_binop(op, a, b), "float").astype(U64)
